@@ -1,0 +1,2 @@
+// Placeholder until this app's issue lands.
+export {};

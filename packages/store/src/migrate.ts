@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from './index.js';
+
+export interface MigrationResult {
+  /** Names of the migrations applied by this call, in order. */
+  applied: string[];
+}
+
+const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/;
+/** Any constant works: it only has to be the same for every instance migrating one database. */
+const MIGRATION_LOCK_KEY = 4_711_000;
+
+interface MigrationFile {
+  version: number;
+  name: string;
+  path: string;
+}
+
+function listMigrations(folder: string): MigrationFile[] {
+  const files = readdirSync(folder)
+    .map((name) => ({ name, match: MIGRATION_FILE.exec(name) }))
+    .filter((entry): entry is { name: string; match: RegExpExecArray } => entry.match !== null)
+    .map(({ name, match }) => ({ version: Number(match[1]), name, path: join(folder, name) }))
+    .sort((a, b) => a.version - b.version);
+  for (let i = 1; i < files.length; i++) {
+    if (files[i]?.version === files[i - 1]?.version) {
+      throw new Error(`Two migrations share version ${files[i]?.version} in ${folder}`);
+    }
+  }
+  return files;
+}
+
+/**
+ * Applies the numbered `NNN_name.sql` files of `folder` that the database has not seen, each
+ * recorded in `schema_migrations`. Everything runs in one transaction under an advisory lock, so
+ * instances starting together against one PostgreSQL apply each migration exactly once, and a
+ * failing migration leaves the schema as it was.
+ */
+export async function migrate(
+  store: Store<unknown>,
+  folder: string | URL,
+): Promise<MigrationResult> {
+  const path = folder instanceof URL ? fileURLToPath(folder) : folder;
+  const migrations = listMigrations(path);
+  return store.scriptTransaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map(
+        (row) => row.version,
+      ),
+    );
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await tx.exec(readFileSync(migration.path, 'utf8'));
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.name);
+    }
+    return { applied };
+  });
+}

@@ -1,0 +1,110 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * PGlite is a single connection. Kysely may hand a "connection" to a transaction while other
+ * requests still want to run queries, so the driver lends the one connection to one holder at a
+ * time; without that, statements of concurrent requests would land inside each other's
+ * transactions.
+ */
+class ConnectionLease {
+  #busy = false;
+  readonly #waiting: Array<() => void> = [];
+
+  async acquire(): Promise<void> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#busy = false;
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    const affected = result.affectedRows;
+    return {
+      rows: result.rows,
+      ...(affected !== undefined ? { numAffectedRows: BigInt(affected) } : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered by PGlite
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on the embedded store');
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #lease = new ConnectionLease();
+  readonly #connection: PGliteConnection;
+
+  constructor(private readonly pglite: PGlite) {
+    this.#connection = new PGliteConnection(pglite);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lease.acquire();
+    return this.#connection;
+  }
+
+  async beginTransaction(_conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel}` : '';
+    await this.pglite.exec(`BEGIN${isolation}`);
+  }
+
+  async commitTransaction(): Promise<void> {
+    await this.pglite.exec('COMMIT');
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    await this.pglite.exec('ROLLBACK');
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#lease.release();
+  }
+
+  async destroy(): Promise<void> {
+    // The owner of the PGlite instance closes it (see Store.close).
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector takes any database shape
+  createIntrospector(db: Kysely<any>) {
+    return new PostgresIntrospector(db);
+  }
+}

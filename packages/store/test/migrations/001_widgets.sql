@@ -1,0 +1,7 @@
+CREATE TABLE widget (
+  id integer PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  weight numeric,
+  big bigint,
+  made_on date
+);
