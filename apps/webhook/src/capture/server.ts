@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listenError } from '../errors.js';
+import type { Responder } from '../respond/routes.js';
+import { completeUrl, pairHeaders, splitTarget } from './record.js';
+import type { RequestStore } from './store.js';
+
+export interface CaptureOptions {
+  readonly store: RequestStore;
+  readonly respond: Responder;
+  /** Bytes of a body kept; the rest is read (so the client gets its answer) and dropped. */
+  readonly maxBody: number;
+}
+
+/**
+ * An HTTP server that records every complete request into the store and answers it with the
+ * configured response. Requests the client abandons before the end of the body are not recorded.
+ */
+export function createCaptureServer({ store, respond, maxBody }: CaptureOptions): Server {
+  const server = createServer((req, res) => capture(req, res));
+  // Node keeps only the first 2000 headers by default; a capture tool must show them all. Their
+  // total size stays bounded by --max-http-header-size (16 KiB by default).
+  server.maxHeadersCount = 0;
+
+  let listeningAddress = '';
+  server.on('listening', () => {
+    const address = server.address();
+    if (address && typeof address === 'object') {
+      listeningAddress = formatAddress(address.address, address.port);
+    }
+  });
+
+  function capture(req: IncomingMessage, res: ServerResponse): void {
+    const receivedAt = Date.now();
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (kept >= maxBody) return;
+      const part = chunk.length <= maxBody - kept ? chunk : chunk.subarray(0, maxBody - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    // An aborted upload ends in 'error' (and never 'end'): nothing to record, nobody to answer.
+    req.on('error', () => {});
+    res.on('error', () => {});
+    req.on('end', () => {
+      const target = req.url ?? '/';
+      const { path, query } = splitTarget(target);
+      const method = req.method ?? 'GET';
+      store.add({
+        receivedAt,
+        method,
+        target,
+        path,
+        url: completeUrl(target, req.headers.host, listeningAddress),
+        query,
+        headers: pairHeaders(req.rawHeaders),
+        body: Buffer.concat(chunks, kept),
+        size,
+        truncated: size > kept,
+        remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
+        httpVersion: req.httpVersion,
+      });
+      const response = respond(method, path);
+      res.writeHead(response.status, response.headers.flat());
+      res.end(response.body);
+    });
+  }
+
+  return server;
+}
+
+/** `127.0.0.1:9080`, `[::1]:9080`. */
+export function formatAddress(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Listens, turning the usual failures into messages that say what to do. */
+export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(describeListenError(error, host, port));
+    };
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function describeListenError(error: NodeJS.ErrnoException, host: string, port: number) {
+  const where = formatAddress(host, port);
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return listenError(`${where} is already in use (try --port)`);
+    case 'EACCES':
+      return listenError(
+        `${where}: permission denied (ports below 1024 need privileges; try --port)`,
+      );
+    case 'EADDRNOTAVAIL':
+      return listenError(`${where}: ${host} is not an address of this machine (try --host)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return listenError(`${where}: cannot resolve host ${host} (try --host)`);
+    default:
+      return listenError(`${where}: cannot listen (${error.code ?? error.message})`);
+  }
+}

@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  type YAMLMap,
+} from 'yaml';
+import { configError } from '../errors.js';
+import type { FileConfig, HeaderPairs, ResponseSpec, RouteSpec } from './types.js';
+
+/** An HTTP token (RFC 9110), which is what a method is. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Reads and validates a YAML config file (`file` is the name messages use). Every problem is a CliError (exit 2) naming the file, the
+ * line and the key, raised before anything listens.
+ */
+export function loadConfigFile(path: string, file = path): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw configError(file, 0, '(file)', `cannot be read (${reason})`);
+  }
+  return parseConfigText(text, file);
+}
+
+/** Parses config text; `file` only names it in messages. */
+export function parseConfigText(text: string, file: string): FileConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const [syntax] = doc.errors;
+  if (syntax) {
+    const line = syntax.linePos?.[0]?.line ?? lineCounter.linePos(syntax.pos[0]).line;
+    throw configError(file, line, '(syntax)', firstLine(syntax.message));
+  }
+  return new ConfigReader(file, lineCounter, doc).read(doc.contents);
+}
+
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0] ?? message;
+}
+
+type Doc = ReturnType<typeof parseDocument>;
+
+/** Walks the YAML tree with positions, so every message can say where. */
+class ConfigReader {
+  constructor(
+    private readonly file: string,
+    private readonly lines: LineCounter,
+    private readonly doc: Doc,
+  ) {}
+
+  read(root: unknown): FileConfig {
+    if (root === null || root === undefined) return { routes: [] };
+    const map = this.map(root, '(top level)');
+    const fields = this.fields(map, '', ['port', 'host', 'response', 'routes']);
+    const config: { port?: number; host?: string; response?: ResponseSpec; routes: RouteSpec[] } = {
+      routes: [],
+    };
+    const port = fields.get('port');
+    if (port) config.port = this.integer(port, 'port', 0, 65535);
+    const host = fields.get('host');
+    if (host) config.host = this.nonEmptyString(host, 'host');
+    const response = fields.get('response');
+    if (response) config.response = this.response(response, 'response');
+    const routes = fields.get('routes');
+    if (routes) config.routes = this.routes(routes);
+    return config;
+  }
+
+  private routes(node: Node): RouteSpec[] {
+    const seq = this.resolve(node);
+    if (seq === null) return [];
+    if (!isSeq(seq)) throw this.error(node, 'routes', 'must be a list of routes');
+    return seq.items.map((item, index) => {
+      const key = `routes[${index}]`;
+      const map = this.map(item, key);
+      const fields = this.fields(map, `${key}.`, ['path', 'method', 'response']);
+      const pathNode = fields.get('path');
+      if (!pathNode) throw this.error(map, key, 'needs a path');
+      const path = this.nonEmptyString(pathNode, `${key}.path`);
+      if (!path.startsWith('/')) throw this.error(pathNode, `${key}.path`, 'must start with /');
+      const methodNode = fields.get('method');
+      let method: string | null = null;
+      if (methodNode) {
+        method = this.nonEmptyString(methodNode, `${key}.method`);
+        if (!METHOD.test(method)) {
+          throw this.error(methodNode, `${key}.method`, `is not an HTTP method: ${method}`);
+        }
+        method = method.toUpperCase();
+      }
+      const responseNode = fields.get('response');
+      if (!responseNode) throw this.error(map, key, 'needs a response');
+      return { path, method, response: this.response(responseNode, `${key}.response`) };
+    });
+  }
+
+  private response(node: Node, key: string): ResponseSpec {
+    const map = this.map(node, key);
+    const fields = this.fields(map, `${key}.`, ['status', 'headers', 'body']);
+    const status = fields.get('status');
+    const headers = fields.get('headers');
+    const body = fields.get('body');
+    return {
+      status: status ? this.integer(status, `${key}.status`, 100, 599) : 200,
+      headers: headers ? this.headers(headers, `${key}.headers`) : [],
+      body: body ? this.string(body, `${key}.body`) : '',
+    };
+  }
+
+  private headers(node: Node, key: string): HeaderPairs {
+    const map = this.resolve(node);
+    if (map === null) return [];
+    if (!isMap(map)) throw this.error(node, key, 'must be a map of header names to strings');
+    return map.items.map((pair) => {
+      const nameNode = pair.key as Node;
+      const name = this.string(nameNode, key);
+      const headerKey = `${key}.${name}`;
+      try {
+        validateHeaderName(name);
+      } catch {
+        throw this.error(nameNode, headerKey, 'is not a valid header name');
+      }
+      const valueNode = pair.value as Node | null;
+      if (!valueNode) throw this.error(nameNode, headerKey, 'needs a value');
+      const value = this.string(valueNode, headerKey);
+      try {
+        validateHeaderValue(name, value);
+      } catch {
+        throw this.error(valueNode, headerKey, 'is not a valid header value');
+      }
+      return [name, value] as const;
+    });
+  }
+
+  /** The map's values by key, refusing keys outside `allowed`. */
+  private fields(map: YAMLMap, prefix: string, allowed: readonly string[]): Map<string, Node> {
+    const fields = new Map<string, Node>();
+    for (const pair of map.items) {
+      const keyNode = pair.key as Node;
+      const name = isScalar(keyNode) ? String(keyNode.value) : '?';
+      if (!allowed.includes(name)) {
+        throw this.error(
+          keyNode,
+          `${prefix}${name}`,
+          `unknown key (expected one of: ${allowed.join(', ')})`,
+        );
+      }
+      // A key with no value (`port:`) is null; treat it as absent, as YAML users expect.
+      const value = pair.value as Node | null;
+      if (value && !(isScalar(value) && value.value === null)) fields.set(name, value);
+    }
+    return fields;
+  }
+
+  private map(node: unknown, key: string): YAMLMap {
+    const resolved = this.resolve(node as Node);
+    if (!isMap(resolved)) throw this.error(node as Node, key, 'must be a map');
+    return resolved;
+  }
+
+  private integer(node: Node, key: string, min: number, max: number): number {
+    const value = this.scalar(node);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw this.error(node, key, `must be an integer from ${min} to ${max} (got ${show(value)})`);
+    }
+    return value;
+  }
+
+  private string(node: Node, key: string): string {
+    const value = this.scalar(node);
+    if (typeof value !== 'string') {
+      throw this.error(node, key, `must be a string (got ${show(value)}; quote it)`);
+    }
+    return value;
+  }
+
+  private nonEmptyString(node: Node, key: string): string {
+    const value = this.string(node, key);
+    if (value.trim() === '') throw this.error(node, key, 'must not be empty');
+    return value;
+  }
+
+  private scalar(node: Node): unknown {
+    const resolved = this.resolve(node);
+    if (isScalar(resolved)) return resolved.value;
+    if (isMap(resolved)) return new Map();
+    if (isSeq(resolved)) return [];
+    return undefined;
+  }
+
+  private resolve(node: Node | null | undefined): Node | null {
+    if (node && isAlias(node)) return (node.resolve(this.doc) as Node | undefined) ?? null;
+    return node ?? null;
+  }
+
+  private error(node: Node | null | undefined, key: string, message: string) {
+    const offset = node?.range?.[0] ?? 0;
+    return configError(this.file, this.lines.linePos(offset).line, key, message);
+  }
+}
+
+function show(value: unknown): string {
+  if (value instanceof Map) return 'a map';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}

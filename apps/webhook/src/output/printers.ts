@@ -1,0 +1,31 @@
+import { isUtf8 } from 'node:buffer';
+import type { CapturedRequest } from '../capture/record.js';
+import { printable } from '../format/printable.js';
+import { clock } from '../format/time.js';
+
+/** `HH:MM:SS METHOD path bytes`: one line per request, safe to print to a terminal. */
+export function requestLine(record: CapturedRequest): string {
+  const size = record.truncated ? `${record.size} (truncated)` : String(record.size);
+  return `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)} ${size}`;
+}
+
+/** One record as a JSON object; the body is text when it is valid UTF-8, otherwise base64. */
+export function requestJson(record: CapturedRequest): string {
+  const utf8 = isUtf8(record.body);
+  return JSON.stringify({
+    seq: record.seq,
+    time: new Date(record.receivedAt).toISOString(),
+    method: record.method,
+    url: record.url,
+    path: record.path,
+    target: record.target,
+    query: record.query,
+    headers: record.headers,
+    remote: record.remote,
+    httpVersion: record.httpVersion,
+    size: record.size,
+    truncated: record.truncated,
+    bodyEncoding: utf8 ? 'utf8' : 'base64',
+    body: record.body.toString(utf8 ? 'utf8' : 'base64'),
+  });
+}

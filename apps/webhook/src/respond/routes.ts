@@ -1,0 +1,69 @@
+import type { HeaderPairs, ResponseSpec, RouteSpec } from '../config/types.js';
+
+/** A response ready to write: headers complete, body encoded once at start-up. */
+export interface PreparedResponse {
+  readonly status: number;
+  readonly headers: HeaderPairs;
+  readonly body: Buffer;
+}
+
+export type Responder = (method: string, path: string) => PreparedResponse;
+
+/**
+ * Whether a route applies to a request. `method` is compared case-insensitively and a route
+ * without one takes every method. `path` is the decoded request path without its query: it must
+ * equal the route's path, or, when the route's path ends in `/*`, start with what comes before the
+ * `*` (`/hooks/*` takes `/hooks`, `/hooks/` and `/hooks/a/b`, not `/hooksx`).
+ */
+export function routeMatches(route: RouteSpec, method: string, path: string): boolean {
+  if (route.method !== null && route.method !== method.toUpperCase()) return false;
+  if (!route.path.endsWith('/*')) return path === route.path;
+  const prefix = route.path.slice(0, -1); // keeps the trailing slash
+  return path.startsWith(prefix) || path === prefix.slice(0, -1);
+}
+
+/** The first route in file order that matches, or null. */
+export function findRoute(
+  routes: readonly RouteSpec[],
+  method: string,
+  path: string,
+): RouteSpec | null {
+  return routes.find((route) => routeMatches(route, method, path)) ?? null;
+}
+
+/** Builds the function the server asks for each response. */
+export function createResponder(
+  defaultResponse: ResponseSpec,
+  routes: readonly RouteSpec[],
+): Responder {
+  const prepared = new Map<ResponseSpec, PreparedResponse>();
+  const prepare = (spec: ResponseSpec) => {
+    let response = prepared.get(spec);
+    if (!response) {
+      response = prepareResponse(spec);
+      prepared.set(spec, response);
+    }
+    return response;
+  };
+  for (const spec of [defaultResponse, ...routes.map((route) => route.response)]) prepare(spec);
+  return (method, path) => prepare(findRoute(routes, method, path)?.response ?? defaultResponse);
+}
+
+/** Adds a Content-Type from the body when the config gave none: JSON, else plain text. */
+export function prepareResponse(spec: ResponseSpec): PreparedResponse {
+  const hasContentType = spec.headers.some(([name]) => name.toLowerCase() === 'content-type');
+  const headers =
+    hasContentType || spec.body === ''
+      ? spec.headers
+      : [...spec.headers, ['Content-Type', inferContentType(spec.body)] as const];
+  return { status: spec.status, headers, body: Buffer.from(spec.body, 'utf8') };
+}
+
+function inferContentType(body: string): string {
+  try {
+    JSON.parse(body);
+    return 'application/json';
+  } catch {
+    return 'text/plain; charset=utf-8';
+  }
+}

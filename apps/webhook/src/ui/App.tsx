@@ -1,0 +1,198 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useEffect, useReducer } from 'react';
+import type { RequestStore } from '../capture/store.js';
+import { printable } from '../format/printable.js';
+import { clock } from '../format/time.js';
+import { buildDetail, type Tone } from './detail.js';
+import { keyAction } from './keys.js';
+import { type Layout, layoutFor } from './layout.js';
+import { initialState, recordAt, reduce, selectedRecord, type UiState } from './reducer.js';
+
+/** Store changes are applied at most this often (about 30 a second), however fast they come. */
+export const FRAME_MS = 33;
+
+export interface AppProps {
+  readonly store: RequestStore;
+  /** `http://127.0.0.1:9080`, for the status bar. */
+  readonly address: string;
+  readonly onQuit: () => void;
+  /** Terminal size when stdout does not report one (tests). */
+  readonly fallbackSize?: { columns: number; rows: number };
+}
+
+export function App({ store, address, onQuit, fallbackSize }: AppProps) {
+  const { stdout } = useStdout();
+  const size = () => ({
+    columns: stdout.columns || fallbackSize?.columns || 80,
+    rows: stdout.rows || fallbackSize?.rows || 24,
+  });
+  const [state, dispatch] = useReducer(reduce, undefined, () => {
+    const { columns, rows } = size();
+    return reduce(initialState(columns, rows), { type: 'sync', snapshot: store.snapshot() });
+  });
+
+  // The server pushes into the store; the UI takes a snapshot at most once per frame.
+  useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      timer = undefined;
+      dispatch({ type: 'sync', snapshot: store.snapshot() });
+    };
+    const unsubscribe = store.subscribe(() => {
+      timer ??= setTimeout(flush, FRAME_MS);
+    });
+    flush();
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [store]);
+
+  useEffect(() => {
+    const onResize = () => dispatch({ type: 'resize', ...size() });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  });
+
+  useInput((input, key) => {
+    const action = keyAction(input, key);
+    if (action === null) return;
+    if (action === 'quit') {
+      onQuit();
+      return;
+    }
+    if (action === 'clear') store.clear();
+    dispatch({ type: 'key', key: action });
+  });
+
+  return <Screen state={state} address={address} />;
+}
+
+/** The whole screen as a function of the state. */
+export function Screen({ state, address }: { state: UiState; address: string }) {
+  const layout = layoutFor(state.columns, state.rows);
+  return (
+    <Box flexDirection="column" width={layout.columns} height={layout.rows}>
+      <Box flexDirection="row" height={layout.paneHeight}>
+        <RequestList state={state} layout={layout} />
+        <DetailPane state={state} layout={layout} address={address} />
+      </Box>
+      <StatusBar state={state} layout={layout} address={address} />
+    </Box>
+  );
+}
+
+function Pane({ width, children }: { width: number; children: React.ReactNode }) {
+  return (
+    <Box
+      flexDirection="column"
+      width={width}
+      flexShrink={0}
+      borderStyle="round"
+      borderColor="gray"
+      paddingX={1}
+      overflow="hidden"
+    >
+      {children}
+    </Box>
+  );
+}
+
+function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
+  const rows = [];
+  const end = Math.min(state.records.length, state.listTop + layout.listRows);
+  for (let index = state.listTop; index < end; index += 1) {
+    const record = recordAt(state, index);
+    if (!record) continue;
+    const selected = record.seq === state.selectedSeq;
+    const text = fit(
+      `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)}`,
+      layout.listTextWidth,
+    );
+    rows.push(
+      <Text
+        key={record.seq}
+        inverse={selected}
+        color={selected ? 'cyan' : undefined}
+        wrap="truncate"
+      >
+        {text}
+      </Text>,
+    );
+  }
+  return (
+    <Pane width={layout.listWidth}>
+      {rows.length > 0 ? rows : <Text dimColor>Waiting for requests…</Text>}
+    </Pane>
+  );
+}
+
+const TONES: Record<Tone, { color?: string; bold?: boolean; dimColor?: boolean }> = {
+  title: { bold: true, color: 'cyan' },
+  heading: { bold: true },
+  meta: { dimColor: true },
+  plain: {},
+  hint: { color: 'yellow' },
+};
+
+function DetailPane({
+  state,
+  layout,
+  address,
+}: {
+  state: UiState;
+  layout: Layout;
+  address: string;
+}) {
+  const record = selectedRecord(state);
+  if (!record) {
+    return (
+      <Pane width={layout.detailWidth}>
+        <Text dimColor wrap="truncate">
+          Send a request, for example:
+        </Text>
+        <Text wrap="truncate">{`curl -d '{"hello":"world"}' ${address}/hooks/test`}</Text>
+      </Pane>
+    );
+  }
+  const document = buildDetail(record, layout.detailTextWidth, state.expanded);
+  const lines = [];
+  const end = Math.min(document.length, state.detailTop + layout.detailRows);
+  for (let index = state.detailTop; index < end; index += 1) {
+    const line = document.line(index);
+    lines.push(
+      <Text key={index} wrap="truncate" {...TONES[line.tone]}>
+        {line.text === '' ? ' ' : line.text}
+      </Text>,
+    );
+  }
+  return <Pane width={layout.detailWidth}>{lines}</Pane>;
+}
+
+function StatusBar({
+  state,
+  layout,
+  address,
+}: {
+  state: UiState;
+  layout: Layout;
+  address: string;
+}) {
+  const counts = `${state.records.length} kept / ${state.seen} seen`;
+  const keys = '↑↓/jk select · Enter body · PgUp/PgDn scroll · c clear · q quit';
+  return (
+    <Text wrap="truncate" inverse>
+      {fit(` ● ${address} · ${counts} · ${keys}`, layout.columns)}
+    </Text>
+  );
+}
+
+/** Cuts or pads `text` to exactly `width` columns, so a highlight spans the whole row. */
+function fit(text: string, width: number): string {
+  const chars = Array.from(text);
+  if (chars.length > width) return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+  return text + ' '.repeat(width - chars.length);
+}

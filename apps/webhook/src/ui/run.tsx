@@ -1,0 +1,36 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+import { render } from 'ink';
+import type { RequestStore } from '../capture/store.js';
+import { App } from './App.js';
+import { enterFullScreen } from './terminal.js';
+
+export interface RunningUi {
+  /** Unmounts the UI and restores the terminal; idempotent. */
+  close(): void;
+}
+
+/** Starts the full-screen UI on the process's terminal. `onQuit` runs on q, Esc or Ctrl+C. */
+export function startUi(store: RequestStore, address: string, onQuit: () => void): RunningUi {
+  const { stdout, stdin } = process;
+  const terminal = enterFullScreen(stdout, stdin);
+  const ink = render(<App store={store} address={address} onQuit={onQuit} />, {
+    stdout,
+    stdin,
+    // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
+    exitOnCtrlC: false,
+    patchConsole: true,
+    maxFps: 30,
+  });
+  let closed = false;
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        ink.unmount();
+      } finally {
+        terminal.restore();
+      }
+    },
+  };
+}
