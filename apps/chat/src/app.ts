@@ -1,0 +1,139 @@
+import rateLimit from '@fastify/rate-limit';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { Store } from '@netops/store';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Redis } from 'ioredis';
+import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
+import type { AppConfig } from './config.js';
+import type { ChatContext } from './context.js';
+import type { Database } from './db/schema.js';
+import { SessionRepository } from './db/sessions.js';
+import { UserRepository } from './db/users.js';
+import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
+import { ProviderHttp } from './providers/http.js';
+import { buildRegistry } from './providers/registry.js';
+import avatarRoute from './routes/avatar.js';
+import loginRoute from './routes/login.js';
+import sessionRoutes from './routes/session.js';
+import { describeSchemaErrors, type SchemaError } from './validation.js';
+
+export interface AppDependencies {
+  store: Store<Database>;
+  /** The fetch providers are called with; the global one by default. */
+  fetch?: typeof fetch;
+  /** Shared rate-limit and lock-out counters for several instances; memory when absent. */
+  redis?: Redis;
+  /** The clock for sessions and lock-outs (tests move it). */
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Fastify's own 4xx errors, by code, in the service's vocabulary. */
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid-request', message: 'The body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid-request', message: 'The body is empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', message: 'The body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported-media-type',
+    message: 'Send the body as application/json',
+  },
+};
+
+/** Database errors that mean "the store is not reachable right now" rather than a bug. */
+const STORE_DOWN =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|57P0[1-3]|53300/;
+
+/** Turns anything thrown into the ChatError that is rendered; unknown errors become 500. */
+export function toChatError(error: FastifyError | Error): ChatError {
+  if (error instanceof ChatError) return error;
+  const fastifyError = error as FastifyError & { validation?: SchemaError[] };
+  if (fastifyError.validation) {
+    return invalidRequest(describeSchemaErrors(fastifyError.validation, ''));
+  }
+  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  const status = fastifyError.statusCode ?? 500;
+  if (known) return new ChatError(status, known.code, known.message ?? error.message);
+  if (error instanceof SyntaxError && status === 400) {
+    return invalidRequest('The body is not valid JSON');
+  }
+  if (status >= 400 && status < 500) {
+    return new ChatError(status, status === 404 ? 'not-found' : 'invalid-request', error.message);
+  }
+  const pgCode = (error as { code?: unknown }).code;
+  if (STORE_DOWN.test(`${error.message} ${typeof pgCode === 'string' ? pgCode : ''}`)) {
+    return new ChatError(503, 'service-unavailable', 'The database is not available; try again');
+  }
+  return new ChatError(500, 'internal-error', 'Internal error');
+}
+
+/** The chat login service, ready to `listen` or `inject`; it does not listen itself. */
+export async function buildApp(
+  config: AppConfig,
+  dependencies: AppDependencies,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: dependencies.logger ?? false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // TypeBox validates bodies without coercion: "200" is not the integer 200 here.
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const chatError = toChatError(error);
+    if (chatError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(chatError.statusCode).headers(chatError.headers).send(errorBody(chatError));
+  });
+  app.setNotFoundHandler((request) => {
+    throw notFound(`No route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  const now = dependencies.now ?? (() => new Date());
+  const { store, redis } = dependencies;
+  const policy = config.lockout;
+  const failures = redis
+    ? new RedisFailureStore(redis, policy)
+    : new MemoryFailureStore(policy, () => now().getTime());
+  const context: ChatContext = {
+    config,
+    services: buildRegistry(
+      config.services,
+      new ProviderHttp({
+        maxBytes: config.provider.maxBytes,
+        ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+      }),
+    ),
+    users: new UserRepository(store.db),
+    sessions: new SessionRepository(store.db),
+    lockout: new Lockout(failures, (error) =>
+      app.log.warn({ err: error }, 'lock-out store unavailable; not counting'),
+    ),
+    now,
+  };
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'chat-login-rate:' } : {}),
+    // An unreachable Redis lets logins through rather than failing them all.
+    skipOnError: true,
+    errorResponseBuilder: (_request, limit) =>
+      new ChatError(
+        429,
+        'too-many-requests',
+        `Too many login attempts from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
+      ),
+  });
+  await app.register(loginRoute, { context });
+  await app.register(sessionRoutes, { context });
+  await app.register(avatarRoute, { context });
+  app.get('/health', async () => ({ status: 'ok' }));
+  return app;
+}

@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { UserRow } from './users.js';
+
+/** At most this many live tokens per user; issuing one more drops the oldest. */
+export const MAX_LIVE_TOKENS = 50;
+
+/** SHA-256 of the token, base64url: what the database keeps instead of the token. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export interface Session {
+  user: UserRow;
+  tokenHash: string;
+}
+
+export class SessionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Issues a token of 256 random bits. One transaction, holding the user's row lock so that
+   * concurrent logins of one user cannot leave more than MAX_LIVE_TOKENS, drops the user's
+   * expired tokens, stores the new token's hash and drops the oldest beyond the limit.
+   */
+  async issue(userId: string, now: Date, expiresAt: Date): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      await trx
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('expires_at', '<=', now)
+        .execute();
+      await trx
+        .insertInto('sessions')
+        .values({
+          token_hash: hashToken(token),
+          user_id: userId,
+          created_at: now,
+          expires_at: expiresAt,
+        })
+        .execute();
+      await trx
+        .deleteFrom('sessions')
+        .where('token_hash', 'in', (eb) =>
+          eb
+            .selectFrom('sessions')
+            .select('token_hash')
+            .where('user_id', '=', userId)
+            .orderBy('seq', 'desc')
+            .offset(MAX_LIVE_TOKENS),
+        )
+        .execute();
+    });
+    return token;
+  }
+
+  /** The session of an unexpired token that belongs to `userId`, with its user. */
+  async find(userId: string, token: string, now: Date): Promise<Session | undefined> {
+    const tokenHash = hashToken(token);
+    const user = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.user_id', '=', userId)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+    return user ? { user, tokenHash } : undefined;
+  }
+
+  async revoke(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Live tokens of a user (tests and the README's claims rely on it). */
+  async countLive(userId: string, now: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomInt } from 'node:crypto';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { NormalisedIdentity } from '../providers/types.js';
+import { baseUsername, randomSuffix, USERNAME_MAX, withSuffix } from '../users/username.js';
+import type { Database, UsersTable } from './schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+
+const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTWXYZabcdefghijkmnopqrstuvwxyz';
+/** Rocket.Chat's user id shape: 17 characters from an alphabet without look-alikes (~98 bits). */
+export function newUserId(): string {
+  let id = '';
+  for (let i = 0; i < 17; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  return id;
+}
+
+/** A unique violation of `constraint`, from pg or PGlite (both carry SQLSTATE and the name). */
+function violates(error: unknown, constraint: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === constraint || String(e.message ?? '').includes(`"${constraint}"`))
+  );
+}
+
+/** How many usernames are tried before giving up on a clash (each a single statement). */
+const MAX_USERNAME_ATTEMPTS = 12;
+
+export class UserRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Finds the user linked to the provider account or creates one, in one statement:
+   * INSERT .. ON CONFLICT (service, provider_user_id) DO UPDATE. Concurrent first logins of one
+   * account therefore make exactly one user (the others update it), and a returning user keeps
+   * id and username while name, e-mail, avatar and UTC offset are refreshed from the provider.
+   * A username clash with another account is the only retry: the next candidate gets a suffix.
+   */
+  async linkOrCreate(identity: NormalisedIdentity, now: Date): Promise<UserRow> {
+    const base = baseUsername(identity);
+    for (let attempt = 0; attempt < MAX_USERNAME_ATTEMPTS; attempt++) {
+      const username = await this.#candidate(base, attempt);
+      try {
+        return await this.db
+          .insertInto('users')
+          .values({
+            id: newUserId(),
+            service: identity.provider,
+            provider_user_id: identity.id,
+            username,
+            name: identity.name ?? username,
+            email: identity.email ?? null,
+            email_verified: identity.emailVerified,
+            avatar_url: identity.avatarUrl ?? null,
+            utc_offset: identity.utcOffsetHours ?? 0,
+            roles: JSON.stringify(['user']),
+            preferences: JSON.stringify({}),
+            updated_at: now,
+          })
+          .onConflict((conflict) =>
+            conflict.constraint('users_identity_key').doUpdateSet({
+              // What the provider no longer says is kept rather than erased.
+              name: sql`coalesce(${identity.name ?? null}::text, users.name)`,
+              email: sql`coalesce(${identity.email ?? null}::text, users.email)`,
+              email_verified: sql`case when ${identity.email ?? null}::text is null then users.email_verified else ${identity.emailVerified} end`,
+              avatar_url: sql`coalesce(${identity.avatarUrl ?? null}::text, users.avatar_url)`,
+              utc_offset: sql`coalesce(${identity.utcOffsetHours ?? null}::double precision, users.utc_offset)`,
+              updated_at: now,
+            }),
+          )
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        if (violates(error, 'users_username_key')) continue;
+        throw error;
+      }
+    }
+    throw new Error(`No free username found for "${base}" after ${MAX_USERNAME_ATTEMPTS} attempts`);
+  }
+
+  /** The base first, then the next free number after the base (alice2, alice3...), then random. */
+  async #candidate(base: string, attempt: number): Promise<string> {
+    if (attempt === 0) return base;
+    if (attempt === 1) {
+      const stem = base.slice(0, USERNAME_MAX - 4);
+      const taken = await this.db
+        .selectFrom('users')
+        .select('username')
+        .where('username', '~', `^${stem.replace(/[.\\-]/g, '\\$&')}[0-9]{1,4}$`)
+        .execute();
+      const numbers = new Set(taken.map((row) => Number(row.username.slice(stem.length))));
+      let next = 2;
+      while (numbers.has(next)) next++;
+      return withSuffix(stem, next);
+    }
+    return withSuffix(base, randomSuffix(attempt));
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async setActive(id: string, active: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ active }).where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Every error the service answers with is `{status: "error", error: <code>, message}`. Code raises a
+ * ChatError (through the factories below) and the one error handler in app.ts renders it; nothing
+ * else writes error bodies. The codes are part of the API: README.md lists each with its status.
+ */
+export type ErrorCode =
+  | 'invalid-request'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'unknown-service'
+  | 'invalid-credentials'
+  | 'unauthorized'
+  | 'account-deactivated'
+  | 'not-found'
+  | 'too-many-requests'
+  | 'account-locked'
+  | 'provider-unavailable'
+  | 'provider-timeout'
+  | 'service-unavailable'
+  | 'internal-error';
+
+export class ChatError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ChatError';
+  }
+}
+
+export interface ErrorBody {
+  status: 'error';
+  error: ErrorCode;
+  message: string;
+}
+
+export const errorBody = (error: ChatError): ErrorBody => ({
+  status: 'error',
+  error: error.code,
+  message: error.message,
+});
+
+export const LOGGED_OUT_MESSAGE = 'You must be logged in to do this.';
+
+export const invalidRequest = (message: string) => new ChatError(400, 'invalid-request', message);
+export const unknownService = (name: string) =>
+  new ChatError(400, 'unknown-service', `Service "${name}" is not configured`);
+export const invalidCredentials = (message: string) =>
+  new ChatError(401, 'invalid-credentials', message);
+export const unauthorized = () => new ChatError(401, 'unauthorized', LOGGED_OUT_MESSAGE);
+export const accountDeactivated = () =>
+  new ChatError(403, 'account-deactivated', 'This account has been deactivated');
+export const notFound = (message: string) => new ChatError(404, 'not-found', message);
+export const accountLocked = (retryAfterSeconds: number) =>
+  new ChatError(
+    429,
+    'account-locked',
+    `Too many failed attempts for this account; try again in ${retryAfterSeconds} seconds`,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+export const providerUnavailable = (message: string) =>
+  new ChatError(502, 'provider-unavailable', message);
+export const providerTimeout = (provider: string) =>
+  new ChatError(
+    504,
+    'provider-timeout',
+    `The identity provider "${provider}" did not answer in time`,
+  );

@@ -1,2 +1,0 @@
-// Placeholder until this app's issue lands.
-export {};

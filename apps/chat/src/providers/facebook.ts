@@ -1,0 +1,56 @@
+import { createHmac } from 'node:crypto';
+import { Type } from 'typebox';
+import { DEFAULT_URLS, type FacebookService } from '../config.js';
+import type { ProviderHttp } from './http.js';
+import { given, httpsUrl, type IdentityProvider } from './types.js';
+
+const Me = Type.Object({
+  id: Type.String({ pattern: '^[0-9]{1,30}$' }),
+  name: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  picture: Type.Optional(
+    Type.Object({ data: Type.Optional(Type.Object({ url: Type.Optional(Type.String()) })) }),
+  ),
+});
+
+/** Graph API errors about the token itself: OAuthException, code 190 (invalid token) or 102 (session). */
+function isTokenRefusal(status: number, body: unknown): boolean {
+  if (status === 401 || status === 403) return true;
+  const error = (body as { error?: { type?: unknown; code?: unknown } } | undefined)?.error;
+  return status === 400 && (error?.type === 'OAuthException' || error?.code === 190);
+}
+
+/**
+ * Facebook: `GET /me` with the user's token and `appsecret_proof`, the hex HMAC-SHA256 of the
+ * token keyed with the app secret; Facebook refuses a token issued to another app with it.
+ */
+export function facebookProvider(service: FacebookService, http: ProviderHttp): IdentityProvider {
+  const base = `${service.graphUrl ?? DEFAULT_URLS.facebookGraph}/`;
+  return {
+    async verify({ accessToken }, signal) {
+      const url = new URL('me', base);
+      url.searchParams.set('fields', 'id,name,email,picture');
+      url.searchParams.set('access_token', accessToken);
+      url.searchParams.set(
+        'appsecret_proof',
+        createHmac('sha256', service.appSecret).update(accessToken).digest('hex'),
+      );
+      const me = await http.json(
+        service.name,
+        { url, schema: Me, isRefusal: isTokenRefusal },
+        signal,
+      );
+      const email = given(me.email);
+      return {
+        provider: service.name,
+        id: me.id,
+        name: given(me.name),
+        username: undefined,
+        email,
+        // The Graph API only returns confirmed addresses.
+        emailVerified: email !== undefined,
+        avatarUrl: httpsUrl(me.picture?.data?.url),
+      };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/** What every identity provider module turns the provider's answer into. */
+export interface NormalisedIdentity {
+  /** The configured service name (e.g. `twitter`, `google`): accounts are linked per service. */
+  provider: string;
+  /** The provider's user id, always as a string (GitHub's and Facebook's are numbers or digits). */
+  id: string;
+  name: string | undefined;
+  /** The provider's handle (screen name, login, preferred username), before normalisation. */
+  username: string | undefined;
+  email: string | undefined;
+  emailVerified: boolean;
+  /** An https URL of the provider's picture, or undefined. */
+  avatarUrl: string | undefined;
+  /** Hours from UTC, when the provider says. */
+  utcOffsetHours?: number | undefined;
+}
+
+/** The user's credentials from the login request; only OAuth 1.0a uses the secret. */
+export interface UserCredentials {
+  accessToken: string;
+  accessTokenSecret: string;
+}
+
+/**
+ * One identity provider. `verify` asks the provider who the credentials belong to; it throws a
+ * ChatError: 401 `invalid-credentials` when the provider refuses them, 502 `provider-unavailable`
+ * for an unusable answer, 504 `provider-timeout` when `signal` fires first.
+ */
+export interface IdentityProvider {
+  verify(credentials: UserCredentials, signal: AbortSignal): Promise<NormalisedIdentity>;
+}
+
+/** Keeps only https URLs: an avatar redirect must never point at http, javascript: or data:. */
+export function httpsUrl(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Empty strings and nulls from providers mean "not given". */
+export const given = (value: string | null | undefined): string | undefined =>
+  value === null || value === undefined || value.trim() === '' ? undefined : value;
