@@ -1,0 +1,71 @@
+import { isIP } from 'node:net';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Store } from '@netops/store';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authGuard } from './auth/guard.js';
+import { PasswordHasher } from './auth/passwords.js';
+import { authRoutes } from './auth/routes.js';
+import { TokenService } from './auth/tokens.js';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installRouting, type RouteEntry } from './http/routing.js';
+import { constraintMessages, registerResources } from './resources/index.js';
+import type { AnyDatabase } from './resources/repository.js';
+import { serviceRoutes } from './routes/service.js';
+
+/** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
+export type AppConfig = Omit<Config, 'jwtSecret' | 'host' | 'port' | 'seedPassword'> & {
+  jwtSecret: string;
+};
+
+export interface AppDependencies {
+  store: Store<Database>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its method and declared access, in registration order. */
+    routeCatalogue: readonly RouteEntry[];
+  }
+}
+
+/** Builds the API without listening: main.ts listens, tests inject or listen on port 0. */
+export async function buildApp(
+  config: AppConfig,
+  { store }: AppDependencies,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: config.bodyLimit,
+    ajv: {
+      customOptions: {
+        // Unknown fields are a client mistake to report, not something to drop silently.
+        removeAdditional: false,
+        formats: { ip: (value: string) => isIP(value) !== 0 },
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON is the only body this API reads; anything else is 415, not a string handed on.
+  app.removeContentTypeParser('text/plain');
+
+  installErrorHandler(app, constraintMessages());
+  const catalogue = installRouting(app);
+  app.decorate('routeCatalogue', catalogue);
+
+  const db = store.db;
+  const tokens = new TokenService(config.jwtSecret, config.tokenTtlSeconds);
+  const hasher = new PasswordHasher(config.passwordHashing);
+
+  await app.register(cookie);
+  await app.register(authGuard, { db, tokens });
+  await app.register(serviceRoutes, { db: db as AnyDatabase });
+  await app.register(authRoutes, { db, hasher, tokens });
+  await registerResources(app, db as AnyDatabase);
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../db/schema.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { INACTIVE_ACCOUNT_MESSAGE, TOKEN_COOKIE } from './guard.js';
+import type { PasswordHasher } from './passwords.js';
+import type { TokenService } from './tokens.js';
+import { findUserForLogin } from './users.js';
+
+export interface AuthRoutesOptions {
+  db: Kysely<Database>;
+  hasher: PasswordHasher;
+  tokens: TokenService;
+}
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+
+const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 255 }),
+    // Bounded: argon2 hashes whatever it gets, and a huge password would be a cheap DoS.
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /users/login and POST /users/logout. */
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
+  app,
+  { db, hasher, tokens },
+) => {
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'strict' as const,
+  };
+
+  app.post(
+    '/users/login',
+    { config: { access: 'public' }, schema: { body: LoginBody } },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      const user = await findUserForLogin(db, username);
+      // Unknown users cost one argon2 verify too (against a dummy hash): timing tells nothing.
+      const valid = await hasher.verify(user?.password_hash, password);
+      if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
+      // Only after the password matched: the account's state is nobody else's business.
+      if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
+      const token = tokens.sign({
+        sub: user.id,
+        username: user.username,
+        role: user.role,
+        pwd: user.password_changed_at.getTime(),
+      });
+      reply.setCookie(TOKEN_COOKIE, token, { ...cookieOptions, maxAge: tokens.ttlSeconds });
+      return { status: 'success', message: 'Login successful', token };
+    },
+  );
+
+  // Public: it only tells the browser to drop its cookie; a JWT cannot be revoked one by one
+  // (changing the password or deactivating the account ends every token of the user).
+  app.post('/users/logout', { config: { access: 'public' } }, async (_request, reply) => {
+    reply.clearCookie(TOKEN_COOKIE, cookieOptions);
+    return { status: 'success', message: 'Logged out' };
+  });
+};

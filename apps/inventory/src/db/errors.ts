@@ -1,0 +1,74 @@
+import { type ApiError, badRequest, conflict } from '../errors.js';
+
+/**
+ * PostgreSQL errors a client can cause, turned into the API's answers. The constraints live in
+ * the database; this is where their violations become a 400 or 409 naming the field. Anything
+ * not listed here is a server fault (500).
+ */
+interface PostgresError {
+  code: string;
+  constraint?: string;
+  column?: string;
+  detail?: string;
+}
+
+function isPostgresError(error: unknown): error is PostgresError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
+  );
+}
+
+/** `Key (hostname)=(r1) already exists.` -> `hostname` (both drivers send this detail). */
+function keyColumns(detail: string | undefined): string | undefined {
+  const match = /^Key \(([^)]*)\)=/.exec(detail ?? '');
+  return match?.[1];
+}
+
+/** The column a conventionally named constraint is about: `devices_status_check` -> `status`. */
+function constraintColumn(constraint: string | undefined, table: string | undefined) {
+  if (!constraint) return undefined;
+  const bare = constraint.replace(/_(check|key|fkey)$/, '');
+  return table && bare.startsWith(`${table}_`) ? bare.slice(table.length + 1) : bare;
+}
+
+export interface ConstraintMessages {
+  /** constraint name -> message, for constraints whose generic message would be unclear. */
+  readonly [constraint: string]: string;
+}
+
+export function translateDatabaseError(
+  error: unknown,
+  messages: ConstraintMessages,
+): ApiError | undefined {
+  if (!isPostgresError(error)) return undefined;
+  const named = error.constraint ? messages[error.constraint] : undefined;
+  const table = (error as { table?: string }).table;
+  switch (error.code) {
+    case '23505': // unique_violation
+      return conflict(named ?? `${keyColumns(error.detail) ?? 'value'} already exists`);
+    case '23503': {
+      // foreign_key_violation: a body field points at a record that does not exist.
+      const column = keyColumns(error.detail) ?? constraintColumn(error.constraint, table);
+      return badRequest(named ?? `${column}: referenced record does not exist`);
+    }
+    case '23514': // check_violation
+      return badRequest(
+        named ?? `Invalid value for ${constraintColumn(error.constraint, table) ?? 'a field'}`,
+      );
+    case '23502': // not_null_violation
+      return badRequest(`${error.column ?? 'A required field'} must not be null`);
+    case '22P02': // invalid_text_representation
+    case '22007': // invalid_datetime_format
+    case '22008': // datetime_field_overflow
+      return badRequest('Invalid value format');
+    case '22001': // string_data_right_truncation
+      return badRequest('Value too long');
+    case '22003': // numeric_value_out_of_range
+      return badRequest('Number out of range');
+    default:
+      return undefined;
+  }
+}

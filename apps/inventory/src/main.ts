@@ -1,0 +1,62 @@
+import { migrate, openStore } from '@netops/store';
+import { buildApp } from './app.js';
+import { generatePassword, PasswordHasher } from './auth/passwords.js';
+import { resolveJwtSecret } from './auth/secret.js';
+import { seedInitialAccounts } from './auth/users.js';
+import { ConfigError, loadConfig } from './config.js';
+import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
+
+/**
+ * Start-up: configuration (once, from the environment), store, migrations, initial accounts,
+ * then listen. A bad configuration ends the process with a message and exit code 1.
+ */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  let jwtSecret: string;
+  try {
+    config = loadConfig(process.env);
+    jwtSecret = resolveJwtSecret(config);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof Error) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const store = await openStore<Database>({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  await migrate(store, MIGRATIONS_FOLDER);
+
+  const seedPassword = config.seedPassword ?? generatePassword();
+  const created = await seedInitialAccounts(
+    store.db,
+    new PasswordHasher(config.passwordHashing),
+    seedPassword,
+  );
+
+  const app = await buildApp({ ...config, jwtSecret }, { store });
+  app.addHook('onClose', () => store.close());
+  const address = await app.listen({ host: config.host, port: config.port });
+
+  // Written to the terminal directly, never through the logger: log files keep no passwords.
+  const lines = [`Network inventory API listening on ${address} (${store.description})`];
+  if (created.length > 0) {
+    lines.push(
+      `Initial accounts created: ${created.join(', ')}`,
+      config.seedPassword === undefined
+        ? `Their password (shown once, change it): ${seedPassword}`
+        : 'Their password is the one in SEED_PASSWORD.',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Start-up failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { type TSchema, Type } from 'typebox';
+import type { Role } from '../auth/roles.js';
+
+/**
+ * A resource is declared, not programmed: its table, its columns and what each may be used for,
+ * who may write it, and the few hooks for behaviour that is really its own. routes.ts derives
+ * the HTTP schemas and the eight endpoints from this; repository.ts the SQL.
+ */
+export interface ColumnDefinition {
+  /** Schema of one non-null value; validates bodies and query filters alike. */
+  schema: TSchema;
+  /** Needed on create and on full replace (PUT). Required columns are never null. */
+  required?: boolean;
+  /** The value a create or replace stores when the field is absent (mirrors the DB default). */
+  default?: string | number | boolean;
+  /** Exact-match query filter `?column=value`. */
+  filterable?: boolean;
+  /** Usable in `?sortby=column:asc|desc`. */
+  sortable?: boolean;
+  /** Another resource this column points to; a dangling value is a 400 naming the column. */
+  references?: string;
+}
+
+export interface ResourceDefinition {
+  /** URL segment and audit resource type, e.g. `devices`. */
+  name: string;
+  table: string;
+  /** `Device not found`. */
+  notFoundMessage: string;
+  columns: Record<string, ColumnDefinition>;
+  /** Roles that may create, change and delete; every authenticated user may read. */
+  writeRoles: readonly Role[];
+  /** Messages for named constraints whose generic message would be unclear (409 for unique). */
+  constraintMessages?: Record<string, string>;
+  /** Nested lists: `/devices/{id}/interfaces` and its count `/devices/{id}/interfacecount`. */
+  children?: readonly ChildListDefinition[];
+  /** Adjusts the values of a create, replace or update before they are written. */
+  prepareWrite?: (values: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface ChildListDefinition {
+  /** Name of the child resource's definition, e.g. `interfaces`. */
+  resource: string;
+  /** Child column holding the parent's id. */
+  foreignKey: string;
+  /** Path segment of the list, e.g. `interfaces`. */
+  listPath: string;
+  /** Path segment of the count, e.g. `interfacecount`. */
+  countPath: string;
+}
+
+/** Columns every resource has and nobody writes. */
+export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;
+
+// Column builders: the common shapes, so a definition reads like the table it describes.
+
+const TEXT_MAX = 255;
+const INT_MAX = 2_147_483_647;
+
+export const text = (options: Partial<ColumnDefinition> & { maxLength?: number } = {}) => {
+  const { maxLength = TEXT_MAX, ...rest } = options;
+  return { schema: Type.String({ minLength: 1, maxLength }), ...rest } satisfies ColumnDefinition;
+};
+
+export const oneOf = (values: readonly string[], options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.Union(values.map((value) => Type.Literal(value))),
+    ...options,
+  }) satisfies ColumnDefinition;
+
+export const integer = (
+  options: Partial<ColumnDefinition> & { minimum?: number; maximum?: number } = {},
+) => {
+  const { minimum = 0, maximum = INT_MAX, ...rest } = options;
+  return { schema: Type.Integer({ minimum, maximum }), ...rest } satisfies ColumnDefinition;
+};
+
+/** An IPv4 or IPv6 address (the `ip` format is registered with the validator in app.ts). */
+export const ipAddress = (options: Partial<ColumnDefinition> = {}) =>
+  ({ schema: Type.String({ format: 'ip' }), ...options }) satisfies ColumnDefinition;
+
+export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.String({ pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$' }),
+    ...options,
+  }) satisfies ColumnDefinition;
+
+export const timestamp = (options: Partial<ColumnDefinition> = {}) =>
+  ({ schema: Type.String({ format: 'date-time' }), ...options }) satisfies ColumnDefinition;
+
+export const reference = (resource: string, options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.String({ format: 'uuid' }),
+    references: resource,
+    ...options,
+  }) satisfies ColumnDefinition;
+
+export function writableColumns(definition: ResourceDefinition): string[] {
+  return Object.keys(definition.columns);
+}
+
+export function filterableColumns(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.columns)
+    .filter(([, column]) => column.filterable)
+    .map(([name]) => name);
+}
+
+/** Sortable columns plus created_at, which every resource has and indexes. */
+export function sortableColumns(definition: ResourceDefinition): string[] {
+  return [
+    ...Object.entries(definition.columns)
+      .filter(([, column]) => column.sortable)
+      .map(([name]) => name),
+    'created_at',
+  ];
+}

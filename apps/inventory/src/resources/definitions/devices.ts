@@ -1,0 +1,49 @@
+import {
+  ipAddress,
+  oneOf,
+  type ResourceDefinition,
+  reference,
+  text,
+  timestamp,
+} from '../definition.js';
+
+export const DEVICE_STATUSES = [
+  'active',
+  'offline',
+  'maintenance',
+  'provisioning',
+  'decommissioned',
+] as const;
+
+export const devices: ResourceDefinition = {
+  name: 'devices',
+  table: 'devices',
+  notFoundMessage: 'Device not found',
+  writeRoles: ['admin'],
+  columns: {
+    hostname: text({ required: true, filterable: true, sortable: true }),
+    ip: ipAddress({ required: true, filterable: true, sortable: true }),
+    vendor: text({ filterable: true, sortable: true }),
+    model: text({ filterable: true, sortable: true }),
+    os: text({ filterable: true, sortable: true }),
+    os_version: text({ filterable: true, sortable: true }),
+    status: oneOf(DEVICE_STATUSES, { default: 'active', filterable: true, sortable: true }),
+    role: text({ filterable: true, sortable: true }),
+    serial_number: text({ filterable: true, sortable: true }),
+    rack_position: text({ filterable: true, sortable: true }),
+    location_id: reference('locations', { filterable: true }),
+    last_seen: timestamp({ filterable: true, sortable: true }),
+  },
+  constraintMessages: {
+    devices_hostname_key: 'Hostname already exists',
+    devices_serial_number_key: 'Serial number already exists',
+  },
+  children: [
+    {
+      resource: 'interfaces',
+      foreignKey: 'device_id',
+      listPath: 'interfaces',
+      countPath: 'interfacecount',
+    },
+  ],
+};

@@ -1,0 +1,21 @@
+import type { ResourceDefinition } from '../definition.js';
+import { devices } from './devices.js';
+import { interfaces } from './interfaces.js';
+import { links } from './links.js';
+import { locations } from './locations.js';
+import { vlans } from './vlans.js';
+
+/** Every resource the API serves. Adding one: a definition here and a migration. */
+export const RESOURCES: readonly ResourceDefinition[] = [
+  locations,
+  devices,
+  interfaces,
+  vlans,
+  links,
+];
+
+export function resourceByName(name: string): ResourceDefinition {
+  const found = RESOURCES.find((resource) => resource.name === name);
+  if (!found) throw new Error(`No resource named ${name}`);
+  return found;
+}

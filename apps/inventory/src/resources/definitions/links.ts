@@ -1,0 +1,19 @@
+import { oneOf, type ResourceDefinition, reference, text } from '../definition.js';
+
+export const links: ResourceDefinition = {
+  name: 'links',
+  table: 'links',
+  notFoundMessage: 'Link not found',
+  // Cabling changes are an editor's daily work; the rest of the inventory is admin-only.
+  writeRoles: ['admin', 'editor'],
+  columns: {
+    a_interface_id: reference('interfaces', { required: true, filterable: true }),
+    b_interface_id: reference('interfaces', { required: true, filterable: true }),
+    type: text({ filterable: true, sortable: true }),
+    status: oneOf(['up', 'down'], { default: 'up', filterable: true, sortable: true }),
+  },
+  constraintMessages: {
+    links_interface_pair_key: 'A link between these two interfaces already exists',
+    links_distinct_ends_check: 'A link needs two different interfaces',
+  },
+};

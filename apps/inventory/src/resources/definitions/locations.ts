@@ -1,0 +1,26 @@
+import { type ResourceDefinition, text } from '../definition.js';
+
+export const locations: ResourceDefinition = {
+  name: 'locations',
+  table: 'locations',
+  notFoundMessage: 'Location not found',
+  writeRoles: ['admin'],
+  columns: {
+    name: text({ required: true, filterable: true, sortable: true }),
+    city: text({ filterable: true, sortable: true }),
+    country: text({ filterable: true, sortable: true }),
+    address: text({ maxLength: 1000 }),
+  },
+  constraintMessages: {
+    locations_name_key: 'Location name already exists',
+  },
+  // Deleting a location keeps its devices: the foreign key sets their location_id to null.
+  children: [
+    {
+      resource: 'devices',
+      foreignKey: 'location_id',
+      listPath: 'devices',
+      countPath: 'devicescount',
+    },
+  ],
+};

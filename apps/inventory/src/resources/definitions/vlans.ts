@@ -1,0 +1,24 @@
+import { integer, type ResourceDefinition, text } from '../definition.js';
+
+export const vlans: ResourceDefinition = {
+  name: 'vlans',
+  table: 'vlans',
+  notFoundMessage: 'VLAN not found',
+  writeRoles: ['admin'],
+  columns: {
+    // 802.1Q reserves 0 and 4095.
+    vlan_id: integer({
+      minimum: 1,
+      maximum: 4094,
+      required: true,
+      filterable: true,
+      sortable: true,
+    }),
+    name: text({ required: true, filterable: true, sortable: true }),
+    description: text({ maxLength: 1000 }),
+    status: text({ filterable: true, sortable: true }),
+  },
+  constraintMessages: {
+    vlans_vlan_id_key: 'VLAN id already exists',
+  },
+};

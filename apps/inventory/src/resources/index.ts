@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ConstraintMessages } from '../db/errors.js';
+import { RESOURCES, resourceByName } from './definitions/index.js';
+import type { AnyDatabase } from './repository.js';
+import { resourceRoutes } from './routes.js';
+
+export { RESOURCES, resourceByName };
+
+export async function registerResources(app: FastifyInstance, db: AnyDatabase) {
+  for (const definition of RESOURCES) {
+    await app.register(resourceRoutes, { prefix: `/${definition.name}`, definition, db });
+  }
+}
+
+/**
+ * What each named constraint's violation should say: the definitions' own messages, and for
+ * every reference column (constraint `<table>_<column>_fkey`) the referenced resource's
+ * not-found message with the column named.
+ */
+export function constraintMessages(): ConstraintMessages {
+  const messages: Record<string, string> = {};
+  for (const definition of RESOURCES) {
+    for (const [column, spec] of Object.entries(definition.columns)) {
+      if (spec.references) {
+        const target = resourceByName(spec.references);
+        messages[`${definition.table}_${column}_fkey`] = `${column}: ${target.notFoundMessage}`;
+      }
+    }
+    Object.assign(messages, definition.constraintMessages);
+  }
+  return messages;
+}

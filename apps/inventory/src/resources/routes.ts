@@ -1,0 +1,256 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { type Actor, type AuditEntry, writeAuditEntries } from '../audit/audit-log.js';
+import { badRequest, notFound } from '../errors.js';
+import type { ResourceDefinition } from './definition.js';
+import { resourceByName } from './definitions/index.js';
+import {
+  type AnyDatabase,
+  countRows,
+  deleteRow,
+  deleteRows,
+  findRow,
+  insertRow,
+  listRows,
+  parseSortKeys,
+  type Row,
+  rowExists,
+  updateRow,
+} from './repository.js';
+import {
+  BatchDeleteBody,
+  batchUpdateSchema,
+  fullRecordSchema,
+  IdParams,
+  listQuerySchema,
+  MAX_PAGE_SIZE,
+  partialRecordSchema,
+} from './schemas.js';
+
+export interface ResourceRoutesOptions {
+  definition: ResourceDefinition;
+  db: AnyDatabase;
+}
+
+interface ListQuery {
+  page: number;
+  limit: number;
+  sortby?: string[];
+  [filter: string]: unknown;
+}
+
+/**
+ * The eight endpoints of a resource (list, get, create, replace, patch, delete, batch patch,
+ * batch delete) plus its nested lists, all from its definition. Registered with the resource's
+ * prefix: `app.register(resourceRoutes, { prefix: '/devices', definition, db })`.
+ */
+export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
+  app,
+  { definition, db },
+) => {
+  const read = { access: 'authenticated' } as const;
+  const write = { access: definition.writeRoles };
+  const fullRecord = fullRecordSchema(definition);
+  const partialRecord = partialRecordSchema(definition);
+
+  /**
+   * Every mutation goes through here: the work and its audit rows share one transaction, so
+   * either both are stored or neither.
+   */
+  async function mutate<T>(
+    request: FastifyRequest,
+    work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
+  ): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      const { result, audit } = await work(trx);
+      await writeAuditEntries(trx, actorOf(request), audit);
+      return result;
+    });
+  }
+
+  const prepare = (values: Row) => definition.prepareWrite?.(values) ?? values;
+
+  /** PUT replaces the whole record: absent optional fields return to their default or null. */
+  const replacement = (body: Row): Row =>
+    prepare(
+      Object.fromEntries(
+        Object.entries(definition.columns).map(([name, column]) => [
+          name,
+          body[name] !== undefined ? body[name] : (column.default ?? null),
+        ]),
+      ),
+    );
+
+  const updateExisting = async (trx: AnyDatabase, id: string, values: Row) => {
+    const row = await updateRow(trx, definition, id, values);
+    if (!row) throw notFound(definition.notFoundMessage);
+    return row;
+  };
+
+  const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
+    action,
+    resourceType: definition.name,
+    resourceId: id,
+    changes,
+  });
+
+  app.get(
+    '/',
+    { config: read, schema: { querystring: listQuerySchema(definition) } },
+    async (request) => listPage(db, definition, request.query as ListQuery),
+  );
+
+  app.post('/', { config: write, schema: { body: fullRecord } }, async (request, reply) => {
+    const values = prepare(request.body as Row);
+    const row = await mutate(request, async (trx) => {
+      const created = await insertRow(trx, definition, values);
+      return { result: created, audit: [entry('create', String(created.id), values)] };
+    });
+    return reply.status(201).send(row);
+  });
+
+  app.patch(
+    '/',
+    { config: write, schema: { body: batchUpdateSchema(definition) } },
+    async (request) => {
+      const items = request.body as Array<Row & { id: string }>;
+      const ids = items.map((item) => item.id.toLowerCase());
+      const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+      if (repeated) throw badRequest(`Duplicate id in batch: ${repeated}`);
+      const count = await mutate(request, async (trx) => {
+        const audit: AuditEntry[] = [];
+        for (const { id, ...fields } of items) {
+          const values = prepare(fields);
+          // Throwing rolls back every earlier item of the batch too.
+          const updated = await updateRow(trx, definition, id, values);
+          if (!updated) throw notFound(`${definition.notFoundMessage}: ${id}`);
+          audit.push(entry('update', id, values));
+        }
+        return { result: items.length, audit };
+      });
+      return { status: 'success', message: `${count} ${definition.name} updated`, count };
+    },
+  );
+
+  app.delete('/', { config: write, schema: { body: BatchDeleteBody } }, async (request) => {
+    const ids = request.body as string[];
+    const count = await mutate(request, async (trx) => {
+      const deleted = await deleteRows(trx, definition, ids);
+      return { result: deleted, audit: ids.map((id) => entry('delete', id, null)) };
+    });
+    return { status: 'success', message: `${count} ${definition.name} deleted`, count };
+  });
+
+  app.get('/:id', { config: read, schema: { params: IdParams } }, async (request) => {
+    const row = await findRow(db, definition, request.params.id);
+    if (!row) throw notFound(definition.notFoundMessage);
+    return row;
+  });
+
+  app.put(
+    '/:id',
+    { config: write, schema: { params: IdParams, body: fullRecord } },
+    async (request) => {
+      const { id } = request.params;
+      const values = replacement(request.body as Row);
+      return mutate(request, async (trx) => ({
+        result: await updateExisting(trx, id, values),
+        audit: [entry('replace', id, values)],
+      }));
+    },
+  );
+
+  app.patch(
+    '/:id',
+    { config: write, schema: { params: IdParams, body: partialRecord } },
+    async (request) => {
+      const { id } = request.params;
+      const values = prepare(request.body as Row);
+      return mutate(request, async (trx) => ({
+        result: await updateExisting(trx, id, values),
+        audit: [entry('update', id, values)],
+      }));
+    },
+  );
+
+  app.delete('/:id', { config: write, schema: { params: IdParams } }, async (request, reply) => {
+    const { id } = request.params;
+    await mutate(request, async (trx) => {
+      await deleteRow(trx, definition, id);
+      return { result: undefined, audit: [entry('delete', id, null)] };
+    });
+    return reply.status(204).send();
+  });
+
+  for (const child of definition.children ?? []) {
+    const childDefinition = resourceByName(child.resource);
+    const parentMustExist = async (id: string) => {
+      if (!(await rowExists(db, definition, id))) throw notFound(definition.notFoundMessage);
+    };
+
+    app.get(
+      `/:id/${child.listPath}`,
+      {
+        config: read,
+        schema: {
+          params: IdParams,
+          // The parent is in the path; filtering on it again would be meaningless.
+          querystring: listQuerySchema(childDefinition, [child.foreignKey]),
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        await parentMustExist(id);
+        return listPage(db, childDefinition, request.query as ListQuery, {
+          [child.foreignKey]: id,
+        });
+      },
+    );
+
+    app.get(
+      `/:id/${child.countPath}`,
+      { config: read, schema: { params: IdParams } },
+      async (request) => {
+        const { id } = request.params;
+        await parentMustExist(id);
+        const count = await countRows(db, childDefinition, { [child.foreignKey]: id });
+        return { status: 'success', count };
+      },
+    );
+  }
+};
+
+/** One page of a resource, optionally restricted to one parent (`fixedFilters`). */
+async function listPage(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  query: ListQuery,
+  fixedFilters: Row = {},
+) {
+  const { page, limit: requested, sortby = [], ...filters } = query;
+  const limit = Math.min(requested, MAX_PAGE_SIZE);
+  const { totalCount, rows } = await listRows(db, definition, {
+    page,
+    limit,
+    sort: parseSortKeys(definition, sortby),
+    filters: { ...filters, ...fixedFilters },
+  });
+  return {
+    meta: {
+      current_page: page,
+      limit,
+      total_pages: Math.ceil(totalCount / limit),
+      total_count: totalCount,
+    },
+    data: rows,
+  };
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  return {
+    userId: request.user?.id ?? null,
+    username: request.user?.username ?? null,
+    requestId: String(request.id),
+    clientIp: request.ip,
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { devices } from '../resources/definitions/devices.js';
+import { type AnyDatabase, countRows } from '../resources/repository.js';
+
+export const API_VERSION = 1;
+
+/** `GET /` (health check naming the API version) and `GET /debug/count` (number of devices). */
+export const serviceRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (
+  app,
+  { db },
+) => {
+  app.get('/', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(`Network Inventory API version ${API_VERSION}\n`),
+  );
+
+  app.get('/debug/count', { config: { access: 'public' } }, async () => ({
+    count: await countRows(db, devices, {}),
+  }));
+};
