@@ -1,0 +1,202 @@
+import { isIP } from 'node:net';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+/**
+ * The protections' part of the service configuration, read once from the environment by the
+ * core's config.ts (which passes `env`; nothing here reads process.env). Every variable, default
+ * and limit is documented in ./README.md.
+ */
+export interface ProtectionsConfig {
+  /** Requests allowed per client IP and window; 0 turns rate limiting off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** When set, rate-limit counters live in this Redis so that every instance shares one budget. */
+  redisUrl: string | undefined;
+  /** Which peers may tell the client's address through X-Forwarded-For (false: none). */
+  trustProxy: TrustProxySetting;
+  /** Origins (scheme://host[:port]) that browsers may call the API from. */
+  corsOrigins: readonly string[];
+  /** HTTPS when set. */
+  tls: TlsFiles | undefined;
+  /** Largest accepted request body in bytes. */
+  bodyLimit: number;
+}
+
+/**
+ * `false`: believe no forwarding header (the socket address is the client); a list: believe
+ * X-Forwarded-For from peers with these addresses, CIDR ranges or proxy-addr keywords (`loopback`,
+ * `linklocal`, `uniquelocal`). Never `true`, and no hop count: trusting every peer would let any
+ * client pick its own address and so its own rate-limit budget (Fastify 5 itself ignores hop
+ * counts for that reason).
+ */
+export type TrustProxySetting = false | readonly string[];
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+/** The usual local development servers (CRA/Next/Express, Angular, Vite, webpack/Vue CLI). */
+export const DEFAULT_CORS_ORIGINS: readonly string[] = ['localhost', '127.0.0.1'].flatMap((host) =>
+  [3000, 4200, 5173, 8080].map((port) => `http://${host}:${port}`),
+);
+
+export const PROTECTIONS_DEFAULTS = {
+  rateLimitMax: 100,
+  rateLimitWindowMs: 60_000,
+  bodyLimit: 1024 * 1024,
+} as const;
+
+const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+const integerText = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description }));
+
+/**
+ * The variables as the environment gives them (text); `readProtectionsConfig` checks them against
+ * this schema, then converts. The core may merge these properties into its own schema.
+ */
+export const ProtectionsEnvSchema = Type.Object({
+  RATE_LIMIT_MAX: integerText('Requests per client IP and window; 0 turns the limit off'),
+  RATE_LIMIT_WINDOW_MS: integerText('Rate-limit window in milliseconds'),
+  REDIS_URL: Type.Optional(
+    Type.String({ pattern: '^rediss?://', description: 'Shared rate-limit counters' }),
+  ),
+  TRUST_PROXY: Type.Optional(
+    Type.String({ description: 'Comma list of trusted proxy addresses, CIDRs or keywords' }),
+  ),
+  CORS_ORIGINS: Type.Optional(
+    Type.String({ description: 'Comma list of allowed browser origins, or "none"' }),
+  ),
+  TLS_CERT_FILE: Type.Optional(Type.String({ description: 'PEM certificate (chain) for HTTPS' })),
+  TLS_KEY_FILE: Type.Optional(Type.String({ description: 'PEM private key for HTTPS' })),
+  BODY_LIMIT: integerText('Largest request body in bytes'),
+});
+
+type ProtectionsEnv = Partial<Record<keyof typeof ProtectionsEnvSchema.properties, string>>;
+
+/** Carries every problem found, so the core can merge them into its own start-up report. */
+export class ProtectionsConfigError extends Error {
+  override name = 'ProtectionsConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/**
+ * Reads and checks the protections' variables from `env`, reporting all problems at once.
+ * Empty variables count as unset.
+ */
+export function readProtectionsConfig(env: Record<string, string | undefined>): ProtectionsConfig {
+  const present = Object.fromEntries(
+    Object.keys(ProtectionsEnvSchema.properties)
+      .map((name) => [name, env[name]?.trim()] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const problems: string[] = [];
+  if (!Value.Check(ProtectionsEnvSchema, present)) {
+    for (const error of Value.Errors(ProtectionsEnvSchema, present)) {
+      problems.push(`${error.instancePath.slice(1) || 'environment'}: ${error.message}`);
+    }
+  }
+  const vars = present as ProtectionsEnv;
+
+  const rateLimitWindowMs = Number(
+    vars.RATE_LIMIT_WINDOW_MS ?? PROTECTIONS_DEFAULTS.rateLimitWindowMs,
+  );
+  if (rateLimitWindowMs < 1) problems.push('RATE_LIMIT_WINDOW_MS: must be at least 1');
+  const bodyLimit = Number(vars.BODY_LIMIT ?? PROTECTIONS_DEFAULTS.bodyLimit);
+  if (bodyLimit < 1) problems.push('BODY_LIMIT: must be at least 1');
+
+  const trustProxy = collect(problems, 'TRUST_PROXY', () => parseTrustProxy(vars.TRUST_PROXY));
+  const corsOrigins = collect(problems, 'CORS_ORIGINS', () => parseCorsOrigins(vars.CORS_ORIGINS));
+
+  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = vars;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both for HTTPS, or neither for HTTP');
+  }
+
+  if (problems.length > 0) throw new ProtectionsConfigError(problems);
+  return {
+    rateLimitMax: Number(vars.RATE_LIMIT_MAX ?? PROTECTIONS_DEFAULTS.rateLimitMax),
+    rateLimitWindowMs,
+    redisUrl: vars.REDIS_URL,
+    trustProxy: trustProxy ?? false,
+    corsOrigins: corsOrigins ?? DEFAULT_CORS_ORIGINS,
+    tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
+    bodyLimit,
+  };
+}
+
+function collect<T>(problems: string[], name: string, parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    problems.push(`${name}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** See TrustProxySetting. Throws with the reason when the text is not acceptable. */
+export function parseTrustProxy(text: string | undefined): TrustProxySetting {
+  if (text === undefined || text === '' || text === 'false') return false;
+  if (text === 'true' || /^[0-9]+$/.test(text)) {
+    throw new Error(
+      `must name the proxies' addresses or CIDR ranges: "${text}" would let any client choose its own address`,
+    );
+  }
+  const entries = splitList(text);
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new Error(
+        `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  if (TRUST_PROXY_KEYWORDS.has(entry) || isIP(entry) !== 0) return true;
+  const slash = entry.lastIndexOf('/');
+  if (slash < 0) return false;
+  const version = isIP(entry.slice(0, slash));
+  const prefix = entry.slice(slash + 1);
+  if (version === 0 || !/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * `none` allows no cross-origin browser calls; otherwise each entry must be an http(s) origin,
+ * normalised the way browsers send it in the Origin header (lower-case host, no default port).
+ */
+export function parseCorsOrigins(text: string | undefined): readonly string[] {
+  if (text === undefined || text === '') return DEFAULT_CORS_ORIGINS;
+  if (text === 'none') return [];
+  return splitList(text).map((entry) => {
+    if (entry === '*') {
+      throw new Error(
+        '"*" is not accepted: credentials are allowed, so every origin must be named',
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new Error(`"${entry}" is not an origin like https://app.example.com`);
+    }
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username;
+    if (!['http:', 'https:'].includes(url.protocol) || !bare) {
+      throw new Error(`"${entry}" is not an origin like https://app.example.com`);
+    }
+    return url.origin;
+  });
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}

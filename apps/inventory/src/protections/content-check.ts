@@ -1,0 +1,135 @@
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import sanitizeHtml from 'sanitize-html';
+import { ApiError } from '../errors.js';
+
+/** Nothing survives: every tag is dropped (script and style with their content). */
+const NO_MARKUP: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {} };
+
+/** The only entities sanitize-html writes: it decodes the input's, then escapes these. */
+const SANITIZER_ESCAPES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+const SANITIZER_ESCAPE = /&(amp|lt|gt|quot);/g;
+
+/**
+ * Whether sanitising `text` as HTML would change it, ignoring the escaping the sanitiser adds
+ * (so `R&D`, `a < b` and `x > 3` are unchanged while `<b>x</b>` loses its tags). Strict about
+ * entities: `&lt;script&gt;` or `&amp;` in the input read differently once decoded, so they
+ * count as changed too: a value is accepted only if its text is what a browser would show.
+ */
+export function sanitizerAltersText(text: string): boolean {
+  const sanitized = sanitizeHtml(text, NO_MARKUP);
+  return (
+    sanitized.replace(SANITIZER_ESCAPE, (_, name: string) => SANITIZER_ESCAPES[name] ?? '') !== text
+  );
+}
+
+/**
+ * Markup starts with `<` (a tag, comment or declaration) or `&` (an entity); text with neither is
+ * left unchanged by the sanitiser (the property tests in test/protections check this over
+ * arbitrary Unicode), so the costly parse runs only for the few strings that have one.
+ */
+const MAY_HOLD_MARKUP = /[<&]/;
+
+export const holdsMarkup = (text: string): boolean =>
+  MAY_HOLD_MARKUP.test(text) && sanitizerAltersText(text);
+
+/** Where markup was found: the path of the value, or of the object whose key holds it. */
+export interface MarkupLocation {
+  path: ReadonlyArray<string | number>;
+  inKey: boolean;
+}
+
+/** A step from a parent container; built as a chain so paths cost nothing until reported. */
+interface Step {
+  parent: Step | undefined;
+  key: string | number;
+}
+
+/**
+ * The first string (value or object key) holding markup in a parsed JSON, form or query value,
+ * in document order. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function findMarkup(root: unknown): MarkupLocation | undefined {
+  const pending: Array<{ value: unknown; at: Step | undefined }> = [{ value: root, at: undefined }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { value, at } = item;
+    if (typeof value === 'string') {
+      if (holdsMarkup(value)) return { path: pathOf(at), inKey: false };
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) {
+        pending.push({ value: value[index], at: { parent: at, key: index } });
+      }
+    } else if (isPlainObject(value)) {
+      const keys = Object.keys(value);
+      for (const key of keys) {
+        if (holdsMarkup(key)) return { path: pathOf(at), inKey: true };
+      }
+      for (let index = keys.length - 1; index >= 0; index--) {
+        const key = keys[index] as string;
+        pending.push({ value: value[key], at: { parent: at, key } });
+      }
+    }
+    // Numbers, booleans, null, Buffers and streams hold no text to check.
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function pathOf(step: Step | undefined): Array<string | number> {
+  const path: Array<string | number> = [];
+  for (let at = step; at !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `items[2].name`, `["odd key"].x`: how a client would write the path in JavaScript. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  return path
+    .map((key, index) => {
+      if (typeof key === 'number') return `[${key}]`;
+      if (!IDENTIFIER.test(key)) return `[${JSON.stringify(key)}]`;
+      return index === 0 ? key : `.${key}`;
+    })
+    .join('');
+}
+
+const MARKUP = 'contains HTML or script content';
+
+/** The 400 message; the offending key itself is not echoed back. */
+function describe(source: 'body' | 'query', { path, inKey }: MarkupLocation): string {
+  const where = formatPath(path);
+  if (source === 'query') {
+    return inKey ? `A query parameter name ${MARKUP}` : `Query parameter "${where}" ${MARKUP}`;
+  }
+  if (inKey)
+    return where === '' ? `A field name ${MARKUP}` : `A field name in "${where}" ${MARKUP}`;
+  return where === '' ? `Request body ${MARKUP}` : `Field "${where}" ${MARKUP}`;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * Refuses (400) a request whose query or JSON/form body holds markup anywhere, keys included.
+ * A preValidation hook: bodies are parsed by then, and the check runs before schema validation
+ * and handlers, whatever the route. Registers @fastify/formbody unless a form parser exists.
+ */
+export const contentCheck: FastifyPluginAsync = fp(
+  async (app) => {
+    if (!app.hasContentTypeParser(FORM)) await app.register(fastifyFormbody);
+    app.addHook('preValidation', (request, _reply, done) => {
+      const inQuery = findMarkup(request.query);
+      if (inQuery !== undefined) return done(new ApiError(400, describe('query', inQuery)));
+      const inBody = findMarkup(request.body);
+      if (inBody !== undefined) return done(new ApiError(400, describe('body', inBody)));
+      done();
+    });
+  },
+  { name: 'inventory-protections/content-check', fastify: '5.x' },
+);

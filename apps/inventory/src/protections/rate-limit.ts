@@ -1,0 +1,97 @@
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { ApiError } from '../errors.js';
+
+export interface RateLimitingOptions {
+  /** Requests per client IP and window; 0 registers nothing (no limit, no headers). */
+  max: number;
+  windowMs: number;
+  /** A Redis client to keep counters in, shared with its owner (who closes it). */
+  redis?: Redis | undefined;
+  /** Otherwise a Redis URL: the plugin connects at start-up (failing loudly) and closes on close. */
+  redisUrl?: string | undefined;
+  /** Prefix of the counters' Redis keys; instances sharing a budget must use the same one. */
+  keyPrefix?: string | undefined;
+}
+
+export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'inventory:rate-limit:';
+export const TOO_MANY_REQUESTS = 'Too many requests';
+
+/**
+ * A fixed window of `max` requests per client IP (`request.ip`, so TRUST_PROXY decides whether
+ * X-Forwarded-For counts; IPv6 clients are grouped by /64). The check runs as the app's first
+ * onRequest hook after the security headers rather than per route, so that every response (404s,
+ * CORS refusals and the 429 itself included) counts and carries X-RateLimit-Limit,
+ * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window restarts).
+ *
+ * With Redis the counters are shared by every instance using the same Redis and key prefix. If
+ * Redis fails at run time, requests are let through unlimited (and the failure logged) rather
+ * than all answered 500: the limit protects the service, it must not take it down.
+ */
+export const rateLimiting = fp<RateLimitingOptions>(
+  async (app, options) => {
+    if (options.max === 0) return;
+    let redis = options.redis;
+    if (redis === undefined && options.redisUrl !== undefined) {
+      const owned = await connectRedis(options.redisUrl, app.log);
+      app.addHook('onClose', async () => {
+        await owned.quit();
+      });
+      redis = owned;
+    }
+    await app.register(fastifyRateLimit, {
+      global: false,
+      max: options.max,
+      timeWindow: options.windowMs,
+      redis,
+      nameSpace: options.keyPrefix ?? DEFAULT_RATE_LIMIT_KEY_PREFIX,
+      skipOnError: true,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(429, TOO_MANY_REQUESTS, {
+          'retry-after': String(Math.ceil(context.ttl / 1000)),
+        }),
+    });
+    app.addHook('onRequest', app.rateLimit());
+  },
+  { name: 'inventory-protections/rate-limit', fastify: '5.x' },
+);
+
+/**
+ * Connects before the app is ready, so a wrong REDIS_URL stops the start instead of silently
+ * leaving every instance with its own budget. Commands fail fast (no offline queue, 1 s timeout)
+ * so that a Redis outage cannot stall requests.
+ */
+async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    connectionName: 'inventory-rate-limit',
+  });
+  let lastError: Error | undefined;
+  redis.on('error', (error: Error) => {
+    lastError = error;
+    log.warn({ err: error }, 'rate-limit Redis connection error');
+  });
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    const reason = (lastError ?? (error as Error)).message;
+    throw new Error(`REDIS_URL: cannot connect to ${withoutCredentials(url)}: ${reason}`);
+  }
+  return redis;
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

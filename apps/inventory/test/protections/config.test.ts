@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CORS_ORIGINS,
+  ProtectionsConfigError,
+  parseCorsOrigins,
+  parseTrustProxy,
+  readProtectionsConfig,
+} from '../../src/protections/index.js';
+
+describe('readProtectionsConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    expect(readProtectionsConfig({})).toEqual({
+      rateLimitMax: 100,
+      rateLimitWindowMs: 60_000,
+      redisUrl: undefined,
+      trustProxy: false,
+      corsOrigins: DEFAULT_CORS_ORIGINS,
+      tls: undefined,
+      bodyLimit: 1_048_576,
+    });
+    expect(DEFAULT_CORS_ORIGINS).toContain('http://localhost:3000');
+    expect(DEFAULT_CORS_ORIGINS).toContain('http://127.0.0.1:5173');
+  });
+
+  it('reads every variable, treating empty ones as unset', () => {
+    const config = readProtectionsConfig({
+      RATE_LIMIT_MAX: '0',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback',
+      CORS_ORIGINS: 'https://App.Example.com:443/, http://localhost:8081',
+      TLS_CERT_FILE: '/etc/tls/cert.pem',
+      TLS_KEY_FILE: '/etc/tls/key.pem',
+      BODY_LIMIT: '2048',
+      PORT: 'not ours to read',
+    });
+    expect(config).toEqual({
+      rateLimitMax: 0,
+      rateLimitWindowMs: 1000,
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      trustProxy: ['10.0.0.1', '192.168.0.0/16', 'loopback'],
+      corsOrigins: ['https://app.example.com', 'http://localhost:8081'],
+      tls: { certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem' },
+      bodyLimit: 2048,
+    });
+    expect(readProtectionsConfig({ RATE_LIMIT_MAX: '', CORS_ORIGINS: ' ' }).rateLimitMax).toBe(100);
+  });
+
+  it('reports every problem at once', () => {
+    let thrown: unknown;
+    try {
+      readProtectionsConfig({
+        RATE_LIMIT_MAX: '1.5',
+        RATE_LIMIT_WINDOW_MS: '0',
+        REDIS_URL: 'http://cache:6379',
+        TRUST_PROXY: 'true',
+        CORS_ORIGINS: '*',
+        TLS_CERT_FILE: '/only/the/cert.pem',
+        BODY_LIMIT: '-1',
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ProtectionsConfigError);
+    const problems = (thrown as ProtectionsConfigError).problems.join('\n');
+    for (const name of [
+      'RATE_LIMIT_MAX',
+      'RATE_LIMIT_WINDOW_MS',
+      'REDIS_URL',
+      'TRUST_PROXY',
+      'CORS_ORIGINS',
+      'TLS_CERT_FILE and TLS_KEY_FILE',
+      'BODY_LIMIT',
+    ]) {
+      expect(problems).toContain(name);
+    }
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('trusts nobody unless proxies are named', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('::1,fd00::/8, uniquelocal')).toEqual([
+      '::1',
+      'fd00::/8',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses settings that would let a client choose its own address', () => {
+    expect(() => parseTrustProxy('true')).toThrow(/any client/);
+    expect(() => parseTrustProxy('2')).toThrow(/any client/);
+  });
+
+  it.each(['proxy.internal', '10.0.0.0/33', '::1/129', '10.0.0.1/', '300.1.1.1'])(
+    'refuses %s',
+    (entry) => {
+      expect(() => parseTrustProxy(entry)).toThrow(entry);
+    },
+  );
+});
+
+describe('parseCorsOrigins', () => {
+  it('keeps origins as browsers send them, and "none" allows none', () => {
+    expect(parseCorsOrigins('HTTP://LOCALHOST:80')).toEqual(['http://localhost']);
+    expect(parseCorsOrigins('none')).toEqual([]);
+    expect(parseCorsOrigins(undefined)).toBe(DEFAULT_CORS_ORIGINS);
+  });
+
+  it.each([
+    'localhost:3000',
+    'ftp://files.example.com',
+    'https://app.example.com/path',
+    'https://u:p@x.io',
+  ])('refuses %s', (entry) => {
+    expect(() => parseCorsOrigins(entry)).toThrow(/not an origin/);
+  });
+});
