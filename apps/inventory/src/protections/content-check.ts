@@ -75,10 +75,18 @@ export function findMarkup(root: unknown): MarkupLocation | undefined {
   return undefined;
 }
 
+/**
+ * Objects that parsers build: plain, null-prototype (formbody) or with a prototype that itself
+ * has none (fast-querystring's query objects). Class instances (Buffers, streams) hold no text.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return (
+    prototype === null ||
+    prototype === Object.prototype ||
+    Object.getPrototypeOf(prototype) === null
+  );
 }
 
 function pathOf(step: Step | undefined): Array<string | number> {

@@ -37,6 +37,8 @@ export interface TestAppOptions {
   plugin?: ProtectionsOptions;
   /** Extra Fastify constructor options (e.g. a logger). */
   server?: FastifyServerOptions;
+  /** Extra routes of the test. */
+  routes?: (app: FastifyInstance) => void;
 }
 
 /** A small page of JSON, over the compression threshold. */
@@ -67,6 +69,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
   app.get('/fail', async () => {
     throw new ApiError(409, 'Conflict for the test');
   });
+  options.routes?.(app);
   await app.ready();
   return app;
 }
