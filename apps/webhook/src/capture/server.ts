@@ -5,6 +5,9 @@ import type { Responder } from '../respond/routes.js';
 import { completeUrl, pairHeaders, splitTarget } from './record.js';
 import type { RequestStore } from './store.js';
 
+/** Bytes of request line and headers accepted; more gets 431. */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
 export interface CaptureOptions {
   readonly store: RequestStore;
   readonly respond: Responder;
@@ -17,9 +20,9 @@ export interface CaptureOptions {
  * configured response. Requests the client abandons before the end of the body are not recorded.
  */
 export function createCaptureServer({ store, respond, maxBody }: CaptureOptions): Server {
-  const server = createServer((req, res) => capture(req, res));
-  // Node keeps only the first 2000 headers by default; a capture tool must show them all. Their
-  // total size stays bounded by --max-http-header-size (16 KiB by default).
+  // Node's defaults (16 KiB of headers, the first 2000 kept) would answer 431 to, or silently cut,
+  // requests a capture tool exists to show; the size stays bounded so a client cannot exhaust memory.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => capture(req, res));
   server.maxHeadersCount = 0;
 
   let listeningAddress = '';

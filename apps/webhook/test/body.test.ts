@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { printable } from '../src/format/printable.js';
+import { requestJson, requestLine } from '../src/output/printers.js';
+import { formatBody, hexRow, jsonIsLossless } from '../src/ui/body.js';
+import { buildDetail, COLLAPSED_BODY_LINES, sortHeaders } from '../src/ui/detail.js';
+import { makeRecord } from './helpers.js';
+
+const lines = (view: ReturnType<typeof formatBody>) => ('lines' in view ? view.lines : []);
+
+describe('body formatting', () => {
+  it('pretty-prints JSON by content type with two spaces', () => {
+    const view = formatBody(
+      Buffer.from('{"a":1,"b":[true,null]}'),
+      'application/json; charset=utf-8',
+    );
+    expect(view.kind).toBe('json');
+    expect(lines(view)).toEqual([
+      '{',
+      '  "a": 1,',
+      '  "b": [',
+      '    true,',
+      '    null',
+      '  ]',
+      '}',
+    ]);
+  });
+
+  it('recognises JSON by content when the type says nothing', () => {
+    expect(formatBody(Buffer.from('[1,2]'), undefined).kind).toBe('json');
+    expect(formatBody(Buffer.from('[1,2]'), 'text/plain').kind).toBe('json');
+  });
+
+  it('keeps the raw text when re-indenting would lose something', () => {
+    for (const text of [
+      '{"id":9007199254740993}',
+      '{"a":1,"a":2}',
+      '{"x":{"k":1,"k":1}}',
+      '[0.1000000000000000055511151231257827]',
+      '[1e400]',
+    ]) {
+      expect(jsonIsLossless(text)).toBe(false);
+      const view = formatBody(Buffer.from(text), 'application/json');
+      expect(view.kind).toBe('json');
+      expect(lines(view)).toEqual([text]);
+      expect(view.label).toContain('as sent');
+    }
+  });
+
+  it('pretty-prints what survives the round trip', () => {
+    for (const text of [
+      '{"id":9007199254740991,"f":1.5,"e":2e10,"s":"a\\"b","n":{"a":1},"m":{"a":2}}',
+      '[{"k":1},{"k":2}]',
+      '{"a\\u0062":1,"ab2":2}',
+    ]) {
+      expect(jsonIsLossless(text)).toBe(true);
+    }
+    expect(jsonIsLossless('{"a\\u0062":1,"ab":2}')).toBe(false); // the same key, escaped
+  });
+
+  it('survives JSON nested deeper than the stack', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const view = formatBody(Buffer.from(deep), 'application/json');
+    expect(['json', 'text']).toContain(view.kind);
+  });
+
+  it('shows invalid JSON under a JSON type as text', () => {
+    const view = formatBody(Buffer.from('{"a":'), 'application/json');
+    expect(view.kind).toBe('text');
+    expect(view.label).toContain('not valid JSON');
+  });
+
+  it('shows form bodies as fields', () => {
+    const view = formatBody(
+      Buffer.from('name=J%C3%BCrgen+M&tag=a&tag=b&empty='),
+      'application/x-www-form-urlencoded',
+    );
+    expect(view.kind).toBe('form');
+    expect(lines(view)).toEqual(['name = Jürgen M', 'tag = a', 'tag = b', 'empty = ']);
+  });
+
+  it('shows UTF-8 text as is, control characters made visible', () => {
+    const view = formatBody(
+      Buffer.from('héllo\r\nworld \x1b[2J\x1b]0;pwned\x07 \u009b'),
+      'text/plain',
+    );
+    expect(view.kind).toBe('text');
+    expect(lines(view)).toEqual(['héllo', 'world ␛[2J␛]0;pwned␇ <U+009B>']);
+    const codes = [...lines(view).join('')].map((char) => char.charCodeAt(0));
+    expect(codes.filter((code) => code < 0x20 || (code >= 0x7f && code <= 0x9f))).toEqual([]);
+  });
+
+  it('dumps anything else as hex with its size', () => {
+    const body = Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x42]);
+    const view = formatBody(body, 'application/octet-stream');
+    expect(view.kind).toBe('binary');
+    expect(hexRow(body, 0, 16)).toBe(
+      '00000000  ff fe 00 41 42                                    |...AB|',
+    );
+    const detail = buildDetail(makeRecord({ body }), 80, false);
+    const text = Array.from({ length: detail.length }, (_, i) => detail.line(i).text);
+    expect(text).toContain('Body · binary, hex dump · 5 B');
+  });
+
+  it('keeps a truncated UTF-8 body as text even when the cut splits a character', () => {
+    const body = Buffer.from('ab✓', 'utf8').subarray(0, 4); // ✓ is three bytes
+    expect(formatBody(body, 'text/plain', true).kind).toBe('text');
+    expect(formatBody(body, 'text/plain', false).kind).toBe('binary');
+  });
+
+  it('shows an empty body as empty', () => {
+    expect(formatBody(Buffer.alloc(0), 'application/json').kind).toBe('empty');
+  });
+});
+
+describe('detail document', () => {
+  const body = Buffer.from(Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n'));
+  const record = makeRecord({
+    body,
+    query: [
+      ['b', '2'],
+      ['a', '1'],
+    ],
+    headers: [
+      ['X-B', '2'],
+      ['accept', '*/*'],
+      ['X-A', 'first'],
+      ['x-a', 'second'],
+    ],
+  });
+  const text = (width: number, expanded: boolean) => {
+    const document = buildDetail(record, width, expanded);
+    return Array.from({ length: document.length }, (_, i) => document.line(i).text);
+  };
+
+  it('shows timestamp, method, URL, query, headers sorted by name, then the body', () => {
+    const shown = text(80, false);
+    expect(shown[0]).toBe('POST http://127.0.0.1:9080/hooks/test');
+    expect(shown[1]).toMatch(
+      /^2026-11-2\d \d\d:\d\d:59\.123 [+-]\d\d:\d\d · from 127\.0\.0\.1:50000/,
+    );
+    expect(shown).toContain('  b = 2');
+    const headers = shown.slice(shown.indexOf('Headers (4)') + 1, shown.indexOf('Headers (4)') + 5);
+    expect(headers).toEqual(['  accept: */*', '  X-A: first', '  x-a: second', '  X-B: 2']);
+  });
+
+  it('collapses the body to 20 lines, then says how many more', () => {
+    const collapsed = text(80, false);
+    expect(collapsed.at(-1)).toBe('... 30 more lines (Enter to expand)');
+    expect(collapsed.filter((line) => line.startsWith('line '))).toHaveLength(COLLAPSED_BODY_LINES);
+    const expanded = text(80, true);
+    expect(expanded.filter((line) => line.startsWith('line '))).toHaveLength(50);
+    expect(expanded.at(-1)).toBe('line 49');
+  });
+
+  it('wraps long lines to the pane width', () => {
+    const long = makeRecord({ body: Buffer.from('x'.repeat(95)) });
+    const document = buildDetail(long, 40, true);
+    const rows = Array.from({ length: document.length }, (_, i) => document.line(i).text);
+    expect(rows.slice(-3)).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(15)]);
+    expect(rows.every((row) => row.length <= 40)).toBe(true);
+  });
+
+  it('builds hex rows on demand for a large binary body', () => {
+    const big = makeRecord({ body: Buffer.alloc(10 * 1024 * 1024, 0xff) });
+    const started = performance.now();
+    const document = buildDetail(big, 100, true);
+    expect(document.line(document.length - 1).text).toMatch(/^009ffff0 {2}ff ff/);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('sorts headers case-insensitively and keeps repeats in order', () => {
+    expect(
+      sortHeaders([
+        ['b', '1'],
+        ['A', '1'],
+        ['a', '2'],
+        ['B', '2'],
+      ]),
+    ).toEqual([
+      ['A', '1'],
+      ['a', '2'],
+      ['b', '1'],
+      ['B', '2'],
+    ]);
+  });
+});
+
+describe('printers', () => {
+  it('prints one safe line per request', () => {
+    const record = makeRecord({ path: '/a\x1b[31m', body: Buffer.from('12345') });
+    expect(requestLine(record)).toMatch(/^\d\d:\d\d:59 POST \/a␛\[31m 5$/);
+    expect(printable('tab\there')).toBe('tab    here');
+  });
+
+  it('prints JSON with text bodies as text and other bodies as base64', () => {
+    const text = JSON.parse(requestJson(makeRecord({ body: Buffer.from('héllo') })));
+    expect(text).toMatchObject({ body: 'héllo', bodyEncoding: 'utf8', size: 6, method: 'POST' });
+    const binary = JSON.parse(requestJson(makeRecord({ body: Buffer.from([0xff, 0x00]) })));
+    expect(binary).toMatchObject({ body: '/wA=', bodyEncoding: 'base64' });
+    expect(binary.headers).toEqual([['Host', '127.0.0.1:9080']]);
+  });
+});

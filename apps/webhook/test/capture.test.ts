@@ -1,0 +1,218 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningCapture, startCapture } from '../src/app.js';
+import type { AppConfig } from '../src/config/types.js';
+import { BUILT_IN_RESPONSE, DEFAULT_LIMITS } from '../src/config/types.js';
+
+const running: RunningCapture[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((capture) => capture.close()));
+});
+
+async function start(overrides: Partial<AppConfig> = {}) {
+  const capture = await startCapture({
+    host: '127.0.0.1',
+    port: 0,
+    configFile: null,
+    defaultResponse: BUILT_IN_RESPONSE,
+    routes: [],
+    limits: DEFAULT_LIMITS,
+    output: 'lines',
+    ...overrides,
+  });
+  running.push(capture);
+  const port = Number(new URL(capture.address).port);
+  return { capture, port, records: () => capture.store.snapshot().records };
+}
+
+/** Sends bytes exactly as given and resolves with the whole response once the server closes. */
+function raw(port: number, bytes: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    let response = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      response += chunk;
+    });
+    socket.on('close', () => resolve(response));
+    socket.on('error', reject);
+  });
+}
+
+describe('capture fidelity', () => {
+  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND'])(
+    'captures and answers %s',
+    async (method) => {
+      const { port, records } = await start();
+      const response = await fetch(`http://127.0.0.1:${port}/m`, { method });
+      expect(response.status).toBe(200);
+      expect(records().map((record) => record.method)).toEqual([method]);
+    },
+  );
+
+  it('keeps repeated headers in arrival order, names as sent, and repeated query names', async () => {
+    const { port, records } = await start();
+    const response = await raw(
+      port,
+      'GET /hooks/a%20b?tag=1&tag=2&empty=&x=%E2%9C%93 HTTP/1.1\r\nHost: example.test:9080\r\n' +
+        'X-Trace: first\r\nx-trace: second\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nConnection: close\r\n\r\n',
+    );
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
+    const [record] = records();
+    expect(record?.path).toBe('/hooks/a b');
+    expect(record?.target).toBe('/hooks/a%20b?tag=1&tag=2&empty=&x=%E2%9C%93');
+    expect(record?.url).toBe('http://example.test:9080/hooks/a%20b?tag=1&tag=2&empty=&x=%E2%9C%93');
+    expect(record?.query).toEqual([
+      ['tag', '1'],
+      ['tag', '2'],
+      ['empty', ''],
+      ['x', '✓'],
+    ]);
+    expect(record?.headers).toEqual([
+      ['Host', 'example.test:9080'],
+      ['X-Trace', 'first'],
+      ['x-trace', 'second'],
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['Connection', 'close'],
+    ]);
+    expect(record?.remote).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(record?.httpVersion).toBe('1.1');
+  });
+
+  it('keeps thousands of headers', async () => {
+    const { port, records } = await start();
+    const headers = Array.from({ length: 3000 }, (_, i) => `h${i}: ${i}\r\n`).join('');
+    const response = await raw(
+      port,
+      `GET / HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`,
+    );
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(records()[0]?.headers).toHaveLength(3002);
+  });
+
+  it('uses the listening address when there is no Host header', async () => {
+    const { port, records } = await start();
+    await raw(port, 'GET /x?y=1 HTTP/1.0\r\n\r\n');
+    expect(records()[0]?.url).toBe(`http://127.0.0.1:${port}/x?y=1`);
+  });
+
+  it('keeps binary bodies byte for byte', async () => {
+    const { port, records } = await start();
+    const body = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    await fetch(`http://127.0.0.1:${port}/bin`, { method: 'POST', body });
+    expect(records()[0]?.body.equals(body)).toBe(true);
+    expect(records()[0]?.size).toBe(256);
+    expect(records()[0]?.truncated).toBe(false);
+  });
+
+  it('keeps a chunked body', async () => {
+    const { port, records } = await start();
+    await raw(
+      port,
+      'POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n' +
+        '5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n',
+    );
+    expect(records()[0]?.body.toString()).toBe('hello world');
+  });
+
+  it('truncates a body over --max-body but answers it normally', async () => {
+    const maxBody = 1024;
+    const { port, records } = await start({ limits: { ...DEFAULT_LIMITS, maxBody } });
+    const body = Buffer.alloc(5 * 1024 * 1024, 'x');
+    const response = await fetch(`http://127.0.0.1:${port}/big`, { method: 'POST', body });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"status":"ok"}');
+    const [record] = records();
+    expect(record?.body.length).toBe(maxBody);
+    expect(record?.size).toBe(body.length);
+    expect(record?.truncated).toBe(true);
+  });
+
+  it('does not record an upload the client abandons', async () => {
+    const { port, records, capture } = await start();
+    await new Promise<void>((resolve) => {
+      const req = request({
+        port,
+        method: 'POST',
+        path: '/abandoned',
+        headers: { 'content-length': 1000 },
+      });
+      req.on('error', () => resolve());
+      req.write('only part of it', () => setTimeout(() => req.destroy(), 50));
+    });
+    await fetch(`http://127.0.0.1:${port}/after`);
+    expect(records().map((record) => record.path)).toEqual(['/after']);
+    expect(capture.store.snapshot().seen).toBe(1);
+  });
+
+  it('answers a malformed request with 400 and keeps serving', async () => {
+    const { port, records } = await start();
+    const response = await raw(port, 'THIS IS NOT HTTP\r\n\r\n');
+    expect(response).toMatch(/^HTTP\/1\.1 400/);
+    expect((await fetch(`http://127.0.0.1:${port}/ok`)).status).toBe(200);
+    expect(records()).toHaveLength(1);
+  });
+
+  it('answers with the matching route, repeated headers included', async () => {
+    const { port } = await start({
+      defaultResponse: { status: 404, headers: [], body: 'nothing here' },
+      routes: [
+        {
+          path: '/hooks/*',
+          method: 'POST',
+          response: {
+            status: 202,
+            headers: [
+              ['X-A', '1'],
+              ['X-A', '2'],
+            ],
+            body: '{"queued":true}',
+          },
+        },
+      ],
+    });
+    const hit = await fetch(`http://127.0.0.1:${port}/hooks/github?x=1`, { method: 'POST' });
+    expect(hit.status).toBe(202);
+    expect(hit.headers.get('x-a')).toBe('1, 2');
+    expect(hit.headers.get('content-type')).toBe('application/json');
+    expect(await hit.json()).toEqual({ queued: true });
+    const miss = await fetch(`http://127.0.0.1:${port}/hooks/github`);
+    expect(miss.status).toBe(404);
+    expect(miss.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await miss.text()).toBe('nothing here');
+  });
+});
+
+describe('retention', () => {
+  it('drops the oldest beyond --max-requests, counting every request seen', async () => {
+    const { port, records, capture } = await start({
+      limits: { ...DEFAULT_LIMITS, maxRequests: 3 },
+    });
+    for (let i = 1; i <= 5; i += 1) await fetch(`http://127.0.0.1:${port}/r${i}`);
+    expect(records().map((record) => record.path)).toEqual(['/r3', '/r4', '/r5']);
+    expect(records().map((record) => record.seq)).toEqual([3, 4, 5]);
+    expect(capture.store.snapshot().seen).toBe(5);
+  });
+
+  it('drops the oldest beyond --max-memory of bodies', async () => {
+    const { port, records, capture } = await start({
+      limits: { maxBody: 1000, maxRequests: 100, maxMemory: 2500 },
+    });
+    for (let i = 1; i <= 4; i += 1) {
+      await fetch(`http://127.0.0.1:${port}/r${i}`, { method: 'POST', body: Buffer.alloc(1000) });
+    }
+    expect(records().map((record) => record.path)).toEqual(['/r3', '/r4']);
+    expect(capture.store.snapshot().bytes).toBe(2000);
+  });
+
+  it('clears, keeping the sequence going', async () => {
+    const { port, records, capture } = await start();
+    await fetch(`http://127.0.0.1:${port}/a`);
+    capture.store.clear();
+    expect(records()).toEqual([]);
+    await fetch(`http://127.0.0.1:${port}/b`);
+    expect(records().map((record) => record.seq)).toEqual([2]);
+    expect(capture.store.snapshot().seen).toBe(2);
+  });
+});

@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { CapturedRequest } from '../src/capture/record.js';
+import type { StoreSnapshot } from '../src/capture/store.js';
+
+/** The real command, as `npx webhook` runs it. */
+export const CLI = fileURLToPath(new URL('../bin/webhook.js', import.meta.url));
+
+let nextSeq = 1;
+
+/** A record as the server would make it, for tests that do not need HTTP. */
+export function makeRecord(overrides: Partial<CapturedRequest> = {}): CapturedRequest {
+  const body = overrides.body ?? Buffer.alloc(0);
+  return {
+    seq: nextSeq++,
+    receivedAt: Date.UTC(2026, 10, 22, 14, 3, 59, 123),
+    method: 'POST',
+    target: '/hooks/test',
+    path: '/hooks/test',
+    url: 'http://127.0.0.1:9080/hooks/test',
+    query: [],
+    headers: [['Host', '127.0.0.1:9080']],
+    size: body.length,
+    truncated: false,
+    remote: '127.0.0.1:50000',
+    httpVersion: '1.1',
+    ...overrides,
+    body,
+  };
+}
+
+/** A snapshot holding `records` (oldest first). */
+export function snapshotOf(
+  records: readonly CapturedRequest[],
+  seen = records.length,
+): StoreSnapshot {
+  return { records, seen, bytes: records.reduce((sum, record) => sum + record.body.length, 0) };
+}
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment for child CLIs: no CI flag (Ink renders differently under CI). */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  delete env.CI;
+  delete env.CONTINUOUS_INTEGRATION;
+  return env;
+}
+
+/** Runs the CLI to completion (it must exit by itself). */
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child);
+}
+
+export function collect(child: ChildProcess): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A CLI left running: its output so far, and a way to wait for some of it. */
+export class RunningCli {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<CliRun>;
+  readonly child: ChildProcess;
+
+  constructor(args: string[], options: { cwd?: string } = {}) {
+    this.child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) =>
+        resolve({ code, signal, stdout: this.stdout, stderr: this.stderr }),
+      );
+    });
+  }
+
+  /** The base URL once the CLI says it listens. */
+  async address(): Promise<string> {
+    await waitFor(
+      () => /listening on (http:\/\/\S+)/.test(this.stderr),
+      () => this.stderr,
+    );
+    return /listening on (http:\/\/\S+)/.exec(this.stderr)?.[1] ?? '';
+  }
+
+  stop(): Promise<CliRun> {
+    this.child.kill('SIGTERM');
+    return this.exited;
+  }
+}
+
+/** Polls until `condition` holds; fails with `describe()` after `timeoutMs`. */
+export async function waitFor(
+  condition: () => boolean,
+  describe: () => string = () => '',
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting; last state:\n${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
