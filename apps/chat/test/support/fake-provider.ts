@@ -1,0 +1,349 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  hmacSha1Signature,
+  parseAuthorizationHeader,
+  signatureBaseString,
+  signatureMatches,
+} from './oauth1.js';
+
+/**
+ * One HTTP server speaking the four providers' protocols, as the service meets them:
+ * - `/twitter`: `GET /1.1/account/verify_credentials.json`, checking the OAuth 1.0a signature;
+ * - `/facebook`: `GET /me`, checking the token and its appsecret_proof;
+ * - `/github`: `/user`, `/user/emails` (Bearer) and `POST /applications/{id}/token` (Basic);
+ * - `/oidc`: discovery, userinfo and RFC 7662 introspection (client_secret_basic);
+ * - `/google`: discovery without introspection, userinfo and a Google-style `tokeninfo`.
+ * `fault` makes every answer misbehave, for the fault tests.
+ */
+export type Fault =
+  | 'refuse'
+  | 'stall'
+  | 'reset'
+  | 'server-error'
+  | 'garbage'
+  | 'wrong-shape'
+  | 'huge'
+  | 'redirect-loop';
+
+export const APPS = {
+  twitter: { appId: 'tw-consumer-key', appSecret: 'tw-consumer-secret' },
+  facebook: { appId: 'fb-app-id', appSecret: 'fb-app-secret' },
+  github: { appId: 'gh-client-id', appSecret: 'gh-client-secret' },
+  oidc: { appId: 'oidc-client', appSecret: 'oidc-client-secret' },
+  google: { appId: 'google-client.apps.example', appSecret: 'google-client-secret' },
+} as const;
+
+export interface TwitterAccount {
+  token: string;
+  tokenSecret: string;
+  /** The consumer key the token was issued to; APPS.twitter by default. */
+  consumerKey?: string;
+  user: {
+    id_str: string;
+    name: string;
+    screen_name: string;
+    email?: string | null;
+    profile_image_url_https?: string | null;
+    utc_offset?: number | null;
+  };
+}
+export interface FacebookAccount {
+  token: string;
+  appSecret?: string;
+  user: { id: string; name: string; email?: string; picture?: { data: { url: string } } };
+}
+export interface GithubAccount {
+  token: string;
+  clientId?: string;
+  user: { id: number; login: string; name: string | null; email: string | null; avatar_url: string };
+  emails?: { email: string; verified: boolean; primary: boolean }[];
+}
+export interface OidcAccount {
+  token: string;
+  /** The client the token was issued to; the configured client by default. */
+  clientId?: string;
+  active?: boolean;
+  userinfo: { sub: string; [claim: string]: unknown };
+}
+
+export class FakeProvider {
+  fault: Fault | undefined;
+  /** Requests received, by path, to prove what was (not) called. */
+  readonly calls: string[] = [];
+  readonly twitter = new Map<string, TwitterAccount>();
+  readonly facebook = new Map<string, FacebookAccount>();
+  readonly github = new Map<string, GithubAccount>();
+  readonly oidc = new Map<string, OidcAccount>();
+  readonly google = new Map<string, OidcAccount>();
+  /** Milliseconds every answer waits before it is sent (the benchmark leaves it 0). */
+  latencyMs = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<FakeProvider> {
+    let fake: FakeProvider | undefined;
+    const server = createServer((request, response) => {
+      fake?.handle(request, response).catch((error: Error) => {
+        response.statusCode = 599;
+        response.end(error.message);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeProvider(server, `http://127.0.0.1:${port}`);
+    return fake;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  reset(): void {
+    this.fault = undefined;
+    this.latencyMs = 0;
+    this.calls.length = 0;
+    for (const accounts of [this.twitter, this.facebook, this.github, this.oidc, this.google]) {
+      accounts.clear();
+    }
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.url);
+    this.calls.push(url.pathname);
+    const body = await readBody(request);
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    if (this.fault && (await this.misbehave(this.fault, request, response))) return;
+
+    const [, provider, ...rest] = url.pathname.split('/');
+    const path = `/${rest.join('/')}`;
+    const answer = (() => {
+      switch (provider) {
+        case 'twitter':
+          return this.twitterApi(request, url, path);
+        case 'facebook':
+          return this.facebookApi(url, path);
+        case 'github':
+          return this.githubApi(request, path, body);
+        case 'oidc':
+          return this.oidcApi(request, url, path, body, this.oidc, APPS.oidc, true);
+        case 'google':
+          return this.oidcApi(request, url, path, body, this.google, APPS.google, false);
+        default:
+          return json(404, { error: 'not found' });
+      }
+    })();
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(JSON.stringify(answer.body));
+  }
+
+  private async misbehave(fault: Fault, request: IncomingMessage, response: ServerResponse) {
+    switch (fault) {
+      case 'refuse':
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end('{"error":"invalid_token"}');
+        return true;
+      case 'stall':
+        return true; // never answers; close() ends the socket
+      case 'reset':
+        request.socket.destroy();
+        return true;
+      case 'server-error':
+        response.writeHead(503, { 'content-type': 'text/html' });
+        response.end('<html><body>Service Unavailable</body></html>');
+        return true;
+      case 'garbage':
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"id_str": "12", "name": <html>');
+        return true;
+      case 'wrong-shape':
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"hello": ["world"], "id": {"nested": true}, "sub": 42}');
+        return true;
+      case 'huge': {
+        // 8 MiB of a valid-looking JSON string, without Content-Length, in chunks.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"padding":"');
+        const chunk = 'x'.repeat(64 * 1024);
+        for (let i = 0; i < 128 && !response.destroyed; i++) {
+          if (!response.write(chunk)) {
+            await new Promise((resolve) => {
+              response.once('drain', resolve);
+              response.once('close', resolve);
+            });
+          }
+        }
+        response.end('"}');
+        return true;
+      }
+      case 'redirect-loop':
+        response.writeHead(302, { location: request.url ?? '/' });
+        response.end();
+        return true;
+    }
+  }
+
+  private twitterApi(request: IncomingMessage, url: URL, path: string): Answer {
+    if (path !== '/1.1/account/verify_credentials.json' || request.method !== 'GET') {
+      return json(404, { errors: [{ code: 34, message: 'Sorry, that page does not exist.' }] });
+    }
+    const invalid = json(401, { errors: [{ code: 89, message: 'Invalid or expired token.' }] });
+    const oauth = parseAuthorizationHeader(request.headers.authorization);
+    if (!oauth || oauth.get('oauth_signature_method') !== 'HMAC-SHA1') {
+      return json(400, { errors: [{ code: 215, message: 'Bad Authentication data.' }] });
+    }
+    const account = this.twitter.get(oauth.get('oauth_token') ?? '');
+    const consumerKey = oauth.get('oauth_consumer_key');
+    if (!account || consumerKey !== (account.consumerKey ?? APPS.twitter.appId)) return invalid;
+    // The signature is checked against the URL the request reached, as Twitter does.
+    const expected = hmacSha1Signature(
+      signatureBaseString('GET', url, oauth),
+      APPS.twitter.appSecret,
+      account.tokenSecret,
+    );
+    if (!signatureMatches(expected, oauth.get('oauth_signature') ?? '')) {
+      return json(401, { errors: [{ code: 32, message: 'Could not authenticate you.' }] });
+    }
+    return json(200, {
+      ...account.user,
+      email: url.searchParams.get('include_email') === 'true' ? account.user.email : undefined,
+    });
+  }
+
+  private facebookApi(url: URL, path: string): Answer {
+    if (path !== '/me') return json(404, { error: { message: 'Unknown path', code: 803 } });
+    const token = url.searchParams.get('access_token') ?? '';
+    const account = this.facebook.get(token);
+    const oauthError = (message: string, code: number) =>
+      json(400, { error: { message, type: 'OAuthException', code } });
+    if (!account) return oauthError('Invalid OAuth access token - Cannot parse access token', 190);
+    const proof = createHmac('sha256', account.appSecret ?? APPS.facebook.appSecret)
+      .update(token)
+      .digest('hex');
+    if (url.searchParams.get('appsecret_proof') !== proof) {
+      return oauthError('Invalid appsecret_proof provided in the API argument', 100);
+    }
+    const fields = new Set((url.searchParams.get('fields') ?? 'id,name').split(','));
+    return json(
+      200,
+      Object.fromEntries(Object.entries(account.user).filter(([key]) => fields.has(key))),
+    );
+  }
+
+  private githubApi(request: IncomingMessage, path: string, body: string): Answer {
+    const appCheck = /^\/applications\/([^/]+)\/token$/.exec(path);
+    if (appCheck && request.method === 'POST') {
+      const [id, secret] = basicCredentials(request.headers.authorization);
+      const clientId = decodeURIComponent(appCheck[1] ?? '');
+      if (id !== APPS.github.appId || secret !== APPS.github.appSecret || clientId !== id) {
+        return json(404, { message: 'Not Found' });
+      }
+      const token = (parseJson(body) as { access_token?: string } | undefined)?.access_token;
+      const account = token ? this.github.get(token) : undefined;
+      if (!account || (account.clientId ?? APPS.github.appId) !== clientId) {
+        return json(404, { message: 'Not Found' });
+      }
+      return json(200, { token: '***', app: { client_id: clientId, name: 'chat' } });
+    }
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const account = bearer ? this.github.get(bearer) : undefined;
+    if (!account) return json(401, { message: 'Bad credentials' });
+    if (path === '/user') return json(200, account.user);
+    if (path === '/user/emails') {
+      return account.emails ? json(200, account.emails) : json(404, { message: 'Not Found' });
+    }
+    return json(404, { message: 'Not Found' });
+  }
+
+  private oidcApi(
+    request: IncomingMessage,
+    url: URL,
+    path: string,
+    body: string,
+    accounts: Map<string, OidcAccount>,
+    client: { appId: string; appSecret: string },
+    withIntrospection: boolean,
+  ): Answer {
+    const issuer = `${this.url}${url.pathname.split('/').slice(0, 2).join('/')}`;
+    if (path === '/.well-known/openid-configuration') {
+      return json(200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        userinfo_endpoint: `${issuer}/userinfo`,
+        ...(withIntrospection ? { introspection_endpoint: `${issuer}/introspect` } : {}),
+      });
+    }
+    if (path === '/userinfo') {
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      const account = bearer ? accounts.get(bearer) : undefined;
+      if (!account || account.active === false) {
+        return { status: 401, body: {}, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+      }
+      return json(200, account.userinfo);
+    }
+    if (path === '/introspect' && withIntrospection && request.method === 'POST') {
+      const [id, secret] = basicCredentials(request.headers.authorization);
+      if (id !== client.appId || secret !== client.appSecret) {
+        return json(401, { error: 'invalid_client' });
+      }
+      const account = accounts.get(new URLSearchParams(body).get('token') ?? '');
+      if (!account || account.active === false) return json(200, { active: false });
+      return json(200, {
+        active: true,
+        client_id: account.clientId ?? client.appId,
+        sub: account.userinfo.sub,
+        token_type: 'Bearer',
+      });
+    }
+    if (path === '/tokeninfo' && !withIntrospection) {
+      const account = accounts.get(url.searchParams.get('access_token') ?? '');
+      if (!account || account.active === false) {
+        return json(400, { error: 'invalid_token', error_description: 'Invalid Value' });
+      }
+      const audience = account.clientId ?? client.appId;
+      return json(200, { azp: audience, aud: audience, sub: account.userinfo.sub, expires_in: 3599 });
+    }
+    return json(404, { error: 'not_found' });
+  }
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+const json = (status: number, body: unknown): Answer => ({ status, body });
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function basicCredentials(header: string | undefined): [string?, string?] {
+  const encoded = /^Basic (.+)$/.exec(header ?? '')?.[1];
+  if (!encoded) return [];
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return [];
+  // RFC 6749 2.3.1: client_secret_basic form-encodes id and secret before joining them.
+  return [
+    decodeURIComponent(decoded.slice(0, colon)),
+    decodeURIComponent(decoded.slice(colon + 1)),
+  ];
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

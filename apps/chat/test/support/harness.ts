@@ -1,0 +1,140 @@
+import type { Store } from '@netops/store';
+import { openTestStore } from '@netops/store/testing';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import type { AppConfig, ServiceConfig } from '../../src/config.js';
+import { type Database, MIGRATIONS } from '../../src/db/schema.js';
+import { APPS, FakeProvider } from './fake-provider.js';
+
+export const SITE_URL = 'https://chat.example.test';
+
+/** Every service type, pointed at the fake provider. */
+export function fakeServices(fakeUrl: string): ServiceConfig[] {
+  return [
+    { name: 'twitter', type: 'twitter', ...APPS.twitter, apiUrl: `${fakeUrl}/twitter` },
+    { name: 'facebook', type: 'facebook', ...APPS.facebook, graphUrl: `${fakeUrl}/facebook` },
+    { name: 'github', type: 'github', ...APPS.github, apiUrl: `${fakeUrl}/github` },
+    { name: 'keycloak', type: 'oidc', ...APPS.oidc, issuer: `${fakeUrl}/oidc` },
+    {
+      name: 'google',
+      type: 'oidc',
+      ...APPS.google,
+      issuer: `${fakeUrl}/google`,
+      tokenInfoUrl: `${fakeUrl}/google/tokeninfo`,
+    },
+  ];
+}
+
+export function testConfig(fakeUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    siteUrl: SITE_URL,
+    databaseUrl: undefined,
+    dataDir: '',
+    redisUrl: undefined,
+    loginExpirationSeconds: 90 * 24 * 3600,
+    // High enough not to interfere; the rate-limit test sets its own.
+    loginRateLimit: 10_000,
+    lockout: { attempts: 5, seconds: 300 },
+    provider: { timeoutMs: 400, maxBytes: 1024 * 1024 },
+    trustProxy: false,
+    logLevel: 'silent',
+    services: fakeServices(fakeUrl),
+    servicesSource: 'tests',
+    ...overrides,
+  };
+}
+
+/**
+ * One store and one fake provider per test file; `app()` builds a fresh service (fresh memory
+ * counters) on them with a clock the test moves.
+ */
+export class Harness {
+  clock = Date.parse('2026-01-01T00:00:00Z');
+  #apps: FastifyInstance[] = [];
+
+  private constructor(
+    readonly store: Store<Database>,
+    readonly fake: FakeProvider,
+  ) {}
+
+  static async open(): Promise<Harness> {
+    const [store, fake] = await Promise.all([
+      openTestStore<Database>({ migrations: MIGRATIONS }),
+      FakeProvider.start(),
+    ]);
+    return new Harness(store, fake);
+  }
+
+  async app(overrides: Partial<AppConfig> = {}, redis?: Redis): Promise<FastifyInstance> {
+    const app = await buildApp(testConfig(this.fake.url, overrides), {
+      store: this.store,
+      now: () => new Date(this.clock),
+      ...(redis ? { redis } : {}),
+    });
+    this.#apps.push(app);
+    return app;
+  }
+
+  advance(seconds: number): void {
+    this.clock += seconds * 1000;
+  }
+
+  /** Between tests: no rows, no fake accounts, no faults. */
+  async reset(): Promise<void> {
+    await Promise.all(this.#apps.splice(0).map((app) => app.close()));
+    this.fake.reset();
+    await sql`TRUNCATE users, sessions CASCADE`.execute(this.store.db);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#apps.splice(0).map((app) => app.close()));
+    await this.fake.close();
+    await this.store.close();
+  }
+}
+
+export interface LoginBody {
+  serviceName: string;
+  accessToken: string;
+  accessTokenSecret: string;
+  appId: string;
+  appSecret: string;
+  expiresIn: number;
+}
+
+export const loginBody = (
+  serviceName: keyof typeof APPS | string,
+  accessToken: string,
+  extra: Partial<LoginBody> = {},
+): LoginBody => {
+  const kind = (serviceName === 'keycloak' ? 'oidc' : serviceName) as keyof typeof APPS;
+  return {
+    serviceName,
+    accessToken,
+    accessTokenSecret: '',
+    ...(APPS[kind] ?? { appId: 'x', appSecret: 'y' }),
+    expiresIn: 3600,
+    ...extra,
+  };
+};
+
+export const login = (app: FastifyInstance, body: unknown, ip = '127.0.0.1') =>
+  app.inject({ method: 'POST', url: '/api/v1/login', payload: body as object, remoteAddress: ip });
+
+export const me = (app: FastifyInstance, userId: string, token: string) =>
+  app.inject({
+    method: 'GET',
+    url: '/api/v1/me',
+    headers: { 'x-user-id': userId, 'x-auth-token': token },
+  });
+
+export const logout = (app: FastifyInstance, userId: string, token: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/logout',
+    headers: { 'x-user-id': userId, 'x-auth-token': token },
+  });
