@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
@@ -11,6 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
+import { createValidatorCompiler } from './http/validation.js';
 import { constraintMessages, registerResources } from './resources/index.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
@@ -42,14 +42,8 @@ export async function buildApp(
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
     bodyLimit: config.bodyLimit,
-    ajv: {
-      customOptions: {
-        // Unknown fields are a client mistake to report, not something to drop silently.
-        removeAdditional: false,
-        formats: { ip: (value: string) => isIP(value) !== 0 },
-      },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
 
   // JSON is the only body this API reads; anything else is 415, not a string handed on.
   app.removeContentTypeParser('text/plain');

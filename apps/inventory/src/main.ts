@@ -1,4 +1,4 @@
-import { migrate, openStore } from '@netops/store';
+import { migrate, openStore, type Store } from '@netops/store';
 import { buildApp } from './app.js';
 import { generatePassword, PasswordHasher } from './auth/passwords.js';
 import { resolveJwtSecret } from './auth/secret.js';
@@ -28,7 +28,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
   });
-  await migrate(store, MIGRATIONS_FOLDER);
+  await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
 
   const seedPassword = config.seedPassword ?? generatePassword();
   const created = await seedInitialAccounts(

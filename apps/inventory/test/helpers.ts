@@ -1,0 +1,109 @@
+import type { Store } from '@netops/store';
+import { openTestStore } from '@netops/store/testing';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { type AppConfig, buildApp } from '../src/app.js';
+import { PasswordHasher } from '../src/auth/passwords.js';
+import type { Role } from '../src/auth/roles.js';
+import { seedInitialAccounts } from '../src/auth/users.js';
+import { BODY_LIMIT_BYTES } from '../src/config.js';
+import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+
+export const TEST_PASSWORD = 'test-password-1';
+
+/** Cheap argon2 for tests; production uses OWASP's parameters (see config.ts). */
+export const TEST_HASHING = { memoryCost: 1024, timeCost: 1 };
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    logLevel: 'silent',
+    databaseUrl: 'memory://',
+    dataDir: '',
+    jwtSecret: 'a-test-secret-that-is-long-enough-for-hs256',
+    tokenTtlSeconds: 3600,
+    passwordHashing: TEST_HASHING,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...overrides,
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  store: Store<Database>;
+  /** A token per role, from one login each per test file. */
+  tokens: Record<Role, string>;
+  /** Inject with the token of `role` (or none when role is undefined). */
+  as(role: Role | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Empties the inventory tables and the audit log; the accounts stay. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One store and one app per test file: open in beforeAll, close in afterAll. */
+export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
+  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+  await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
+  const app = await buildApp(testConfig(overrides), { store });
+  await app.ready();
+  const tokens = {} as Record<Role, string>;
+  for (const role of ['admin', 'editor', 'viewer'] as const) {
+    tokens[role] = await login(app, role, TEST_PASSWORD);
+  }
+  return {
+    app,
+    store,
+    tokens,
+    as(role, options) {
+      const headers = { ...(options.headers ?? {}) };
+      if (role) headers.authorization = `Bearer ${tokens[role]}`;
+      return app.inject({ ...options, headers });
+    },
+    async reset() {
+      await store.scriptTransaction((tx) =>
+        tx.exec('TRUNCATE locations, devices, interfaces, vlans, links, audit_logs CASCADE'),
+      );
+    },
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+export async function login(app: FastifyInstance, username: string, password: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/users/login',
+    payload: { username, password },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`login of ${username} failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json<{ token: string }>().token;
+}
+
+/** Creates a record through the API as admin and returns it. */
+export async function create(
+  ctx: TestContext,
+  resource: string,
+  payload: Record<string, unknown>,
+): Promise<Record<string, unknown> & { id: string }> {
+  const response = await ctx.as('admin', { method: 'POST', url: `/${resource}`, payload });
+  if (response.statusCode !== 201) {
+    throw new Error(`create ${resource} failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json();
+}
+
+let counter = 0;
+/** A unique suffix for names that must not clash within a file. */
+export const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+/** A device with a fresh hostname; its interfaces named eth0, eth1, ... */
+export async function deviceWithInterfaces(ctx: TestContext, count: number) {
+  const device = await create(ctx, 'devices', { hostname: unique('dev'), ip: '192.0.2.1' });
+  const interfaces = [];
+  for (let i = 0; i < count; i++) {
+    interfaces.push(await create(ctx, 'interfaces', { device_id: device.id, name: `eth${i}` }));
+  }
+  return { device, interfaces };
+}
