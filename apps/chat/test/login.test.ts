@@ -161,7 +161,11 @@ describe('POST /api/v1/login: first and later logins', () => {
     const app = await h.app();
     const credentials = accounts.github(h.fake);
     const { data } = (await login(app, { ...loginBody('github', ''), ...credentials })).json();
-    await h.store.db.updateTable('users').set({ active: false }).where('id', '=', data.userId).execute();
+    await h.store.db
+      .updateTable('users')
+      .set({ active: false })
+      .where('id', '=', data.userId)
+      .execute();
     const again = await login(app, { ...loginBody('github', ''), ...credentials });
     expect(again.statusCode).toBe(403);
     expect(again.json()).toEqual({
@@ -256,25 +260,21 @@ describe('POST /api/v1/login: refused credentials', () => {
 describe('POST /api/v1/login: request validation', () => {
   const valid = () => loginBody('twitter', 'token', { accessTokenSecret: 'secret' });
 
-  it.each([
-    'serviceName',
-    'accessToken',
-    'accessTokenSecret',
-    'appSecret',
-    'appId',
-    'expiresIn',
-  ])('answers 400 naming %s when it is missing', async (field) => {
-    const app = await h.app();
-    const body: Record<string, unknown> = valid();
-    delete body[field];
-    const response = await login(app, body);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({
-      status: 'error',
-      error: 'invalid-request',
-      message: `${field}: required`,
-    });
-  });
+  it.each(['serviceName', 'accessToken', 'accessTokenSecret', 'appSecret', 'appId', 'expiresIn'])(
+    'answers 400 naming %s when it is missing',
+    async (field) => {
+      const app = await h.app();
+      const body: Record<string, unknown> = valid();
+      delete body[field];
+      const response = await login(app, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        status: 'error',
+        error: 'invalid-request',
+        message: `${field}: required`,
+      });
+    },
+  );
 
   it.each([
     ['expiresIn', '200'],

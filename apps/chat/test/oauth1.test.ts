@@ -1,5 +1,5 @@
-import OAuth from 'oauth-1.0a';
 import { createHmac } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
 import { describe, expect, it } from 'vitest';
 import {
   hmacSha1Signature,
@@ -59,7 +59,8 @@ describe('the test OAuth 1.0a checker', () => {
       signature_method: 'HMAC-SHA1',
       hash_function: (text, key) => createHmac('sha1', key).update(text).digest('base64'),
     });
-    const url = 'http://127.0.0.1:8080/twitter/1.1/account/verify_credentials.json?include_email=true';
+    const url =
+      'http://127.0.0.1:8080/twitter/1.1/account/verify_credentials.json?include_email=true';
     const header = oauth.toHeader(
       oauth.authorize({ url, method: 'GET' }, { key: 'tok', secret: 't/secret' }),
     ).Authorization;

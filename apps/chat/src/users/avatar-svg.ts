@@ -22,6 +22,7 @@ const PALETTE = [
 
 /** An SVG with the initials on a colour chosen by the username (stable for one user). */
 export function initialsSvg(name: string, username: string): string {
-  const colour = PALETTE[createHash('sha256').update(username).digest().readUInt8(0) % PALETTE.length];
+  const colour =
+    PALETTE[createHash('sha256').update(username).digest().readUInt8(0) % PALETTE.length];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200"><rect width="100%" height="100%" fill="${colour}"/><text x="50%" y="50%" dy="0.35em" text-anchor="middle" fill="#ffffff" font-family="Helvetica, Arial, sans-serif" font-size="88">${escapeXml(initials(name, username))}</text></svg>`;
 }

@@ -57,7 +57,13 @@ export interface FacebookAccount {
 export interface GithubAccount {
   token: string;
   clientId?: string;
-  user: { id: number; login: string; name: string | null; email: string | null; avatar_url: string };
+  user: {
+    id: number;
+    login: string;
+    name: string | null;
+    email: string | null;
+    avatar_url: string;
+  };
   emails?: { email: string; verified: boolean; primary: boolean }[];
 }
 export interface OidcAccount {
@@ -79,6 +85,8 @@ export class FakeProvider {
   readonly google = new Map<string, OidcAccount>();
   /** Milliseconds every answer waits before it is sent (the benchmark leaves it 0). */
   latencyMs = 0;
+  /** When set, discovery documents announce this issuer instead of their own. */
+  announcedIssuer: string | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -107,6 +115,7 @@ export class FakeProvider {
   reset(): void {
     this.fault = undefined;
     this.latencyMs = 0;
+    this.announcedIssuer = undefined;
     this.calls.length = 0;
     for (const accounts of [this.twitter, this.facebook, this.github, this.oidc, this.google]) {
       accounts.clear();
@@ -272,7 +281,7 @@ export class FakeProvider {
     const issuer = `${this.url}${url.pathname.split('/').slice(0, 2).join('/')}`;
     if (path === '/.well-known/openid-configuration') {
       return json(200, {
-        issuer,
+        issuer: this.announcedIssuer ?? issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         userinfo_endpoint: `${issuer}/userinfo`,
@@ -283,7 +292,11 @@ export class FakeProvider {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       const account = bearer ? accounts.get(bearer) : undefined;
       if (!account || account.active === false) {
-        return { status: 401, body: {}, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+        return {
+          status: 401,
+          body: {},
+          headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+        };
       }
       return json(200, account.userinfo);
     }
@@ -307,7 +320,12 @@ export class FakeProvider {
         return json(400, { error: 'invalid_token', error_description: 'Invalid Value' });
       }
       const audience = account.clientId ?? client.appId;
-      return json(200, { azp: audience, aud: audience, sub: account.userinfo.sub, expires_in: 3599 });
+      return json(200, {
+        azp: audience,
+        aud: audience,
+        sub: account.userinfo.sub,
+        expires_in: 3599,
+      });
     }
     return json(404, { error: 'not_found' });
   }

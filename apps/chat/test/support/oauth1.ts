@@ -15,7 +15,9 @@ export function percentEncode(value: string): string {
 }
 
 /** RFC 5849 3.5.1: `OAuth key="value", ...`, values percent-encoded. */
-export function parseAuthorizationHeader(header: string | undefined): Map<string, string> | undefined {
+export function parseAuthorizationHeader(
+  header: string | undefined,
+): Map<string, string> | undefined {
   if (!header?.startsWith('OAuth ')) return undefined;
   const params = new Map<string, string>();
   for (const part of header.slice(6).split(',')) {
@@ -45,7 +47,8 @@ export function signatureBaseString(
     .map(([key, value]) => `${key}=${value}`)
     .join('&');
   const defaultPort =
-    (url.protocol === 'http:' && url.port === '80') || (url.protocol === 'https:' && url.port === '443');
+    (url.protocol === 'http:' && url.port === '80') ||
+    (url.protocol === 'https:' && url.port === '443');
   const base = `${url.protocol}//${url.hostname.toLowerCase()}${url.port && !defaultPort ? `:${url.port}` : ''}${url.pathname}`;
   return [method.toUpperCase(), percentEncode(base), percentEncode(normalised)].join('&');
 }

@@ -1,0 +1,116 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from './support/accounts.js';
+import type { Fault } from './support/fake-provider.js';
+import { fakeServices, Harness, login, loginBody } from './support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.open();
+});
+afterEach(() => h.reset());
+afterAll(() => h.close());
+
+const TIMEOUT_MS = 400;
+const SERVICES = ['twitter', 'facebook', 'github', 'keycloak', 'google'] as const;
+
+function credentialsFor(service: (typeof SERVICES)[number]) {
+  return { ...loginBody(service, ''), ...accounts[service](h.fake) };
+}
+
+/** What each misbehaviour must give: status, code, and how fast at most. */
+const FAULTS: [Fault, number, string][] = [
+  ['stall', 504, 'provider-timeout'],
+  ['reset', 502, 'provider-unavailable'],
+  ['server-error', 502, 'provider-unavailable'],
+  ['garbage', 502, 'provider-unavailable'],
+  ['wrong-shape', 502, 'provider-unavailable'],
+  ['huge', 502, 'provider-unavailable'],
+  ['redirect-loop', 502, 'provider-unavailable'],
+  ['refuse', 401, 'invalid-credentials'],
+];
+
+describe('a provider that misbehaves', () => {
+  it.each(FAULTS)('%s -> %i %s, quickly, for every provider', async (fault, status, code) => {
+    const app = await h.app({ provider: { timeoutMs: TIMEOUT_MS, maxBytes: 256 * 1024 } });
+    for (const service of SERVICES) {
+      const body = credentialsFor(service);
+      // A first login caches OIDC discovery, so the fault hits the calls that carry the token.
+      expect((await login(app, body)).statusCode, service).toBe(200);
+      h.fake.fault = fault;
+      const started = performance.now();
+      const response = await login(app, body);
+      const elapsed = performance.now() - started;
+      expect(response.statusCode, service).toBe(status);
+      expect(response.json(), service).toMatchObject({ status: 'error', error: code });
+      // The timeout bounds every case; nothing waits for the provider beyond it.
+      expect(elapsed, service).toBeLessThan(TIMEOUT_MS + 600);
+      h.fake.fault = undefined;
+      const recovered = await login(app, body);
+      expect(recovered.statusCode, `${service} after ${fault}`).toBe(200);
+    }
+    expect(await app.inject({ method: 'GET', url: '/health' })).toMatchObject({ statusCode: 200 });
+  });
+
+  it('a provider nobody listens on -> 502 provider-unavailable', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 1));
+      });
+    });
+    const app = await h.app({ services: fakeServices(`http://127.0.0.1:${port}`) });
+    for (const service of SERVICES) {
+      const response = await login(app, loginBody(service, 'token', { accessTokenSecret: 's' }));
+      expect(response.statusCode, service).toBe(502);
+      expect(response.json().error).toBe('provider-unavailable');
+      expect(response.json().message).toMatch(/cannot be reached/);
+    }
+  });
+
+  it('an enormous answer is cut off at the configured size, not read whole', async () => {
+    const app = await h.app({ provider: { timeoutMs: 5_000, maxBytes: 64 * 1024 } });
+    h.fake.fault = 'huge';
+    const response = await login(app, credentialsFor('github'));
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toMatch(/larger than 65536 bytes/);
+  });
+
+  it('an OIDC provider without introspection and without tokenInfoUrl cannot sign anyone in', async () => {
+    const services = fakeServices(h.fake.url).map((service) =>
+      service.name === 'google' ? { ...service, tokenInfoUrl: undefined } : service,
+    );
+    const app = await h.app({ services });
+    const response = await login(app, credentialsFor('google'));
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toMatch(/audience cannot be checked/);
+  });
+
+  it('OIDC discovery that fails is not cached: the next login asks again', async () => {
+    const app = await h.app();
+    const body = credentialsFor('keycloak');
+    h.fake.fault = 'server-error';
+    expect((await login(app, body)).statusCode).toBe(502);
+    h.fake.fault = undefined;
+    expect((await login(app, body)).statusCode).toBe(200);
+    expect(h.fake.calls.filter((path) => path.endsWith('openid-configuration'))).toHaveLength(2);
+    // Cached now: a second login does not fetch it again.
+    expect((await login(app, body)).statusCode).toBe(200);
+    expect(h.fake.calls.filter((path) => path.endsWith('openid-configuration'))).toHaveLength(2);
+  });
+
+  it('an OIDC discovery document announcing another issuer is refused', async () => {
+    const services = fakeServices(h.fake.url).map((service) =>
+      service.name === 'keycloak' ? { ...service, issuer: `${h.fake.url}/oidc/` } : service,
+    );
+    // A trailing slash is the same issuer.
+    expect((await login(await h.app({ services }), credentialsFor('keycloak'))).statusCode).toBe(
+      200,
+    );
+    h.fake.announcedIssuer = 'https://attacker.example';
+    const response = await login(await h.app(), credentialsFor('keycloak'));
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toMatch(/announces issuer https:\/\/attacker.example/);
+  });
+});
