@@ -1,0 +1,210 @@
+import type { KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { create, startTestApp, type TestContext, testConfig } from './helpers.js';
+
+interface Device {
+  id: string;
+  hostname: string;
+  vendor: string;
+  status: string;
+  ip: string;
+}
+
+const VENDORS = ['Cisco', 'Juniper', 'Arista'];
+const DEVICE_COUNT = 25;
+
+let ctx: TestContext;
+let devices: Device[] = [];
+let siteId: string;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  siteId = (await create(ctx, 'locations', { name: 'DC1', country: 'DE' })).id;
+  for (let i = 0; i < DEVICE_COUNT; i++) {
+    devices.push(
+      (await create(ctx, 'devices', {
+        hostname: `dev-${String(i).padStart(2, '0')}`,
+        ip: `10.0.0.${i + 1}`,
+        vendor: VENDORS[i % VENDORS.length],
+        status: i % 4 === 0 ? 'maintenance' : 'active',
+        ...(i < 5 ? { location_id: siteId, last_seen: '2026-01-02T03:04:05.000Z' } : {}),
+      })) as unknown as Device,
+    );
+  }
+  devices = devices.sort((a, b) => (a.id < b.id ? -1 : 1));
+});
+afterAll(() => ctx?.close());
+
+async function list(query: string) {
+  const response = await ctx.as('viewer', { method: 'GET', url: `/devices${query}` });
+  return { status: response.statusCode, body: response.json() };
+}
+
+describe('paging', () => {
+  it('defaults to page 1 of 10 and reports the totals', async () => {
+    const { status, body } = await list('');
+    expect(status).toBe(200);
+    expect(body.meta).toEqual({ current_page: 1, limit: 10, total_pages: 3, total_count: 25 });
+    expect(body.data).toHaveLength(10);
+  });
+
+  it('clamps a limit above 100 and says so in meta.limit', async () => {
+    const { body } = await list('?limit=500');
+    expect(body.meta).toEqual({ current_page: 1, limit: 100, total_pages: 1, total_count: 25 });
+    expect(body.data).toHaveLength(25);
+  });
+
+  it('gives the last partial page, and an empty data array past the end with the total', async () => {
+    expect((await list('?page=3')).body.data).toHaveLength(5);
+    const past = await list('?page=4');
+    expect(past.body).toEqual({
+      meta: { current_page: 4, limit: 10, total_pages: 3, total_count: 25 },
+      data: [],
+    });
+    const nothing = await list('?vendor=Nokia');
+    expect(nothing.body).toEqual({
+      meta: { current_page: 1, limit: 10, total_pages: 0, total_count: 0 },
+      data: [],
+    });
+  });
+
+  it('walks every record exactly once when paging, ties broken by id', async () => {
+    const seen: string[] = [];
+    for (let page = 1; page <= 7; page++) {
+      const { body } = await list(`?sortby=vendor:asc&limit=4&page=${page}`);
+      seen.push(...body.data.map((row: Device) => row.id));
+    }
+    const expected = [...devices]
+      .sort((a, b) => a.vendor.localeCompare(b.vendor) || (a.id < b.id ? -1 : 1))
+      .map((row) => row.id);
+    expect(seen).toEqual(expected);
+  });
+});
+
+describe('sorting', () => {
+  it('applies repeated sortby keys in the order given', async () => {
+    const { body } = await list('?sortby=status:asc&sortby=hostname:desc&limit=100');
+    const expected = [...devices]
+      .sort((a, b) => a.status.localeCompare(b.status) || b.hostname.localeCompare(a.hostname))
+      .map((row) => row.hostname);
+    expect(body.data.map((row: Device) => row.hostname)).toEqual(expected);
+  });
+
+  it('sorts by created_at on every resource', async () => {
+    const { body } = await list('?sortby=created_at:desc&limit=1');
+    expect(body.data[0].hostname).toBe('dev-24');
+  });
+
+  it('rejects malformed keys and unknown fields with 400 naming them', async () => {
+    for (const [query, fragment] of [
+      ['?sortby=vendor', 'vendor'],
+      ['?sortby=vendor:up', 'vendor:up'],
+      ['?sortby=colour:asc', 'colour'],
+      ['?sortby=location_id:asc', 'location_id'],
+    ]) {
+      const { status, body } = await list(query);
+      expect(status, query).toBe(400);
+      expect(body.status).toBe('error');
+      expect(body.message).toContain(fragment);
+    }
+  });
+});
+
+describe('filters', () => {
+  it('match exactly and combine with AND, and total_count honours them', async () => {
+    const { body } = await list('?vendor=Cisco&status=maintenance&limit=100');
+    const expected = devices.filter((d) => d.vendor === 'Cisco' && d.status === 'maintenance');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(body.meta.total_count).toBe(expected.length);
+    expect(body.data.map((row: Device) => row.id).sort()).toEqual(expected.map((d) => d.id).sort());
+  });
+
+  it('filter typed columns: ip, hostname, uuid, timestamp', async () => {
+    expect((await list('?ip=10.0.0.7')).body.data.map((d: Device) => d.hostname)).toEqual([
+      'dev-06',
+    ]);
+    expect((await list('?hostname=dev-1')).body.meta.total_count).toBe(0);
+    expect((await list(`?location_id=${siteId}`)).body.meta.total_count).toBe(5);
+    expect((await list('?last_seen=2026-01-02T03:04:05Z')).body.meta.total_count).toBe(5);
+  });
+
+  it('filter integer columns with query text converted to numbers', async () => {
+    await create(ctx, 'vlans', { vlan_id: 42, name: 'blue' });
+    await create(ctx, 'vlans', { vlan_id: 43, name: 'green' });
+    const response = await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id=42' });
+    expect(response.json().data.map((v: { name: string }) => v.name)).toEqual(['blue']);
+    const bad = await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id=forty' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('vlan_id');
+  });
+
+  it('rejects unknown filters and badly typed values with 400 naming them, never 500', async () => {
+    for (const [query, message] of [
+      ['?colour=red', 'Unknown query parameter: colour'],
+      ['?location_id=nope', 'querystring/location_id must be a UUID'],
+      ['?ip=10.0.0', 'Invalid IP address format'],
+      ['?status=exploded', 'status'],
+      ['?last_seen=yesterday', 'last_seen'],
+      ['?page=abc', 'page'],
+      ['?page=0', 'page'],
+      ['?page=1.5', 'page'],
+      ['?limit=0', 'limit'],
+      ['?limit=ten', 'limit'],
+    ]) {
+      const { status, body } = await list(query as string);
+      expect(status, query).toBe(400);
+      expect(body.message, query).toContain(message);
+    }
+  });
+
+  it('forbids a repeated parameter other than sortby and tags', async () => {
+    const { status, body } = await list('?vendor=Cisco&vendor=Juniper');
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      status: 'error',
+      message: 'Duplicate query parameter forbidden: vendor',
+    });
+    expect((await list('?page=1&page=2')).body.message).toBe(
+      'Duplicate query parameter forbidden: page',
+    );
+    // Checked before authentication, on unknown routes too.
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/devices?limit=1&limit=2' });
+    expect(anonymous.statusCode).toBe(400);
+  });
+});
+
+describe('cost', () => {
+  it('runs the same number of SQL statements for a page of 1 and a page of 100', async () => {
+    let statements = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const counted = await buildApp(testConfig(), {
+      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
+    });
+    try {
+      const run = async (limit: number) => {
+        statements = 0;
+        const response = await counted.inject({
+          method: 'GET',
+          url: `/devices?limit=${limit}&sortby=vendor:desc`,
+          headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+        });
+        expect(response.json().data.length).toBe(Math.min(limit, DEVICE_COUNT));
+        return statements;
+      };
+      const small = await run(1);
+      const large = await run(100);
+      expect(small).toBe(large);
+      // The token's user lookup and the page itself (count and rows in one statement).
+      expect(large).toBe(2);
+    } finally {
+      await counted.close();
+    }
+  });
+});
