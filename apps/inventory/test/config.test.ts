@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JWT_SECRET_FILE, resolveJwtSecret } from '../src/auth/secret.js';
+import { ConfigError, loadConfig, parseDuration } from '../src/config.js';
+
+const SECRET = 'x'.repeat(32);
+const folders: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'inventory-config-'));
+  folders.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      logLevel: 'info',
+      databaseUrl: undefined,
+      dataDir: resolve('data/inventory'),
+      jwtSecret: undefined,
+      tokenTtlSeconds: 86_400,
+      seedPassword: undefined,
+      passwordHashing: { memoryCost: 19_456, timeCost: 2 },
+      bodyLimit: 1024 * 1024,
+    });
+  });
+
+  it('reads every variable, treating empty ones as unset', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: 'postgres://u@db:5432/inv',
+      DATA_DIR: '/tmp/inv',
+      JWT_SECRET: SECRET,
+      TOKEN_TTL: '2h',
+      SEED_PASSWORD: 'seed-password',
+      ARGON2_MEMORY_COST: '4096',
+      ARGON2_TIME_COST: '3',
+      SOMETHING_ELSE: 'ignored',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'warn',
+      databaseUrl: 'postgres://u@db:5432/inv',
+      dataDir: '/tmp/inv',
+      jwtSecret: SECRET,
+      tokenTtlSeconds: 7200,
+      seedPassword: 'seed-password',
+      passwordHashing: { memoryCost: 4096, timeCost: 3 },
+    });
+    expect(loadConfig({ PORT: '', TOKEN_TTL: '' })).toMatchObject({
+      port: 3000,
+      tokenTtlSeconds: 86_400,
+    });
+  });
+
+  it('reports every problem at once', () => {
+    let message = '';
+    try {
+      loadConfig({
+        PORT: 'http',
+        LOG_LEVEL: 'loud',
+        TOKEN_TTL: 'forever',
+        DATABASE_URL: 'mysql://x',
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    for (const name of ['PORT', 'LOG_LEVEL', 'TOKEN_TTL', 'DATABASE_URL'])
+      expect(message).toContain(name);
+  });
+
+  it('refuses a short JWT_SECRET, and PostgreSQL without one', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET: must be at least 32/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/inv' })).toThrow(
+      /JWT_SECRET: required when DATABASE_URL points to PostgreSQL/,
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://localhost/inv', JWT_SECRET: SECRET }).jwtSecret,
+    ).toBe(SECRET);
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).jwtSecret).toBeUndefined();
+  });
+
+  it('refuses a short SEED_PASSWORD and out-of-range ports', () => {
+    expect(() => loadConfig({ SEED_PASSWORD: 'abc' })).toThrow(/SEED_PASSWORD/);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['3600', 3600],
+    ['90s', 90],
+    ['30m', 1800],
+    ['24h', 86_400],
+    ['7d', 604_800],
+  ])('%s -> %i seconds', (text, seconds) => {
+    expect(parseDuration(text)).toBe(seconds);
+  });
+  it.each(['', 'abc', '1w', '-5', '1.5h'])('rejects %j', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
+});
+
+describe('resolveJwtSecret', () => {
+  it('uses JWT_SECRET when given', () => {
+    expect(resolveJwtSecret(loadConfig({ JWT_SECRET: SECRET }))).toBe(SECRET);
+  });
+
+  it('generates one on the first start of the embedded store and keeps it (mode 0600)', () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: join(dir, 'data') });
+    const first = resolveJwtSecret(config);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    const file = join(dir, 'data', JWT_SECRET_FILE);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(resolveJwtSecret(config)).toBe(first);
+  });
+
+  it('gives the in-memory store a fresh secret per process, written nowhere', () => {
+    const config = loadConfig({ DATABASE_URL: 'memory://', DATA_DIR: join(tempDir(), 'none') });
+    expect(resolveJwtSecret(config)).not.toBe(resolveJwtSecret(config));
+  });
+});
+
+describe('main.ts', () => {
+  it('exits 1 with a clear message on a bad environment', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const result = spawnSync(
+      join(root, 'node_modules/.bin/tsx'),
+      ['--conditions=development', 'apps/inventory/src/main.ts'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, DATABASE_URL: 'postgres://127.0.0.1:1/none' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('JWT_SECRET: required when DATABASE_URL points to PostgreSQL');
+  });
+});
