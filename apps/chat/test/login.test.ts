@@ -264,7 +264,7 @@ describe('POST /api/v1/login: request validation', () => {
     'answers 400 naming %s when it is missing',
     async (field) => {
       const app = await h.app();
-      const body: Record<string, unknown> = valid();
+      const body: Record<string, unknown> = { ...valid() };
       delete body[field];
       const response = await login(app, body);
       expect(response.statusCode).toBe(400);

@@ -203,9 +203,9 @@ export class FakeProvider {
     }
     const invalid = json(401, { errors: [{ code: 89, message: 'Invalid or expired token.' }] });
     const oauth = parseAuthorizationHeader(request.headers.authorization);
-    if (!oauth || oauth.get('oauth_signature_method') !== 'HMAC-SHA1') {
-      return json(400, { errors: [{ code: 215, message: 'Bad Authentication data.' }] });
-    }
+    const badRequest = json(400, { errors: [{ code: 215, message: 'Bad Authentication data.' }] });
+    if (oauth === undefined) return badRequest;
+    if (oauth.get('oauth_signature_method') !== 'HMAC-SHA1') return badRequest;
     const account = this.twitter.get(oauth.get('oauth_token') ?? '');
     const consumerKey = oauth.get('oauth_consumer_key');
     if (!account || consumerKey !== (account.consumerKey ?? APPS.twitter.appId)) return invalid;
