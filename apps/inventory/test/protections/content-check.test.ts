@@ -48,7 +48,7 @@ describe('what counts as markup', () => {
           expect(sanitizerAltersText(text)).toBe(false);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -78,7 +78,7 @@ describe('what counts as markup', () => {
           expect(sanitizerAltersText(text)).toBe(false);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 });
