@@ -34,7 +34,7 @@ describe('body limit', () => {
   it('refuses a body over 1 MB with 413 JSON', async () => {
     const response = await postJson(jsonOfSize(MB + 1));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ status: 'error', message: 'Request body is too large' });
+    expect(response.json()).toEqual({ status: 'error', message: 'Request body too large' });
     expect(response.headers['x-request-id']).toBeDefined();
   });
 
@@ -43,7 +43,7 @@ describe('body limit', () => {
     expect(bomb.length).toBeLessThan(20 * 1024);
     const response = await postJson(bomb, { 'content-encoding': 'gzip' });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ status: 'error', message: 'Request body is too large' });
+    expect(response.json()).toEqual({ status: 'error', message: 'Request body too large' });
   });
 
   it('inflates a gzip body within the limit', async () => {
@@ -115,7 +115,7 @@ describe('body limit', () => {
     expect(result.status).toBe(413);
     expect(JSON.parse(result.body)).toEqual({
       status: 'error',
-      message: 'Request body is too large',
+      message: 'Request body too large',
     });
     await served.close();
   });

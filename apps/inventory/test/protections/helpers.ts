@@ -8,19 +8,30 @@ import {
   readProtectionsConfig,
 } from '../../src/protections/index.js';
 
+/** The core's wording for Fastify's own client errors that these tests meet (src/http/error-handler.ts). */
+const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body too large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
+};
+
 /**
  * Renders errors the way the core's single error handler does: ApiError with its status and
  * headers, Fastify's own client errors (413, 415, malformed JSON...) with their status and
- * message, anything else as a 500 that names nothing internal.
+ * message, anything else as a 500 that names nothing internal. A stand-in, so that these tests
+ * run without the core.
  */
 export function renderErrorsLikeTheCore(app: FastifyInstance): void {
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ApiError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
-    const status = (error as { statusCode?: number }).statusCode;
+    const {
+      statusCode: status,
+      code,
+      message,
+    } = error as { statusCode?: number; code?: string; message: string };
     if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody((error as Error).message));
+      return reply.code(status).send(errorBody((code && FASTIFY_CLIENT_ERRORS[code]) || message));
     }
     reply.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send(errorBody('Internal Server Error'));
