@@ -102,7 +102,7 @@ describe('sorting', () => {
       ['?sortby=vendor:up', 'vendor:up'],
       ['?sortby=colour:asc', 'colour'],
       ['?sortby=location_id:asc', 'location_id'],
-    ]) {
+    ] as const) {
       const { status, body } = await list(query);
       expect(status, query).toBe(400);
       expect(body.status).toBe('error');
