@@ -6,6 +6,12 @@ import { type Database, MIGRATIONS } from './db/schema.js';
 
 async function main() {
   const config = loadConfig();
+  const services = config.services.map((service) => `${service.name} (${service.type})`);
+  console.log(
+    services.length > 0
+      ? `services from ${config.servicesSource}: ${services.join(', ')}`
+      : `no services configured (${config.servicesSource})`,
+  );
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -37,16 +43,10 @@ async function main() {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const services = config.services.map((service) => `${service.name} (${service.type})`);
   console.log(
     `chat login service on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
   );
   console.log(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
-  console.log(
-    services.length > 0
-      ? `services from ${config.servicesSource}: ${services.join(', ')}`
-      : `no services configured (${config.servicesSource})`,
-  );
 }
 
 main().catch((error: unknown) => {

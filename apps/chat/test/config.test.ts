@@ -1,0 +1,159 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseServices } from '../src/config.js';
+
+const parse = (yaml: string, env: NodeJS.ProcessEnv = {}) =>
+  parseServices(yaml, 'chat.config.yaml', env);
+const failure = (yaml: string, env: NodeJS.ProcessEnv = {}) => {
+  try {
+    parse(yaml, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('the services file', () => {
+  it('reads every service type, substituting ${ENV} secrets', () => {
+    const services = parse(
+      `services:
+  twitter: { type: twitter, appId: key, appSecret: "\${TW_SECRET}", apiUrl: "http://127.0.0.1:1/tw" }
+  facebook: { type: facebook, appId: "1", appSecret: s }
+  github: { type: github, appId: id, appSecret: "pre-\${GH}-post" }
+  google: { type: oidc, appId: c, appSecret: s, issuer: "https://accounts.google.com", tokenInfoUrl: "https://oauth2.googleapis.com/tokeninfo" }
+`,
+      { TW_SECRET: 'tw-secret', GH: 'gh' },
+    );
+    expect(services).toEqual([
+      {
+        name: 'twitter',
+        type: 'twitter',
+        appId: 'key',
+        appSecret: 'tw-secret',
+        apiUrl: 'http://127.0.0.1:1/tw',
+      },
+      { name: 'facebook', type: 'facebook', appId: '1', appSecret: 's' },
+      { name: 'github', type: 'github', appId: 'id', appSecret: 'pre-gh-post' },
+      {
+        name: 'google',
+        type: 'oidc',
+        appId: 'c',
+        appSecret: 's',
+        issuer: 'https://accounts.google.com',
+        tokenInfoUrl: 'https://oauth2.googleapis.com/tokeninfo',
+      },
+    ]);
+  });
+
+  it('an empty file or no services key means no services', () => {
+    expect(parse('')).toEqual([]);
+    expect(parse('services: {}')).toEqual([]);
+  });
+
+  it.each([
+    ['services:\n  twitter: { type: twitter, appId: k }', 'services.twitter.appSecret: required'],
+    ['services:\n  twitter: { appId: k, appSecret: s }', 'services.twitter.type: required'],
+    [
+      'services:\n  t: { type: myspace, appId: k, appSecret: s }',
+      'services.t.type: must be one of twitter, facebook, github, oidc',
+    ],
+    ['services:\n  g: { type: oidc, appId: k, appSecret: s }', 'services.g.issuer: required'],
+    [
+      'services:\n  g: { type: github, appId: k, appSecret: s, apiURL: "https://x" }',
+      'services.g.apiURL: unknown property',
+    ],
+    [
+      'services:\n  g: { type: github, appId: k, appSecret: s, apiUrl: "ftp://x" }',
+      'services.g.apiUrl: ',
+    ],
+    ['services:\n  g: { type: github, appId: 12, appSecret: s }', 'services.g.appId: '],
+    ['services:\n  g: { type: github, appId: "", appSecret: s }', 'services.g.appId: '],
+    ['services: [1, 2]', 'services: must be a mapping'],
+    ['service: {}', 'service: unknown key'],
+    ['services:\n  twitter: [', 'chat.config.yaml: not valid YAML'],
+    ['services:\n  "bad name": { type: github, appId: k, appSecret: s }', 'services.bad name: '],
+  ])('refuses %j: %s', (yaml, message) => {
+    expect(failure(yaml)).toContain(message);
+  });
+
+  it('names the key and the variable when a ${ENV} secret is not set, without the value', () => {
+    expect(
+      failure('services:\n  github: { type: github, appId: k, appSecret: "${GH_SECRET}" }'),
+    ).toBe('services.github.appSecret: environment variable GH_SECRET is not set');
+  });
+});
+
+describe('the environment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-config-'));
+
+  it('has documented defaults and starts without a services file', () => {
+    const config = loadConfig({}, dir);
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3100,
+      siteUrl: 'http://127.0.0.1:3100',
+      databaseUrl: undefined,
+      dataDir: join(dir, 'data/chat'),
+      loginExpirationSeconds: 7_776_000,
+      loginRateLimit: 10,
+      lockout: { attempts: 5, seconds: 300 },
+      provider: { timeoutMs: 5000, maxBytes: 1_048_576 },
+      services: [],
+    });
+    expect(config.servicesSource).toContain('does not exist');
+  });
+
+  it('reads CHAT_CONFIG relative to the working directory, and every variable', () => {
+    writeFileSync(
+      join(dir, 'my.yaml'),
+      'services:\n  github: { type: github, appId: k, appSecret: "${S}" }\n',
+    );
+    const config = loadConfig(
+      {
+        CHAT_CONFIG: 'my.yaml',
+        S: 'secret',
+        PORT: '4000',
+        HOST: '0.0.0.0',
+        SITE_URL: 'https://chat.example.com/',
+        LOGIN_EXPIRATION: '60',
+        LOGIN_RATE_LIMIT: '3',
+        LOGIN_LOCKOUT_ATTEMPTS: '2',
+        LOGIN_LOCKOUT_SECONDS: '30',
+        PROVIDER_TIMEOUT_MS: '100',
+        PROVIDER_MAX_BYTES: '2048',
+        TRUST_PROXY: 'true',
+        DATABASE_URL: 'memory://',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+      },
+      dir,
+    );
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 4000,
+      siteUrl: 'https://chat.example.com',
+      loginExpirationSeconds: 60,
+      loginRateLimit: 3,
+      lockout: { attempts: 2, seconds: 30 },
+      provider: { timeoutMs: 100, maxBytes: 2048 },
+      trustProxy: true,
+      databaseUrl: 'memory://',
+      redisUrl: 'redis://127.0.0.1:6379',
+      services: [{ name: 'github', type: 'github', appId: 'k', appSecret: 'secret' }],
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT: must be an integer >= 0'],
+    [{ PORT: '70000' }, 'PORT: must be at most 65535'],
+    [{ LOGIN_RATE_LIMIT: '0' }, 'LOGIN_RATE_LIMIT: must be an integer >= 1'],
+    [{ PROVIDER_TIMEOUT_MS: '1.5' }, 'PROVIDER_TIMEOUT_MS: must be an integer'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be true or false'],
+    [{ SITE_URL: 'chat.example.com' }, 'SITE_URL: must be an http(s) URL'],
+    [{ CHAT_CONFIG: 'missing.yaml' }, 'CHAT_CONFIG: '],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env, dir)).toThrow(message);
+  });
+});

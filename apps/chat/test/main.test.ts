@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from './support/accounts.js';
+import { APPS, FakeProvider } from './support/fake-provider.js';
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+
+/** `npm run chat` as a user runs it: src/main.ts in a process, configured by env and YAML. */
+function start(env: NodeJS.ProcessEnv, cwd: string) {
+  const child = spawn(TSX, ['--conditions=development', join(APP_DIR, 'src/main.ts')], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 1200 && !pattern.test(output); i++) {
+      if (child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return output;
+  };
+  return { child, exited, waitFor, output: () => output };
+}
+
+let fake: FakeProvider;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  fake = await FakeProvider.start();
+});
+afterAll(async () => {
+  for (const child of children) child.kill();
+  await fake.close();
+});
+
+describe('src/main.ts', () => {
+  it('starts from a YAML file with ${ENV} secrets, prints its URL and services, and signs in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
+    writeFileSync(
+      join(dir, 'chat.config.yaml'),
+      `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
+    );
+    const run = start(
+      { PORT: '0', DATABASE_URL: 'memory://', GH_SECRET: APPS.github.appSecret },
+      dir,
+    );
+    children.push(run.child);
+    const output = await run.waitFor(/chat login service on/);
+    expect(output).toContain('services from');
+    expect(output).toContain('github (github)');
+    expect(output).not.toContain(APPS.github.appSecret);
+    const url = /chat login service on (http:\/\/\S+)/.exec(output)?.[1];
+    expect(url).toBeDefined();
+
+    const response = await fetch(`${url}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        serviceName: 'github',
+        ...accounts.github(fake),
+        ...APPS.github,
+        expiresIn: 60,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { userId: string; authToken: string } };
+    const meResponse = await fetch(`${url}/api/v1/me`, {
+      headers: { 'x-user-id': data.userId, 'x-auth-token': data.authToken },
+    });
+    expect(meResponse.status).toBe(200);
+    expect(run.output()).not.toContain(data.authToken);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    // The embedded store's first start (initdb) is slow on a busy machine.
+  }, 90_000);
+
+  it('starts with no services when there is no file, and says so', async () => {
+    const run = start(
+      { PORT: '0', DATABASE_URL: 'memory://' },
+      mkdtempSync(join(tmpdir(), 'chat-')),
+    );
+    children.push(run.child);
+    expect(await run.waitFor(/no services configured/)).toContain('no services configured');
+    run.child.kill('SIGTERM');
+    await run.exited;
+  });
+
+  it('stops at start with an error naming the bad key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chat-bad-'));
+    writeFileSync(
+      join(dir, 'chat.config.yaml'),
+      'services:\n  twitter: { type: twitter, appId: k }\n',
+    );
+    const run = start({ PORT: '0', DATABASE_URL: 'memory://' }, dir);
+    children.push(run.child);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('configuration error: services.twitter.appSecret: required');
+  });
+});
