@@ -21,14 +21,16 @@ export const TOO_MANY_REQUESTS = 'Too many requests';
 
 /**
  * A fixed window of `max` requests per client IP (`request.ip`, so TRUST_PROXY decides whether
- * X-Forwarded-For counts; IPv6 clients are grouped by /64). The check runs as the app's first
- * onRequest hook after the security headers rather than per route, so that every response (404s,
- * CORS refusals and the 429 itself included) counts and carries X-RateLimit-Limit,
- * X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window restarts).
+ * X-Forwarded-For counts; IPv6 clients are grouped by /64). The check is one app-wide onRequest
+ * hook rather than @fastify/rate-limit's per-route hooks (which miss the 404 handler), so that
+ * every response, 404s and refusals and the 429 itself included, counts and carries
+ * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window
+ * restarts).
  *
  * With Redis the counters are shared by every instance using the same Redis and key prefix. If
- * Redis fails at run time, requests are let through unlimited (and the failure logged) rather
- * than all answered 500: the limit protects the service, it must not take it down.
+ * Redis fails at run time, requests are let through unlimited rather than all answered 500 (the
+ * limit protects the service, it must not take it down); a client made from REDIS_URL logs its
+ * connection errors.
  */
 export const rateLimiting = fp<RateLimitingOptions>(
   async (app, options) => {
@@ -37,7 +39,8 @@ export const rateLimiting = fp<RateLimitingOptions>(
     if (redis === undefined && options.redisUrl !== undefined) {
       const owned = await connectRedis(options.redisUrl, app.log);
       app.addHook('onClose', async () => {
-        await owned.quit();
+        // quit() waits for pending replies; with Redis gone there are none to wait for.
+        await owned.quit().catch(() => owned.disconnect());
       });
       redis = owned;
     }
