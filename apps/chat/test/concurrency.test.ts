@@ -21,6 +21,10 @@ async function listen(app: FastifyInstance): Promise<string> {
 /** 100 logins at once on a 2-core machine: the provider budget is the production default. */
 const busy = { provider: { timeoutMs: 5_000, maxBytes: 1024 * 1024 } };
 
+interface LoginAnswer {
+  data: { userId: string; authToken: string; me: { username: string } };
+}
+
 const post = (base: string, body: unknown) =>
   fetch(`${base}/api/v1/login`, {
     method: 'POST',
@@ -33,7 +37,9 @@ describe('concurrent logins', () => {
     const base = await listen(await h.app(busy));
     const body = { ...loginBody('twitter', ''), ...accounts.twitter(h.fake) };
     const responses = await Promise.all(Array.from({ length: 100 }, () => post(base, body)));
-    const bodies = await Promise.all(responses.map((response) => response.json()));
+    const bodies = await Promise.all(
+      responses.map((response) => response.json() as Promise<LoginAnswer>),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array(100).fill(200));
     const userIds = new Set(bodies.map((answer) => answer.data.userId));
     expect(userIds.size).toBe(1);
@@ -56,7 +62,9 @@ describe('concurrent logins', () => {
     }));
     const responses = await Promise.all(bodies.map((body) => post(base, body)));
     expect(responses.map((response) => response.status)).toEqual(Array(25).fill(200));
-    const answers = await Promise.all(responses.map((response) => response.json()));
+    const answers = await Promise.all(
+      responses.map((response) => response.json() as Promise<LoginAnswer>),
+    );
     const usernames = answers.map((answer) => answer.data.me.username as string);
     expect(new Set(usernames).size).toBe(25);
     expect(new Set(answers.map((answer) => answer.data.userId)).size).toBe(25);

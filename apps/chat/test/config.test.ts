@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseServices } from '../src/config.js';
 
+/** `${NAME}` as the YAML file writes it. */
+const ref = (name: string) => `$${'{'}${name}}`;
 const parse = (yaml: string, env: NodeJS.ProcessEnv = {}) =>
   parseServices(yaml, 'chat.config.yaml', env);
 const failure = (yaml: string, env: NodeJS.ProcessEnv = {}) => {
@@ -17,7 +19,7 @@ const failure = (yaml: string, env: NodeJS.ProcessEnv = {}) => {
 };
 
 describe('the services file', () => {
-  it('reads every service type, substituting ${ENV} secrets', () => {
+  it('reads every service type, substituting environment references in secrets', () => {
     const services = parse(
       `services:
   twitter: { type: twitter, appId: key, appSecret: "\${TW_SECRET}", apiUrl: "http://127.0.0.1:1/tw" }
@@ -79,9 +81,9 @@ describe('the services file', () => {
     expect(failure(yaml)).toContain(message);
   });
 
-  it('names the key and the variable when a ${ENV} secret is not set, without the value', () => {
+  it('names the key and the variable when a referenced secret is not set, without the value', () => {
     expect(
-      failure('services:\n  github: { type: github, appId: k, appSecret: "${GH_SECRET}" }'),
+      failure(`services:\n  github: { type: github, appId: k, appSecret: "${ref('GH_SECRET')}" }`),
     ).toBe('services.github.appSecret: environment variable GH_SECRET is not set');
   });
 });
@@ -109,7 +111,7 @@ describe('the environment', () => {
   it('reads CHAT_CONFIG relative to the working directory, and every variable', () => {
     writeFileSync(
       join(dir, 'my.yaml'),
-      'services:\n  github: { type: github, appId: k, appSecret: "${S}" }\n',
+      `services:\n  github: { type: github, appId: k, appSecret: "${ref('S')}" }\n`,
     );
     const config = loadConfig(
       {

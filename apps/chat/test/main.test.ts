@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('src/main.ts', () => {
-  it('starts from a YAML file with ${ENV} secrets, prints its URL and services, and signs in', async () => {
+  it('starts from a YAML file with secrets from the environment, prints its URL and services, and signs in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
     writeFileSync(
       join(dir, 'chat.config.yaml'),
