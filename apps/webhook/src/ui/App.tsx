@@ -5,7 +5,7 @@ import type { RequestStore } from '../capture/store.js';
 import { printable } from '../format/printable.js';
 import { clock } from '../format/time.js';
 import { buildDetail, type Tone } from './detail.js';
-import { keyAction } from './keys.js';
+import { keyActions } from './keys.js';
 import { type Layout, layoutFor } from './layout.js';
 import { initialState, recordAt, reduce, selectedRecord, type UiState } from './reducer.js';
 
@@ -58,14 +58,14 @@ export function App({ store, address, onQuit, fallbackSize }: AppProps) {
   });
 
   useInput((input, key) => {
-    const action = keyAction(input, key);
-    if (action === null) return;
-    if (action === 'quit') {
-      onQuit();
-      return;
+    for (const action of keyActions(input, key)) {
+      if (action === 'quit') {
+        onQuit();
+        return;
+      }
+      if (action === 'clear') store.clear();
+      dispatch({ type: 'key', key: action });
     }
-    if (action === 'clear') store.clear();
-    dispatch({ type: 'key', key: action });
   });
 
   return <Screen state={state} address={address} />;
@@ -172,6 +172,14 @@ function DetailPane({
   return <Pane width={layout.detailWidth}>{lines}</Pane>;
 }
 
+/** Shortcut hints, longest first: the status bar shows the longest that fits. */
+const HINTS = [
+  'jk/↑↓ select  Enter body  PgUp/PgDn scroll  c clear  q quit',
+  'jk select  ⏎ body  PgUp/PgDn  c clear  q quit',
+  'q quit',
+  '',
+];
+
 function StatusBar({
   state,
   layout,
@@ -181,11 +189,13 @@ function StatusBar({
   layout: Layout;
   address: string;
 }) {
-  const counts = `${state.records.length} kept / ${state.seen} seen`;
-  const keys = '↑↓/jk select · Enter body · PgUp/PgDn scroll · c clear · q quit';
+  const left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
+  const room = layout.columns - Array.from(left).length - 1;
+  const hint = HINTS.find((candidate) => Array.from(candidate).length <= room) ?? '';
+  const gap = ' '.repeat(Math.max(1, room - Array.from(hint).length));
   return (
     <Text wrap="truncate" inverse>
-      {fit(` ● ${address} · ${counts} · ${keys}`, layout.columns)}
+      {fit(`${left}${gap}${hint}`, layout.columns)}
     </Text>
   );
 }

@@ -19,6 +19,9 @@ export function enterFullScreen(
   stdin: NodeJS.ReadStream,
 ): TerminalSession {
   stdout.write(ENTER_ALT_SCREEN);
+  // Raw mode from the start (Ink would turn it on only after its first render), so Ctrl+C is
+  // always a key the UI handles rather than a SIGINT arriving mid-start.
+  if (stdin.isTTY) stdin.setRawMode(true);
   let restored = false;
   return {
     restore() {

@@ -1,0 +1,109 @@
+import pty from '@lydell/node-pty';
+import { describe, expect, it } from 'vitest';
+import { CLI, childEnv, waitFor } from './helpers.js';
+
+const ENTER_ALT_SCREEN = '\x1b[?1049h';
+const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+const SHOW_CURSOR = '\x1b[?25h';
+
+/** Text as a person would read it: escape sequences removed. */
+function screenText(output: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping terminal escapes
+  return output.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]/g, '');
+}
+
+/** The real CLI in a pseudo-terminal, as a user runs it. */
+function startInTerminal() {
+  const terminal = pty.spawn(process.execPath, [CLI, '--port', '0'], {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 30,
+    env: childEnv({ TERM: 'xterm-256color' }) as Record<string, string>,
+  });
+  let output = '';
+  terminal.onData((data) => {
+    output += data;
+  });
+  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
+    terminal.onExit(resolve);
+  });
+  return {
+    terminal,
+    exited,
+    output: () => output,
+    screen: () => screenText(output),
+    /** Text drawn after output position `mark`: what a key press made appear. */
+    screenSince: (mark: number) => screenText(output.slice(mark)),
+    /** The listening address, read off the status bar. */
+    async address(): Promise<string> {
+      const pattern = /http:\/\/127\.0\.0\.1:\d+/;
+      await waitFor(
+        () => pattern.test(screenText(output)),
+        () => output,
+        30_000,
+      );
+      return pattern.exec(screenText(output))?.[0] ?? '';
+    },
+  };
+}
+
+/** Everything after the last frame: the restore sequences must be there, in this order. */
+function expectRestored(output: string) {
+  expect(output.indexOf(ENTER_ALT_SCREEN)).toBeGreaterThanOrEqual(0);
+  const leave = output.lastIndexOf(LEAVE_ALT_SCREEN);
+  expect(leave).toBeGreaterThan(output.indexOf(ENTER_ALT_SCREEN));
+  expect(output.lastIndexOf(SHOW_CURSOR)).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
+  // Nothing is drawn after the alternate screen is left.
+  expect(screenText(output.slice(leave)).trim()).toBe('');
+}
+
+describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
+  it('shows requests as they arrive, answers keys, and restores the terminal on q', async () => {
+    const cli = startInTerminal();
+    const address = await cli.address();
+    const response = await fetch(`${address}/hooks/e2e?source=pty`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-e2e': 'yes' },
+      body: JSON.stringify({ event: 'push', commits: [1, 2, 3] }),
+    });
+    expect(response.status).toBe(200);
+    await fetch(`${address}/second`, { method: 'PUT', body: Buffer.from([0, 1, 2, 0xff]) });
+    await waitFor(() => cli.screen().includes('PUT /second'), cli.screen);
+    expect(cli.screen()).toMatch(/\d\d:\d\d:\d\d POST \/hooks\/e2e/);
+    expect(cli.screen()).toContain(`PUT ${address}/second`);
+    expect(cli.screen()).toContain('binary, hex dump');
+
+    // Select the older request: its detail, pretty JSON included, is drawn anew.
+    const mark = cli.output().length;
+    cli.terminal.write('j');
+    await waitFor(() => cli.screenSince(mark).includes('"event": "push"'), cli.screen);
+    expect(cli.screenSince(mark)).toContain(`POST ${address}/hooks/e2e?source=pty`);
+    expect(cli.screenSince(mark)).toContain('source = pty');
+
+    cli.terminal.write('q');
+    const exit = await cli.exited;
+    expect(exit.exitCode).toBe(0);
+    expectRestored(cli.output());
+  });
+
+  it('restores the terminal on Ctrl+C', async () => {
+    const cli = startInTerminal();
+    await cli.address();
+    cli.terminal.write('\x03');
+    const exit = await cli.exited;
+    expect(exit.exitCode).toBe(0);
+    expectRestored(cli.output());
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('restores the terminal on %s', async (signal, code) => {
+    const cli = startInTerminal();
+    await cli.address();
+    cli.terminal.kill(signal);
+    const exit = await cli.exited;
+    expect(exit.exitCode).toBe(code);
+    expectRestored(cli.output());
+  });
+});

@@ -1,0 +1,251 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RequestStore } from '../src/capture/store.js';
+import { App } from '../src/ui/App.js';
+import { layoutFor } from '../src/ui/layout.js';
+import { makeRecord, waitFor } from './helpers.js';
+
+const KEYS = {
+  up: '\x1b[A',
+  down: '\x1b[B',
+  enter: '\r',
+  pageDown: '\x1b[6~',
+  pageUp: '\x1b[5~',
+  escape: '\x1b',
+  ctrlC: '\x03',
+};
+const ROWS = 24;
+const COLUMNS = 100; // ink-testing-library's stdout is 100 columns wide
+
+let instance: ReturnType<typeof render> | undefined;
+afterEach(() => {
+  instance?.unmount();
+  instance = undefined;
+});
+
+function mount(store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 })) {
+  const onQuit = vi.fn();
+  instance = render(
+    <App
+      store={store}
+      address="http://127.0.0.1:9080"
+      onQuit={onQuit}
+      fallbackSize={{ columns: COLUMNS, rows: ROWS }}
+    />,
+  );
+  const { stdin, lastFrame } = instance;
+  const frame = () => lastFrame() ?? '';
+  return {
+    store,
+    onQuit,
+    frame,
+    /** Waits for a frame that satisfies `check`, so store updates (one per frame) have landed. */
+    until: (check: (frame: string) => boolean) => waitFor(() => check(frame()), frame, 3000),
+    press: async (key: string) => {
+      stdin.write(key);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    },
+  };
+}
+
+function add(store: RequestStore, path: string, extra: Parameters<typeof makeRecord>[0] = {}) {
+  const { seq: _seq, ...record } = makeRecord({
+    path,
+    url: `http://127.0.0.1:9080${path}`,
+    ...extra,
+  });
+  return store.add(record);
+}
+
+const bigJson = Buffer.from(
+  JSON.stringify(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, i]))),
+);
+
+describe('layout', () => {
+  it('fills the terminal: list at 30%, detail at 70%, status bar at the bottom', async () => {
+    const ui = mount();
+    await ui.until((frame) => frame.includes('Waiting for requests'));
+    const lines = ui.frame().split('\n');
+    expect(lines).toHaveLength(ROWS);
+    const layout = layoutFor(COLUMNS, ROWS);
+    // Each pane draws its own rounded border; the detail pane starts where the list ends.
+    expect(lines[0]?.indexOf('╭', 1)).toBe(layout.listWidth);
+    expect(lines.at(-1)).toContain(' http://127.0.0.1:9080 · 0 kept / 0 seen ');
+    expect(lines.at(-1)).toContain('jk/↑↓ select  Enter body  PgUp/PgDn scroll  c clear');
+    expect(lines.at(-1)).toContain('q quit');
+  });
+
+  it('lists requests newest first as HH:MM:SS METHOD path, detail of the newest', async () => {
+    const ui = mount();
+    add(ui.store, '/first', { method: 'GET' });
+    add(ui.store, '/second', {
+      method: 'POST',
+      headers: [
+        ['X-Z', '1'],
+        ['Content-Type', 'application/json'],
+        ['accept', '*/*'],
+      ],
+      query: [['a', '1']],
+      body: Buffer.from('{"hello":"world","n":[1,2]}'),
+    });
+    await ui.until((frame) => frame.includes('2 kept / 2 seen'));
+    const frame = ui.frame();
+    const second = frame.search(/\d\d:\d\d:\d\d POST \/second/);
+    const first = frame.search(/\d\d:\d\d:\d\d GET \/first/);
+    expect(second).toBeGreaterThan(-1);
+    expect(first).toBeGreaterThan(second);
+    expect(frame).toContain('POST http://127.0.0.1:9080/second');
+    expect(frame).toContain('a = 1');
+    const headerOrder = ['accept: */*', 'Content-Type: application/json', 'X-Z: 1'].map((h) =>
+      frame.indexOf(h),
+    );
+    expect(headerOrder).toEqual([...headerOrder].sort((a, b) => a - b));
+    expect(frame).toContain('Body · JSON');
+    expect(frame).toContain('  "hello": "world",');
+  });
+
+  it('renders only the rows that fit, with a thousand requests held', async () => {
+    const ui = mount();
+    for (let i = 0; i < 1000; i += 1) add(ui.store, `/r${i}`);
+    await ui.until((frame) => frame.includes('1000 kept / 1000 seen'));
+    const lines = ui.frame().split('\n');
+    expect(lines).toHaveLength(ROWS);
+    expect(ui.frame()).toContain('/r999');
+    expect(ui.frame()).not.toContain('/r900 ');
+  });
+
+  it('shows a hostile body without letting its escape sequences through', async () => {
+    const ui = mount();
+    add(ui.store, '/evil\x1b[2J', { body: Buffer.from('\x1b]0;owned\x07\x1b[31mred\x1b[?1049l') });
+    await ui.until((frame) => frame.includes('1 kept'));
+    const frame = ui.frame();
+    expect(frame).toContain('␛]0;owned␇␛[31mred␛[?1049l');
+    expect(frame).not.toContain('\x1b]0;');
+    expect(frame).not.toContain('\x1b[?1049l');
+  });
+});
+
+describe('keys', () => {
+  it('Down/j and Up/k move the selection', async () => {
+    const ui = mount();
+    for (const path of ['/a', '/b', '/c']) add(ui.store, path);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/c'));
+    await ui.press(KEYS.down);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/b'));
+    await ui.press('j');
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/a'));
+    await ui.press('j'); // already the oldest
+    await ui.press('k');
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/b'));
+    await ui.press(KEYS.up);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/c'));
+  });
+
+  it('takes keys typed faster than a frame one by one', async () => {
+    const ui = mount();
+    for (const path of ['/a', '/b', '/c', '/d']) add(ui.store, path);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/d'));
+    await ui.press('jjj');
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/a'));
+    await ui.press('kq');
+    await waitFor(
+      () => ui.onQuit.mock.calls.length === 1,
+      () => 'onQuit not called',
+      2000,
+    );
+  });
+
+  it('stays on the chosen request while new ones arrive, follows when on the newest', async () => {
+    const ui = mount();
+    add(ui.store, '/a');
+    add(ui.store, '/b');
+    await ui.until((frame) => frame.includes('/b'));
+    await ui.press('j');
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/a'));
+    add(ui.store, '/c');
+    await ui.until((frame) => frame.includes('3 kept'));
+    expect(ui.frame()).toContain('POST http://127.0.0.1:9080/a');
+    await ui.press('g'); // Home: back to the newest
+    add(ui.store, '/d');
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/d'));
+  });
+
+  it('Enter expands and collapses the body; Page Down/Up scroll the detail', async () => {
+    const ui = mount();
+    add(ui.store, '/big', { body: bigJson, headers: [['Content-Type', 'application/json']] });
+    await ui.until((frame) => frame.includes('"field11": 11'));
+    await ui.press(KEYS.pageDown); // collapsed: the body ends after 20 lines
+    await ui.until((frame) => frame.includes('... 22 more lines (Enter to expand)'));
+    expect(ui.frame()).not.toContain('"field30"');
+    await ui.press(KEYS.enter);
+    await ui.until((frame) => !frame.includes('more lines'));
+    await ui.press(KEYS.pageUp);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/big'));
+    await ui.press(KEYS.pageDown);
+    await ui.until((frame) => !frame.includes('POST http://127.0.0.1:9080/big'));
+    await ui.press(KEYS.pageDown);
+    await ui.press(KEYS.pageDown);
+    await ui.until((frame) => frame.includes('"field39": 39'));
+    await ui.press(KEYS.pageUp);
+    await ui.press(KEYS.pageUp);
+    await ui.press(KEYS.pageUp);
+    await ui.until((frame) => frame.includes('POST http://127.0.0.1:9080/big'));
+    await ui.press(KEYS.enter);
+    await ui.press(KEYS.pageDown);
+    await ui.until((frame) => frame.includes('... 22 more lines (Enter to expand)'));
+  });
+
+  it('c clears the list and the store', async () => {
+    const ui = mount();
+    add(ui.store, '/a');
+    add(ui.store, '/b');
+    await ui.until((frame) => frame.includes('2 kept / 2 seen'));
+    await ui.press('c');
+    await ui.until((frame) => frame.includes('0 kept / 2 seen'));
+    expect(ui.store.snapshot().records).toEqual([]);
+    expect(ui.frame()).toContain('Waiting for requests');
+  });
+
+  it.each([
+    ['q', 'q'],
+    ['Esc', KEYS.escape],
+    ['Ctrl+C', KEYS.ctrlC],
+  ])('%s quits', async (_name, key) => {
+    const ui = mount();
+    await ui.until((frame) => frame.includes('Waiting'));
+    await ui.press(key);
+    await waitFor(
+      () => ui.onQuit.mock.calls.length === 1,
+      () => 'onQuit not called',
+      2000,
+    );
+  });
+
+  it('other keys do nothing', async () => {
+    const ui = mount();
+    add(ui.store, '/a');
+    await ui.until((frame) => frame.includes('/a'));
+    const before = ui.frame();
+    await ui.press('x');
+    await ui.press('Q');
+    expect(ui.frame()).toBe(before);
+    expect(ui.onQuit).not.toHaveBeenCalled();
+  });
+});
+
+describe('resize', () => {
+  it('re-lays everything out when the terminal changes size', async () => {
+    const ui = mount();
+    add(ui.store, '/a');
+    await ui.until((frame) => frame.includes('/a'));
+    const stdout = instance?.stdout;
+    if (!stdout) throw new Error('no stdout');
+    Object.defineProperty(stdout, 'columns', { get: () => 60, configurable: true });
+    Object.defineProperty(stdout, 'rows', { get: () => 12, configurable: true });
+    stdout.emit('resize');
+    await ui.until((frame) => frame.split('\n').length === 12);
+    const lines = ui.frame().split('\n');
+    expect(lines[0]?.indexOf('╭', 1)).toBe(layoutFor(60, 12).listWidth);
+  });
+});
