@@ -11,9 +11,11 @@ import type { Database } from './db/schema.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { createValidatorCompiler } from './http/validation.js';
-import { constraintMessages, registerResources } from './resources/index.js';
+import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
+import { users } from './users/definition.js';
+import { userRoutes } from './users/routes.js';
 
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
 export type AppConfig = Omit<Config, 'jwtSecret' | 'host' | 'port' | 'seedPassword'> & {
@@ -48,7 +50,7 @@ export async function buildApp(
   // JSON is the only body this API reads; anything else is 415, not a string handed on.
   app.removeContentTypeParser('text/plain');
 
-  installErrorHandler(app, constraintMessages());
+  installErrorHandler(app, constraintMessages([...RESOURCES, users]));
   const catalogue = installRouting(app);
   app.decorate('routeCatalogue', catalogue);
 
@@ -60,6 +62,7 @@ export async function buildApp(
   await app.register(authGuard, { db, tokens });
   await app.register(serviceRoutes, { db: db as AnyDatabase });
   await app.register(authRoutes, { db, hasher, tokens });
+  await app.register(userRoutes, { db: db as AnyDatabase, hasher });
   await registerResources(app, db as AnyDatabase);
   return app;
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { AnyDatabase } from '../resources/repository.js';
@@ -56,4 +57,29 @@ export async function writeAuditEntries(
       })),
     )
     .execute();
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  return {
+    userId: request.user?.id ?? null,
+    username: request.user?.username ?? null,
+    requestId: String(request.id),
+    clientIp: request.ip,
+  };
+}
+
+/**
+ * Every mutation goes through here: the work and its audit rows share one transaction, so either
+ * both are stored or neither, and no handler can forget the audit.
+ */
+export async function mutateWithAudit<T>(
+  db: AnyDatabase,
+  request: FastifyRequest,
+  work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const { result, audit } = await work(trx);
+    await writeAuditEntries(trx, actorOf(request), audit);
+    return result;
+  });
 }

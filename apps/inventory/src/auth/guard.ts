@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
-import type { Access, Role } from './roles.js';
+import { type Access, isAllowed, type Role } from './roles.js';
 import { INVALID_TOKEN_MESSAGE, type TokenService } from './tokens.js';
 import { findUserForRequest } from './users.js';
 
@@ -68,7 +68,12 @@ export const authGuard = fp<GuardOptions>(
       }
       if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
       request.user = { id: user.id, username: user.username, role: user.role };
-      if (access !== 'authenticated' && !access.includes(user.role)) throw forbidden();
+      const routeId = (request.params as { id?: unknown } | undefined)?.id;
+      if (
+        !isAllowed(access, user, typeof routeId === 'string' ? routeId.toLowerCase() : undefined)
+      ) {
+        throw forbidden();
+      }
     });
   },
   { name: 'auth-guard', dependencies: ['@fastify/cookie'] },

@@ -85,6 +85,9 @@ export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
     ...options,
   }) satisfies ColumnDefinition;
 
+export const flag = (options: Partial<ColumnDefinition> = {}) =>
+  ({ schema: Type.Boolean(), ...options }) satisfies ColumnDefinition;
+
 export const timestamp = (options: Partial<ColumnDefinition> = {}) =>
   ({ schema: Type.String({ format: 'date-time' }), ...options }) satisfies ColumnDefinition;
 
@@ -95,8 +98,15 @@ export const reference = (resource: string, options: Partial<ColumnDefinition> =
     ...options,
   }) satisfies ColumnDefinition;
 
-export function writableColumns(definition: ResourceDefinition): string[] {
-  return Object.keys(definition.columns);
+/** A new record's values: the absent fields that declare a default get it. */
+export function withDefaults(
+  definition: ResourceDefinition,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const defaults = Object.entries(definition.columns)
+    .filter(([name, column]) => column.default !== undefined && values[name] === undefined)
+    .map(([name, column]) => [name, column.default]);
+  return { ...Object.fromEntries(defaults), ...values };
 }
 
 export function filterableColumns(definition: ResourceDefinition): string[] {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConstraintMessages } from '../db/errors.js';
+import type { ResourceDefinition } from './definition.js';
 import { RESOURCES, resourceByName } from './definitions/index.js';
 import type { AnyDatabase } from './repository.js';
 import { resourceRoutes } from './routes.js';
@@ -17,9 +18,11 @@ export async function registerResources(app: FastifyInstance, db: AnyDatabase) {
  * every reference column (constraint `<table>_<column>_fkey`) the referenced resource's
  * not-found message with the column named.
  */
-export function constraintMessages(): ConstraintMessages {
+export function constraintMessages(
+  definitions: readonly ResourceDefinition[] = RESOURCES,
+): ConstraintMessages {
   const messages: Record<string, string> = {};
-  for (const definition of RESOURCES) {
+  for (const definition of definitions) {
     for (const [column, spec] of Object.entries(definition.columns)) {
       if (spec.references) {
         const target = resourceByName(spec.references);

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { badRequest, notFound } from '../errors.js';
-import { type ResourceDefinition, sortableColumns } from './definition.js';
+import { type ResourceDefinition, SYSTEM_COLUMNS, sortableColumns } from './definition.js';
 
 /**
  * The SQL of every resource, driven by its definition. Identifiers come only from the definition
@@ -29,6 +29,14 @@ export interface ListRequest {
 export interface ListResult {
   totalCount: number;
   rows: Row[];
+}
+
+/**
+ * The columns a client sees: the system columns and the declared ones. Named explicitly rather
+ * than `*`, so a column nobody declared (a password hash) can never leak into a response.
+ */
+export function visibleColumns(definition: ResourceDefinition): string[] {
+  return [...SYSTEM_COLUMNS, ...Object.keys(definition.columns)];
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -77,11 +85,12 @@ export async function listRows(
       sql`${sql.ref(`${alias}.id`)} asc`,
     ]);
   const offset = (request.page - 1) * request.limit;
+  const columns = visibleColumns(definition);
   const result = await sql<Row>`
-    SELECT c.${sql.ref(TOTAL)}, p.*
+    SELECT c.${sql.ref(TOTAL)}, ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
     FROM (SELECT count(*) AS ${sql.ref(TOTAL)} FROM ${table} ${where}) AS c
     LEFT JOIN LATERAL (
-      SELECT * FROM ${table} AS t ${where}
+      SELECT ${sql.join(columns.map((column) => sql.ref(`t.${column}`)))} FROM ${table} AS t ${where}
       ORDER BY ${orderBy('t')}
       LIMIT ${request.limit} OFFSET ${offset}
     ) AS p ON true
@@ -99,7 +108,11 @@ export async function findRow(
   definition: ResourceDefinition,
   id: string,
 ): Promise<Row | undefined> {
-  return db.selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom(definition.table)
+    .select(visibleColumns(definition))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function rowExists(
@@ -134,7 +147,7 @@ export async function insertRow(
   return db
     .insertInto(definition.table)
     .values({ id: uuidv7(), ...values })
-    .returningAll()
+    .returning(visibleColumns(definition))
     .executeTakeFirstOrThrow();
 }
 
@@ -152,7 +165,7 @@ export async function updateRow(
     .updateTable(definition.table)
     .set({ ...values, updated_at: sql`now()` })
     .where('id', '=', id)
-    .returningAll()
+    .returning(visibleColumns(definition))
     .executeTakeFirst();
 }
 

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type Actor, type AuditEntry, writeAuditEntries } from '../audit/audit-log.js';
+import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors.js';
-import type { ResourceDefinition } from './definition.js';
+import { type ResourceDefinition, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
+import { type ListQuery, listPage } from './pages.js';
 import {
   type AnyDatabase,
   countRows,
@@ -11,8 +12,6 @@ import {
   deleteRows,
   findRow,
   insertRow,
-  listRows,
-  parseSortKeys,
   type Row,
   rowExists,
   updateRow,
@@ -23,20 +22,12 @@ import {
   fullRecordSchema,
   IdParams,
   listQuerySchema,
-  MAX_PAGE_SIZE,
   partialRecordSchema,
 } from './schemas.js';
 
 export interface ResourceRoutesOptions {
   definition: ResourceDefinition;
   db: AnyDatabase;
-}
-
-interface ListQuery {
-  page: number;
-  limit: number;
-  sortby?: string[];
-  [filter: string]: unknown;
 }
 
 /**
@@ -53,20 +44,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
 
-  /**
-   * Every mutation goes through here: the work and its audit rows share one transaction, so
-   * either both are stored or neither.
-   */
-  async function mutate<T>(
+  const mutate = <T>(
     request: FastifyRequest,
     work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
-  ): Promise<T> {
-    return db.transaction().execute(async (trx) => {
-      const { result, audit } = await work(trx);
-      await writeAuditEntries(trx, actorOf(request), audit);
-      return result;
-    });
-  }
+  ) => mutateWithAudit(db, request, work);
 
   const prepare = (values: Row) => definition.prepareWrite?.(values) ?? values;
 
@@ -101,7 +82,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   );
 
   app.post('/', { config: write, schema: { body: fullRecord } }, async (request, reply) => {
-    const values = prepare(request.body as Row);
+    const values = prepare(withDefaults(definition, request.body as Row));
     const row = await mutate(request, async (trx) => {
       const created = await insertRow(trx, definition, values);
       return { result: created, audit: [entry('create', String(created.id), values)] };
@@ -219,38 +200,3 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     );
   }
 };
-
-/** One page of a resource, optionally restricted to one parent (`fixedFilters`). */
-async function listPage(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  query: ListQuery,
-  fixedFilters: Row = {},
-) {
-  const { page, limit: requested, sortby = [], ...filters } = query;
-  const limit = Math.min(requested, MAX_PAGE_SIZE);
-  const { totalCount, rows } = await listRows(db, definition, {
-    page,
-    limit,
-    sort: parseSortKeys(definition, sortby),
-    filters: { ...filters, ...fixedFilters },
-  });
-  return {
-    meta: {
-      current_page: page,
-      limit,
-      total_pages: Math.ceil(totalCount / limit),
-      total_count: totalCount,
-    },
-    data: rows,
-  };
-}
-
-export function actorOf(request: FastifyRequest): Actor {
-  return {
-    userId: request.user?.id ?? null,
-    username: request.user?.username ?? null,
-    requestId: String(request.id),
-    clientIp: request.ip,
-  };
-}

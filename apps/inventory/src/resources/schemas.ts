@@ -26,8 +26,11 @@ function fieldSchema(definition: ResourceDefinition, name: string, optional: boo
 }
 
 /** POST and PUT: a whole record; required columns must be there. */
-export function fullRecordSchema(definition: ResourceDefinition) {
-  const properties: Record<string, TSchema> = {};
+export function fullRecordSchema(
+  definition: ResourceDefinition,
+  extraProperties: Record<string, TSchema> = {},
+) {
+  const properties: Record<string, TSchema> = { ...extraProperties };
   for (const [name, column] of Object.entries(definition.columns)) {
     properties[name] = fieldSchema(definition, name, !column.required);
   }

@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import { ROLES } from '../auth/roles.js';
+import { flag, oneOf, type ResourceDefinition } from '../resources/definition.js';
+
+/**
+ * Accounts, described like any resource so lists, filters, reads and the SQL come from the
+ * generic mechanism. Their routes are their own (users/routes.ts): passwords, owner access and
+ * admin-only fields do not fit the generic write rules. The password hash is not a declared
+ * column, so no query of the mechanism ever selects it.
+ */
+export const users: ResourceDefinition = {
+  name: 'users',
+  table: 'users',
+  notFoundMessage: 'User not found',
+  writeRoles: ['admin'],
+  columns: {
+    username: {
+      schema: Type.String({ pattern: '^[A-Za-z0-9._-]{3,64}$' }),
+      required: true,
+      filterable: true,
+      sortable: true,
+    },
+    email: {
+      schema: Type.String({ format: 'email', maxLength: 254 }),
+      required: true,
+      filterable: true,
+      sortable: true,
+    },
+    role: oneOf(ROLES, { default: 'viewer', filterable: true, sortable: true }),
+    inactive_status: flag({ default: false, filterable: true, sortable: true }),
+  },
+  constraintMessages: {
+    users_email_key: 'Email already exists',
+    users_username_key: 'Username already exists',
+  },
+};
+
+/** Fields only an admin may change, on anyone's account including their own. */
+export const ADMIN_ONLY_FIELDS = ['role', 'inactive_status'] as const;
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const PasswordSchema = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 });

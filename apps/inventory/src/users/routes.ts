@@ -1,0 +1,142 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
+import type { PasswordHasher } from '../auth/passwords.js';
+import { forbidden, notFound } from '../errors.js';
+import { withDefaults } from '../resources/definition.js';
+import { type ListQuery, listPage } from '../resources/pages.js';
+import {
+  type AnyDatabase,
+  deleteRow,
+  findRow,
+  insertRow,
+  type Row,
+  updateRow,
+} from '../resources/repository.js';
+import {
+  fullRecordSchema,
+  IdParams,
+  listQuerySchema,
+  partialRecordSchema,
+  SuccessMessage,
+} from '../resources/schemas.js';
+import { ADMIN_ONLY_FIELDS, PasswordSchema, users } from './definition.js';
+
+export interface UserRoutesOptions {
+  db: AnyDatabase;
+  hasher: PasswordHasher;
+}
+
+const adminOnly = { access: ['admin'] } as const;
+const ownerOrAdmin = { access: { ownerOr: ['admin'] } } as const;
+
+const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
+  action,
+  resourceType: users.name,
+  resourceId: id,
+  changes,
+});
+
+/**
+ * The user lifecycle: admins create and list accounts; a user reads, changes and deletes their
+ * own account (admins anyone's), but only an admin changes a role or `inactive_status`.
+ * Changing a password ends the user's earlier tokens (see auth/guard.ts).
+ */
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
+  app,
+  { db, hasher },
+) => {
+  const existingUser = async (id: string) => {
+    const row = await findRow(db, users, id);
+    if (!row) throw notFound(users.notFoundMessage);
+    return row;
+  };
+
+  app.get(
+    '/users',
+    { config: adminOnly, schema: { querystring: listQuerySchema(users) } },
+    async (request) => listPage(db, users, request.query as ListQuery),
+  );
+
+  app.post(
+    '/users',
+    { config: adminOnly, schema: { body: fullRecordSchema(users, { password: PasswordSchema }) } },
+    async (request, reply) => {
+      const { password, ...given } = request.body as Row & { password: string };
+      const fields = withDefaults(users, given);
+      const passwordHash = await hasher.hash(password);
+      const created = await mutateWithAudit(db, request, async (trx) => {
+        const row = await insertRow(trx, users, { ...fields, password_hash: passwordHash });
+        return { result: row, audit: [entry('create', String(row.id), fields)] };
+      });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get('/users/:id', { config: ownerOrAdmin, schema: { params: IdParams } }, async (request) =>
+    existingUser(request.params.id),
+  );
+
+  // PUT changes the fields sent (a user record is never "replaced": its password and history
+  // stay), so an owner may send their record back with role and status unchanged.
+  app.put(
+    '/users/:id',
+    { config: ownerOrAdmin, schema: { params: IdParams, body: partialRecordSchema(users) } },
+    async (request) => {
+      const { id } = request.params;
+      const fields = request.body as Row;
+      const current = await existingUser(id);
+      if (request.user?.role !== 'admin') {
+        const changesAdminField = ADMIN_ONLY_FIELDS.some(
+          (field) => field in fields && fields[field] !== current[field],
+        );
+        if (changesAdminField) throw forbidden();
+      }
+      return mutateWithAudit(db, request, async (trx) => {
+        const row = await updateRow(trx, users, id, fields);
+        if (!row) throw notFound(users.notFoundMessage);
+        return { result: row, audit: [entry('update', id, fields)] };
+      });
+    },
+  );
+
+  app.delete(
+    '/users/:id',
+    { config: ownerOrAdmin, schema: { params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await mutateWithAudit(db, request, async (trx) => {
+        await deleteRow(trx, users, id);
+        return { result: undefined, audit: [entry('delete', id, null)] };
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  app.put(
+    '/users/:id/password',
+    {
+      config: ownerOrAdmin,
+      schema: {
+        params: IdParams,
+        body: Type.Object({ new_password: PasswordSchema }, { additionalProperties: false }),
+        response: { 200: SuccessMessage },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const passwordHash = await hasher.hash(request.body.new_password);
+      await mutateWithAudit(db, request, async (trx) => {
+        const row = await updateRow(trx, users, id, {
+          password_hash: passwordHash,
+          password_changed_at: sql`now()`,
+        });
+        if (!row) throw notFound(users.notFoundMessage);
+        // Which field changed, never its value.
+        return { result: row, audit: [entry('update', id, { password: '***' })] };
+      });
+      return { status: 'success' as const, message: 'Password changed' };
+    },
+  );
+};
