@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorBody } from '../../src/errors.js';
 import {
@@ -63,7 +64,11 @@ export const LARGE_PAYLOAD = {
  */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
   const config = readProtectionsConfig(options.env ?? {});
-  const app = Fastify({ ...fastifyServerOptions(config), ...options.server });
+  // Built as the core builds its app (TypeBox provider), so the typecheck covers that pairing.
+  const app = Fastify({
+    ...fastifyServerOptions(config),
+    ...options.server,
+  }).withTypeProvider<TypeBoxTypeProvider>();
   renderErrorsLikeTheCore(app);
   await app.register(protections, { ...config, ...options.plugin });
   app.get('/hello', async () => ({ hello: 'world' }));
