@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { CLI, childEnv, waitFor } from './helpers.js';
@@ -13,8 +14,9 @@ function screenText(output: string): string {
 }
 
 /** The real CLI in a pseudo-terminal, as a user runs it. */
-function startInTerminal() {
-  const terminal = pty.spawn(process.execPath, [CLI, '--port', '0'], {
+function startInTerminal(args = [CLI, '--port', '0']) {
+  const terminal = pty.spawn(process.execPath, args, {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
     name: 'xterm-256color',
     cols: 120,
     rows: 30,
@@ -48,13 +50,13 @@ function startInTerminal() {
 }
 
 /** Everything after the last frame: the restore sequences must be there, in this order. */
-function expectRestored(output: string) {
+function expectRestored(output: string, after = '') {
   expect(output.indexOf(ENTER_ALT_SCREEN)).toBeGreaterThanOrEqual(0);
   const leave = output.lastIndexOf(LEAVE_ALT_SCREEN);
   expect(leave).toBeGreaterThan(output.indexOf(ENTER_ALT_SCREEN));
   expect(output.lastIndexOf(SHOW_CURSOR)).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
   // Nothing is drawn after the alternate screen is left.
-  expect(screenText(output.slice(leave)).trim()).toBe('');
+  expect(screenText(output.slice(leave)).trim()).toBe(after);
 }
 
 describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
@@ -105,5 +107,17 @@ describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
     const exit = await cli.exited;
     expect(exit.exitCode).toBe(code);
     expectRestored(cli.output());
+  });
+
+  it('restores the terminal on an uncaught exception, then reports it', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/crash-in-ui.ts', import.meta.url));
+    const cli = startInTerminal(['--import', 'tsx', fixture]);
+    const exit = await cli.exited;
+    expect(cli.screen()).toContain('http://crash.test');
+    expect(exit.exitCode).toBe(70);
+    const leave = cli.output().lastIndexOf(LEAVE_ALT_SCREEN);
+    const report = screenText(cli.output().slice(leave)).trim();
+    expect(report).toMatch(/^webhook: internal error: Error: boom from the fixture/);
+    expectRestored(cli.output(), report);
   });
 });

@@ -9,11 +9,18 @@ export interface RunningUi {
   close(): void;
 }
 
-/** Starts the full-screen UI on the process's terminal. `onQuit` runs on q, Esc or Ctrl+C. */
-export function startUi(store: RequestStore, address: string, onQuit: () => void): RunningUi {
+export interface UiHandlers {
+  /** q, Esc or Ctrl+C. */
+  readonly onQuit: () => void;
+  /** A render error (Ink unmounts the UI and reports it here). */
+  readonly onCrash: (error: unknown) => void;
+}
+
+/** Starts the full-screen UI on the process's terminal. */
+export function startUi(store: RequestStore, address: string, handlers: UiHandlers): RunningUi {
   const { stdout, stdin } = process;
   const terminal = enterFullScreen(stdout, stdin);
-  const ink = render(<App store={store} address={address} onQuit={onQuit} />, {
+  const ink = render(<App store={store} address={address} onQuit={handlers.onQuit} />, {
     stdout,
     stdin,
     // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
@@ -21,6 +28,7 @@ export function startUi(store: RequestStore, address: string, onQuit: () => void
     patchConsole: true,
     maxFps: 30,
   });
+  ink.waitUntilExit().catch(handlers.onCrash);
   let closed = false;
   return {
     close() {

@@ -1,0 +1,52 @@
+import { CliError } from './errors.js';
+
+/** Exit codes for the signals that stop the tool: 128 + the signal number, as shells report. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+/** An unexpected error (EX_SOFTWARE in sysexits.h). */
+export const INTERNAL_ERROR_EXIT = 70;
+
+/** Puts the terminal back; replaced by the UI when it starts. */
+let restoreTerminal: () => void = () => {};
+
+/** Registers what must run on every way out (the UI's terminal restore). */
+export function onExitRestore(restore: () => void): void {
+  restoreTerminal = restore;
+}
+
+function restore(): void {
+  try {
+    restoreTerminal();
+  } catch {
+    // Restoring is best effort on the way out; the exit below must still happen.
+  }
+}
+
+export function exitProcess(code: number): never {
+  restore();
+  process.exit(code);
+}
+
+/** The one place errors become messages and exit codes. */
+export function fail(error: unknown): never {
+  restore();
+  if (error instanceof CliError) {
+    process.stderr.write(`webhook: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`webhook: internal error: ${detail}\n`);
+  process.exit(INTERNAL_ERROR_EXIT);
+}
+
+/**
+ * Every way the process can end goes through `restore`: signals, crashes, and (last resort) the
+ * 'exit' event. Installed once, first thing.
+ */
+export function installExitHandlers(): void {
+  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+    process.on(signal, () => exitProcess(code));
+  }
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  process.on('exit', restore);
+}
