@@ -103,14 +103,17 @@ function pathOf(step: Step | undefined): Array<string | number> {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Keys are the client's text: long ones are cut so that an error message stays short. */
+const MAX_KEY_IN_PATH = 64;
 
 /** `items[2].name`, `["odd key"].x`: how a client would write the path in JavaScript. */
 export function formatPath(path: ReadonlyArray<string | number>): string {
   return path
     .map((key, index) => {
       if (typeof key === 'number') return `[${key}]`;
-      if (!IDENTIFIER.test(key)) return `[${JSON.stringify(key)}]`;
-      return index === 0 ? key : `.${key}`;
+      const shown = key.length > MAX_KEY_IN_PATH ? `${key.slice(0, MAX_KEY_IN_PATH)}…` : key;
+      if (!IDENTIFIER.test(shown)) return `[${JSON.stringify(shown)}]`;
+      return index === 0 ? shown : `.${shown}`;
     })
     .join('');
 }

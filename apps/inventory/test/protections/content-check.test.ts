@@ -114,6 +114,7 @@ describe('findMarkup', () => {
     expect(formatPath(['items', 2, 'name'])).toBe('items[2].name');
     expect(formatPath([0, 'x'])).toBe('[0].x');
     expect(formatPath(['odd key', 'a-b', 'ok'])).toBe('["odd key"]["a-b"].ok');
+    expect(formatPath(['a'.repeat(1000), 0])).toBe(`["${'a'.repeat(64)}…"][0]`);
   });
 });
 
