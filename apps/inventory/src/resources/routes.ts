@@ -18,11 +18,17 @@ import {
 } from './repository.js';
 import {
   BatchDeleteBody,
+  BatchResult,
   batchUpdateSchema,
+  CountResult,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
+  NoContent,
+  pageSchema,
   partialRecordSchema,
+  recordSchema,
+  responses,
 } from './schemas.js';
 
 export interface ResourceRoutesOptions {
@@ -43,6 +49,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
+  const record = recordSchema(definition);
+  const page = pageSchema(definition);
 
   const mutate = <T>(
     request: FastifyRequest,
@@ -77,22 +85,32 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.get(
     '/',
-    { config: read, schema: { querystring: listQuerySchema(definition) } },
+    {
+      config: read,
+      schema: { querystring: listQuerySchema(definition), response: responses({ 200: page }) },
+    },
     async (request) => listPage(db, definition, request.query as ListQuery),
   );
 
-  app.post('/', { config: write, schema: { body: fullRecord } }, async (request, reply) => {
-    const values = prepare(withDefaults(definition, request.body as Row));
-    const row = await mutate(request, async (trx) => {
-      const created = await insertRow(trx, definition, values);
-      return { result: created, audit: [entry('create', String(created.id), values)] };
-    });
-    return reply.status(201).send(row);
-  });
+  app.post(
+    '/',
+    { config: write, schema: { body: fullRecord, response: responses({ 201: record }) } },
+    async (request, reply) => {
+      const values = prepare(withDefaults(definition, request.body as Row));
+      const row = await mutate(request, async (trx) => {
+        const created = await insertRow(trx, definition, values);
+        return { result: created, audit: [entry('create', String(created.id), values)] };
+      });
+      return reply.status(201).send(row);
+    },
+  );
 
   app.patch(
     '/',
-    { config: write, schema: { body: batchUpdateSchema(definition) } },
+    {
+      config: write,
+      schema: { body: batchUpdateSchema(definition), response: responses({ 200: BatchResult }) },
+    },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
       const ids = items.map((item) => item.id.toLowerCase());
@@ -109,28 +127,39 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         }
         return { result: items.length, audit };
       });
-      return { status: 'success', message: `${count} ${definition.name} updated`, count };
+      return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
     },
   );
 
-  app.delete('/', { config: write, schema: { body: BatchDeleteBody } }, async (request) => {
-    const ids = request.body as string[];
-    const count = await mutate(request, async (trx) => {
-      const deleted = await deleteRows(trx, definition, ids);
-      return { result: deleted, audit: ids.map((id) => entry('delete', id, null)) };
-    });
-    return { status: 'success', message: `${count} ${definition.name} deleted`, count };
-  });
+  app.delete(
+    '/',
+    { config: write, schema: { body: BatchDeleteBody, response: responses({ 200: BatchResult }) } },
+    async (request) => {
+      const ids = request.body as string[];
+      const count = await mutate(request, async (trx) => {
+        const deleted = await deleteRows(trx, definition, ids);
+        return { result: deleted, audit: ids.map((id) => entry('delete', id, null)) };
+      });
+      return { status: 'success' as const, message: `${count} ${definition.name} deleted`, count };
+    },
+  );
 
-  app.get('/:id', { config: read, schema: { params: IdParams } }, async (request) => {
-    const row = await findRow(db, definition, request.params.id);
-    if (!row) throw notFound(definition.notFoundMessage);
-    return row;
-  });
+  app.get(
+    '/:id',
+    { config: read, schema: { params: IdParams, response: responses({ 200: record }) } },
+    async (request) => {
+      const row = await findRow(db, definition, request.params.id);
+      if (!row) throw notFound(definition.notFoundMessage);
+      return row;
+    },
+  );
 
   app.put(
     '/:id',
-    { config: write, schema: { params: IdParams, body: fullRecord } },
+    {
+      config: write,
+      schema: { params: IdParams, body: fullRecord, response: responses({ 200: record }) },
+    },
     async (request) => {
       const { id } = request.params;
       const values = replacement(request.body as Row);
@@ -143,7 +172,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.patch(
     '/:id',
-    { config: write, schema: { params: IdParams, body: partialRecord } },
+    {
+      config: write,
+      schema: { params: IdParams, body: partialRecord, response: responses({ 200: record }) },
+    },
     async (request) => {
       const { id } = request.params;
       const values = prepare(request.body as Row);
@@ -154,14 +186,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
   );
 
-  app.delete('/:id', { config: write, schema: { params: IdParams } }, async (request, reply) => {
-    const { id } = request.params;
-    await mutate(request, async (trx) => {
-      await deleteRow(trx, definition, id);
-      return { result: undefined, audit: [entry('delete', id, null)] };
-    });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/:id',
+    { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await mutate(request, async (trx) => {
+        await deleteRow(trx, definition, id);
+        return { result: undefined, audit: [entry('delete', id, null)] };
+      });
+      return reply.status(204).send(null);
+    },
+  );
 
   for (const child of definition.children ?? []) {
     const childDefinition = resourceByName(child.resource);
@@ -177,6 +213,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           params: IdParams,
           // The parent is in the path; filtering on it again would be meaningless.
           querystring: listQuerySchema(childDefinition, [child.foreignKey]),
+          response: responses({ 200: pageSchema(childDefinition) }),
         },
       },
       async (request) => {
@@ -190,12 +227,12 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
     app.get(
       `/:id/${child.countPath}`,
-      { config: read, schema: { params: IdParams } },
+      { config: read, schema: { params: IdParams, response: responses({ 200: CountResult }) } },
       async (request) => {
         const { id } = request.params;
         await parentMustExist(id);
         const count = await countRows(db, childDefinition, { [child.foreignKey]: id });
-        return { status: 'success', count };
+        return { status: 'success' as const, count };
       },
     );
   }

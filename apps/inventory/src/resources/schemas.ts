@@ -83,7 +83,54 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** A record as the API returns it: every visible column, always present. */
+export function recordSchema(definition: ResourceDefinition) {
+  const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };
+  for (const name of Object.keys(definition.columns)) {
+    properties[name] = fieldSchema(definition, name, false);
+  }
+  properties.created_at = Type.String({ format: 'date-time' });
+  properties.updated_at = Type.String({ format: 'date-time' });
+  return Type.Object(properties);
+}
+
+export function pageSchema(definition: ResourceDefinition) {
+  return Type.Object({
+    meta: Type.Object({
+      current_page: Type.Integer(),
+      limit: Type.Integer(),
+      total_pages: Type.Integer(),
+      total_count: Type.Integer(),
+    }),
+    data: Type.Array(recordSchema(definition)),
+  });
+}
+
+/** 204: no body at all. */
+export const NoContent = Type.Null();
+
+export const ErrorResponse = Type.Object({
+  status: Type.Literal('error'),
+  message: Type.String(),
+});
+
+export const BatchResult = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  count: Type.Integer(),
+});
+
+export const CountResult = Type.Object({
+  status: Type.Literal('success'),
+  count: Type.Integer(),
+});
+
 export const SuccessMessage = Type.Object({
   status: Type.Literal('success'),
   message: Type.String(),
 });
+
+/** A route's response schemas: its success shapes plus the error shape for every failure. */
+export function responses<Success extends Record<number, TSchema>>(success: Success) {
+  return { ...success, '4xx': ErrorResponse, '5xx': ErrorResponse } as const;
+}

@@ -18,7 +18,11 @@ import {
   fullRecordSchema,
   IdParams,
   listQuerySchema,
+  NoContent,
+  pageSchema,
   partialRecordSchema,
+  recordSchema,
+  responses,
   SuccessMessage,
 } from '../resources/schemas.js';
 import { ADMIN_ONLY_FIELDS, PasswordSchema, users } from './definition.js';
@@ -29,6 +33,7 @@ export interface UserRoutesOptions {
 }
 
 const adminOnly = { access: ['admin'] } as const;
+const userRecord = recordSchema(users);
 const ownerOrAdmin = { access: { ownerOr: ['admin'] } } as const;
 
 const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
@@ -55,13 +60,25 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
 
   app.get(
     '/users',
-    { config: adminOnly, schema: { querystring: listQuerySchema(users) } },
+    {
+      config: adminOnly,
+      schema: {
+        querystring: listQuerySchema(users),
+        response: responses({ 200: pageSchema(users) }),
+      },
+    },
     async (request) => listPage(db, users, request.query as ListQuery),
   );
 
   app.post(
     '/users',
-    { config: adminOnly, schema: { body: fullRecordSchema(users, { password: PasswordSchema }) } },
+    {
+      config: adminOnly,
+      schema: {
+        body: fullRecordSchema(users, { password: PasswordSchema }),
+        response: responses({ 201: userRecord }),
+      },
+    },
     async (request, reply) => {
       const { password, ...given } = request.body as Row & { password: string };
       const fields = withDefaults(users, given);
@@ -74,15 +91,27 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
     },
   );
 
-  app.get('/users/:id', { config: ownerOrAdmin, schema: { params: IdParams } }, async (request) =>
-    existingUser(request.params.id),
+  app.get(
+    '/users/:id',
+    {
+      config: ownerOrAdmin,
+      schema: { params: IdParams, response: responses({ 200: userRecord }) },
+    },
+    async (request) => existingUser(request.params.id),
   );
 
   // PUT changes the fields sent (a user record is never "replaced": its password and history
   // stay), so an owner may send their record back with role and status unchanged.
   app.put(
     '/users/:id',
-    { config: ownerOrAdmin, schema: { params: IdParams, body: partialRecordSchema(users) } },
+    {
+      config: ownerOrAdmin,
+      schema: {
+        params: IdParams,
+        body: partialRecordSchema(users),
+        response: responses({ 200: userRecord }),
+      },
+    },
     async (request) => {
       const { id } = request.params;
       const fields = request.body as Row;
@@ -103,14 +132,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
 
   app.delete(
     '/users/:id',
-    { config: ownerOrAdmin, schema: { params: IdParams } },
+    { config: ownerOrAdmin, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
     async (request, reply) => {
       const { id } = request.params;
       await mutateWithAudit(db, request, async (trx) => {
         await deleteRow(trx, users, id);
         return { result: undefined, audit: [entry('delete', id, null)] };
       });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -121,7 +150,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
       schema: {
         params: IdParams,
         body: Type.Object({ new_password: PasswordSchema }, { additionalProperties: false }),
-        response: { 200: SuccessMessage },
+        response: responses({ 200: SuccessMessage }),
       },
     },
     async (request) => {
