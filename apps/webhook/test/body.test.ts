@@ -112,6 +112,11 @@ describe('body formatting', () => {
   });
 });
 
+function text2(record: ReturnType<typeof makeRecord>, width: number, expanded: boolean) {
+  const document = buildDetail(record, width, expanded);
+  return Array.from({ length: document.length }, (_, i) => document.line(i).text);
+}
+
 describe('detail document', () => {
   const body = Buffer.from(Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n'));
   const record = makeRecord({
@@ -158,6 +163,19 @@ describe('detail document', () => {
     const rows = Array.from({ length: document.length }, (_, i) => document.line(i).text);
     expect(rows.slice(-3)).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(15)]);
     expect(rows.every((row) => row.length <= 40)).toBe(true);
+  });
+
+  it('counts a long line by the rows it wraps to when collapsed', () => {
+    const oneLine = makeRecord({ body: Buffer.from('y'.repeat(100 * 50 + 7)) });
+    const rows = text2(oneLine, 50, false);
+    expect(rows.filter((row) => row === 'y'.repeat(50))).toHaveLength(COLLAPSED_BODY_LINES);
+    expect(rows.at(-1)).toBe('... 81 more lines (Enter to expand)');
+    const wide = makeRecord({ body: Buffer.from('😀'.repeat(30)) });
+    expect(text2(wide, 10, true).slice(-3)).toEqual([
+      '😀'.repeat(10),
+      '😀'.repeat(10),
+      '😀'.repeat(10),
+    ]);
   });
 
   it('builds hex rows on demand for a large binary body', () => {

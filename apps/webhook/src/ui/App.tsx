@@ -11,6 +11,18 @@ import { initialState, recordAt, reduce, selectedRecord, type UiState } from './
 
 /** Store changes are applied at most this often (about 30 a second), however fast they come. */
 export const FRAME_MS = 33;
+/**
+ * Drawing a full screen costs Ink tens of milliseconds. Under a flood of arrivals the UI waits
+ * this many times the last frame's cost between updates, so drawing takes at most about a fifth
+ * of the CPU and capturing keeps the rest. Keys are still answered at once.
+ */
+const RENDER_SHARE = 5;
+const MAX_SYNC_MS = 500;
+
+/** How long to wait before applying the next store change, given the last frame's cost. */
+export function syncDelay(lastRenderMs: number): number {
+  return Math.min(MAX_SYNC_MS, Math.max(FRAME_MS, lastRenderMs * RENDER_SHARE));
+}
 
 export interface AppProps {
   readonly store: RequestStore;
@@ -19,9 +31,11 @@ export interface AppProps {
   readonly onQuit: () => void;
   /** Terminal size when stdout does not report one (tests). */
   readonly fallbackSize?: { columns: number; rows: number };
+  /** How long Ink took to draw the last frame, in ms (see `syncDelay`). */
+  readonly lastRenderMs?: () => number;
 }
 
-export function App({ store, address, onQuit, fallbackSize }: AppProps) {
+export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppProps) {
   const { stdout } = useStdout();
   const size = () => ({
     columns: stdout.columns || fallbackSize?.columns || 80,
@@ -40,14 +54,14 @@ export function App({ store, address, onQuit, fallbackSize }: AppProps) {
       dispatch({ type: 'sync', snapshot: store.snapshot() });
     };
     const unsubscribe = store.subscribe(() => {
-      timer ??= setTimeout(flush, FRAME_MS);
+      timer ??= setTimeout(flush, syncDelay(lastRenderMs?.() ?? 0));
     });
     flush();
     return () => {
       unsubscribe();
       clearTimeout(timer);
     };
-  }, [store]);
+  }, [store, lastRenderMs]);
 
   useEffect(() => {
     const onResize = () => dispatch({ type: 'resize', ...size() });
@@ -94,7 +108,6 @@ function Pane({ width, children }: { width: number; children: React.ReactNode })
       borderStyle="round"
       borderColor="gray"
       paddingX={1}
-      overflow="hidden"
     >
       {children}
     </Box>

@@ -137,21 +137,52 @@ function bodyRows(view: BodyView, width: number, expanded: boolean): DetailDocum
         index < shown ? { text: hexRow(view.bytes, index, perRow), tone: 'plain' } : more(hidden),
     };
   }
-  const source = expanded ? view.lines : view.lines.slice(0, COLLAPSED_BODY_LINES);
+  // Collapsed shows the first rows as they appear on screen (a long line counts for each row it
+  // wraps to) and only counts the rest, so a huge one-line body costs little until expanded.
+  const limit = expanded ? Number.POSITIVE_INFINITY : COLLAPSED_BODY_LINES;
   const rows: DetailLine[] = [];
-  for (const line of source)
-    for (const part of wrap(line, width)) rows.push({ text: part, tone: 'plain' });
-  const hidden = view.lines.length - source.length;
+  let total = 0;
+  for (const line of view.lines) {
+    if (rows.length < limit) {
+      for (const part of wrap(line, width, limit - rows.length))
+        rows.push({ text: part, tone: 'plain' });
+    }
+    total += rowCount(line, width);
+  }
+  const hidden = total - rows.length;
   if (hidden > 0) rows.push(more(hidden));
   return { length: rows.length, line: (index) => rows[index] ?? EMPTY };
 }
 
-/** Hard-wraps a line to `width` code points (a line never spills over the pane). */
-export function wrap(line: string, width: number): string[] {
+/** Rows `line` takes once wrapped to `width` code points. */
+function rowCount(line: string, width: number): number {
+  let points = line.length;
+  for (let i = 0; i < line.length; i += 1) {
+    const code = line.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) points -= 1; // a surrogate pair is one code point
+  }
+  return Math.max(1, Math.ceil(points / width));
+}
+
+/**
+ * Hard-wraps a line to `width` code points (a line never spills over the pane), returning at most
+ * `maxParts` rows.
+ */
+export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INFINITY): string[] {
   if (line.length <= width) return [line];
-  const chars = Array.from(line);
-  if (chars.length <= width) return [line];
   const parts: string[] = [];
-  for (let i = 0; i < chars.length; i += width) parts.push(chars.slice(i, i + width).join(''));
-  return parts;
+  let part = '';
+  let points = 0;
+  for (const char of line) {
+    if (points === width) {
+      parts.push(part);
+      if (parts.length >= maxParts) return parts;
+      part = '';
+      points = 0;
+    }
+    part += char;
+    points += 1;
+  }
+  parts.push(part);
+  return parts.slice(0, maxParts);
 }

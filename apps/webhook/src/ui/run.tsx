@@ -20,9 +20,21 @@ export interface UiHandlers {
 export function startUi(store: RequestStore, address: string, handlers: UiHandlers): RunningUi {
   const { stdout, stdin } = process;
   const terminal = enterFullScreen(stdout, stdin);
-  const ink = render(<App store={store} address={address} onQuit={handlers.onQuit} />, {
+  let lastRenderMs = 0;
+  const ui = (
+    <App
+      store={store}
+      address={address}
+      onQuit={handlers.onQuit}
+      lastRenderMs={() => lastRenderMs}
+    />
+  );
+  const ink = render(ui, {
     stdout,
     stdin,
+    onRender: ({ renderTime }) => {
+      lastRenderMs = renderTime;
+    },
     // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
     exitOnCtrlC: false,
     patchConsole: true,
