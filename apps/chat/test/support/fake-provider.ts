@@ -93,7 +93,7 @@ export class FakeProvider {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<FakeProvider> {
+  static async start(port = 0): Promise<FakeProvider> {
     let fake: FakeProvider | undefined;
     const server = createServer((request, response) => {
       fake?.handle(request, response).catch((error: Error) => {
@@ -101,9 +101,9 @@ export class FakeProvider {
         response.end(error.message);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    fake = new FakeProvider(server, `http://127.0.0.1:${port}`);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const address = server.address() as AddressInfo;
+    fake = new FakeProvider(server, `http://127.0.0.1:${address.port}`);
     return fake;
   }
 
