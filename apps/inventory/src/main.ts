@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { generatePassword, PasswordHasher } from './auth/passwords.js';
 import { resolveJwtSecret } from './auth/secret.js';
 import { seedInitialAccounts } from './auth/users.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
 
 /**
@@ -11,18 +11,7 @@ import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
  * then listen. A bad configuration ends the process with a message and exit code 1.
  */
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  let jwtSecret: string;
-  try {
-    config = loadConfig(process.env);
-    jwtSecret = resolveJwtSecret(config);
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof Error) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const { config, jwtSecret } = readConfiguration();
 
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
@@ -52,6 +41,17 @@ async function main() {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function readConfiguration(): { config: Config; jwtSecret: string } {
+  try {
+    const config = loadConfig(process.env);
+    return { config, jwtSecret: resolveJwtSecret(config) };
+  } catch (error) {
+    // A ConfigError lists every problem; anything else (an unreadable secret file) says what.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -43,7 +43,7 @@ export const interfaces: ResourceDefinition = {
   },
   // speed and speed_mbps say the same thing; a client giving only the readable form gets both.
   prepareWrite(values) {
-    if (typeof values.speed === 'string' && values.speed_mbps === undefined) {
+    if (typeof values.speed === 'string' && (values.speed_mbps ?? null) === null) {
       const gbps = Number.parseFloat(values.speed);
       return { ...values, speed_mbps: Math.round(gbps * MBPS_PER_GBPS) };
     }
