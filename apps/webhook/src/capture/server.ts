@@ -67,7 +67,9 @@ export function createCaptureServer({ store, respond, maxBody }: CaptureOptions)
         httpVersion: req.httpVersion,
       });
       const response = respond(method, path);
-      res.writeHead(response.status, response.headers.flat());
+      res.statusCode = response.status;
+      for (const [name, value] of response.headerMap) res.setHeader(name, value);
+      // Headers still unsent, so Node adds Content-Length and writes it all at once.
       res.end(response.body);
     });
   }

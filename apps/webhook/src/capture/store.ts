@@ -22,7 +22,9 @@ type Listener = (change: StoreChange) => void;
  * never waits for the UI.
  */
 export class RequestStore {
-  private records: CapturedRequest[] = [];
+  /** Records from index `head` on are held; the slots before it are emptied and reused. */
+  private records: (CapturedRequest | undefined)[] = [];
+  private head = 0;
   private bytes = 0;
   private seen = 0;
   private nextSeq = 1;
@@ -44,12 +46,17 @@ export class RequestStore {
 
   clear(): void {
     this.records = [];
+    this.head = 0;
     this.bytes = 0;
     this.changed({ kind: 'cleared' });
   }
 
   snapshot(): StoreSnapshot {
-    this.snapshotCache ??= { records: [...this.records], seen: this.seen, bytes: this.bytes };
+    this.snapshotCache ??= {
+      records: this.records.slice(this.head) as CapturedRequest[],
+      seen: this.seen,
+      bytes: this.bytes,
+    };
     return this.snapshotCache;
   }
 
@@ -59,20 +66,20 @@ export class RequestStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Drops the oldest records while over a limit. Amortised O(1): no shifting on every drop. */
   private applyRetention(): void {
-    let drop = 0;
-    let bytes = this.bytes;
     const { maxRequests, maxMemory } = this.limits;
     while (
-      drop < this.records.length &&
-      (this.records.length - drop > maxRequests || bytes > maxMemory)
+      this.head < this.records.length &&
+      (this.records.length - this.head > maxRequests || this.bytes > maxMemory)
     ) {
-      bytes -= this.records[drop]?.body.length ?? 0;
-      drop += 1;
+      this.bytes -= this.records[this.head]?.body.length ?? 0;
+      this.records[this.head] = undefined; // let the body go now
+      this.head += 1;
     }
-    if (drop > 0) {
-      this.records.splice(0, drop);
-      this.bytes = bytes;
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records = this.records.slice(this.head);
+      this.head = 0;
     }
   }
 

@@ -3,7 +3,10 @@ import type { HeaderPairs, ResponseSpec, RouteSpec } from '../config/types.js';
 /** A response ready to write: headers complete, body encoded once at start-up. */
 export interface PreparedResponse {
   readonly status: number;
+  /** As configured, in order, plus the inferred Content-Type. */
   readonly headers: HeaderPairs;
+  /** The same headers grouped by name (repeats as arrays), the form `setHeader` takes. */
+  readonly headerMap: ReadonlyMap<string, string | string[]>;
   readonly body: Buffer;
 }
 
@@ -56,7 +59,20 @@ export function prepareResponse(spec: ResponseSpec): PreparedResponse {
     hasContentType || spec.body === ''
       ? spec.headers
       : [...spec.headers, ['Content-Type', inferContentType(spec.body)] as const];
-  return { status: spec.status, headers, body: Buffer.from(spec.body, 'utf8') };
+  const headerMap = new Map<string, string | string[]>();
+  const byLowerName = new Map<string, string>();
+  for (const [name, value] of headers) {
+    const key = byLowerName.get(name.toLowerCase()) ?? name;
+    byLowerName.set(name.toLowerCase(), key);
+    const previous = headerMap.get(key);
+    headerMap.set(
+      key,
+      previous === undefined
+        ? value
+        : [...(Array.isArray(previous) ? previous : [previous]), value],
+    );
+  }
+  return { status: spec.status, headers, headerMap, body: Buffer.from(spec.body, 'utf8') };
 }
 
 function inferContentType(body: string): string {
