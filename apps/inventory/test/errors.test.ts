@@ -178,6 +178,17 @@ describe('database constraint violations become client errors', () => {
     expect(notNull).toMatchObject({ statusCode: 400, message: 'ip must not be null' });
   });
 
+  it('text PostgreSQL cannot store is a 400, in bodies and in filters', async () => {
+    const body = await ctx.as('admin', {
+      method: 'POST',
+      url: '/locations',
+      payload: { name: 'a\u0000b' },
+    });
+    expect(body.statusCode).toBe(400);
+    const filter = await ctx.as('admin', { method: 'GET', url: '/locations?name=a%00b' });
+    expect(filter.statusCode).toBe(400);
+  });
+
   it('leaves other errors alone (they are 500s)', () => {
     expect(translateDatabaseError(new Error('boom'), messages)).toBeUndefined();
   });

@@ -68,7 +68,12 @@ export function translateDatabaseError(
       return badRequest('Value too long');
     case '22003': // numeric_value_out_of_range
       return badRequest('Number out of range');
+    case '22021': // character_not_in_repertoire: a NUL character in text
+    case '22P05': // untranslatable_character
+      return badRequest('Text contains a character that cannot be stored (e.g. NUL)');
     default:
-      return undefined;
+      // Class 22 is "data exception": a value the statement was given, and every value in
+      // these statements comes from the client.
+      return error.code.startsWith('22') ? badRequest('Invalid value') : undefined;
   }
 }
