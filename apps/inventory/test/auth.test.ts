@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import { isAllowed, ROLES, type Role } from '../src/auth/roles.js';
+import { DEFAULT_PASSWORD_HASHING } from '../src/config.js';
 import { RESOURCES } from '../src/resources/index.js';
 import {
   login,
@@ -81,6 +82,27 @@ describe('login', () => {
       payload: { username: 'admin' },
     });
     expect(missing.statusCode).toBe(400);
+  });
+
+  it('costs an unknown user what a wrong password costs (dummy hash verify)', async () => {
+    const production = new PasswordHasher(DEFAULT_PASSWORD_HASHING);
+    const hash = await production.hash('correct horse');
+    await production.verify(undefined, 'warm-up');
+    const timed = async (work: () => Promise<boolean>) => {
+      const start = performance.now();
+      expect(await work()).toBe(false);
+      return performance.now() - start;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      known.push(await timed(() => production.verify(hash, 'wrong')));
+      unknown.push(await timed(() => production.verify(undefined, 'wrong')));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2] ?? 0;
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
   });
 
   it('stores argon2id hashes only', async () => {
