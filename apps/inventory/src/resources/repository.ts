@@ -72,6 +72,15 @@ export async function listRows(
   request: ListRequest,
 ): Promise<ListResult> {
   const table = sql.table(definition.table);
+  const columns = visibleColumns(definition);
+  // The schemas already admit only declared fields; this keeps the SQL safe on its own.
+  for (const column of [
+    ...Object.keys(request.filters),
+    ...request.sort.map((key) => key.column),
+  ]) {
+    if (!columns.includes(column))
+      throw new Error(`${column} is not a column of ${definition.name}`);
+  }
   const conditions = Object.entries(request.filters).map(
     ([column, value]) => sql`${sql.ref(column)} = ${value}`,
   );
@@ -85,7 +94,6 @@ export async function listRows(
       sql`${sql.ref(`${alias}.id`)} asc`,
     ]);
   const offset = (request.page - 1) * request.limit;
-  const columns = visibleColumns(definition);
   const result = await sql<Row>`
     SELECT c.${sql.ref(TOTAL)}, ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
     FROM (SELECT count(*) AS ${sql.ref(TOTAL)} FROM ${table} ${where}) AS c

@@ -113,9 +113,12 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
-      const ids = items.map((item) => item.id.toLowerCase());
-      const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-      if (repeated) throw badRequest(`Duplicate id in batch: ${repeated}`);
+      const seen = new Set<string>();
+      for (const { id } of items) {
+        const normalised = id.toLowerCase();
+        if (seen.has(normalised)) throw badRequest(`Duplicate id in batch: ${id}`);
+        seen.add(normalised);
+      }
       const count = await mutate(request, async (trx) => {
         const audit: AuditEntry[] = [];
         for (const { id, ...fields } of items) {
