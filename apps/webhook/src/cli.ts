@@ -4,8 +4,8 @@ import { homedir } from 'node:os';
 import { startCapture } from './app.js';
 import { HELP, parseCommand } from './config/load.js';
 import type { AppConfig } from './config/types.js';
-import { exitProcess, fail, installExitHandlers, onExitRestore } from './lifecycle.js';
-import { requestJson, requestLine } from './output/printers.js';
+import { exitProcess, fail, installExitHandlers, onExit } from './lifecycle.js';
+import { createPrinter, requestJson, requestLine } from './output/printers.js';
 
 async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2), {
@@ -39,17 +39,22 @@ async function run(config: AppConfig): Promise<void> {
       onQuit: () => exitProcess(0),
       onCrash: fail,
     });
-    onExitRestore(() => ui.close());
+    onExit(() => ui.close());
     return;
   }
 
-  const print = config.output === 'json' ? requestJson : requestLine;
+  const printer = createPrinter(
+    process.stdout,
+    config.output === 'json' ? requestJson : requestLine,
+  );
+  // Stopping (SIGTERM, Ctrl+C) still prints what was captured: pipes are written synchronously.
+  onExit(printer.flush);
   // A closed pipe (`webhook --json | head`) means nobody is reading any more.
   process.stdout.on('error', () => exitProcess(0));
   const source = config.configFile ? ` (config: ${config.configFile})` : '';
   process.stderr.write(`webhook: listening on ${capture.address}${source}\n`);
   capture.store.subscribe((change) => {
-    if (change.kind === 'added') process.stdout.write(`${print(change.record)}\n`);
+    if (change.kind === 'added') printer.print(change.record);
   });
 }
 

@@ -5,19 +5,21 @@ const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 /** An unexpected error (EX_SOFTWARE in sysexits.h). */
 export const INTERNAL_ERROR_EXIT = 70;
 
-/** Puts the terminal back; replaced by the UI when it starts. */
-let restoreTerminal: () => void = () => {};
+/** What must run on every way out: restoring the terminal, flushing printed lines. */
+const cleanups: (() => void)[] = [];
 
-/** Registers what must run on every way out (the UI's terminal restore). */
-export function onExitRestore(restore: () => void): void {
-  restoreTerminal = restore;
+export function onExit(cleanup: () => void): void {
+  cleanups.push(cleanup);
 }
 
+/** Runs each cleanup once, in order. */
 function restore(): void {
-  try {
-    restoreTerminal();
-  } catch {
-    // Restoring is best effort on the way out; the exit below must still happen.
+  for (const cleanup of cleanups.splice(0)) {
+    try {
+      cleanup();
+    } catch {
+      // Best effort on the way out; the other cleanups and the exit must still happen.
+    }
   }
 }
 

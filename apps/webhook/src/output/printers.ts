@@ -29,3 +29,27 @@ export function requestJson(record: CapturedRequest): string {
     body: record.body.toString(utf8 ? 'utf8' : 'base64'),
   });
 }
+
+/**
+ * Writes one line per record to `stream`, gathering the lines of one event-loop turn into a single
+ * write: under a flood, one system call per request would cost more than capturing it.
+ */
+export function createPrinter(
+  stream: NodeJS.WritableStream,
+  format: (record: CapturedRequest) => string,
+): { print(record: CapturedRequest): void; flush(): void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    stream.write(text);
+  };
+  return {
+    print(record) {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(`${format(record)}\n`);
+    },
+    flush,
+  };
+}
