@@ -192,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   const configPath = resolve(cwd, env.CHAT_CONFIG || 'chat.config.yaml');
   let services: ServiceConfig[] = [];
-  let servicesSource = `no services file (${configPath} does not exist)`;
+  let servicesSource = `no file at ${configPath}`;
   if (existsSync(configPath)) {
     services = parseServices(readFileSync(configPath, 'utf8'), configPath, env);
     servicesSource = configPath;

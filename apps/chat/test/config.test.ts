@@ -105,7 +105,7 @@ describe('the environment', () => {
       provider: { timeoutMs: 5000, maxBytes: 1_048_576 },
       services: [],
     });
-    expect(config.servicesSource).toContain('does not exist');
+    expect(config.servicesSource).toBe(`no file at ${join(dir, 'chat.config.yaml')}`);
   });
 
   it('reads CHAT_CONFIG relative to the working directory, and every variable', () => {

@@ -76,15 +76,4 @@ export class SessionRepository {
   async revoke(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
   }
-
-  /** Live tokens of a user (tests and the README's claims rely on it). */
-  async countLive(userId: string, now: Date): Promise<number> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
 }

@@ -103,12 +103,4 @@ export class UserRepository {
       .where('username', '=', username)
       .executeTakeFirst();
   }
-
-  findById(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async setActive(id: string, active: boolean): Promise<void> {
-    await this.db.updateTable('users').set({ active }).where('id', '=', id).execute();
-  }
 }
