@@ -11,6 +11,7 @@ import type { Database } from './db/schema.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { fastifyServerOptions, protections } from './protections/index.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
@@ -20,6 +21,8 @@ import { userRoutes } from './users/routes.js';
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
 export type AppConfig = Omit<Config, 'jwtSecret' | 'host' | 'port' | 'seedPassword'> & {
   jwtSecret: string;
+  /** Redis key prefix of the rate-limit counters (instances sharing a budget use the same). */
+  rateLimitKeyPrefix?: string;
 };
 
 export interface AppDependencies {
@@ -39,11 +42,12 @@ export async function buildApp(
   { store }: AppDependencies,
 ): Promise<FastifyInstance> {
   const app = Fastify({
+    // Body limit, trusted proxies (request.ip), request ids, HTTPS: server-level protections.
+    ...fastifyServerOptions(config.protections),
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
-    bodyLimit: config.bodyLimit,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
 
@@ -51,6 +55,12 @@ export async function buildApp(
   app.removeContentTypeParser('text/plain');
 
   installErrorHandler(app, constraintMessages([...RESOURCES, users]));
+  // Before every other hook and route, so that every answer (refusals, 404s) carries the
+  // security headers, the request id and the rate-limit headers, and counts toward the limit.
+  await app.register(protections, {
+    ...config.protections,
+    rateLimitKeyPrefix: config.rateLimitKeyPrefix,
+  });
   const catalogue = installRouting(app);
   app.decorate('routeCatalogue', catalogue);
 

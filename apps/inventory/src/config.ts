@@ -2,6 +2,11 @@ import { resolve } from 'node:path';
 import { isPostgresUrl } from '@netops/store';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import {
+  type ProtectionsConfig,
+  ProtectionsConfigError,
+  readProtectionsConfig,
+} from './protections/config.js';
 
 /**
  * The service's whole configuration, read from the environment once at start-up (main.ts) and
@@ -21,9 +26,24 @@ export interface Config {
   /** Password of the initial accounts; undefined means a random one, printed once. */
   seedPassword: string | undefined;
   passwordHashing: PasswordHashingConfig;
-  /** Largest accepted request body in bytes. */
+  /** Largest accepted request body in bytes (BODY_LIMIT, read with the protections). */
   bodyLimit: number;
+  /** Rate limit, CORS, proxies, TLS, body limit: see protections/config.ts. */
+  protections: ProtectionsConfig;
+  mail: MailConfig;
+  /** Lifetime of a password-reset code (RESET_TTL). */
+  resetTtlSeconds: number;
 }
+
+export interface MailConfig {
+  /** smtp:// or smtps:// URL; undefined writes messages to the outbox folder under dataDir. */
+  smtpUrl: string | undefined;
+  /** Sender of the service's messages (MAIL_FROM). */
+  from: string;
+}
+
+export const DEFAULT_MAIL_FROM = 'Network Inventory <noreply@localhost>';
+export const DEFAULT_RESET_TTL_SECONDS = 15 * 60;
 
 export interface PasswordHashingConfig {
   /** argon2id memory cost in KiB. */
@@ -63,6 +83,9 @@ const EnvSchema = Type.Object({
   SEED_PASSWORD: optionalText(),
   ARGON2_MEMORY_COST: optionalText({ pattern: integerText }),
   ARGON2_TIME_COST: optionalText({ pattern: integerText }),
+  SMTP_URL: optionalText({ pattern: '^smtps?://' }),
+  MAIL_FROM: optionalText({ minLength: 3 }),
+  RESET_TTL: optionalText(),
 });
 
 /**
@@ -83,6 +106,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }
   }
   const vars = present as Partial<Record<keyof typeof EnvSchema.properties, string>>;
+
+  let protections: ProtectionsConfig | undefined;
+  try {
+    protections = readProtectionsConfig(env);
+  } catch (error) {
+    if (!(error instanceof ProtectionsConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+
+  let resetTtlSeconds = DEFAULT_RESET_TTL_SECONDS;
+  if (vars.RESET_TTL !== undefined) {
+    const parsed = parseDuration(vars.RESET_TTL);
+    if (parsed === undefined || parsed < 1) {
+      problems.push('RESET_TTL: must be a duration like 900, 90s, 15m or 1h');
+    } else resetTtlSeconds = parsed;
+  }
 
   const port = Number(vars.PORT ?? 3000);
   if (!Number.isInteger(port) || port > 65_535) problems.push('PORT: must be 0 to 65535');
@@ -123,7 +162,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (memoryCost < 8) problems.push('ARGON2_MEMORY_COST: must be at least 8 (KiB)');
   if (timeCost < 1) problems.push('ARGON2_TIME_COST: must be at least 1');
 
-  if (problems.length > 0) {
+  if (problems.length > 0 || protections === undefined) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return {
@@ -136,7 +175,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     tokenTtlSeconds,
     seedPassword,
     passwordHashing: { memoryCost, timeCost },
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: protections.bodyLimit,
+    protections,
+    mail: { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM ?? DEFAULT_MAIL_FROM },
+    resetTtlSeconds,
   };
 }
 

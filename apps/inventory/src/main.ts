@@ -5,6 +5,7 @@ import { resolveJwtSecret } from './auth/secret.js';
 import { seedInitialAccounts } from './auth/users.js';
 import { type Config, loadConfig } from './config.js';
 import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
+import { installGracefulShutdown } from './protections/index.js';
 
 /**
  * Start-up: configuration (once, from the environment), store, migrations, initial accounts,
@@ -27,7 +28,8 @@ async function main() {
   );
 
   const app = await buildApp({ ...config, jwtSecret }, { store });
-  app.addHook('onClose', () => store.close());
+  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, then close the database.
+  installGracefulShutdown(app, { onClose: () => store.close() });
   const address = await app.listen({ host: config.host, port: config.port });
 
   // Written to the terminal directly, never through the logger: log files keep no passwords.

@@ -5,8 +5,9 @@ import { type AppConfig, buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import type { Role } from '../src/auth/roles.js';
 import { seedInitialAccounts } from '../src/auth/users.js';
-import { BODY_LIMIT_BYTES } from '../src/config.js';
+import { BODY_LIMIT_BYTES, DEFAULT_MAIL_FROM } from '../src/config.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import { readProtectionsConfig } from '../src/protections/config.js';
 
 export const TEST_PASSWORD = 'test-password-1';
 
@@ -22,6 +23,11 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     tokenTtlSeconds: 3600,
     passwordHashing: TEST_HASHING,
     bodyLimit: BODY_LIMIT_BYTES,
+    // No rate limit by default: a test file sends far more than 100 requests from one address.
+    // test/protections/wired.test.ts checks the limit on the real app.
+    protections: { ...readProtectionsConfig({}), rateLimitMax: 0 },
+    mail: { smtpUrl: undefined, from: DEFAULT_MAIL_FROM },
+    resetTtlSeconds: 900,
     ...overrides,
   };
 }
