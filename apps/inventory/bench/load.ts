@@ -1,0 +1,58 @@
+import autocannon from 'autocannon';
+import type { BenchRequest } from './scenarios.js';
+
+/** One measured run of one scenario against one server. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  headers: Record<string, string>;
+  /** Gives the n-th request; the counter lives with the caller so that it never repeats. */
+  next: () => BenchRequest;
+}
+
+/** Drives `url` with autocannon; every request is built afresh by `next`. */
+export async function drive(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    // One request in flight per connection, as a browser or a service client would.
+    pipelining: 1,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { method, path, body } = options.next();
+          return {
+            ...request,
+            method,
+            path,
+            headers: {
+              ...options.headers,
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { body }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
+  };
+}

@@ -1,0 +1,145 @@
+import type { LoadResult } from './load.js';
+import type { ScenarioKind } from './scenarios.js';
+
+/** One line of the table: the API and the ceiling, measured back to back. */
+export interface ScenarioResult {
+  name: string;
+  kind: ScenarioKind;
+  /** Why the scenario was not measured (a route that does not exist yet), if it was not. */
+  skipped?: string;
+  /** Bytes of the API's answer, which the ceiling answers too. */
+  responseBytes?: number;
+  api?: LoadResult;
+  ceiling?: LoadResult;
+}
+
+export interface TargetCheck {
+  target: string;
+  met: boolean | null;
+  detail: string;
+}
+
+/** Issue 6's targets (PostgreSQL store; the start-up target is the embedded store's). */
+export const TARGETS = {
+  listRps: 3000,
+  listP99Ms: 25,
+  readRps: 5000,
+  writeRps: 1500,
+  batchP99Ms: 50,
+  deepPageCostFactor: 2,
+  rssMb: 300,
+  embeddedStartupMs: 3000,
+} as const;
+
+export function checkTargets(
+  results: readonly ScenarioResult[],
+  store: 'pg' | 'embedded',
+  peakRssMb: number | null,
+  startupMs: number,
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const measured = results.filter((result) => result.api !== undefined);
+  for (const result of results) {
+    const api = result.api;
+    if (!api) {
+      checks.push({ target: result.name, met: null, detail: `not measured: ${result.skipped}` });
+      continue;
+    }
+    const clean = api.errors === 0 && api.non2xx === 0;
+    const answers = clean ? '' : `; ${api.errors} errors, ${api.non2xx} non-2xx`;
+    switch (result.kind) {
+      case 'list':
+        checks.push({
+          target: `${result.name}: >= ${TARGETS.listRps} req/s, p99 < ${TARGETS.listP99Ms} ms`,
+          met: clean && api.requestsPerSecond >= TARGETS.listRps && api.p99Ms < TARGETS.listP99Ms,
+          detail: `${api.requestsPerSecond} req/s, p99 ${api.p99Ms} ms${answers}`,
+        });
+        break;
+      case 'read':
+        checks.push({
+          target: `${result.name}: >= ${TARGETS.readRps} req/s`,
+          met: clean && api.requestsPerSecond >= TARGETS.readRps,
+          detail: `${api.requestsPerSecond} req/s${answers}`,
+        });
+        break;
+      case 'write':
+        checks.push({
+          target: `${result.name}: >= ${TARGETS.writeRps} req/s`,
+          met: clean && api.requestsPerSecond >= TARGETS.writeRps,
+          detail: `${api.requestsPerSecond} req/s${answers}`,
+        });
+        break;
+      case 'batch':
+        checks.push({
+          target: `${result.name}: p99 < ${TARGETS.batchP99Ms} ms`,
+          met: clean && api.p99Ms < TARGETS.batchP99Ms,
+          detail: `p99 ${api.p99Ms} ms, ${api.requestsPerSecond} req/s${answers}`,
+        });
+        break;
+    }
+  }
+  const first = measured.find((result) => result.name.startsWith('GET /devices?limit'))?.api;
+  const deep = measured.find((result) => result.name.startsWith('deep page'))?.api;
+  if (first && deep) {
+    // Cost per request at the same concurrency is the inverse of throughput.
+    const factor = first.requestsPerSecond / Math.max(1, deep.requestsPerSecond);
+    checks.push({
+      target: `deep page costs <= ${TARGETS.deepPageCostFactor}x the first page`,
+      met: factor <= TARGETS.deepPageCostFactor,
+      detail: `${factor.toFixed(2)}x (p50 ${deep.p50Ms} ms vs ${first.p50Ms} ms)`,
+    });
+  }
+  checks.push({
+    target: `server RSS < ${TARGETS.rssMb} MB through the run`,
+    met: peakRssMb === null ? null : peakRssMb < TARGETS.rssMb,
+    detail: peakRssMb === null ? 'not measurable here (no /proc)' : `peak ${peakRssMb} MB`,
+  });
+  if (store === 'embedded') {
+    checks.push({
+      target: `embedded start-up < ${TARGETS.embeddedStartupMs} ms`,
+      met: startupMs < TARGETS.embeddedStartupMs,
+      detail: `${Math.round(startupMs)} ms from spawn to listening`,
+    });
+  }
+  return checks;
+}
+
+const cell = (value: string | number, width: number, right = true) =>
+  right ? String(value).padStart(width) : String(value).padEnd(width);
+
+/** The table the issue asks for, as plain text (also pasted into the README). */
+export function formatTable(results: readonly ScenarioResult[]): string {
+  const header = [
+    cell('scenario', 34, false),
+    cell('req/s', 7),
+    cell('p50 ms', 7),
+    cell('p99 ms', 7),
+    cell('errors', 7),
+    cell('non-2xx', 8),
+    cell('bytes', 7),
+    cell('ceiling', 8),
+    cell('ratio', 6),
+  ].join(' ');
+  const lines = results.map((result) => {
+    if (!result.api) return `${cell(result.name, 34, false)} not measured: ${result.skipped}`;
+    const { api, ceiling } = result;
+    const ratio = ceiling ? (api.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2) : '-';
+    return [
+      cell(result.name, 34, false),
+      cell(api.requestsPerSecond, 7),
+      cell(api.p50Ms, 7),
+      cell(api.p99Ms, 7),
+      cell(api.errors, 7),
+      cell(api.non2xx, 8),
+      cell(result.responseBytes ?? '-', 7),
+      cell(ceiling?.requestsPerSecond ?? '-', 8),
+      cell(ratio, 6),
+    ].join(' ');
+  });
+  return [header, '-'.repeat(header.length), ...lines].join('\n');
+}
+
+export function formatTargets(checks: readonly TargetCheck[]): string {
+  const mark = (met: boolean | null) => (met === null ? 'n/a ' : met ? 'met ' : 'MISS');
+  return checks.map((check) => `${mark(check.met)} ${check.target} (${check.detail})`).join('\n');
+}

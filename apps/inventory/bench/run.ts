@@ -1,0 +1,353 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { migrate, openStore, type Store } from '@netops/store';
+import { sql } from 'kysely';
+import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import type { AnyDatabase } from '../src/resources/repository.js';
+import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
+import { drive } from './load.js';
+import { startCeilingServer, startInventoryServer } from './processes.js';
+import {
+  checkTargets,
+  formatTable,
+  formatTargets,
+  type ScenarioResult,
+  TARGETS,
+} from './report.js';
+import { buildScenarios, type DatasetFacts } from './scenarios.js';
+
+/**
+ * `npm run bench:inventory -- --devices N --store pg|embedded --connections C --duration S`
+ * (see the README's "Performance" section): loads the data set, starts the real server and the
+ * node:http ceiling, drives every scenario against both, prints the table and writes it as JSON
+ * to bench/results/.
+ */
+
+const USAGE = `Usage: npm run bench:inventory -- [options]
+  --devices N          devices in the data set (default 100000)
+  --store pg|embedded  PostgreSQL (default) or the embedded store
+  --database-url URL   PostgreSQL server and database to use (default
+                       postgres://postgres@127.0.0.1:5432/inventory_bench; dropped and recreated)
+  --connections C      concurrent connections per scenario (default 32)
+  --duration S         measured seconds per scenario and server (default 10)
+  --warmup S           unmeasured seconds before each scenario (default 2)
+  --only TEXT          run only the scenarios whose name contains TEXT (repeatable)
+  --reuse              keep the data set of an earlier run when it has the same size
+  --cpu-prof           write a CPU profile of the server to bench/results/profiles/
+  --help`;
+
+const BENCH_ROOT = fileURLToPath(new URL('.', import.meta.url));
+const RESULTS_DIR = `${BENCH_ROOT}results`;
+const EMBEDDED_DIR = `${BENCH_ROOT}data/embedded`;
+const SEED_PASSWORD = 'bench-password-not-secret';
+
+interface BenchOptions {
+  devices: number;
+  store: 'pg' | 'embedded';
+  databaseUrl: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  only: string[];
+  reuse: boolean;
+  cpuProfile: boolean;
+}
+
+function readOptions(): BenchOptions {
+  const { values } = parseArgs({
+    options: {
+      devices: { type: 'string', default: '100000' },
+      store: { type: 'string', default: 'pg' },
+      'database-url': {
+        type: 'string',
+        default: 'postgres://postgres@127.0.0.1:5432/inventory_bench',
+      },
+      connections: { type: 'string', default: '32' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      only: { type: 'string', multiple: true, default: [] },
+      reuse: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const positive = (name: string, text: string, minimum = 1) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum) {
+      throw new Error(`--${name} must be an integer >= ${minimum}, not "${text}"\n${USAGE}`);
+    }
+    return value;
+  };
+  if (values.store !== 'pg' && values.store !== 'embedded') {
+    throw new Error(`--store must be pg or embedded, not "${values.store}"\n${USAGE}`);
+  }
+  return {
+    devices: positive('devices', values.devices, 200),
+    store: values.store,
+    databaseUrl: values['database-url'],
+    connections: positive('connections', values.connections),
+    durationSeconds: positive('duration', values.duration),
+    warmupSeconds: positive('warmup', values.warmup, 0),
+    only: values.only,
+    reuse: values.reuse,
+    cpuProfile: values['cpu-prof'],
+  };
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Recreates the benchmark database (the server named by the URL, its `postgres` database). */
+async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!name || name === 'postgres') {
+    throw new Error('--database-url must name a database of its own: it is dropped and recreated');
+  }
+  url.pathname = '/postgres';
+  const admin = await openStore<unknown>({ databaseUrl: url.toString(), dataDir: '' });
+  try {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db);
+    await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db);
+  } finally {
+    await admin.close();
+  }
+}
+
+async function openBenchStore(options: BenchOptions) {
+  return openStore<Database>(
+    options.store === 'pg'
+      ? { databaseUrl: options.databaseUrl, dataDir: '' }
+      : { dataDir: EMBEDDED_DIR },
+  );
+}
+
+/** The size of the data set a store already holds, when it was made by this benchmark. */
+async function existingDevices(options: BenchOptions): Promise<number | undefined> {
+  try {
+    const store = await openBenchStore(options);
+    try {
+      const result = await sql<{
+        devices: number;
+      }>`SELECT devices FROM bench_dataset`.execute(store.db);
+      return result.rows[0]?.devices;
+    } finally {
+      await store.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fresh store holding the data set; or the earlier one with --reuse when its size matches. */
+async function prepareStore(options: BenchOptions): Promise<LoadedDataset | 'reused'> {
+  if (options.reuse && (await existingDevices(options)) === options.devices) return 'reused';
+  if (options.store === 'pg') await recreateDatabase(options.databaseUrl);
+  else rmSync(EMBEDDED_DIR, { recursive: true, force: true });
+  const store = await openBenchStore(options);
+  try {
+    await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
+    const db = store.db as AnyDatabase;
+    const loaded = await loadDataset(db, datasetShape(options.devices));
+    // What autovacuum would do soon after a bulk load: statistics and the visibility map.
+    const vacuumStarted = performance.now();
+    await sql`VACUUM ANALYZE`.execute(db);
+    const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
+    await sql`CREATE TABLE bench_dataset (devices integer NOT NULL)`.execute(db);
+    await sql`INSERT INTO bench_dataset VALUES (${options.devices})`.execute(db);
+    return { ...loaded, seconds: loaded.seconds + vacuumSeconds };
+  } finally {
+    await store.close();
+  }
+}
+
+async function readFacts(options: BenchOptions): Promise<DatasetFacts & { postgres: string }> {
+  const store = await openBenchStore(options);
+  try {
+    const db = store.db as AnyDatabase;
+    const ids = await sql<{ id: string }>`SELECT id FROM devices ORDER BY id`.execute(db);
+    const combos = await sql<{ vendor: string; status: string; n: number }>`
+      SELECT vendor, status, count(*) AS n FROM devices
+      WHERE vendor IS NOT NULL GROUP BY vendor, status ORDER BY n DESC, vendor, status`.execute(db);
+    const version = await sql<{ v: string }>`SELECT version() AS v`.execute(db);
+    const common = combos.rows[0];
+    // The rarest combination that still has a page's worth of rows to sort.
+    const rare = combos.rows.filter((row) => row.n >= 20).at(-1) ?? common;
+    if (!common || !rare) throw new Error('the data set has no devices');
+    return {
+      deviceIds: ids.rows.map((row) => row.id),
+      commonVendor: common.vendor,
+      commonStatus: common.status,
+      rareVendor: rare.vendor,
+      rareStatus: rare.status,
+      postgres: version.rows[0]?.v.split(' on ')[0] ?? 'unknown',
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function main() {
+  const options = readOptions();
+  log(
+    `inventory benchmark: ${options.devices} devices, ${options.store} store, ` +
+      `${options.connections} connections, ${options.durationSeconds} s per scenario`,
+  );
+  const loaded = await prepareStore(options);
+  if (loaded === 'reused') log('data set: reused from the previous run (same size)');
+  else {
+    log(
+      `data set loaded in ${loaded.seconds.toFixed(1)} s (incl. VACUUM ANALYZE): ` +
+        Object.entries(loaded.rows)
+          .map(([table, count]) => `${count} ${table}`)
+          .join(', '),
+    );
+  }
+  const facts = await readFacts(options);
+
+  const profileDir = `${RESULTS_DIR}/profiles`;
+  if (options.cpuProfile) mkdirSync(profileDir, { recursive: true });
+  const server = await startInventoryServer({
+    env: {
+      ...(options.store === 'pg'
+        ? { DATABASE_URL: options.databaseUrl }
+        : { DATA_DIR: EMBEDDED_DIR, DATABASE_URL: '' }),
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      SEED_PASSWORD,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+    },
+    cpuProfileDir: options.cpuProfile ? profileDir : undefined,
+  });
+  log(
+    `server: ${server.url} (pid ${server.pid}), listening ${Math.round(server.startupMs)} ms after spawn`,
+  );
+  const ceiling = await startCeilingServer();
+
+  const results: ScenarioResult[] = [];
+  let memory: ReturnType<typeof server.memory> = { peakRssMb: null, hwmMb: null };
+  try {
+    const token = await login(server.url);
+    const headers = { authorization: `Bearer ${token}` };
+    const runTag = Date.now().toString(36);
+    const scenarios = buildScenarios(facts, runTag).filter(
+      (scenario) =>
+        options.only.length === 0 || options.only.some((text) => scenario.name.includes(text)),
+    );
+    for (const scenario of scenarios) {
+      let n = 0;
+      const next = () => scenario.request(n++);
+      // One request first: it must succeed, and its answer is what the ceiling will send.
+      const probe = next();
+      const response = await fetch(`${server.url}${probe.path}`, {
+        method: probe.method,
+        headers: { ...headers, ...(probe.body ? { 'content-type': 'application/json' } : {}) },
+        ...(probe.body ? { body: probe.body } : {}),
+      });
+      const body = await response.text();
+      if (response.status === 404 && /route/i.test(body)) {
+        results.push({ name: scenario.name, kind: scenario.kind, skipped: 'route missing (404)' });
+        log(`${scenario.name}: route missing, not measured`);
+        continue;
+      }
+      if (!response.ok) {
+        throw new Error(
+          `${scenario.name}: probe answered ${response.status} ${body.slice(0, 300)}`,
+        );
+      }
+      const load = { connections: options.connections, headers, next };
+      if (options.warmupSeconds > 0) {
+        await drive({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
+      }
+      const api = await drive({
+        ...load,
+        url: server.url,
+        durationSeconds: options.durationSeconds,
+      });
+      await ceiling.answerWith(response.status, body);
+      const ceilingResult = await drive({
+        ...load,
+        url: ceiling.url,
+        durationSeconds: options.durationSeconds,
+      });
+      const result: ScenarioResult = {
+        name: scenario.name,
+        kind: scenario.kind,
+        responseBytes: Buffer.byteLength(body),
+        api,
+        ceiling: ceilingResult,
+      };
+      results.push(result);
+      log(formatTable([result]).split('\n').at(-1) ?? '');
+    }
+  } finally {
+    memory = server.memory();
+    await server.stop();
+    await ceiling.stop();
+  }
+
+  const peakRssMb = Math.max(memory.peakRssMb ?? 0, memory.hwmMb ?? 0) || null;
+  const checks = checkTargets(results, options.store, peakRssMb, server.startupMs);
+  log('');
+  log(formatTable(results));
+  log('');
+  log(
+    `server RSS: peak ${memory.peakRssMb ?? '?'} MB sampled, VmHWM ${memory.hwmMb ?? '?'} MB; ` +
+      `start-up ${Math.round(server.startupMs)} ms`,
+  );
+  log('');
+  log(formatTargets(checks));
+
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    postgres: facts.postgres,
+    loadGenerator: 'autocannon, same machine',
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = `${RESULTS_DIR}/${new Date().toISOString().replaceAll(':', '-')}.json`;
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        options,
+        machine,
+        dataset: loaded === 'reused' ? 'reused' : loaded,
+        startupMs: Math.round(server.startupMs),
+        memory,
+        targets: TARGETS,
+        results,
+        checks,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`\nresults written to ${file}`);
+}
+
+async function login(url: string): Promise<string> {
+  const response = await fetch(`${url}/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: SEED_PASSWORD }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (!response.ok || !body.token) {
+    throw new Error(`login failed: ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body.token;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,110 @@
+/**
+ * What the benchmark asks of the API (issue 6), one scenario per line of the result table. Each
+ * builds its n-th request, so rotating ids and unique hostnames come from a counter, and names
+ * the target it is held to.
+ */
+
+export type ScenarioKind = 'list' | 'read' | 'write' | 'batch';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: string;
+}
+
+export interface Scenario {
+  name: string;
+  kind: ScenarioKind;
+  request(n: number): BenchRequest;
+}
+
+/** What the scenarios need to know about the loaded data set. */
+export interface DatasetFacts {
+  /** Every device id, sorted, so consecutive windows never overlap. */
+  deviceIds: readonly string[];
+  /** The most common vendor and status (filters matching many rows) ... */
+  commonVendor: string;
+  commonStatus: string;
+  /** ... and a rare combination (a filter matching few). */
+  rareVendor: string;
+  rareStatus: string;
+}
+
+const BATCH_SIZE = 100;
+
+export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] {
+  const ids = facts.deviceIds;
+  const idAt = (n: number) => ids[n % ids.length] as string;
+  const get = (path: string): BenchRequest => ({ method: 'GET', path });
+  const filtered = (vendor: string, status: string) =>
+    `/devices?vendor=${encodeURIComponent(vendor)}&status=${encodeURIComponent(status)}` +
+    '&sortby=model:asc&sortby=hostname:desc&limit=100';
+  return [
+    { name: 'GET /devices?limit=100', kind: 'list', request: () => get('/devices?limit=100') },
+    {
+      name: 'filtered + 2-field sort (common)',
+      kind: 'list',
+      request: () => get(filtered(facts.commonVendor, facts.commonStatus)),
+    },
+    {
+      name: 'filtered + 2-field sort (rare)',
+      kind: 'list',
+      request: () => get(filtered(facts.rareVendor, facts.rareStatus)),
+    },
+    {
+      name: 'deep page (page=900&limit=100)',
+      kind: 'list',
+      request: () => get('/devices?page=900&limit=100'),
+    },
+    { name: 'GET /devices/{id}', kind: 'read', request: (n) => get(`/devices/${idAt(n * 7919)}`) },
+    {
+      name: 'GET /interfaces?device_id=',
+      kind: 'list',
+      request: (n) => get(`/interfaces?device_id=${idAt(n * 7919)}`),
+    },
+    {
+      name: 'GET /metrics?sort=cpu:desc',
+      kind: 'list',
+      request: () => get('/metrics?sort=cpu:desc'),
+    },
+    {
+      name: 'PATCH /devices/{id}',
+      kind: 'write',
+      request: (n) => ({
+        method: 'PATCH',
+        path: `/devices/${idAt(n * 7919)}`,
+        body: JSON.stringify({ rack_position: `R${n % 40}-U${n % 42}`, status: 'maintenance' }),
+      }),
+    },
+    {
+      name: 'batch PATCH (100 devices)',
+      kind: 'batch',
+      request: (n) => {
+        // Consecutive windows of sorted ids: concurrent batches never lock the same rows, and
+        // each takes its locks in one order, so they cannot deadlock.
+        const windows = Math.max(1, Math.floor(ids.length / BATCH_SIZE));
+        const start = (n % windows) * BATCH_SIZE;
+        const items = ids
+          .slice(start, start + BATCH_SIZE)
+          .map((id) => ({ id, rack_position: `R${n % 40}-U${n % 42}` }));
+        return { method: 'PATCH', path: '/devices', body: JSON.stringify(items) };
+      },
+    },
+    {
+      name: 'POST /devices',
+      kind: 'write',
+      request: (n) => ({
+        method: 'POST',
+        path: '/devices',
+        body: JSON.stringify({
+          hostname: `bench-${runTag}-${n}.net.example`,
+          ip: `192.168.${(n >>> 8) & 255}.${n & 255}`,
+          vendor: facts.commonVendor,
+          model: 'bench',
+          status: 'provisioning',
+          role: 'access',
+        }),
+      }),
+    },
+  ];
+}
