@@ -57,6 +57,15 @@ describe('body formatting', () => {
     expect(jsonIsLossless('{"a\\u0062":1,"ab":2}')).toBe(false); // the same key, escaped
   });
 
+  it('shows JSON over 1 MiB as sent, without re-indenting', () => {
+    const big = JSON.stringify({ data: 'x'.repeat(1024 * 1024) });
+    const view = formatBody(Buffer.from(big), 'application/json');
+    expect(view.kind).toBe('json');
+    expect(view.label).toBe('JSON, shown as sent (over 1 MiB)');
+    expect(lines(view)).toEqual([big]);
+    expect(formatBody(Buffer.from(big), undefined).kind).toBe('text');
+  });
+
   it('survives JSON nested deeper than the stack', () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     const view = formatBody(Buffer.from(deep), 'application/json');

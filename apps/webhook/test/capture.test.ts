@@ -146,6 +146,21 @@ describe('capture fidelity', () => {
     expect(capture.store.snapshot().seen).toBe(1);
   });
 
+  it('captures CONNECT and answers it before closing', async () => {
+    const { port, records } = await start();
+    const response = await raw(
+      port,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json\r\n/);
+    expect(response.endsWith('\r\n\r\n{"status":"ok"}')).toBe(true);
+    expect(records()[0]).toMatchObject({
+      method: 'CONNECT',
+      path: 'example.com:443',
+      url: 'example.com:443',
+    });
+  });
+
   it('answers a malformed request with 400 and keeps serving', async () => {
     const { port, records } = await start();
     const response = await raw(port, 'THIS IS NOT HTTP\r\n\r\n');

@@ -1,5 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { listenError } from '../errors.js';
 import type { Responder } from '../respond/routes.js';
 import { completeUrl, pairHeaders, splitTarget } from './record.js';
@@ -33,6 +40,29 @@ export function createCaptureServer({ store, respond, maxBody }: CaptureOptions)
     }
   });
 
+  /** The record of a complete request; `body` is what was kept of `size` bytes. */
+  function record(req: IncomingMessage, receivedAt: number, body: Buffer, size: number) {
+    const target = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    // CONNECT names an authority (`host:443`), not a path: it is its own URL.
+    const { path, query } =
+      method === 'CONNECT' ? { path: target, query: [] } : splitTarget(target);
+    return store.add({
+      receivedAt,
+      method,
+      target,
+      path,
+      url: method === 'CONNECT' ? target : completeUrl(target, req.headers.host, listeningAddress),
+      query,
+      headers: pairHeaders(req.rawHeaders),
+      body,
+      size,
+      truncated: size > body.length,
+      remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
+      httpVersion: req.httpVersion,
+    });
+  }
+
   function capture(req: IncomingMessage, res: ServerResponse): void {
     const receivedAt = Date.now();
     const chunks: Buffer[] = [];
@@ -49,23 +79,7 @@ export function createCaptureServer({ store, respond, maxBody }: CaptureOptions)
     req.on('error', () => {});
     res.on('error', () => {});
     req.on('end', () => {
-      const target = req.url ?? '/';
-      const { path, query } = splitTarget(target);
-      const method = req.method ?? 'GET';
-      store.add({
-        receivedAt,
-        method,
-        target,
-        path,
-        url: completeUrl(target, req.headers.host, listeningAddress),
-        query,
-        headers: pairHeaders(req.rawHeaders),
-        body: Buffer.concat(chunks, kept),
-        size,
-        truncated: size > kept,
-        remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
-        httpVersion: req.httpVersion,
-      });
+      const { method, path } = record(req, receivedAt, Buffer.concat(chunks, kept), size);
       const response = respond(method, path);
       res.statusCode = response.status;
       for (const [name, value] of response.headerMap) res.setHeader(name, value);
@@ -73,6 +87,19 @@ export function createCaptureServer({ store, respond, maxBody }: CaptureOptions)
       res.end(response.body);
     });
   }
+
+  // Node hands CONNECT (a proxy's tunnel request) over as a bare socket, and closes it when nobody
+  // listens. Capture it like any request, answer with the configured response, and close.
+  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {});
+    const body = head.subarray(0, maxBody);
+    const { method, path } = record(req, Date.now(), Buffer.from(body), head.length);
+    const response = respond(method, path);
+    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
+    for (const [name, value] of response.headers) lines.push(`${name}: ${value}`);
+    lines.push(`Content-Length: ${response.body.length}`, 'Connection: close', '', '');
+    socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), response.body]));
+  });
 
   return server;
 }

@@ -35,14 +35,18 @@ export interface AppProps {
   readonly lastRenderMs?: () => number;
 }
 
+/** The terminal's size, or the fallback when the stream does not know it. */
+function terminalSize(stdout: NodeJS.WriteStream, fallback: AppProps['fallbackSize']) {
+  return {
+    columns: stdout.columns || fallback?.columns || 80,
+    rows: stdout.rows || fallback?.rows || 24,
+  };
+}
+
 export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppProps) {
   const { stdout } = useStdout();
-  const size = () => ({
-    columns: stdout.columns || fallbackSize?.columns || 80,
-    rows: stdout.rows || fallbackSize?.rows || 24,
-  });
   const [state, dispatch] = useReducer(reduce, undefined, () => {
-    const { columns, rows } = size();
+    const { columns, rows } = terminalSize(stdout, fallbackSize);
     return reduce(initialState(columns, rows), { type: 'sync', snapshot: store.snapshot() });
   });
 
@@ -64,12 +68,12 @@ export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppP
   }, [store, lastRenderMs]);
 
   useEffect(() => {
-    const onResize = () => dispatch({ type: 'resize', ...size() });
+    const onResize = () => dispatch({ type: 'resize', ...terminalSize(stdout, fallbackSize) });
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-  });
+  }, [stdout, fallbackSize]);
 
   useInput((input, key) => {
     for (const action of keyActions(input, key)) {

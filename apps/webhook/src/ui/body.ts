@@ -1,6 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { printable, printableLines } from '../format/printable.js';
 
+/**
+ * Bodies above this are shown as sent: re-indenting 10 MiB of JSON takes long enough to stall the
+ * UI each time such a request is selected.
+ */
+export const PRETTY_LIMIT = 1024 * 1024;
+
 /** How a body is shown: text lines, or bytes for a hex dump built only for the rows on screen. */
 export type BodyView =
   | { readonly kind: 'empty'; readonly label: string }
@@ -35,7 +41,14 @@ export function formatBody(
         lines: fields.map(([name, value]) => `${printable(name)} = ${printable(value)}`),
       };
     }
-    const json = parseJson(text);
+    if (body.length > PRETTY_LIMIT && type.includes('json')) {
+      return {
+        kind: 'json',
+        label: 'JSON, shown as sent (over 1 MiB)',
+        lines: printableLines(text),
+      };
+    }
+    const json = body.length <= PRETTY_LIMIT ? parseJson(text) : undefined;
     if (json !== undefined) {
       if (jsonIsLossless(text)) {
         return {
