@@ -18,9 +18,6 @@ async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-/** 100 logins at once on a 2-core machine: the provider budget is the production default. */
-const busy = { provider: { timeoutMs: 5_000, maxBytes: 1024 * 1024 } };
-
 interface LoginAnswer {
   data: { userId: string; authToken: string; me: { username: string } };
 }
@@ -34,7 +31,7 @@ const post = (base: string, body: unknown) =>
 
 describe('concurrent logins', () => {
   it('100 concurrent first logins of one new account create exactly one user', async () => {
-    const base = await listen(await h.app(busy));
+    const base = await listen(await h.app());
     const body = { ...loginBody('twitter', ''), ...accounts.twitter(h.fake) };
     const responses = await Promise.all(Array.from({ length: 100 }, () => post(base, body)));
     const bodies = await Promise.all(
@@ -53,7 +50,7 @@ describe('concurrent logins', () => {
   });
 
   it('concurrent first logins of different accounts with one handle get distinct usernames', async () => {
-    const base = await listen(await h.app(busy));
+    const base = await listen(await h.app());
     const bodies = Array.from({ length: 25 }, (_, i) => ({
       ...loginBody(i % 2 === 0 ? 'twitter' : 'github', ''),
       ...(i % 2 === 0

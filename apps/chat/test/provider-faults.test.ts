@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterEach(() => h.reset());
 afterAll(() => h.close());
 
-const TIMEOUT_MS = 400;
+const TIMEOUT_MS = 1_000;
 const SERVICES = ['twitter', 'facebook', 'github', 'keycloak', 'google'] as const;
 
 function credentialsFor(service: (typeof SERVICES)[number]) {
@@ -35,12 +35,10 @@ describe('a provider that misbehaves', () => {
     // A stall is bounded by the timeout; every other fault must be answered without waiting for
     // it, so those run with the production timeout and a bound far below it.
     const timeoutMs = fault === 'stall' ? TIMEOUT_MS : 5_000;
-    const bound = fault === 'stall' ? TIMEOUT_MS + 1_000 : 2_000;
+    const bound = fault === 'stall' ? TIMEOUT_MS + 1_500 : 2_500;
     const app = await h.app({ provider: { timeoutMs, maxBytes: 256 * 1024 } });
     for (const service of SERVICES) {
       const body = credentialsFor(service);
-      // A first login caches OIDC discovery, so the fault hits the calls that carry the token.
-      expect((await login(app, body)).statusCode, service).toBe(200);
       h.fake.fault = fault;
       const started = performance.now();
       const response = await login(app, body);
@@ -93,9 +91,9 @@ describe('a provider that misbehaves', () => {
   it('OIDC discovery that fails is not cached: the next login asks again', async () => {
     const app = await h.app();
     const body = credentialsFor('keycloak');
-    h.fake.fault = 'server-error';
+    h.fake.discoveryFault = 'server-error';
     expect((await login(app, body)).statusCode).toBe(502);
-    h.fake.fault = undefined;
+    h.fake.discoveryFault = undefined;
     expect((await login(app, body)).statusCode).toBe(200);
     expect(h.fake.calls.filter((path) => path.endsWith('openid-configuration'))).toHaveLength(2);
     // Cached now: a second login does not fetch it again.

@@ -75,7 +75,10 @@ export interface OidcAccount {
 }
 
 export class FakeProvider {
+  /** Misbehaviour of every endpoint but OIDC discovery documents... */
   fault: Fault | undefined;
+  /** ...which have their own. */
+  discoveryFault: Fault | undefined;
   /** Requests received, by path, to prove what was (not) called. */
   readonly calls: string[] = [];
   readonly twitter = new Map<string, TwitterAccount>();
@@ -114,6 +117,7 @@ export class FakeProvider {
 
   reset(): void {
     this.fault = undefined;
+    this.discoveryFault = undefined;
     this.latencyMs = 0;
     this.announcedIssuer = undefined;
     this.calls.length = 0;
@@ -127,7 +131,10 @@ export class FakeProvider {
     this.calls.push(url.pathname);
     const body = await readBody(request);
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
-    if (this.fault && (await this.misbehave(this.fault, request, response))) return;
+    const fault = url.pathname.endsWith('/.well-known/openid-configuration')
+      ? this.discoveryFault
+      : this.fault;
+    if (fault && (await this.misbehave(fault, request, response))) return;
 
     const [, provider, ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;

@@ -39,7 +39,9 @@ export function testConfig(fakeUrl: string, overrides: Partial<AppConfig> = {}):
     // High enough not to interfere; the rate-limit test sets its own.
     loginRateLimit: 10_000,
     lockout: { attempts: 5, seconds: 300 },
-    provider: { timeoutMs: 400, maxBytes: 1024 * 1024 },
+    // The production default: on a busy CI machine a short budget would turn slowness into 504s.
+    // Fault tests that need the timeout to fire set their own.
+    provider: { timeoutMs: 5_000, maxBytes: 1024 * 1024 },
     trustProxy: false,
     logLevel: 'silent',
     services: fakeServices(fakeUrl),
