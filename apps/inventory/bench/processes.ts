@@ -35,8 +35,15 @@ export async function startInventoryServer(
   options: InventoryServerOptions,
 ): Promise<RunningServer & { recentOutput(): string }> {
   const args = [
-    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
     ...TS_LOADER,
+    ...(options.cpuProfileDir
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${options.cpuProfileDir}`,
+          '--import',
+          fileURLToPath(new URL('./exit-on-signal.ts', import.meta.url)),
+        ]
+      : []),
     'src/main.ts',
   ];
   const started = performance.now();
