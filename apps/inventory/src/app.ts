@@ -2,15 +2,19 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { auditRoutes } from './audit/routes.js';
 import { authGuard } from './auth/guard.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { authRoutes } from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
+import { events } from './events/definition.js';
+import { eventRoutes } from './events/routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
 import { fastifyServerOptions, protections } from './protections/index.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import type { AnyDatabase } from './resources/repository.js';
@@ -54,7 +58,10 @@ export async function buildApp(
   // JSON is the only body this API reads; anything else is 415, not a string handed on.
   app.removeContentTypeParser('text/plain');
 
-  installErrorHandler(app, constraintMessages([...RESOURCES, users]));
+  installErrorHandler(app, {
+    ...constraintMessages([...RESOURCES, users, events]),
+    ...METRIC_CONSTRAINT_MESSAGES,
+  });
   // Before every other hook and route, so that every answer (refusals, 404s) carries the
   // security headers, the request id and the rate-limit headers, and counts toward the limit.
   await app.register(protections, {
@@ -74,5 +81,8 @@ export async function buildApp(
   await app.register(authRoutes, { db, hasher, tokens });
   await app.register(userRoutes, { db: db as AnyDatabase, hasher });
   await registerResources(app, db as AnyDatabase);
+  await app.register(eventRoutes, { db: db as AnyDatabase });
+  await app.register(metricRoutes, { db: db as AnyDatabase });
+  await app.register(auditRoutes, { db: db as AnyDatabase });
   return app;
 }

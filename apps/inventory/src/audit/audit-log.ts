@@ -11,7 +11,18 @@ export interface Actor {
   clientIp: string;
 }
 
-export type AuditAction = 'create' | 'replace' | 'update' | 'delete';
+/** Changes to records, and the account events that matter as much (sign-ins and their failures). */
+export const AUDIT_ACTIONS = [
+  'create',
+  'replace',
+  'update',
+  'delete',
+  'login',
+  'login_failed',
+  'logout',
+  'password_reset',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;

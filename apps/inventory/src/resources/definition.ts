@@ -34,6 +34,15 @@ export interface ResourceDefinition {
   constraintMessages?: Record<string, string>;
   /** Nested lists: `/devices/{id}/interfaces` and its count `/devices/{id}/interfacecount`. */
   children?: readonly ChildListDefinition[];
+  /**
+   * The columns the service maintains, when not all of SYSTEM_COLUMNS: append-only records
+   * (events, audit rows) are never updated, so they have no `updated_at`.
+   */
+  systemColumns?: readonly SystemColumn[];
+  /** Order of a list without `sortby` (then by id); by id alone when absent. */
+  defaultSort?: readonly { column: string; direction: 'asc' | 'desc' }[];
+  /** A timestamp column bounded by the list parameters `from` and `to` (both inclusive). */
+  timeRange?: string;
   /** Adjusts the values of a create, replace or update before they are written. */
   prepareWrite?: (values: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -51,6 +60,10 @@ export interface ChildListDefinition {
 
 /** Columns every resource has and nobody writes. */
 export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;
+export type SystemColumn = (typeof SYSTEM_COLUMNS)[number];
+
+export const systemColumnsOf = (definition: ResourceDefinition): readonly SystemColumn[] =>
+  definition.systemColumns ?? SYSTEM_COLUMNS;
 
 // Column builders: the common shapes, so a definition reads like the table it describes.
 

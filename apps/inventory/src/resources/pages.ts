@@ -17,13 +17,17 @@ export async function listPage(
   query: ListQuery,
   fixedFilters: Row = {},
 ) {
-  const { page, limit: requested, sortby = [], ...filters } = query;
+  const { page, limit: requested, sortby = [], from, to, ...filters } = query;
   const limit = Math.min(requested, MAX_PAGE_SIZE);
   const { totalCount, rows } = await listRows(db, definition, {
     page,
     limit,
-    sort: parseSortKeys(definition, sortby),
+    sort: sortby.length > 0 ? parseSortKeys(definition, sortby) : (definition.defaultSort ?? []),
     filters: { ...filters, ...fixedFilters },
+    ranges:
+      definition.timeRange !== undefined && (from !== undefined || to !== undefined)
+        ? [{ column: definition.timeRange, from, to }]
+        : [],
   });
   return {
     meta: {

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { badRequest, notFound } from '../errors.js';
-import { type ResourceDefinition, SYSTEM_COLUMNS, sortableColumns } from './definition.js';
+import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
 
 /**
  * The SQL of every resource, driven by its definition. Identifiers come only from the definition
@@ -24,6 +24,14 @@ export interface ListRequest {
   sort: readonly SortKey[];
   /** column -> value, exact match, combined with AND. */
   filters: Readonly<Record<string, unknown>>;
+  /** Inclusive bounds on columns (a time range), combined with the filters. */
+  ranges?: readonly RangeFilter[];
+}
+
+export interface RangeFilter {
+  column: string;
+  from?: unknown;
+  to?: unknown;
 }
 
 export interface ListResult {
@@ -36,7 +44,7 @@ export interface ListResult {
  * than `*`, so a column nobody declared (a password hash) can never leak into a response.
  */
 export function visibleColumns(definition: ResourceDefinition): string[] {
-  return [...SYSTEM_COLUMNS, ...Object.keys(definition.columns)];
+  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -77,6 +85,7 @@ export async function listRows(
   for (const column of [
     ...Object.keys(request.filters),
     ...request.sort.map((key) => key.column),
+    ...(request.ranges ?? []).map((range) => range.column),
   ]) {
     if (!columns.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
@@ -84,6 +93,10 @@ export async function listRows(
   const conditions = Object.entries(request.filters).map(
     ([column, value]) => sql`${sql.ref(column)} = ${value}`,
   );
+  for (const { column, from, to } of request.ranges ?? []) {
+    if (from !== undefined) conditions.push(sql`${sql.ref(column)} >= ${from}`);
+    if (to !== undefined) conditions.push(sql`${sql.ref(column)} <= ${to}`);
+  }
   const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
   // Then by id, so rows equal on every requested key still come in one fixed order.
   const orderBy = (alias: string): RawBuilder<unknown> =>

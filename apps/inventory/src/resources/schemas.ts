@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { filterableColumns, type ResourceDefinition } from './definition.js';
+import { filterableColumns, type ResourceDefinition, systemColumnsOf } from './definition.js';
 
 /**
  * HTTP schemas derived from a resource definition. One schema validates a request part, types
@@ -80,6 +80,10 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
     const column = definition.columns[name];
     if (column) properties[name] = Type.Optional(column.schema);
   }
+  if (definition.timeRange !== undefined) {
+    properties.from = Type.Optional(Type.String({ format: 'date-time' }));
+    properties.to = Type.Optional(Type.String({ format: 'date-time' }));
+  }
   return Type.Object(properties, { additionalProperties: false });
 }
 
@@ -89,8 +93,9 @@ export function recordSchema(definition: ResourceDefinition) {
   for (const name of Object.keys(definition.columns)) {
     properties[name] = fieldSchema(definition, name, false);
   }
-  properties.created_at = Type.String({ format: 'date-time' });
-  properties.updated_at = Type.String({ format: 'date-time' });
+  for (const column of systemColumnsOf(definition)) {
+    if (column !== 'id') properties[column] = Type.String({ format: 'date-time' });
+  }
   return Type.Object(properties);
 }
 

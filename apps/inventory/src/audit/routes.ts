@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type ListQuery, listPage } from '../resources/pages.js';
+import type { AnyDatabase } from '../resources/repository.js';
+import { listQuerySchema, pageSchema, responses } from '../resources/schemas.js';
+import { auditLogs } from './definition.js';
+
+/** GET /audit-logs (admin): newest first, paged, filters user_id, action, resource_type/_id. */
+export const auditRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (app, { db }) => {
+  app.get(
+    '/audit-logs',
+    {
+      config: { access: ['admin'] },
+      schema: {
+        querystring: listQuerySchema(auditLogs),
+        response: responses({ 200: pageSchema(auditLogs) }),
+      },
+    },
+    async (request) => listPage(db, auditLogs, request.query as ListQuery),
+  );
+};

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../errors.js';
+import { type ListQuery, listPage } from '../resources/pages.js';
+import { type AnyDatabase, findRow, insertRow, type Row } from '../resources/repository.js';
+import {
+  fullRecordSchema,
+  IdParams,
+  listQuerySchema,
+  pageSchema,
+  recordSchema,
+  responses,
+} from '../resources/schemas.js';
+import { events } from './definition.js';
+
+/**
+ * POST /events (any valid token: monitoring systems and webhooks report with their own account),
+ * GET /events (the generic list: filters, sort, time range) and GET /events/{id}. Events are
+ * telemetry, not changes to the inventory: they are not written to the audit log.
+ */
+export const eventRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (app, { db }) => {
+  const record = recordSchema(events);
+  const authenticated = { access: 'authenticated' } as const;
+
+  app.get(
+    '/events',
+    {
+      config: authenticated,
+      schema: {
+        querystring: listQuerySchema(events),
+        response: responses({ 200: pageSchema(events) }),
+      },
+    },
+    async (request) => listPage(db, events, request.query as ListQuery),
+  );
+
+  app.post(
+    '/events',
+    {
+      config: authenticated,
+      schema: { body: fullRecordSchema(events), response: responses({ 201: record }) },
+    },
+    async (request, reply) => {
+      // A device_id that does not exist fails the foreign key: 400 `device_id: Device not found`.
+      const row = await insertRow(db, events, request.body as Row);
+      return reply.status(201).send(row);
+    },
+  );
+
+  app.get(
+    '/events/:id',
+    { config: authenticated, schema: { params: IdParams, response: responses({ 200: record }) } },
+    async (request) => {
+      const row = await findRow(db, events, request.params.id);
+      if (!row) throw notFound(events.notFoundMessage);
+      return row;
+    },
+  );
+};
