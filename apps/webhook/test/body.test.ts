@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { printable } from '../src/format/printable.js';
-import { requestJson, requestLine } from '../src/output/printers.js';
+import { createPrinter, requestJson, requestLine } from '../src/output/printers.js';
 import { formatBody, hexRow, jsonIsLossless } from '../src/ui/body.js';
 import { buildDetail, COLLAPSED_BODY_LINES, sortHeaders } from '../src/ui/detail.js';
 import { makeRecord } from './helpers.js';
@@ -150,7 +150,7 @@ describe('detail document', () => {
     const shown = text(80, false);
     expect(shown[0]).toBe('POST http://127.0.0.1:9080/hooks/test');
     expect(shown[1]).toMatch(
-      /^2026-11-2\d \d\d:\d\d:59\.123 [+-]\d\d:\d\d · from 127\.0\.0\.1:50000/,
+      /^#\d+ · 2026-11-2\d \d\d:\d\d:59\.123 [+-]\d\d:\d\d · 127\.0\.0\.1:50000 · HTTP\/1\.1$/,
     );
     expect(shown).toContain('  b = 2');
     const headers = shown.slice(shown.indexOf('Headers (4)') + 1, shown.indexOf('Headers (4)') + 5);
@@ -225,5 +225,23 @@ describe('printers', () => {
     const binary = JSON.parse(requestJson(makeRecord({ body: Buffer.from([0xff, 0x00]) })));
     expect(binary).toMatchObject({ body: '/wA=', bodyEncoding: 'base64' });
     expect(binary.headers).toEqual([['Host', '127.0.0.1:9080']]);
+  });
+});
+
+describe('printer', () => {
+  it('writes the lines of one event-loop turn at once, and flushes on demand', async () => {
+    const writes: string[] = [];
+    const stream = {
+      write: (text: string) => writes.push(text),
+    } as unknown as NodeJS.WritableStream;
+    const printer = createPrinter(stream, (record) => record.path);
+    printer.print(makeRecord({ path: '/a' }));
+    printer.print(makeRecord({ path: '/b' }));
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['/a\n/b\n']);
+    printer.print(makeRecord({ path: '/c' }));
+    printer.flush();
+    expect(writes).toEqual(['/a\n/b\n', '/c\n']);
   });
 });

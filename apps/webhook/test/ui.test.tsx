@@ -2,7 +2,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestStore } from '../src/capture/store.js';
-import { App } from '../src/ui/App.js';
+import { App, FRAME_MS, syncDelay } from '../src/ui/App.js';
 import { layoutFor } from '../src/ui/layout.js';
 import { makeRecord, waitFor } from './helpers.js';
 
@@ -247,5 +247,14 @@ describe('resize', () => {
     await ui.until((frame) => frame.split('\n').length === 12);
     const lines = ui.frame().split('\n');
     expect(lines[0]?.indexOf('╭', 1)).toBe(layoutFor(60, 12).listWidth);
+  });
+});
+
+describe('frame pacing', () => {
+  it('applies arrivals at most ~30 times a second, less when frames are costly', () => {
+    expect(syncDelay(0)).toBe(FRAME_MS);
+    expect(syncDelay(4)).toBe(FRAME_MS);
+    expect(syncDelay(20)).toBe(100);
+    expect(syncDelay(10_000)).toBe(500);
   });
 });

@@ -58,7 +58,7 @@ function composeDetail(record: CapturedRequest, width: number, expanded: boolean
   };
   add(`${printable(record.method)} ${printable(record.url)}`, 'title');
   add(
-    `${fullTimestamp(record.receivedAt)} · from ${record.remote} · HTTP/${record.httpVersion} · #${record.seq}`,
+    `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${record.remote} · HTTP/${record.httpVersion}`,
     'meta',
   );
   if (record.query.length > 0) {
