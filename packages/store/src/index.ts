@@ -16,6 +16,11 @@ export interface StoreConfig {
   dataDir: string;
   /** Size of the PostgreSQL connection pool. */
   poolSize?: number;
+  /**
+   * How long to wait for a new PostgreSQL connection, in milliseconds (default 5000). Without a
+   * bound, a server that silently drops packets would hang every request waiting for the pool.
+   */
+  connectTimeoutMs?: number;
   /** Called when an idle pooled connection fails (for instance when PostgreSQL restarts). */
   onPoolError?: (error: Error) => void;
   /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
@@ -107,6 +112,7 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const pool = new pg.Pool({
     connectionString: url,
     max: config.poolSize ?? 10,
+    connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8 || oid === NUMERIC) return parseNumber;
