@@ -199,6 +199,41 @@ describe('capture fidelity', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('survives random bytes, random methods and random paths, and keeps answering', async () => {
+    const { port, records } = await start({ limits: { ...DEFAULT_LIMITS, maxBody: 64 } });
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => random(256)));
+    const methods = ['GET', 'POST', 'DELETE', 'PATCH', 'FOO', 'get', ''];
+    let complete = 0;
+    const attempts = Array.from({ length: 150 }, (_, i) => {
+      if (i % 3 === 0) return raw(port, bytes(1 + random(300)));
+      const method = methods[random(methods.length)] ?? 'GET';
+      // URL characters, and now and then a byte Node refuses (that request gets 400, unrecorded).
+      const alphabet = 'abcXYZ019/%?&=~-._+!$()*,;:@';
+      const chars = Array.from({ length: random(30) }, () => alphabet[random(alphabet.length)]);
+      if (random(5) === 0) chars.push(['\x01', '\xe9', '\x7f', ' '][random(4)] ?? '');
+      const path = `/${chars.join('')}`;
+      const body = bytes(random(200));
+      const head = `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      return raw(port, Buffer.concat([Buffer.from(head, 'latin1'), body])).then((response) => {
+        if (response.startsWith('HTTP/1.1 200')) complete += 1;
+        return response;
+      });
+    });
+    await Promise.all(attempts.map((attempt) => attempt.catch(() => '')));
+    expect(complete).toBeGreaterThan(30);
+    expect((await fetch(`http://127.0.0.1:${port}/still-here`)).status).toBe(200);
+    // Every request answered 200 was recorded, and nothing else.
+    expect(records()).toHaveLength(complete + 1);
+    expect(records().every((record) => record.body.length <= 64)).toBe(true);
+  });
+});
+
 describe('retention', () => {
   it('drops the oldest beyond --max-requests, counting every request seen', async () => {
     const { port, records, capture } = await start({

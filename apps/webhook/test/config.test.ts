@@ -200,6 +200,7 @@ describe('flags and config discovery', () => {
     [['--max-body', '2m', '--max-memory', '1m'], 'must not exceed --max-memory'],
     [['--config', 'missing.yaml'], 'config file not found: missing.yaml'],
     [['--colour'], "Unknown option '--colour'"],
+    [['--host', ''], '--host must not be empty'],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommand(argv, env(join(dir, 'empty')))).toThrow(message);
   });

@@ -69,6 +69,9 @@ export function parseCommand(argv: readonly string[], env: Environment): Command
     : values['no-tui'] || !env.interactive
       ? 'lines'
       : 'tui';
+  if (values.host !== undefined && values.host.trim() === '') {
+    throw usageError('--host must not be empty');
+  }
   return {
     kind: 'run',
     config: {
