@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
@@ -14,12 +15,14 @@ import { eventRoutes } from './events/routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { createMailer } from './mail/mailer.js';
 import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
 import { fastifyServerOptions, protections } from './protections/index.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
 import { users } from './users/definition.js';
+import { passwordResetRoutes } from './users/password-reset.js';
 import { userRoutes } from './users/routes.js';
 
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
@@ -80,6 +83,12 @@ export async function buildApp(
   await app.register(serviceRoutes, { db: db as AnyDatabase });
   await app.register(authRoutes, { db, hasher, tokens });
   await app.register(userRoutes, { db: db as AnyDatabase, hasher });
+  await app.register(passwordResetRoutes, {
+    db: db as AnyDatabase,
+    hasher,
+    mailer: createMailer({ ...config.mail, outboxDir: join(config.dataDir, 'outbox') }),
+    resetTtlSeconds: config.resetTtlSeconds,
+  });
   await registerResources(app, db as AnyDatabase);
   await app.register(eventRoutes, { db: db as AnyDatabase });
   await app.register(metricRoutes, { db: db as AnyDatabase });

@@ -27,7 +27,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export interface AuditEntry {
   action: AuditAction;
   resourceType: string;
-  resourceId: string;
+  /** Null when there is no record, e.g. a failed login with an unknown name. */
+  resourceId: string | null;
   /** Field names and the values written; null for a delete. */
   changes: Record<string, unknown> | null;
 }

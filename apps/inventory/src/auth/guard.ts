@@ -34,7 +34,7 @@ export interface GuardOptions {
 }
 
 /** The header wins over the cookie; a header with another scheme is a bad token, not none. */
-function presentedToken(request: FastifyRequest): string | undefined {
+export function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import { actorOf, writeAuditEntries } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { INACTIVE_ACCOUNT_MESSAGE, TOKEN_COOKIE } from './guard.js';
+import { INACTIVE_ACCOUNT_MESSAGE, presentedToken, TOKEN_COOKIE } from './guard.js';
 import type { PasswordHasher } from './passwords.js';
 import type { TokenService } from './tokens.js';
 import { findUserForLogin } from './users.js';
@@ -45,7 +47,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       const user = await findUserForLogin(db, username);
       // Unknown users cost one argon2 verify too (against a dummy hash): timing tells nothing.
       const valid = await hasher.verify(user?.password_hash, password);
-      if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
+      if (!user || !valid) {
+        // Written for unknown names too (same cost); the name tried is kept, never the password.
+        await writeAuditEntries(db, actorOf(request), [
+          {
+            action: 'login_failed',
+            resourceType: 'users',
+            resourceId: user?.id ?? null,
+            changes: { username },
+          },
+        ]);
+        throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
+      }
       // Only after the password matched: the account's state is nobody else's business.
       if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
       const token = tokens.sign({
@@ -54,6 +67,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         role: user.role,
         pwd: user.password_changed_at.getTime(),
       });
+      await writeAuditEntries(
+        db,
+        { ...actorOf(request), userId: user.id, username: user.username },
+        [{ action: 'login', resourceType: 'users', resourceId: user.id, changes: null }],
+      );
       reply.setCookie(TOKEN_COOKIE, token, { ...cookieOptions, maxAge: tokens.ttlSeconds });
       return { status: 'success', message: 'Login successful', token };
     },
@@ -61,8 +79,26 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
 
   // Public: it only tells the browser to drop its cookie; a JWT cannot be revoked one by one
   // (changing the password or deactivating the account ends every token of the user).
-  app.post('/users/logout', { config: { access: 'public' } }, async (_request, reply) => {
+  app.post('/users/logout', { config: { access: 'public' } }, async (request, reply) => {
+    const user = signedInUser(request, tokens);
+    if (user) {
+      await writeAuditEntries(db, { ...actorOf(request), ...user }, [
+        { action: 'logout', resourceType: 'users', resourceId: user.userId, changes: null },
+      ]);
+    }
     reply.clearCookie(TOKEN_COOKIE, cookieOptions);
     return { status: 'success', message: 'Logged out' };
   });
 };
+
+/** Who a public route's caller is, if they sent a valid token; nobody otherwise. */
+function signedInUser(request: FastifyRequest, tokens: TokenService) {
+  try {
+    const token = presentedToken(request);
+    if (token === undefined) return undefined;
+    const claims = tokens.verify(token);
+    return { userId: claims.sub, username: claims.username };
+  } catch {
+    return undefined;
+  }
+}
