@@ -93,10 +93,13 @@ describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
     expectRestored(cli.output());
   });
 
-  it('restores the terminal on Ctrl+C', async () => {
+  it.each([
+    ['Ctrl+C', '\x03'],
+    ['Esc', '\x1b'],
+  ])('restores the terminal on %s', async (_name, key) => {
     const cli = startInTerminal();
     await cli.address();
-    cli.terminal.write('\x03');
+    cli.terminal.write(key);
     const exit = await cli.exited;
     expect(exit.exitCode).toBe(0);
     expectRestored(cli.output());
