@@ -250,6 +250,23 @@ describe('resize', () => {
   });
 });
 
+describe('tiny terminals', () => {
+  it('still draws, without throwing, in a terminal smaller than the layout needs', async () => {
+    const ui = mount();
+    add(ui.store, '/a', { body: Buffer.from('{"a":1}') });
+    await ui.until((frame) => frame.includes('/a'));
+    const stdout = instance?.stdout;
+    if (!stdout) throw new Error('no stdout');
+    Object.defineProperty(stdout, 'columns', { get: () => 12, configurable: true });
+    Object.defineProperty(stdout, 'rows', { get: () => 3, configurable: true });
+    stdout.emit('resize');
+    await ui.press('j');
+    await ui.press(KEYS.pageDown);
+    await ui.press(KEYS.enter);
+    await ui.until((frame) => frame.split('\n').length === layoutFor(12, 3).rows);
+  });
+});
+
 describe('frame pacing', () => {
   it('applies arrivals at most ~30 times a second, less when frames are costly', () => {
     expect(syncDelay(0)).toBe(FRAME_MS);
