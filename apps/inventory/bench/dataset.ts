@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { insertMetrics, type MetricInput } from '../src/metrics/repository.js';
 import { DEVICE_STATUSES } from '../src/resources/definitions/devices.js';
 import type { AnyDatabase } from '../src/resources/repository.js';
 
@@ -303,25 +304,30 @@ export async function loadDataset(
     })(),
   );
 
-  rows.device_metrics = await insertAll(
-    db,
-    'device_metrics',
-    (function* () {
-      for (let sample = shape.metricsPerDevice; sample >= 1; sample--) {
-        for (const deviceId of deviceIds) {
-          yield {
-            id: uuidv7(),
-            device_id: deviceId,
-            cpu: Math.round(next() * 1000) / 10,
-            memory: Math.round(next() * 1000) / 10,
-            temperature: 30 + Math.round(next() * 400) / 10,
-            uptime_seconds: Math.floor(next() * 31_536_000),
-            ts: new Date(now - sample * 300_000).toISOString(),
-          };
-        }
+  // Through the metrics module, which also keeps each device's latest record for the overview.
+  rows.device_metrics = 0;
+  await db.transaction().execute(async (trx) => {
+    let batch: MetricInput[] = [];
+    const flush = async () => {
+      rows.device_metrics =
+        (rows.device_metrics ?? 0) + (await insertMetrics(trx, batch, new Date()));
+      batch = [];
+    };
+    for (let sample = shape.metricsPerDevice; sample >= 1; sample--) {
+      for (const deviceId of deviceIds) {
+        batch.push({
+          device_id: deviceId,
+          cpu: Math.round(next() * 1000) / 10,
+          memory: Math.round(next() * 1000) / 10,
+          temperature: 30 + Math.round(next() * 400) / 10,
+          uptime_seconds: Math.floor(next() * 31_536_000),
+          ts: new Date(now - sample * 300_000).toISOString(),
+        });
+        if (batch.length === BATCH_ROWS) await flush();
       }
-    })(),
-  );
+    }
+    if (batch.length > 0) await flush();
+  });
 
   return { shape, rows, seconds: (performance.now() - started) / 1000 };
 }
