@@ -1,5 +1,5 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -28,23 +28,28 @@ export interface InventoryServerOptions {
   cpuProfileDir?: string | undefined;
   /** How long the start may take (the embedded store reads its whole data folder). */
   timeoutMs?: number;
+  /** Run the compiled service (dist/main.js, as `npm run start:dist`) instead of the sources. */
+  compiled?: boolean;
 }
 
-/** Starts `src/main.ts` on a free port and waits for the address it prints. */
+/** Starts the service on a free port and waits for the address it prints. */
 export async function startInventoryServer(
   options: InventoryServerOptions,
 ): Promise<RunningServer & { recentOutput(): string }> {
+  const entry = options.compiled ? ['dist/main.js'] : [...TS_LOADER, 'src/main.ts'];
+  if (options.compiled && !existsSync(`${APP_ROOT}dist/main.js`)) {
+    throw new Error('no dist/main.js: run `npm run build -w apps/inventory` first');
+  }
   const args = [
-    ...TS_LOADER,
     ...(options.cpuProfileDir
       ? [
           '--cpu-prof',
           `--cpu-prof-dir=${options.cpuProfileDir}`,
           '--import',
-          fileURLToPath(new URL('./exit-on-signal.ts', import.meta.url)),
+          fileURLToPath(new URL('./exit-on-signal.mjs', import.meta.url)),
         ]
       : []),
-    'src/main.ts',
+    ...entry,
   ];
   const started = performance.now();
   const child = spawn(process.execPath, args, {

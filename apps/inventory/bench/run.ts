@@ -36,6 +36,8 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
   --warmup S           unmeasured seconds before each scenario (default 2)
   --only TEXT          run only the scenarios whose name contains TEXT (repeatable)
   --reuse              keep the data set of an earlier run when it has the same size
+  --dist               run the compiled server (dist/main.js; npm run build -w apps/inventory first)
+                       instead of src/main.ts through tsx
   --cpu-prof           write a CPU profile of the server to bench/results/profiles/
   --help`;
 
@@ -54,6 +56,7 @@ interface BenchOptions {
   only: string[];
   reuse: boolean;
   cpuProfile: boolean;
+  compiled: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -71,6 +74,7 @@ function readOptions(): BenchOptions {
       only: { type: 'string', multiple: true, default: [] },
       reuse: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      dist: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -98,6 +102,7 @@ function readOptions(): BenchOptions {
     only: values.only,
     reuse: values.reuse,
     cpuProfile: values['cpu-prof'],
+    compiled: values.dist,
   };
 }
 
@@ -224,6 +229,7 @@ async function main() {
       RATE_LIMIT_MAX: '0',
     },
     cpuProfileDir: options.cpuProfile ? profileDir : undefined,
+    compiled: options.compiled,
   });
   log(
     `server: ${server.url} (pid ${server.pid}), listening ${Math.round(server.startupMs)} ms after spawn`,
