@@ -13,6 +13,7 @@ import type { Database } from './db/schema.js';
 import { events } from './events/definition.js';
 import { eventRoutes } from './events/routes.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { openApi } from './http/openapi.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createMailer } from './mail/mailer.js';
@@ -78,6 +79,8 @@ export async function buildApp(
   const tokens = new TokenService(config.jwtSecret, config.tokenTtlSeconds);
   const hasher = new PasswordHasher(config.passwordHashing);
 
+  // Before the routes: the document is built from every route registered after it.
+  await app.register(openApi);
   await app.register(cookie);
   await app.register(authGuard, { db, tokens });
   await app.register(serviceRoutes, { db: db as AnyDatabase });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import { actorOf, writeAuditEntries } from '../audit/audit-log.js';
+import { type AuditEntry, actorOf, writeAuditEntries } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { INACTIVE_ACCOUNT_MESSAGE, presentedToken, TOKEN_COOKIE } from './guard.js';
@@ -49,14 +49,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       const valid = await hasher.verify(user?.password_hash, password);
       if (!user || !valid) {
         // Written for unknown names too (same cost); the name tried is kept, never the password.
-        await writeAuditEntries(db, actorOf(request), [
-          {
-            action: 'login_failed',
-            resourceType: 'users',
-            resourceId: user?.id ?? null,
-            changes: { username },
-          },
-        ]);
+        await writeAuditEntries(db, actorOf(request), [sessionEntry('login_failed', username)]);
         throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
       }
       // Only after the password matched: the account's state is nobody else's business.
@@ -70,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       await writeAuditEntries(
         db,
         { ...actorOf(request), userId: user.id, username: user.username },
-        [{ action: 'login', resourceType: 'users', resourceId: user.id, changes: null }],
+        [sessionEntry('login', user.username)],
       );
       reply.setCookie(TOKEN_COOKIE, token, { ...cookieOptions, maxAge: tokens.ttlSeconds });
       return { status: 'success', message: 'Login successful', token };
@@ -83,13 +76,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
     const user = signedInUser(request, tokens);
     if (user) {
       await writeAuditEntries(db, { ...actorOf(request), ...user }, [
-        { action: 'logout', resourceType: 'users', resourceId: user.userId, changes: null },
+        sessionEntry('logout', user.username),
       ]);
     }
     reply.clearCookie(TOKEN_COOKIE, cookieOptions);
     return { status: 'success', message: 'Logged out' };
   });
 };
+
+/**
+ * Sign-ins are audited as events of the account's sessions (`resource_type=sessions`, the
+ * account name as `resource_id`, so that failed attempts on unknown names are found the same
+ * way); the rows of the user record itself stay the record's changes.
+ */
+function sessionEntry(action: 'login' | 'login_failed' | 'logout', username: string): AuditEntry {
+  return { action, resourceType: 'sessions', resourceId: username, changes: null };
+}
 
 /** Who a public route's caller is, if they sent a valid token; nobody otherwise. */
 function signedInUser(request: FastifyRequest, tokens: TokenService) {

@@ -1,0 +1,127 @@
+import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Access } from '../auth/roles.js';
+import { API_VERSION } from '../routes/service.js';
+
+export const DOCS_PREFIX = '/docs';
+export const OPENAPI_PATH = '/openapi.json';
+const ERROR_SCHEMA_NAME = 'Error';
+interface OpenApiDocument {
+  paths?: unknown;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** How a route's declared access reads in the document. */
+function describeAccess(access: Access): string {
+  if (access === 'public') return 'Public.';
+  if (access === 'authenticated') return 'Any valid token.';
+  if (Array.isArray(access)) return `Roles: ${access.join(', ')}.`;
+  return `The account's owner, or roles: ${(access as { ownerOr: readonly string[] }).ownerOr.join(', ')}.`;
+}
+
+/** ErrorResponse as it reads in the document (@fastify/swagger writes `const` as `enum`). */
+function isErrorSchema(value: unknown): boolean {
+  const schema = value as { type?: unknown; properties?: Record<string, { enum?: unknown[] }> };
+  const properties = schema?.properties;
+  return (
+    schema?.type === 'object' &&
+    properties !== undefined &&
+    Object.keys(properties).sort().join() === 'message,status' &&
+    properties.status?.enum?.length === 1 &&
+    properties.status.enum[0] === 'error'
+  );
+}
+
+/**
+ * Every error answer has one shape; the document declares it once (components.schemas.Error)
+ * and every operation's error responses point to it, instead of repeating it in each route.
+ */
+function shareErrorSchema(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'schema' && isErrorSchema(value)) {
+      (node as Record<string, unknown>)[key] = {
+        $ref: `#/components/schemas/${ERROR_SCHEMA_NAME}`,
+      };
+    } else shareErrorSchema(value);
+  }
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['status', 'message'],
+  properties: {
+    status: { type: 'string', enum: ['error'] },
+    message: { type: 'string' },
+  },
+};
+
+/**
+ * The OpenAPI 3 document, generated from the route schemas by @fastify/swagger (which must see
+ * every route, so this is registered before them), served at GET /openapi.json, and the Swagger
+ * UI at /docs. Both are public. The UI's routes get their own content security policy (the
+ * API's allows nothing); every other route keeps the API's.
+ */
+export const openApi = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Network Inventory API',
+          version: `${API_VERSION}.0.0`,
+          description:
+            'Inventory of locations, devices, interfaces, VLANs and links, with events, metrics, ' +
+            'an audit log and user accounts. Every error is `{"status": "error", "message"}`.',
+        },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
+        security: [{ bearer: [] }],
+      },
+      transform: ({ schema, url, route }) => {
+        const access: Access = route.config?.access ?? 'authenticated';
+        const documented = { ...schema, description: describeAccess(access) };
+        // A prefixed plugin's `/` route answers at `/devices` and `/devices/`: document one.
+        const path = url.length > 1 ? url.replace(/\/$/, '') : url;
+        return {
+          schema: access === 'public' ? { ...documented, security: [] } : documented,
+          url: path,
+        };
+      },
+      transformObject: (documentObject) => {
+        const document = structuredClone(
+          (documentObject as { openapiObject: OpenApiDocument }).openapiObject,
+        );
+        shareErrorSchema(document.paths);
+        document.components = {
+          ...document.components,
+          schemas: {
+            ...document.components?.schemas,
+            [ERROR_SCHEMA_NAME]: ERROR_SCHEMA,
+          },
+        };
+        return document as ReturnType<SwaggerTransformObject>;
+      },
+    });
+    await app.register(documentationRoutes);
+  },
+  { name: 'openapi' },
+);
+
+/** In its own encapsulated context, so that what it changes stays on these routes. */
+const documentationRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access: 'public' };
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    // The UI's own policy (script hashes of its inline code) on its routes only; without
+    // upgrade-insecure-requests, which would send a browser on plain HTTP to https:// assets.
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+};
