@@ -5,7 +5,7 @@ import { Value } from 'typebox/value';
 /**
  * The protections' part of the service configuration, read once from the environment by the
  * core's config.ts (which passes `env`; nothing here reads process.env). Every variable, default
- * and limit is documented in ./README.md.
+ * and limit is documented in the app's README.md (section Protections).
  */
 export interface ProtectionsConfig {
   /** Requests allowed per client IP and window; 0 turns rate limiting off. */
