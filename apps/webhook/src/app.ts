@@ -19,6 +19,7 @@ export async function startCapture(config: AppConfig): Promise<RunningCapture> {
     store,
     respond: createResponder(config.defaultResponse, config.routes),
     maxBody: config.limits.maxBody,
+    timeouts: config.timeouts,
   });
   const address = await listen(server, config.host, config.port);
   return {

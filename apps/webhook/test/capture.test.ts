@@ -1,9 +1,9 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import type { AppConfig } from '../src/config/types.js';
-import { BUILT_IN_RESPONSE, DEFAULT_LIMITS } from '../src/config/types.js';
+import { DEFAULT_LIMITS } from '../src/config/types.js';
+import { captureConfig, sendRaw as raw } from './helpers.js';
 
 const running: RunningCapture[] = [];
 afterEach(async () => {
@@ -11,32 +11,10 @@ afterEach(async () => {
 });
 
 async function start(overrides: Partial<AppConfig> = {}) {
-  const capture = await startCapture({
-    host: '127.0.0.1',
-    port: 0,
-    configFile: null,
-    defaultResponse: BUILT_IN_RESPONSE,
-    routes: [],
-    limits: DEFAULT_LIMITS,
-    output: 'lines',
-    ...overrides,
-  });
+  const capture = await startCapture(captureConfig(overrides));
   running.push(capture);
   const port = Number(new URL(capture.address).port);
   return { capture, port, records: () => capture.store.snapshot().records };
-}
-
-/** Sends bytes exactly as given and resolves with the whole response once the server closes. */
-function raw(port: number, bytes: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
-    let response = '';
-    socket.setEncoding('latin1').on('data', (chunk: string) => {
-      response += chunk;
-    });
-    socket.on('close', () => resolve(response));
-    socket.on('error', reject);
-  });
 }
 
 describe('capture fidelity', () => {

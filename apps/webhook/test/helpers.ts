@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CapturedRequest } from '../src/capture/record.js';
 import type { StoreSnapshot } from '../src/capture/store.js';
+import {
+  type AppConfig,
+  BUILT_IN_RESPONSE,
+  DEFAULT_LIMITS,
+  DEFAULT_TIMEOUTS,
+} from '../src/config/types.js';
 
 /** The real command, as `npx webhook` runs it. */
 export const CLI = fileURLToPath(new URL('../bin/webhook.js', import.meta.url));
@@ -131,4 +138,32 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`timed out waiting; last state:\n${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A config as the CLI would build it without flags or file, on a free port, then `overrides`. */
+export function captureConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    configFile: null,
+    defaultResponse: BUILT_IN_RESPONSE,
+    routes: [],
+    limits: DEFAULT_LIMITS,
+    timeouts: DEFAULT_TIMEOUTS,
+    output: 'lines',
+    ...overrides,
+  };
+}
+
+/** Sends bytes exactly as given and resolves with the whole response once the server closes. */
+export function sendRaw(port: number, bytes: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    let response = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      response += chunk;
+    });
+    socket.on('close', () => resolve(response));
+    socket.on('error', reject);
+  });
 }

@@ -1,63 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
-import { CLI, childEnv, waitFor } from './helpers.js';
-
-const ENTER_ALT_SCREEN = '\x1b[?1049h';
-const LEAVE_ALT_SCREEN = '\x1b[?1049l';
-const SHOW_CURSOR = '\x1b[?25h';
-
-/** Text as a person would read it: escape sequences removed. */
-function screenText(output: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping terminal escapes
-  return output.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]/g, '');
-}
-
-/** The real CLI in a pseudo-terminal, as a user runs it. */
-function startInTerminal(args = [CLI, '--port', '0']) {
-  const terminal = pty.spawn(process.execPath, args, {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    name: 'xterm-256color',
-    cols: 120,
-    rows: 30,
-    env: childEnv({ TERM: 'xterm-256color' }) as Record<string, string>,
-  });
-  let output = '';
-  terminal.onData((data) => {
-    output += data;
-  });
-  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
-    terminal.onExit(resolve);
-  });
-  return {
-    terminal,
-    exited,
-    output: () => output,
-    screen: () => screenText(output),
-    /** Text drawn after output position `mark`: what a key press made appear. */
-    screenSince: (mark: number) => screenText(output.slice(mark)),
-    /** The listening address, read off the status bar. */
-    async address(): Promise<string> {
-      const pattern = /http:\/\/127\.0\.0\.1:\d+/;
-      await waitFor(
-        () => pattern.test(screenText(output)),
-        () => output,
-        30_000,
-      );
-      return pattern.exec(screenText(output))?.[0] ?? '';
-    },
-  };
-}
-
-/** Everything after the last frame: the restore sequences must be there, in this order. */
-function expectRestored(output: string, after = '') {
-  expect(output.indexOf(ENTER_ALT_SCREEN)).toBeGreaterThanOrEqual(0);
-  const leave = output.lastIndexOf(LEAVE_ALT_SCREEN);
-  expect(leave).toBeGreaterThan(output.indexOf(ENTER_ALT_SCREEN));
-  expect(output.lastIndexOf(SHOW_CURSOR)).toBeGreaterThan(output.lastIndexOf('\x1b[?25l'));
-  // Nothing is drawn after the alternate screen is left.
-  expect(screenText(output.slice(leave)).trim()).toBe(after);
-}
+import { waitFor } from './helpers.js';
+import { expectRestored, LEAVE_ALT_SCREEN, screenText, startInTerminal } from './pty.js';
 
 describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
   it('shows requests as they arrive, answers keys, and restores the terminal on q', async () => {

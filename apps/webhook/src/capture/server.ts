@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { ServerTimeouts } from '../config/types.js';
 import { listenError } from '../errors.js';
 import type { Responder } from '../respond/routes.js';
 import { completeUrl, pairHeaders, splitTarget } from './record.js';
@@ -20,16 +21,26 @@ export interface CaptureOptions {
   readonly respond: Responder;
   /** Bytes of a body kept; the rest is read (so the client gets its answer) and dropped. */
   readonly maxBody: number;
+  readonly timeouts: ServerTimeouts;
 }
 
 /**
  * An HTTP server that records every complete request into the store and answers it with the
  * configured response. Requests the client abandons before the end of the body are not recorded.
  */
-export function createCaptureServer({ store, respond, maxBody }: CaptureOptions): Server {
+export function createCaptureServer({ store, respond, maxBody, timeouts }: CaptureOptions): Server {
   // Node's defaults (16 KiB of headers, the first 2000 kept) would answer 431 to, or silently cut,
   // requests a capture tool exists to show; the size stays bounded so a client cannot exhaust memory.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => capture(req, res));
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => capture(req, res),
+  );
   server.maxHeadersCount = 0;
 
   let listeningAddress = '';

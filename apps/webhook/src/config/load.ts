@@ -10,6 +10,7 @@ import {
   DEFAULT_HOST,
   DEFAULT_LIMITS,
   DEFAULT_PORT,
+  DEFAULT_TIMEOUTS,
   type Limits,
   type OutputMode,
 } from './types.js';
@@ -81,6 +82,7 @@ export function parseCommand(argv: readonly string[], env: Environment): Command
       defaultResponse: file.response ?? BUILT_IN_RESPONSE,
       routes: file.routes,
       limits,
+      timeouts: DEFAULT_TIMEOUTS,
       output,
     },
   };

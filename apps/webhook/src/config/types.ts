@@ -32,6 +32,21 @@ export interface Limits {
   readonly maxMemory: number;
 }
 
+/**
+ * How long the server waits for slow clients (a slowloris holding connections with headers or
+ * a body sent a byte at a time). Fixed, not flags: see the README's "Capture and limits".
+ */
+export interface ServerTimeouts {
+  /** Request line and headers must arrive within this (ms); else 408 and the connection closes. */
+  readonly headersMs: number;
+  /** The whole request, body included (ms); else 408. */
+  readonly requestMs: number;
+  /** An idle kept-alive connection is closed after this (ms). */
+  readonly keepAliveMs: number;
+  /** How often Node checks the two above (ms): a timeout fires at most this late. */
+  readonly checkIntervalMs: number;
+}
+
 export type OutputMode = 'tui' | 'lines' | 'json';
 
 /** Everything the CLI needs, read and validated once at start-up. */
@@ -43,6 +58,7 @@ export interface AppConfig {
   readonly defaultResponse: ResponseSpec;
   readonly routes: readonly RouteSpec[];
   readonly limits: Limits;
+  readonly timeouts: ServerTimeouts;
   readonly output: OutputMode;
 }
 
@@ -52,6 +68,18 @@ export const DEFAULT_LIMITS: Limits = {
   maxBody: 10 * 1024 * 1024,
   maxRequests: 1000,
   maxMemory: 256 * 1024 * 1024,
+};
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  // A webhook sender writes its headers in one go; 15 s is generous even over a tunnel, and ends a
+  // slowloris connection four times sooner than Node's 60 s.
+  headersMs: 15_000,
+  // Time for --max-body's 10 MiB at about 100 KiB/s; Node's 300 s would let a trickling upload
+  // hold a connection (and its partial body) for five minutes.
+  requestMs: 120_000,
+  // Node's default: longer than most clients' reuse window, short enough to free idle sockets.
+  keepAliveMs: 5_000,
+  // Node checks every 30 s by default, which would let a slow client run 30 s over.
+  checkIntervalMs: 1_000,
 };
 /** The answer when no config file says otherwise. */
 export const BUILT_IN_RESPONSE: ResponseSpec = {
