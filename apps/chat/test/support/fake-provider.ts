@@ -15,11 +15,13 @@ import {
  * - `/github`: `/user`, `/user/emails` (Bearer) and `POST /applications/{id}/token` (Basic);
  * - `/oidc`: discovery, userinfo and RFC 7662 introspection (client_secret_basic);
  * - `/google`: discovery without introspection, userinfo and a Google-style `tokeninfo`.
- * `fault` makes every answer misbehave, for the fault tests.
+ * `fault` makes every answer misbehave, for the fault tests: `slow` answers correctly but only after
+ * `slowMs`, `stall` never answers.
  */
 export type Fault =
   | 'refuse'
   | 'stall'
+  | 'slow'
   | 'reset'
   | 'server-error'
   | 'garbage'
@@ -88,6 +90,8 @@ export class FakeProvider {
   readonly google = new Map<string, OidcAccount>();
   /** Milliseconds every answer waits before it is sent (the benchmark leaves it 0). */
   latencyMs = 0;
+  /** How late the `slow` fault answers. */
+  slowMs = 10_000;
   /** When set, discovery documents announce this issuer instead of their own. */
   announcedIssuer: string | undefined;
 
@@ -110,6 +114,13 @@ export class FakeProvider {
     return fake;
   }
 
+  /** Connections currently open to this server (the service's keep-alive pool included). */
+  openConnections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -119,6 +130,7 @@ export class FakeProvider {
     this.fault = undefined;
     this.discoveryFault = undefined;
     this.latencyMs = 0;
+    this.slowMs = 10_000;
     this.announcedIssuer = undefined;
     this.calls.length = 0;
     for (const accounts of [this.twitter, this.facebook, this.github, this.oidc, this.google]) {
@@ -134,7 +146,8 @@ export class FakeProvider {
     const fault = url.pathname.endsWith('/.well-known/openid-configuration')
       ? this.discoveryFault
       : this.fault;
-    if (fault && (await this.misbehave(fault, request, response))) return;
+    if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    else if (fault && (await this.misbehave(fault, request, response))) return;
 
     const [, provider, ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;
@@ -158,7 +171,11 @@ export class FakeProvider {
     response.end(JSON.stringify(answer.body));
   }
 
-  private async misbehave(fault: Fault, request: IncomingMessage, response: ServerResponse) {
+  private async misbehave(
+    fault: Exclude<Fault, 'slow'>,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) {
     switch (fault) {
       case 'refuse':
         response.writeHead(401, { 'content-type': 'application/json' });
@@ -188,9 +205,14 @@ export class FakeProvider {
         const chunk = 'x'.repeat(64 * 1024);
         for (let i = 0; i < 128 && !response.destroyed; i++) {
           if (!response.write(chunk)) {
-            await new Promise((resolve) => {
-              response.once('drain', resolve);
-              response.once('close', resolve);
+            await new Promise<void>((resolve) => {
+              const resume = () => {
+                response.off('drain', resume);
+                response.off('close', resume);
+                resolve();
+              };
+              response.on('drain', resume);
+              response.on('close', resume);
             });
           }
         }

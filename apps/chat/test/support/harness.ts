@@ -124,6 +124,22 @@ export const loginBody = (
   };
 };
 
+/** Listens on a free loopback port: for tests that must go through real sockets, not `inject`. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** POST /api/v1/login over HTTP to a listening service. */
+export const postLogin = (base: string, body: unknown) =>
+  fetch(`${base}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
 export const login = (app: FastifyInstance, body: unknown, ip = '127.0.0.1') =>
   app.inject({ method: 'POST', url: '/api/v1/login', payload: body as object, remoteAddress: ip });
 
