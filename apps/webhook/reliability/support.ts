@@ -1,6 +1,7 @@
 // Shared by the reliability checks: case counts scaled by SOAK, process memory, and a raw HTTP
 // client that can stop half-way.
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 
 /** `npm run soak` sets SOAK=1: more cases, longer floods. */
@@ -65,4 +66,58 @@ export function exchange(
       socket.end();
     });
   });
+}
+
+export interface FloodResult {
+  /** Requests answered with a 2xx: the ones the server must have recorded. */
+  readonly completed: number;
+  readonly failed: number;
+  readonly ms: number;
+}
+
+/**
+ * Sends `count` POSTs to `url`, `concurrency` at a time over kept-alive connections, each body made
+ * by `body(i)`. Stops by itself after the last one (or when `stop()` says so).
+ */
+export async function flood(
+  url: string,
+  {
+    count,
+    concurrency,
+    body,
+    stop = () => false,
+  }: { count: number; concurrency: number; body: (i: number) => Buffer; stop?: () => boolean },
+): Promise<FloodResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const started = Date.now();
+  let next = 0;
+  let completed = 0;
+  let failed = 0;
+  const send = (i: number) =>
+    new Promise<void>((resolve) => {
+      const payload = body(i);
+      const req = request(
+        `${url}/flood/${i}`,
+        { method: 'POST', agent, headers: { 'content-length': payload.length } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== undefined && res.statusCode < 300) completed += 1;
+            else failed += 1;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed += 1;
+        resolve();
+      });
+      req.end(payload);
+    });
+  const worker = async () => {
+    while (next < count && !stop()) await send(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  return { completed, failed, ms: Date.now() - started };
 }

@@ -5,7 +5,7 @@ import { startCapture } from './app.js';
 import { HELP, parseCommand } from './config/load.js';
 import type { AppConfig } from './config/types.js';
 import { exitProcess, fail, installExitHandlers, onExit } from './lifecycle.js';
-import { createPrinter, requestJson, requestLine } from './output/printers.js';
+import { blockOnSlowReader, createPrinter, requestJson, requestLine } from './output/printers.js';
 
 async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2), {
@@ -43,11 +43,12 @@ async function run(config: AppConfig): Promise<void> {
     return;
   }
 
+  blockOnSlowReader(process.stdout);
   const printer = createPrinter(
     process.stdout,
     config.output === 'json' ? requestJson : requestLine,
   );
-  // Stopping (SIGTERM, Ctrl+C) still prints what was captured: pipes are written synchronously.
+  // Stopping (SIGTERM, Ctrl+C) still prints what was captured: stdout is written synchronously.
   onExit(printer.flush);
   // A closed pipe (`webhook --json | head`) means nobody is reading any more.
   process.stdout.on('error', () => exitProcess(0));

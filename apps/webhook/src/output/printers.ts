@@ -53,3 +53,17 @@ export function createPrinter(
     flush,
   };
 }
+
+/**
+ * Makes writes to a piped stdout wait for the reader. Node writes to pipes asynchronously on Linux
+ * and queues whatever the reader has not taken yet, without limit: a flood read by a slow consumer
+ * (`webhook --json | slow-script`) piled up far beyond --max-memory (800 MiB for 300 MiB of bodies
+ * in the reliability suite). A blocking write holds the event loop instead, so the server stops
+ * reading its sockets and the senders feel TCP backpressure; nothing is lost. Node makes the same
+ * choice for terminals and files everywhere, and for pipes on Windows. Terminals and files are left
+ * as they are.
+ */
+export function blockOnSlowReader(stream: NodeJS.WriteStream): void {
+  const handle = (stream as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+  if (!stream.isTTY) handle?.setBlocking?.(true);
+}
