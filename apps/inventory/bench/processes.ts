@@ -40,15 +40,9 @@ export async function startInventoryServer(
   if (options.compiled && !existsSync(`${APP_ROOT}dist/main.js`)) {
     throw new Error('no dist/main.js: run `npm run build -w apps/inventory` first');
   }
+  // main.ts exits normally on SIGTERM (graceful shutdown), which is when Node writes the profile.
   const args = [
-    ...(options.cpuProfileDir
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${options.cpuProfileDir}`,
-          '--import',
-          fileURLToPath(new URL('./exit-on-signal.mjs', import.meta.url)),
-        ]
-      : []),
+    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
     ...entry,
   ];
   const started = performance.now();
