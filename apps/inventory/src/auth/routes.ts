@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { type AuditEntry, actorOf, writeAuditEntries } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
+import { responses, SuccessMessage } from '../resources/schemas.js';
 import { INACTIVE_ACCOUNT_MESSAGE, presentedToken, TOKEN_COOKIE } from './guard.js';
 import type { PasswordHasher } from './passwords.js';
 import type { TokenService } from './tokens.js';
@@ -17,6 +18,12 @@ export interface AuthRoutesOptions {
 }
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+
+const LoginResult = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  token: Type.String({ description: 'JWT (HS256); also set in the Bearer cookie' }),
+});
 
 const LoginBody = Type.Object(
   {
@@ -41,7 +48,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
 
   app.post(
     '/users/login',
-    { config: { access: 'public' }, schema: { body: LoginBody } },
+    {
+      config: { access: 'public' },
+      schema: { body: LoginBody, response: responses({ 200: LoginResult }) },
+    },
     async (request, reply) => {
       const { username, password } = request.body;
       const user = await findUserForLogin(db, username);
@@ -66,22 +76,26 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         [sessionEntry('login', user.username)],
       );
       reply.setCookie(TOKEN_COOKIE, token, { ...cookieOptions, maxAge: tokens.ttlSeconds });
-      return { status: 'success', message: 'Login successful', token };
+      return { status: 'success' as const, message: 'Login successful', token };
     },
   );
 
   // Public: it only tells the browser to drop its cookie; a JWT cannot be revoked one by one
   // (changing the password or deactivating the account ends every token of the user).
-  app.post('/users/logout', { config: { access: 'public' } }, async (request, reply) => {
-    const user = signedInUser(request, tokens);
-    if (user) {
-      await writeAuditEntries(db, { ...actorOf(request), ...user }, [
-        sessionEntry('logout', user.username),
-      ]);
-    }
-    reply.clearCookie(TOKEN_COOKIE, cookieOptions);
-    return { status: 'success', message: 'Logged out' };
-  });
+  app.post(
+    '/users/logout',
+    { config: { access: 'public' }, schema: { response: responses({ 200: SuccessMessage }) } },
+    async (request, reply) => {
+      const user = signedInUser(request, tokens);
+      if (user) {
+        await writeAuditEntries(db, { ...actorOf(request), ...user }, [
+          sessionEntry('logout', user.username),
+        ]);
+      }
+      reply.clearCookie(TOKEN_COOKIE, cookieOptions);
+      return { status: 'success' as const, message: 'Logged out' };
+    },
+  );
 };
 
 /**

@@ -24,7 +24,10 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
       catalogue.push({
         method,
         url: route.url,
-        access: route.config?.access ?? 'authenticated',
+        // Read when asked: a plugin's own onRoute hook (the public /docs) may still set it.
+        get access() {
+          return route.config?.access ?? 'authenticated';
+        },
       });
     }
   });

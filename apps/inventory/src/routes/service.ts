@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { devices } from '../resources/definitions/devices.js';
 import { type AnyDatabase, countRows } from '../resources/repository.js';
+import { responses } from '../resources/schemas.js';
 
 export const API_VERSION = 1;
 
@@ -9,11 +11,33 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = asy
   app,
   { db },
 ) => {
-  app.get('/', { config: { access: 'public' } }, async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(`Network Inventory API version ${API_VERSION}\n`),
+  app.get(
+    '/',
+    {
+      config: { access: 'public' },
+      schema: {
+        response: {
+          200: {
+            description: 'The API version, as plain text (a health check)',
+            content: { 'text/plain': { schema: Type.String() } },
+          },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/plain; charset=utf-8')
+        .send(`Network Inventory API version ${API_VERSION}\n`),
   );
 
-  app.get('/debug/count', { config: { access: 'public' } }, async () => ({
-    count: await countRows(db, devices, {}),
-  }));
+  app.get(
+    '/debug/count',
+    {
+      config: { access: 'public' },
+      schema: { response: responses({ 200: Type.Object({ count: Type.Integer() }) }) },
+    },
+    async () => ({
+      count: await countRows(db, devices, {}),
+    }),
+  );
 };
