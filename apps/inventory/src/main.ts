@@ -5,6 +5,7 @@ import { resolveJwtSecret } from './auth/secret.js';
 import { seedInitialAccounts } from './auth/users.js';
 import { type Config, loadConfig } from './config.js';
 import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
+import { DOCS_PREFIX, OPENAPI_PATH } from './http/openapi.js';
 import { installGracefulShutdown } from './protections/index.js';
 
 /**
@@ -33,7 +34,10 @@ async function main() {
   const address = await app.listen({ host: config.host, port: config.port });
 
   // Written to the terminal directly, never through the logger: log files keep no passwords.
-  const lines = [`Network inventory API listening on ${address} (${store.description})`];
+  const lines = [
+    `Network inventory API listening on ${address} (${store.description})`,
+    `API documentation: ${address}${DOCS_PREFIX}/ (OpenAPI document: ${address}${OPENAPI_PATH})`,
+  ];
   if (created.length > 0) {
     lines.push(
       `Initial accounts created: ${created.join(', ')}`,
