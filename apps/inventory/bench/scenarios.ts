@@ -56,6 +56,12 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
       kind: 'list',
       request: () => get('/devices?page=900&limit=100'),
     },
+    {
+      // Sorted, so no earlier page's position helps: this one walks its offset every time.
+      name: 'deep page sorted by hostname',
+      kind: 'list',
+      request: () => get('/devices?page=900&limit=100&sortby=hostname:asc'),
+    },
     { name: 'GET /devices/{id}', kind: 'read', request: (n) => get(`/devices/${idAt(n * 7919)}`) },
     {
       name: 'GET /interfaces?device_id=',
