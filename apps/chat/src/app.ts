@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
@@ -70,6 +72,31 @@ export function toChatError(error: FastifyError | Error): ChatError {
   return new ChatError(500, 'internal-error', 'Internal error');
 }
 
+/**
+ * Requests Node's HTTP parser refuses (a control byte in a header, headers over the size limit, a
+ * client too slow to send them) never reach a route or the error handler; Fastify's default answer
+ * to them has another shape. They are answered here in the service's shape, and the connection
+ * closed, since the parser cannot find where the next request would start.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const chatError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ChatError(408, 'request-timeout', 'The request was not received in time')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ChatError(431, 'headers-too-large', 'The request headers are too large')
+        : invalidRequest('The request is not valid HTTP');
+  const body = JSON.stringify(errorBody(chatError));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${chatError.statusCode} ${STATUS_CODES[chatError.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 /** The chat login service, ready to `listen` or `inject`; it does not listen itself. */
 export async function buildApp(
   config: AppConfig,
@@ -82,6 +109,7 @@ export async function buildApp(
     // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.

@@ -5,6 +5,8 @@
  */
 export type ErrorCode =
   | 'invalid-request'
+  | 'request-timeout'
+  | 'headers-too-large'
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'unknown-service'

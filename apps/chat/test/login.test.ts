@@ -349,3 +349,24 @@ describe('POST /api/v1/login: request validation', () => {
     });
   });
 });
+
+describe('credentials that cannot be credentials (found by fuzzing, issue 7)', () => {
+  it('non-ASCII, blank or control characters in a token or secret give 400, never 500 or 502', async () => {
+    const app = await h.app();
+    for (const service of ['twitter', 'facebook', 'github', 'keycloak', 'google']) {
+      for (const [field, value] of [
+        ['accessToken', 'tok\u00e9n'],
+        ['accessToken', 'tok\u2603'],
+        ['accessToken', 'a b'],
+        ['accessToken', '\ud800x'],
+        ['accessTokenSecret', '\u2603\ud800'],
+        ['appSecret', 'secret\t'],
+      ] as const) {
+        const response = await login(app, loginBody(service, 'token', { [field]: value }));
+        expect(response.statusCode, `${service} ${field}`).toBe(400);
+        expect(response.json()).toMatchObject({ status: 'error', error: 'invalid-request' });
+        expect(response.json().message).toMatch(new RegExp(`^${field}: `));
+      }
+    }
+  });
+});

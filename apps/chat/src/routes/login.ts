@@ -6,15 +6,22 @@ import type { RouteOptions } from '../context.js';
 import { accountDeactivated, ChatError, invalidCredentials, unknownService } from '../errors.js';
 import { Me, toMe } from '../users/profile.js';
 
-/** Bounds on every field keep absurd inputs (a 1 MB "token") away from providers and hashes. */
-const Field = Type.String({ minLength: 1, maxLength: 4096 });
+/**
+ * Bounds on every field keep absurd inputs (a 1 MB "token") away from providers and hashes.
+ * Provider credentials are visible ASCII in every protocol served (RFC 6750's b64token, OAuth
+ * 1.0a tokens, client ids and secrets). Anything else cannot be a credential, and would otherwise
+ * reach places that cannot carry it (an Authorization header, a signature base string): found by
+ * fuzzing (issue 7) as 500s and 502s.
+ */
+const CREDENTIAL = '^[\\x21-\\x7e]*$';
+const Credential = Type.String({ minLength: 1, maxLength: 4096, pattern: CREDENTIAL });
 
 const LoginBody = Type.Object({
   serviceName: Type.String({ minLength: 1, maxLength: 64 }),
-  accessToken: Field,
-  accessTokenSecret: Type.String({ maxLength: 4096 }),
-  appSecret: Field,
-  appId: Field,
+  accessToken: Credential,
+  accessTokenSecret: Type.String({ maxLength: 4096, pattern: CREDENTIAL }),
+  appSecret: Credential,
+  appId: Credential,
   expiresIn: Type.Integer({ minimum: 1 }),
 });
 
@@ -37,11 +44,9 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
     },
     async (request) => {
       const body = request.body;
-      const accountKey = Lockout.loginKey(body.serviceName, body.accessToken);
-      await lockout.assertOpen(accountKey);
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
-
+      const attempt = await lockout.begin(Lockout.loginKey(body.serviceName, body.accessToken));
       try {
         // Before any provider call: a token minted for another application never gets that far.
         if (!applicationMatches(service, body)) {
@@ -59,15 +64,16 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
         const expiresAt = new Date(issuedAt.getTime() + lifetime * 1000);
         const authToken = await sessions.issue(user.id, issuedAt, expiresAt);
-        await lockout.succeeded(accountKey);
+        await attempt.succeeded();
         return {
           status: 'success' as const,
           data: { authToken, userId: user.id, me: toMe(user, config.siteUrl) },
         };
       } catch (error) {
-        if (error instanceof ChatError && (error.statusCode === 401 || error.statusCode === 403)) {
-          await lockout.failed(accountKey);
-        }
+        // Refusals count towards the lock-out; provider outages and database errors do not.
+        const refused =
+          error instanceof ChatError && (error.statusCode === 401 || error.statusCode === 403);
+        await (refused ? attempt.failed() : attempt.release());
         throw error;
       }
     },

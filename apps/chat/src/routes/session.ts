@@ -27,13 +27,18 @@ async function authenticate(request: FastifyRequest, context: ChatContext): Prom
   const userId = header(request, 'x-user-id');
   const token = header(request, 'x-auth-token');
   if (!userId || !token) throw unauthorized();
-  const key = Lockout.tokenKey(userId);
-  await context.lockout.assertOpen(key);
-  const session = await context.sessions.find(userId, token, context.now());
-  if (!session) {
-    await context.lockout.failed(key);
-    throw unauthorized();
+  const attempt = await context.lockout.begin(Lockout.tokenKey(userId));
+  let session: Session | undefined;
+  try {
+    session = await context.sessions.find(userId, token, context.now());
+  } catch (error) {
+    await attempt.release(); // a database outage is nobody's failed guess
+    throw error;
   }
+  // A right token does not clear the failures: interleaved with the owner's own requests,
+  // guesses would otherwise never reach the lock.
+  await (session ? attempt.release() : attempt.failed());
+  if (!session) throw unauthorized();
   if (!session.user.active) throw accountDeactivated();
   return session;
 }
