@@ -13,7 +13,7 @@ import { report, scale } from './support/measure.js';
  * answer is never a 5xx, and every error is exactly `{status: "error", error, message}`. The
  * provider is the healthy fake one: a 502 here would blame the provider for the client's input.
  */
-const RUNS = scale(1_500, 20_000);
+const RUNS = scale(1_000, 20_000);
 const RAW_RUNS = scale(300, 3_000);
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 

@@ -191,7 +191,7 @@ export interface Attempt {
  * How long an attempt waits for a slot while the budget is held by attempts in flight, polling
  * with a growing pause (the same loop works for memory and Redis counters).
  */
-const BUSY_WAIT_MS = 10_000;
+const BUSY_WAIT_MS = 20_000;
 const BUSY_POLL_MS = { first: 5, max: 100 };
 
 /**
