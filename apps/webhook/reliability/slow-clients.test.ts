@@ -61,7 +61,8 @@ describe('slow clients', () => {
     const started = Date.now();
     const response = await fetch(`${capture.address}/during`);
     expect(response.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Before the attack is cut; the soak's 1000 connections are opened by this same process.
+    expect(Date.now() - started).toBeLessThan(scaled(1000, TIMEOUTS.headersMs + SLACK_MS));
 
     const results = await Promise.all(attackers);
     for (const { response, closedAfterMs } of results) {
