@@ -12,7 +12,9 @@ import {
   distribution,
   openSockets,
   report,
+  retainedHeapMiB,
   rssMiB,
+  SOAK,
   scale,
   settle,
   tcpConnections,
@@ -38,6 +40,12 @@ const MAX_BYTES = 256 * 1024;
 const CONCURRENCY = scale(20, 100);
 const ROUNDS = scale(3, 10);
 /** Refusals (401) count towards the lock-out; they are the token tests' business. */
+/**
+ * How long after the budget a timed-out login may be answered. The service, the fake provider and
+ * the load generator share one process (and, in the soak, the machine with three other test
+ * files), so with 100 logins at once the answers queue behind each other's work.
+ */
+const TIMEOUT_SLACK_MS = scale(1_500, 8_000);
 const PROVIDER_FAULTS = FAULT_OUTCOMES.filter(([fault]) => fault !== 'refuse');
 
 let h: Harness;
@@ -46,7 +54,7 @@ const bases = { short: '', production: '' };
 const servicePorts: number[] = [];
 let providerPort: number;
 const bodies = new Map<ServiceName, LoginBody>();
-const baseline = { rss: 0, sockets: 0 };
+const baseline = { rss: 0, heap: 0, sockets: 0 };
 const figures: Record<string, unknown>[] = [];
 
 const connectionsTo = (port: number) => total(tcpConnections(port));
@@ -78,6 +86,7 @@ beforeAll(async () => {
     10_000,
   );
   baseline.rss = rssMiB();
+  baseline.heap = retainedHeapMiB();
   baseline.sockets = openSockets().fds ?? 0;
 });
 
@@ -157,10 +166,11 @@ describe('provider faults under load', () => {
       if (timesOut) {
         // Answered when the budget is spent: not before, and not much after.
         expect(latency.min).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-        expect(latency.max).toBeLessThan(TIMEOUT_MS + 1_500);
+        expect(latency.max).toBeLessThan(TIMEOUT_MS + TIMEOUT_SLACK_MS);
       } else {
         // Answered without waiting for the timeout.
-        expect(latency.max).toBeLessThan(PRODUCTION_TIMEOUT_MS / 2);
+        // (In the soak, 100 at once beside three other busy test files: within the budget itself.)
+        expect(latency.max).toBeLessThan(SOAK ? PRODUCTION_TIMEOUT_MS : PRODUCTION_TIMEOUT_MS / 2);
       }
       expect(recovery.map((r) => r.value.status)).toEqual(SERVICES.map(() => 200));
       expect(health.status).toBe(200);
@@ -176,6 +186,7 @@ describe('provider faults under load', () => {
     const service = await settle(serviceConnections, (n) => n === 0, 12_000);
     const sockets = openSockets();
     const rss = rssMiB();
+    const heap = retainedHeapMiB();
     figures.push({
       after: 'all faults, keep-alive idled out',
       providerConnections: provider,
@@ -183,13 +194,17 @@ describe('provider faults under load', () => {
       socketFds: { before: baseline.sockets, after: sockets.fds },
       tcpHandles: sockets.tcpHandles,
       rssMiB: { before: baseline.rss, after: rss },
+      retainedHeapMiB: { before: baseline.heap, after: heap },
     });
     expect(provider).toBe(0);
     expect(service).toBe(0);
     // The store's pool (PostgreSQL) may hold a few more connections than after the warm-up.
     if (sockets.fds !== undefined) expect(sockets.fds).toBeLessThanOrEqual(baseline.sockets + 10);
-    // Every 8 MiB answer was cut off at 256 KiB: nothing near the bytes offered stays in memory.
-    expect(rss - baseline.rss).toBeLessThan(150);
+    // Every 8 MiB answer was cut off at 256 KiB: nothing near the bytes offered stays in memory
+    // (480 / 8000 faulty logins: 3.75 / 62.5 GiB offered). What is retained after a collection
+    // must not grow with the number of faults; RSS may, as the heap grows, within a bound.
+    expect(heap - baseline.heap).toBeLessThan(32);
+    expect(rss - baseline.rss).toBeLessThan(SOAK ? 300 : 150);
     const response = await postLogin(bases.production, bodies.get('github'));
     expect(response.status).toBe(200);
   });

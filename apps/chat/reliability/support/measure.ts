@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** SOAK=1 (`npm run soak`): bigger bursts and more cases than the CI run. */
 export const SOAK = process.env.SOAK === '1';
@@ -107,6 +109,19 @@ export function tcpConnections(port: number): Record<string, number> {
 
 export const total = (counts: Record<string, number>) =>
   Object.values(counts).reduce((sum, count) => sum + count, 0);
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/**
+ * The JavaScript heap in use after a full collection, in MiB: what is actually retained. RSS
+ * also counts heap the collector has not given back yet, which grows under load without a leak.
+ */
+export function retainedHeapMiB(): number {
+  collectGarbage();
+  collectGarbage();
+  return Math.round((process.memoryUsage().heapUsed / 1024 / 1024) * 10) / 10;
+}
 
 export const rssMiB = () => Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
 
