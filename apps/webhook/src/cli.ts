@@ -29,10 +29,12 @@ async function run(config: AppConfig): Promise<void> {
   const capture = await startCapture(config);
 
   if (config.output === 'tui') {
-    // React's development build records performance marks for every component on every render,
-    // which cuts capture throughput by an order of magnitude: pick the production build unless the
-    // user asked otherwise. It has to be set before React loads, hence the import below.
-    process.env.NODE_ENV ??= 'production';
+    // React's development build records a performance measure for every component on every
+    // render, and Node keeps them all: under a flood it cut capture throughput by an order of
+    // magnitude and grew the heap without bound (the reliability soak ran out of a 96 MiB heap). A
+    // NODE_ENV in the user's shell is meant for their own apps, not this tool's UI, so the
+    // production build is always used. It has to be set before React loads, hence the import below.
+    process.env.NODE_ENV = 'production';
     // Loaded only when needed: scripts piping --json never pay for React.
     const { startUi } = await import('./ui/run.js');
     const ui = startUi(capture.store, capture.address, {
