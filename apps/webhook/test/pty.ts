@@ -33,11 +33,21 @@ export function startInTerminal(
     env: childEnv({ TERM: 'xterm-256color' }) as Record<string, string>,
   });
   let output = '';
+  let lastDataAt = 0;
   terminal.onData((data) => {
     output += data;
+    lastDataAt = Date.now();
   });
+  // node-pty may report the exit before it has delivered the last output (the restore sequences,
+  // written just before exiting): wait until the output has been quiet for 100 ms, at most 2 s.
   const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
-    terminal.onExit(resolve);
+    terminal.onExit(async (exit) => {
+      const deadline = Date.now() + 2000;
+      while (Date.now() - lastDataAt < 100 && Date.now() < deadline) {
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      resolve(exit);
+    });
   });
   return {
     terminal,
