@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { badRequest, notFound } from '../errors.js';
 import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
+import { listCacheOf } from './list-cache.js';
 
 /**
  * The SQL of every resource, driven by its definition. Identifiers come only from the definition
@@ -68,11 +69,20 @@ export function parseSortKeys(definition: ResourceDefinition, values: readonly s
 }
 
 const TOTAL = '__total_count';
+const VERSION = '__table_version';
+/** From this offset on, the page is found through its ids first (see below). */
+const DEFERRED_JOIN_OFFSET = 1000;
+/** Below every UUID the service generates: "no known position, start from the first row". */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * One statement per page whatever its size: the count of all matching rows joined with the page
- * itself. The count side always yields one row, so an empty page (past the end, or nothing
- * matching) still reports the total; the page side is then a single all-null row.
+ * One statement per page whatever its size, filters, sort or depth: the table's version, the
+ * count of all matching rows and the page itself. What list-cache.ts recorded is used only
+ * through CASE expressions comparing its version with the one read in this statement, so a
+ * stale entry changes nothing but the cost: the count is an InitPlan that PostgreSQL runs only
+ * when the CASE needs it, and a page anchor falls back to the plain offset. The version side
+ * always yields one row, so an empty page (past the end, or nothing matching) still reports the
+ * total; the page side is then a single all-null row.
  */
 export async function listRows(
   db: AnyDatabase,
@@ -97,7 +107,9 @@ export async function listRows(
     if (from !== undefined) conditions.push(sql`${sql.ref(column)} >= ${from}`);
     if (to !== undefined) conditions.push(sql`${sql.ref(column)} <= ${to}`);
   }
-  const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+  const whereOf = (all: readonly RawBuilder<unknown>[]) =>
+    all.length > 0 ? sql`WHERE ${sql.join(all, sql` AND `)}` : sql``;
+  const where = whereOf(conditions);
   // Then by id, so rows equal on every requested key still come in one fixed order.
   const orderBy = (alias: string): RawBuilder<unknown> =>
     sql.join([
@@ -107,20 +119,60 @@ export async function listRows(
       sql`${sql.ref(`${alias}.id`)} asc`,
     ]);
   const offset = (request.page - 1) * request.limit;
+  const cache = listCacheOf(db);
+  const listKey = JSON.stringify([definition.table, request.filters, request.ranges ?? []]);
+  const cachedCount = cache.counts.get(listKey);
+  const pageColumns = sql.join(columns.map((column) => sql.ref(`t.${column}`)));
+  let page: RawBuilder<unknown>;
+  // In id order (no sortby), a page can start from a row whose position an earlier page
+  // recorded: paging on from page 900 to 901 walks 100 index entries, not 90,100.
+  const inIdOrder = request.sort.length === 0;
+  if (offset >= DEFERRED_JOIN_OFFSET) {
+    const anchor = inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
+    const valid = (then: RawBuilder<unknown>, otherwise: RawBuilder<unknown>) =>
+      sql`(SELECT CASE WHEN v.version = ${anchor?.version ?? null} THEN ${then} ELSE ${otherwise} END FROM v)`;
+    const keyConditions = anchor
+      ? [...conditions, sql`k.id >= ${valid(sql`${anchor.id}::uuid`, sql`${NIL_UUID}::uuid`)}`]
+      : conditions;
+    const skip = anchor
+      ? valid(sql`${offset - anchor.offset}::bigint`, sql`${offset}::bigint`)
+      : sql`${offset}`;
+    // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
+    // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
+    // table just the page's rows, instead of every row it skips.
+    page = sql`SELECT ${pageColumns} FROM (
+        SELECT k.id FROM ${table} AS k ${whereOf(keyConditions)} ORDER BY ${orderBy('k')}
+        LIMIT ${request.limit} OFFSET ${skip}
+      ) AS keys JOIN ${table} AS t ON t.id = keys.id`;
+  } else {
+    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${where} ORDER BY ${orderBy('t')}
+      LIMIT ${request.limit} OFFSET ${offset}`;
+  }
   const result = await sql<Row>`
-    SELECT c.${sql.ref(TOTAL)}, ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
-    FROM (SELECT count(*) AS ${sql.ref(TOTAL)} FROM ${table} ${where}) AS c
-    LEFT JOIN LATERAL (
-      SELECT ${sql.join(columns.map((column) => sql.ref(`t.${column}`)))} FROM ${table} AS t ${where}
-      ORDER BY ${orderBy('t')}
-      LIMIT ${request.limit} OFFSET ${offset}
-    ) AS p ON true
+    WITH v AS (
+      SELECT sum(version) AS version FROM table_versions WHERE table_name = ${definition.table}
+    )
+    SELECT v.version AS ${sql.ref(VERSION)},
+      CASE WHEN v.version = ${cachedCount?.version ?? null} THEN ${cachedCount?.count ?? null}::bigint
+           ELSE (SELECT count(*) FROM ${table} ${where}) END AS ${sql.ref(TOTAL)},
+      ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
+    FROM v LEFT JOIN LATERAL (${page}) AS p ON true
     ORDER BY ${orderBy('p')}`.execute(db);
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
   const rows = result.rows
     .filter((row) => row.id !== null && row.id !== undefined)
-    .map(({ [TOTAL]: _total, ...row }) => row);
+    .map(({ [TOTAL]: _total, [VERSION]: _version, ...row }) => row);
+  const version = first?.[VERSION];
+  // A table without a version (not listed in migration 004) is counted every time.
+  if (typeof version === 'number') {
+    if (version !== cachedCount?.version) {
+      cache.counts.set(listKey, { version, count: totalCount });
+    }
+    if (inIdOrder && offset >= DEFERRED_JOIN_OFFSET && rows[0]) {
+      cache.recordAnchor(listKey, version, offset, String(rows[0].id));
+    }
+  }
   return { totalCount, rows };
 }
 
@@ -188,6 +240,57 @@ export async function updateRow(
     .where('id', '=', id)
     .returning(visibleColumns(definition))
     .executeTakeFirst();
+}
+
+export interface RowUpdate {
+  id: string;
+  values: Row;
+}
+
+/**
+ * A batch of partial updates in a few statements whatever its size: the rows are locked in id
+ * order (concurrent batches over the same rows then wait for each other instead of
+ * deadlocking), then one UPDATE per distinct set of fields (usually one) joins the table with
+ * the items, typed by the table's own row type through jsonb_populate_recordset. Throws, inside
+ * the caller's transaction, naming the first unknown id.
+ */
+export async function updateRows(
+  trx: AnyDatabase,
+  definition: ResourceDefinition,
+  updates: readonly RowUpdate[],
+): Promise<void> {
+  const ids = [...new Set(updates.map((update) => update.id.toLowerCase()))].sort();
+  const locked = await trx
+    .selectFrom(definition.table)
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (locked.length !== ids.length) {
+    const found = new Set(locked.map((row) => String(row.id)));
+    const missing = updates.find((update) => !found.has(update.id.toLowerCase()));
+    throw notFound(`${definition.notFoundMessage}: ${missing?.id}`);
+  }
+  const columns = visibleColumns(definition);
+  const byFields = new Map<string, Row[]>();
+  for (const { id, values } of updates) {
+    const fields = Object.keys(values).sort();
+    for (const field of fields) {
+      if (!columns.includes(field))
+        throw new Error(`${field} is not a column of ${definition.name}`);
+    }
+    const key = fields.join(',');
+    byFields.set(key, [...(byFields.get(key) ?? []), { ...values, id }]);
+  }
+  const table = sql.table(definition.table);
+  for (const [key, items] of byFields) {
+    const assignments = key.split(',').map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
+    await sql`
+      UPDATE ${table} AS t SET ${sql.join(assignments)}, updated_at = now()
+      FROM jsonb_populate_recordset(NULL::${table}, ${JSON.stringify(items)}::jsonb) AS r
+      WHERE t.id = r.id`.execute(trx);
+  }
 }
 
 export async function deleteRow(

@@ -15,6 +15,7 @@ import {
   type Row,
   rowExists,
   updateRow,
+  updateRows,
 } from './repository.js';
 import {
   BatchDeleteBody,
@@ -119,16 +120,14 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         if (seen.has(normalised)) throw badRequest(`Duplicate id in batch: ${id}`);
         seen.add(normalised);
       }
+      const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
       const count = await mutate(request, async (trx) => {
-        const audit: AuditEntry[] = [];
-        for (const { id, ...fields } of items) {
-          const values = prepare(fields);
-          // Throwing rolls back every earlier item of the batch too.
-          const updated = await updateRow(trx, definition, id, values);
-          if (!updated) throw notFound(`${definition.notFoundMessage}: ${id}`);
-          audit.push(entry('update', id, values));
-        }
-        return { result: items.length, audit };
+        // Throwing (an unknown id, a constraint) rolls the whole batch back.
+        await updateRows(trx, definition, updates);
+        return {
+          result: updates.length,
+          audit: updates.map(({ id, values }) => entry('update', id, values)),
+        };
       });
       return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
     },

@@ -1,0 +1,95 @@
+/**
+ * What lists may reuse between requests without ever answering with stale data: exact totals and
+ * the positions of rows in id order. Counting 100,000 matching rows costs milliseconds of
+ * database time per request and walking 90,000 index entries to reach page 900 even more, while
+ * the page itself costs a fraction of one; NetBox-style lists that count on every request are
+ * slow for that reason.
+ *
+ * Migration 004 gives every listed table a version: the sum of its `table_versions` counters,
+ * bumped by a statement trigger in the same transaction as every write, so it changes with each
+ * committed write and with nothing else. A list reads the version in the same statement (so the
+ * same snapshot) as its page, and uses what is cached here only when it was recorded at that
+ * very version (repository.ts). Totals are therefore always exact, for every instance sharing
+ * the database, and cost nothing while the table is not written.
+ */
+
+export interface CachedCount {
+  version: number;
+  count: number;
+}
+
+/** Where rows sit in id order: the id of the row at each offset a page started at. */
+export interface PageAnchors {
+  version: number;
+  idAtOffset: Map<number, string>;
+}
+
+/** A bounded map that forgets the least recently used key first. */
+class RecentlyUsed<V> {
+  readonly #entries = new Map<string, V>();
+  constructor(readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      // Re-inserting moves the key to the end: Map order is the recency order.
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.capacity) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+  }
+}
+
+/** Anchors kept per filter combination: the pages most recently asked for. */
+const ANCHORS_PER_LIST = 64;
+
+export class ListCache {
+  /** Per table and filter combination. */
+  readonly counts = new RecentlyUsed<CachedCount>(2000);
+  readonly anchors = new RecentlyUsed<PageAnchors>(200);
+
+  /** The known row position closest below `offset`, if any. */
+  nearestAnchor(key: string, offset: number) {
+    const anchors = this.anchors.get(key);
+    let best: { offset: number; id: string } | undefined;
+    for (const [at, id] of anchors?.idAtOffset ?? []) {
+      if (at <= offset && (!best || at > best.offset)) best = { offset: at, id };
+    }
+    return anchors && best ? { version: anchors.version, ...best } : undefined;
+  }
+
+  recordAnchor(key: string, version: number, offset: number, id: string): void {
+    let anchors = this.anchors.get(key);
+    if (!anchors || anchors.version !== version) {
+      anchors = { version, idAtOffset: new Map() };
+      this.anchors.set(key, anchors);
+    }
+    anchors.idAtOffset.delete(offset);
+    anchors.idAtOffset.set(offset, id);
+    if (anchors.idAtOffset.size > ANCHORS_PER_LIST) {
+      const oldest = anchors.idAtOffset.keys().next().value;
+      if (oldest !== undefined) anchors.idAtOffset.delete(oldest);
+    }
+  }
+}
+
+/** One cache per database handle: what one database holds never answers for another. */
+const caches = new WeakMap<object, ListCache>();
+
+export function listCacheOf(db: object): ListCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new ListCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}

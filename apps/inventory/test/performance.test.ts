@@ -1,0 +1,314 @@
+import type { KyselyPlugin } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { AnyDatabase } from '../src/resources/repository.js';
+import { create, startTestApp, type TestContext, testConfig } from './helpers.js';
+
+/**
+ * What keeps lists and batches fast (issue 6) must not change what they answer: totals stay
+ * exact through writes, cascades and other instances (src/resources/list-cache.ts), deep pages
+ * hold the rows a full sort gives, even when they start from a recorded position, a batch PATCH
+ * of any size and mix of fields applies every item, and both cost a fixed number of SQL
+ * statements whatever their size.
+ */
+
+const VENDORS = ['Cisco', 'Juniper', 'Arista', null] as const;
+const STATUSES = ['active', 'offline', 'maintenance'] as const;
+/** Enough rows for pages past the offset where the ids-first page query takes over (1000). */
+const DEVICE_COUNT = 1250;
+
+interface Device {
+  id: string;
+  hostname: string;
+  vendor: string | null;
+  status: string;
+}
+
+let ctx: TestContext;
+let devices: Device[];
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  // Through the data layer: 1250 creates through HTTP would make this file slow for nothing.
+  devices = Array.from({ length: DEVICE_COUNT }, (_, index) => ({
+    id: uuidv7(),
+    // Hostnames out of id order, so that sorting by them is not sorting by id.
+    hostname: `host-${String((index * 7919) % DEVICE_COUNT).padStart(5, '0')}`,
+    ip: '192.0.2.10',
+    vendor: VENDORS[index % VENDORS.length] ?? null,
+    status: STATUSES[index % STATUSES.length] ?? 'active',
+  }));
+  const db = ctx.store.db as AnyDatabase;
+  for (let start = 0; start < devices.length; start += 500) {
+    await db
+      .insertInto('devices')
+      .values(devices.slice(start, start + 500))
+      .execute();
+  }
+});
+afterAll(() => ctx?.close());
+
+async function list(path: string, context = ctx) {
+  const response = await context.as('viewer', { method: 'GET', url: path });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ meta: { total_count: number }; data: Device[] }>();
+}
+
+const byId = (a: Device, b: Device) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+describe('deep pages', () => {
+  it('hold the rows a full sort gives, on the ids-first path past offset 1000', async () => {
+    const sorted = [...devices].sort((a, b) =>
+      a.hostname === b.hostname ? byId(a, b) : a.hostname < b.hostname ? 1 : -1,
+    );
+    for (const page of [1, 11, 13]) {
+      const body = await list(`/devices?sortby=hostname:desc&limit=100&page=${page}`);
+      expect(body.meta.total_count).toBe(DEVICE_COUNT);
+      expect(body.data.map((device) => device.id)).toEqual(
+        sorted.slice((page - 1) * 100, page * 100).map((device) => device.id),
+      );
+    }
+  });
+
+  it('in id order restart from a row an earlier page found, unless the table changed since', async () => {
+    const db = ctx.store.db as AnyDatabase;
+    const ids = async () =>
+      (await list('/devices?limit=100&page=12')).data.map((device) => device.id);
+    const expected = () =>
+      [...devices]
+        .sort(byId)
+        .slice(1100, 1200)
+        .map((device) => device.id);
+    await list('/devices?limit=100&page=11'); // records where page 11 starts
+    expect(await ids()).toEqual(expected());
+    expect(await ids()).toEqual(expected()); // from page 12's own start this time
+
+    // A row removed before the recorded positions shifts every later page by one.
+    const [removed] = [...devices].sort(byId);
+    await db.deleteFrom('devices').where('id', '=', removed?.id).execute();
+    devices = devices.filter((device) => device.id !== removed?.id);
+    expect(await ids()).toEqual(expected());
+
+    // So does a row added before them (the smallest possible UUIDv7).
+    const early = {
+      id: '00000000-0000-7000-8000-000000000001',
+      hostname: 'early',
+      ip: '192.0.2.9',
+      vendor: null,
+      status: 'active',
+    };
+    await db.insertInto('devices').values(early).execute();
+    devices = [...devices, early];
+    expect(await ids()).toEqual(expected());
+  });
+
+  it('keep filters, nulls last and the id tie-breaker', async () => {
+    const byVendor = (a: Device, b: Device) => {
+      if (a.vendor !== b.vendor) {
+        if (a.vendor === null) return 1;
+        if (b.vendor === null) return -1;
+        return a.vendor < b.vendor ? -1 : 1;
+      }
+      return byId(a, b);
+    };
+    const all = [...devices].sort(byVendor);
+    const deep = await list('/devices?sortby=vendor:asc&limit=100&page=11');
+    expect(deep.data.map((device) => device.id)).toEqual(
+      all.slice(1000, 1100).map((device) => device.id),
+    );
+    const active = all.filter((device) => device.status === 'active');
+    const filtered = await list('/devices?status=active&sortby=vendor:asc&limit=100&page=4');
+    expect(filtered.meta.total_count).toBe(active.length);
+    expect(filtered.data.map((device) => device.id)).toEqual(
+      active.slice(300, 400).map((device) => device.id),
+    );
+    const past = await list('/devices?status=active&limit=100&page=40');
+    expect(past.meta.total_count).toBe(active.length);
+    expect(past.data).toEqual([]);
+  });
+});
+
+describe('exact totals', () => {
+  it('follow creates, updates, deletes and cascades, on this instance and another', async () => {
+    // A second app over the same database: its own count cache, as another instance would have.
+    const other = await buildApp(testConfig(), { store: ctx.store });
+    const otherCtx: TestContext = {
+      ...ctx,
+      app: other,
+      as: (role, options) =>
+        other.inject({
+          ...options,
+          headers: { ...options.headers, authorization: `Bearer ${ctx.tokens[role ?? 'viewer']}` },
+        }),
+    };
+    try {
+      const site = await create(ctx, 'locations', { name: 'count-site' });
+      const query = `/devices?vendor=Nokia&location_id=${site.id}`;
+      const total = async () => {
+        const [here, there] = await Promise.all([list(query), list(query, otherCtx)]);
+        expect(there.meta.total_count).toBe(here.meta.total_count);
+        return here.meta.total_count;
+      };
+      expect(await total()).toBe(0);
+
+      const first = await create(ctx, 'devices', {
+        hostname: 'count-1',
+        ip: '192.0.2.1',
+        vendor: 'Nokia',
+        location_id: site.id,
+      });
+      await create(ctx, 'devices', {
+        hostname: 'count-2',
+        ip: '192.0.2.2',
+        vendor: 'Nokia',
+        location_id: site.id,
+      });
+      expect(await total()).toBe(2);
+      // Asked twice without a write: the same, exact answer.
+      expect(await total()).toBe(2);
+
+      const moved = await ctx.as('admin', {
+        method: 'PATCH',
+        url: `/devices/${first.id}`,
+        payload: { vendor: 'Ciena' },
+      });
+      expect(moved.statusCode).toBe(200);
+      expect(await total()).toBe(1);
+
+      // Deleting the location sets location_id to null through the foreign key.
+      const gone = await ctx.as('admin', { method: 'DELETE', url: `/locations/${site.id}` });
+      expect(gone.statusCode).toBe(204);
+      expect(await total()).toBe(0);
+      expect((await list('/devices?vendor=Nokia', otherCtx)).meta.total_count).toBe(1);
+
+      // A write the API never saw (another service, a migration) counts too.
+      await (ctx.store.db as AnyDatabase)
+        .deleteFrom('devices')
+        .where('vendor', '=', 'Nokia')
+        .execute();
+      expect((await list('/devices?vendor=Nokia', otherCtx)).meta.total_count).toBe(0);
+      expect((await list('/devices?vendor=Nokia')).meta.total_count).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('batch PATCH', () => {
+  it('applies items that set different fields, nulls and typed values alike', async () => {
+    const [a, b, c] = [...devices].sort(byId).slice(0, 3) as [Device, Device, Device];
+    const response = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: [
+        { id: a.id, vendor: 'Nokia' },
+        { id: b.id, status: 'offline', vendor: null },
+        { id: c.id.toUpperCase(), ip: '2001:db8::7', last_seen: '2026-01-02T03:04:05.000Z' },
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ count: 3 });
+    const read = async (id: string) =>
+      (await ctx.as('viewer', { method: 'GET', url: `/devices/${id}` })).json();
+    expect(await read(a.id)).toMatchObject({ vendor: 'Nokia', status: a.status });
+    expect(await read(b.id)).toMatchObject({ vendor: null, status: 'offline' });
+    const third = await read(c.id);
+    expect(third).toMatchObject({ ip: '2001:db8::7', last_seen: '2026-01-02T03:04:05.000Z' });
+    expect(third.updated_at > third.created_at).toBe(true);
+    a.vendor = 'Nokia';
+    b.vendor = null;
+    b.status = 'offline';
+  });
+
+  it('lets concurrent batches over the same rows in opposite orders both succeed', async () => {
+    const rows = [...devices].sort(byId).slice(100, 160);
+    const batch = (order: Device[], position: string) =>
+      ctx.as('admin', {
+        method: 'PATCH',
+        url: '/devices',
+        payload: order.map((device) => ({ id: device.id, rack_position: position })),
+      });
+    const answers = await Promise.all([
+      batch(rows, 'R1-U1'),
+      batch([...rows].reverse(), 'R2-U2'),
+      batch(rows, 'R3-U3'),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+  });
+});
+
+describe('cost', () => {
+  it('is a fixed number of SQL statements whatever the size, filters, sort and depth', async () => {
+    let statements = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const counted = await buildApp(testConfig(), {
+      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
+    });
+    try {
+      const run = async (query: string) => {
+        statements = 0;
+        const response = await counted.inject({
+          method: 'GET',
+          url: `/devices${query}`,
+          headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+        });
+        expect(response.statusCode).toBe(200);
+        return statements;
+      };
+      const counts = [
+        await run('?limit=1'),
+        await run('?limit=100'),
+        await run('?limit=100&page=12'),
+        await run('?limit=100&page=99'),
+        await run('?limit=100&page=12'),
+        await run('?status=active&vendor=Cisco&sortby=vendor:asc&sortby=hostname:desc&limit=100'),
+        await run('?status=active&sortby=hostname:desc&limit=100&page=5'),
+      ];
+      // The token's user lookup, then the page: version, count and rows in one statement.
+      expect(counts).toEqual(counts.map(() => 2));
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('is a fixed number of SQL statements for a batch PATCH of 1 or 100 items', async () => {
+    let statements = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const counted = await buildApp(testConfig(), {
+      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
+    });
+    try {
+      const run = async (size: number) => {
+        statements = 0;
+        const response = await counted.inject({
+          method: 'PATCH',
+          url: '/devices',
+          headers: { authorization: `Bearer ${ctx.tokens.admin}` },
+          payload: [...devices]
+            .sort(byId)
+            .slice(200, 200 + size)
+            .map((device) => ({ id: device.id, rack_position: `R${size}` })),
+        });
+        expect(response.statusCode).toBe(200);
+        return statements;
+      };
+      // The user lookup, the row locks, one UPDATE, the audit rows.
+      expect([await run(1), await run(100)]).toEqual([4, 4]);
+    } finally {
+      await counted.close();
+    }
+  });
+});
