@@ -1,6 +1,7 @@
 import type { Store } from '@netops/store';
 import { openTestStore } from '@netops/store/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { type AppConfig, buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import type { Role } from '../src/auth/roles.js';
@@ -112,4 +113,31 @@ export async function deviceWithInterfaces(ctx: TestContext, count: number) {
     interfaces.push(await create(ctx, 'interfaces', { device_id: device.id, name: `eth${i}` }));
   }
   return { device, interfaces };
+}
+
+/**
+ * A second app on the context's store whose SQL statements are counted: the cost tests check that
+ * a request runs a fixed number of them whatever its size.
+ */
+export async function statementCountingApp(ctx: TestContext) {
+  let statements = 0;
+  const counter: KyselyPlugin = {
+    transformQuery: (args) => {
+      statements++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const app = await buildApp(testConfig(), {
+    store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
+  });
+  return {
+    app,
+    /** Statements run since the last call. */
+    takeCount() {
+      const count = statements;
+      statements = 0;
+      return count;
+    },
+  };
 }

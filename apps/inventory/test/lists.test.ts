@@ -1,7 +1,5 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { create, startTestApp, type TestContext, testConfig } from './helpers.js';
+import { create, startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 interface Device {
   id: string;
@@ -176,27 +174,17 @@ describe('filters', () => {
 
 describe('cost', () => {
   it('runs the same number of SQL statements for a page of 1 and a page of 100', async () => {
-    let statements = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const counted = await buildApp(testConfig(), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
-    });
+    const counted = await statementCountingApp(ctx);
     try {
       const run = async (limit: number) => {
-        statements = 0;
-        const response = await counted.inject({
+        counted.takeCount();
+        const response = await counted.app.inject({
           method: 'GET',
           url: `/devices?limit=${limit}&sortby=vendor:desc`,
           headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
         });
         expect(response.json().data.length).toBe(Math.min(limit, DEVICE_COUNT));
-        return statements;
+        return counted.takeCount();
       };
       const small = await run(1);
       const large = await run(100);
@@ -204,7 +192,7 @@ describe('cost', () => {
       // The token's user lookup and the page itself (count and rows in one statement).
       expect(large).toBe(2);
     } finally {
-      await counted.close();
+      await counted.app.close();
     }
   });
 });

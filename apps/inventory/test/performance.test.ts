@@ -1,9 +1,14 @@
-import type { KyselyPlugin } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { AnyDatabase } from '../src/resources/repository.js';
-import { create, startTestApp, type TestContext, testConfig } from './helpers.js';
+import {
+  create,
+  startTestApp,
+  statementCountingApp,
+  type TestContext,
+  testConfig,
+} from './helpers.js';
 
 /**
  * What keeps lists and batches fast (issue 6) must not change what they answer: totals stay
@@ -240,27 +245,17 @@ describe('batch PATCH', () => {
 
 describe('cost', () => {
   it('is a fixed number of SQL statements whatever the size, filters, sort and depth', async () => {
-    let statements = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const counted = await buildApp(testConfig(), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
-    });
+    const counted = await statementCountingApp(ctx);
     try {
       const run = async (query: string) => {
-        statements = 0;
-        const response = await counted.inject({
+        counted.takeCount();
+        const response = await counted.app.inject({
           method: 'GET',
           url: `/devices${query}`,
           headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
         });
         expect(response.statusCode).toBe(200);
-        return statements;
+        return counted.takeCount();
       };
       const counts = [
         await run('?limit=1'),
@@ -274,26 +269,16 @@ describe('cost', () => {
       // The token's user lookup, then the page: version, count and rows in one statement.
       expect(counts).toEqual(counts.map(() => 2));
     } finally {
-      await counted.close();
+      await counted.app.close();
     }
   });
 
   it('is a fixed number of SQL statements for a batch PATCH of 1 or 100 items', async () => {
-    let statements = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => {
-        statements++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const counted = await buildApp(testConfig(), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
-    });
+    const counted = await statementCountingApp(ctx);
     try {
       const run = async (size: number) => {
-        statements = 0;
-        const response = await counted.inject({
+        counted.takeCount();
+        const response = await counted.app.inject({
           method: 'PATCH',
           url: '/devices',
           headers: { authorization: `Bearer ${ctx.tokens.admin}` },
@@ -303,12 +288,12 @@ describe('cost', () => {
             .map((device) => ({ id: device.id, rack_position: `R${size}` })),
         });
         expect(response.statusCode).toBe(200);
-        return statements;
+        return counted.takeCount();
       };
       // The user lookup, the row locks, one UPDATE, the audit rows.
       expect([await run(1), await run(100)]).toEqual([4, 4]);
     } finally {
-      await counted.close();
+      await counted.app.close();
     }
   });
 });
