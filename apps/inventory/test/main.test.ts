@@ -1,10 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSelfSignedCertificate } from './tls-certificate.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'main-test-password';
@@ -50,26 +51,7 @@ describe('main.ts', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
-    const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-subj',
-        '/CN=localhost',
-        '-days',
-        '1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { certFile, keyFile } = writeSelfSignedCertificate(dir);
     child = spawn(
       process.execPath,
       ['--import', 'tsx', '--conditions=development', 'src/main.ts'],

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastifyServerOptions, readProtectionsConfig } from '../../src/protections/index.js';
+import { writeSelfSignedCertificate } from '../tls-certificate.js';
 import { buildTestApp, listen } from './helpers.js';
 
 describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
@@ -17,29 +17,7 @@ describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'inventory-tls-'));
-    const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-    // node:crypto cannot issue X.509 certificates; openssl makes a throwaway self-signed one.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-days',
-        '1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { certFile, keyFile } = writeSelfSignedCertificate(dir);
     env = { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile };
     app = await buildTestApp({ env });
     port = await listen(app);
