@@ -2,9 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import {
+  listenPGlite,
+  listenPostgres,
+  type NotificationHandlers,
+  type Subscription,
+} from './notifications.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export { type MigrationResult, migrate } from './migrate.js';
+export type { NotificationHandlers, Subscription } from './notifications.js';
 
 /** `postgres`: a server through `pg`; `embedded`: PGlite persisted in a folder; `memory`: PGlite thrown away on close. */
 export type StoreKind = 'postgres' | 'embedded' | 'memory';
@@ -21,6 +28,13 @@ export interface StoreConfig {
    * bound, a server that silently drops packets would hang every request waiting for the pool.
    */
   connectTimeoutMs?: number;
+  /**
+   * Longest wait for the answer to one PostgreSQL statement, in milliseconds (default 30000; 0:
+   * none). Past it the connection is destroyed, so the statement fails instead of waiting for a
+   * server that stopped answering without closing the connection (frozen, partitioned away).
+   * Migrations and other script transactions are not bounded.
+   */
+  queryTimeoutMs?: number;
   /** Called when an idle pooled connection fails (for instance when PostgreSQL restarts). */
   onPoolError?: (error: Error) => void;
   /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
@@ -39,6 +53,13 @@ export interface Store<DB> {
   readonly description: string;
   readonly db: Kysely<DB>;
   scriptTransaction<T>(work: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs to `channel` (a lower-case identifier) on a connection of its own: PostgreSQL's
+   * NOTIFY from any session, of this process or another, reaches `handlers` (see
+   * notifications.ts for when notifications may be missed). Close the subscription before the
+   * store.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Subscription>;
   close(): Promise<void>;
 }
 
@@ -52,6 +73,23 @@ const NUMERIC = 1700;
 const DATE = 1082;
 const parseNumber = (value: string) => Number(value);
 const keepText = (value: string) => value;
+
+/**
+ * PostgreSQL settings of the embedded store, which runs inside the application's process: its
+ * shared buffers are that process's memory. PostgreSQL's default of 128 MB made the inventory's
+ * server hold 480 MB with 100,000 devices; 32 MB keeps the hot pages (the primary keys and the
+ * list indexes) and leaves the rest to the operating system's file cache, which PGlite reads
+ * through. WAL is kept to 256 MB (default 1 GB): after a bulk load the data folder otherwise
+ * keeps a gigabyte of old segments for reuse.
+ */
+const EMBEDDED_SETTINGS = [
+  '-c',
+  'shared_buffers=32MB',
+  '-c',
+  'max_wal_size=256MB',
+  '-c',
+  'min_wal_size=32MB',
+];
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
@@ -77,6 +115,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(inMemory ? {} : { dataDir: config.dataDir }),
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
     ...(config.loadDataDir ? { loadDataDir: config.loadDataDir } : {}),
     parsers: {
       [pgliteTypes.INT8]: parseNumber,
@@ -101,6 +140,8 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
           },
         }),
       ),
+    listen: (channel, handlers) =>
+      listenPGlite(pglite, channel, handlers, (work) => db.connection().execute(work)),
     async close() {
       await db.destroy();
       await pglite.close();
@@ -108,7 +149,105 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   };
 }
 
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+/**
+ * Gives every statement of `client` a deadline. `pg`'s own `query_timeout` only stops waiting:
+ * the statement stays on the connection, which goes back to the pool busy. Destroying the socket
+ * instead fails the statement (and any queued behind it) with "Connection terminated
+ * unexpectedly", which the API answers 503 to, and the pool discards the client on release.
+ * TCP alone would notice a silent server only after many minutes, if ever.
+ */
+function boundQueries(client: pg.PoolClient, ms: number, unbounded: WeakSet<object>): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const bounded = (...args: unknown[]) => {
+    const result = query(...args);
+    // Callback-style calls (pool.query) and submittables are left as they are.
+    if (unbounded.has(client) || !(result instanceof Promise)) return result;
+    const timer = setTimeout(() => {
+      const { connection } = client as unknown as { connection?: { stream?: { destroy(): void } } };
+      connection?.stream?.destroy();
+    }, ms);
+    return result.finally(() => clearTimeout(timer));
+  };
+  (client as unknown as { query: typeof bounded }).query = bounded;
+}
+
+/**
+ * Distinct statement texts given a name, process-wide: each connection then parses and plans a
+ * named statement once and only binds it afterwards. The service's statements are built from
+ * its definitions with every value a parameter, so their texts are few; past this many, further
+ * texts run unnamed, which bounds what every PostgreSQL session keeps.
+ */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+const namedClients = new WeakSet<pg.PoolClient>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `netops_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Kysely sends every statement through `client.query(text, values)`, unnamed, so PostgreSQL
+ * parses and plans it again on each call (for a list, more than running it). This names them:
+ * pg prepares a named statement on a connection the first time and reuses it after. Statements
+ * without values (migration scripts, several statements in one text) stay unnamed.
+ */
+function withNamedStatements(client: pg.PoolClient): pg.PoolClient {
+  if (namedClients.has(client)) return client;
+  namedClients.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    const name =
+      typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+    const result =
+      name === undefined ? query(text, values, ...rest) : query({ name, text, values }, ...rest);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (endsTheSession(error)) brokenClients.add(client);
+      });
+    }
+    return result;
+  };
+  return client;
+}
+
+/** Clients whose server session ended with a statement's error, to discard on release. */
+const brokenClients = new WeakSet<pg.PoolClient>();
+
+/**
+ * Whether PostgreSQL ended the session with this error: FATAL or PANIC severity (the backend was
+ * terminated, the server is shutting down or crashed) or a connection-exception code (class 08).
+ * The error reaches the statement before the socket closes, so without this the pool would take
+ * the client back as healthy and hand the dead connection to the next request.
+ */
+function endsTheSession(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { severity, code } = error as { severity?: unknown; code?: unknown };
+  return (
+    severity === 'FATAL' ||
+    severity === 'PANIC' ||
+    (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P')))
+  );
+}
+
+/** Checks a client out for Kysely; one whose session ended is destroyed on release, not reused. */
+async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = withNamedStatements(await pool.connect());
+  const release = client.release.bind(client);
+  client.release = (destroy?: Error | boolean) =>
+    release(brokenClients.has(client) ? true : destroy);
+  return client;
+}
+
 function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
+  const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const unbounded = new WeakSet<object>();
   const pool = new pg.Pool({
     connectionString: url,
     max: config.poolSize ?? 10,
@@ -121,15 +260,32 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       }) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client that loses its server emits 'error'; unhandled, that would end the process.
+  // A client that loses its server (PostgreSQL stopped, restarted, crashed) emits 'error'; with no
+  // listener that ends the process. The pool listens only while a client is idle, so a client
+  // checked out by a request (between its statements, or when the server's FATAL message comes
+  // before the socket closes) needs a listener of its own. Its statement fails on its own, with
+  // the error the API answers 503 to, and the pool discards the dead client on release.
   pool.on('error', (error) => config.onPoolError?.(error));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => {
+    client.on('error', (error) => config.onPoolError?.(error));
+    if (queryTimeoutMs > 0) boundQueries(client, queryTimeoutMs, unbounded);
+  });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: () => checkOut(pool),
+        end: () => pool.end(),
+      } as unknown as pg.Pool,
+    }),
+  });
   return {
     kind: 'postgres',
     description: `PostgreSQL at ${maskUrl(url)}`,
     db,
     async scriptTransaction(work) {
       const client = await pool.connect();
+      // A migration may legitimately build an index for minutes.
+      unbounded.add(client);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -146,9 +302,18 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
+        unbounded.delete(client);
         client.release();
       }
     },
+    listen: (channel, handlers) =>
+      listenPostgres(channel, handlers, {
+        connectionString: url,
+        connectTimeoutMs: config.connectTimeoutMs ?? 5000,
+        notify: async (channel, payload) => {
+          await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+        },
+      }),
     async close() {
       // Kysely's PostgresDriver ends the pool it was given.
       await db.destroy();

@@ -98,3 +98,46 @@ describe(`store (${testDatabaseUrl() ? 'PostgreSQL' : 'embedded'})`, () => {
     expect(kept.map((r) => r.id)).toEqual([100, 102, 104, 106, 108]);
   });
 });
+
+describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
+  it('names the statements it sends, so each connection plans one once', async () => {
+    // One connection: the prepared statements listed are those of the connection that ran it.
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });
+    try {
+      const read = () => single.db.selectFrom('gadget').select('id').where('id', '=', 1).execute();
+      await read();
+      await read();
+      const prepared = await sql<{ statement: string }>`
+        SELECT statement FROM pg_prepared_statements`.execute(single.db);
+      const texts = prepared.rows.map((row) => row.statement);
+      expect(texts.filter((text) => text.includes('from "gadget"'))).toHaveLength(1);
+      expect(texts.some((text) => text.includes('pg_prepared_statements'))).toBe(true);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('discards a connection whose backend was terminated, instead of handing it out again', async () => {
+    // One connection, so a dead one given back to the pool would be the next statement's.
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });
+    try {
+      const own = await sql<{ name: string }>`SELECT current_database() AS name`.execute(single.db);
+      const database = own.rows[0]?.name;
+      const victim = sql`SELECT pg_sleep(30)`.execute(single.db);
+      let terminated = false;
+      for (let attempt = 0; attempt < 100 && !terminated; attempt++) {
+        const result = await sql<{ terminated: boolean }>`
+          SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
+          WHERE datname = ${database} AND wait_event = 'PgSleep'`.execute(store.db);
+        terminated = result.rows.some((row) => row.terminated);
+        if (!terminated) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(terminated).toBe(true);
+      await expect(victim).rejects.toMatchObject({ code: '57P01' });
+      const next = await sql<{ one: number }>`SELECT 1 AS one`.execute(single.db);
+      expect(next.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await single.close();
+    }
+  });
+});
