@@ -18,6 +18,8 @@ async function main() {
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    connectTimeoutMs: config.databaseTimeouts.connectMs,
+    queryTimeoutMs: config.databaseTimeouts.queryMs,
   });
   await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
 

@@ -14,6 +14,7 @@ describe('loadConfig: protections, mail and password reset', () => {
       corsOrigins: DEFAULT_CORS_ORIGINS,
       tls: undefined,
       bodyLimit: 1024 * 1024,
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 60_000 },
     });
     expect(config.mail).toEqual({ smtpUrl: undefined, from: DEFAULT_MAIL_FROM });
     expect(config.resetTtlSeconds).toBe(900);

@@ -57,12 +57,85 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'Invalid Content-Type',
 };
 
+/** What a request gets while the database cannot be reached (README, Errors). */
+export const DATABASE_UNAVAILABLE = 'Database unavailable, try again';
+/**
+ * Seconds a client should wait before retrying after a 503: long enough for a PostgreSQL restart
+ * or fail-over to finish, short enough that clients come back soon after it.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const OUTAGE_LOG_INTERVAL_MS = 5000;
+
+/** Socket-level failures of the connection to PostgreSQL (Node's system error codes). */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs meaning "the server cannot serve this now", not "this statement is wrong": class 08
+ * (connection exception), 57P01 admin_shutdown (`pg_ctl stop -m fast`), 57P02 crash_shutdown
+ * (another backend crashed, or `-m immediate`), 57P03 cannot_connect_now (starting up or shutting
+ * down), 53300 too_many_connections.
+ */
+const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+
+/**
+ * What `pg` and its pool say without a code: a connection lost mid-query, a client used after
+ * its connection died, the pool's connect timeout (connectTimeoutMs in packages/store).
+ */
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+
+/**
+ * Whether `error` says the database cannot be reached (down, restarting, unreachable), as opposed
+ * to a fault of the statement or of the service. Looks through `cause` and AggregateError's
+ * `errors` (Node reports a refused connection to `localhost` as one per address tried).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 4) return false;
+  const { code, syscall, message, cause, errors } = error as {
+    code?: unknown;
+    syscall?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  // A system error of our own socket names its syscall (`connect`, `read`, `write`); the client
+  // aborting its request body is an ECONNRESET too ("aborted"), but without one, and is no outage.
+  if (typeof code === 'string' && typeof syscall === 'string' && CONNECTION_ERROR_CODES.has(code)) {
+    return true;
+  }
+  if (typeof code === 'string' && UNAVAILABLE_SQLSTATES.test(code)) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) {
+    return true;
+  }
+  return cause !== undefined && isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** The 503 every request gets while the database is unavailable. */
+export const databaseUnavailable = () =>
+  new ApiError(503, DATABASE_UNAVAILABLE, {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
+
 /**
  * The one error handler: every error the API answers with is rendered here as
  * `{status: "error", message}`. Client mistakes keep their 4xx; anything unexpected is a 500
  * whose details go to the log, never to the client.
  */
 export function installErrorHandler(app: FastifyInstance, constraints: ConstraintMessages) {
+  let lastOutageLogAt = Number.NEGATIVE_INFINITY;
+  let refusedSinceLog = 0;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).headers(error.headers).send(errorBody(error.message));
@@ -70,6 +143,30 @@ export function installErrorHandler(app: FastifyInstance, constraints: Constrain
     if (error.validation) {
       const message = validationMessage(error.validationContext ?? 'request', error.validation);
       return reply.status(400).send(errorBody(message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // An outage is not a bug of the request: a warning with the driver's code and message
+      // (they name host and port, never the URL's password), no stack, and at most one per
+      // OUTAGE_LOG_INTERVAL_MS with the count of requests refused since, so that an outage under
+      // load does not flood the log.
+      refusedSinceLog++;
+      const now = Date.now();
+      if (now - lastOutageLogAt >= OUTAGE_LOG_INTERVAL_MS) {
+        request.log.warn(
+          {
+            err: { code: (error as { code?: unknown }).code, message: error.message },
+            refused: refusedSinceLog,
+          },
+          'database unavailable: answering 503',
+        );
+        lastOutageLogAt = now;
+        refusedSinceLog = 0;
+      }
+      const unavailable = databaseUnavailable();
+      return reply
+        .status(unavailable.statusCode)
+        .headers(unavailable.headers)
+        .send(errorBody(unavailable.message));
     }
     const fromDatabase = translateDatabaseError(error, constraints);
     if (fromDatabase) {

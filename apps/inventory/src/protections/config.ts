@@ -21,6 +21,23 @@ export interface ProtectionsConfig {
   tls: TlsFiles | undefined;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** How long the HTTP server waits for slow or idle clients. */
+  timeouts: ServerTimeouts;
+}
+
+/**
+ * Deliberate limits on slow and idle clients (issue 7), in milliseconds. Without them Fastify
+ * waits for a request body forever (its requestTimeout defaults to 0) and Node for headers 60 s.
+ */
+export interface ServerTimeouts {
+  /** The request line and every header must arrive within this (slowloris). */
+  headersMs: number;
+  /** The whole request, headers and body, must arrive within this (a trickled body). */
+  requestMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveMs: number;
+  /** A socket with no traffic either way for this long is destroyed (slow readers); 0: never. */
+  connectionMs: number;
 }
 
 /**
@@ -46,6 +63,18 @@ export const PROTECTIONS_DEFAULTS = {
   rateLimitMax: 100,
   rateLimitWindowMs: 60_000,
   bodyLimit: 1024 * 1024,
+  timeouts: {
+    // Headers are a few hundred bytes: 10 s covers any real client on any real network.
+    headersMs: 10_000,
+    // A 1 MB body (BODY_LIMIT) at 300 kbit/s takes under 30 s.
+    requestMs: 30_000,
+    // Above the 60 s idle timeout of common load balancers (AWS ALB, nginx's keepalive_timeout
+    // default 75 s being the exception), so that the proxy, not the API, closes an idle
+    // connection and never sends a request onto one the API is closing (Fastify's own default).
+    keepAliveMs: 72_000,
+    // No byte in either direction for a minute: the client is gone or reads too slowly.
+    connectionMs: 60_000,
+  },
 } as const;
 
 const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -72,6 +101,10 @@ export const ProtectionsEnvSchema = Type.Object({
   TLS_CERT_FILE: Type.Optional(Type.String({ description: 'PEM certificate (chain) for HTTPS' })),
   TLS_KEY_FILE: Type.Optional(Type.String({ description: 'PEM private key for HTTPS' })),
   BODY_LIMIT: integerText('Largest request body in bytes'),
+  HEADERS_TIMEOUT_MS: integerText('Time allowed to receive the request headers'),
+  REQUEST_TIMEOUT_MS: integerText('Time allowed to receive the whole request'),
+  KEEP_ALIVE_TIMEOUT_MS: integerText('Idle time before a kept-alive connection is closed'),
+  CONNECTION_TIMEOUT_MS: integerText('Inactivity before a socket is destroyed; 0: never'),
 });
 
 type ProtectionsEnv = Partial<Record<keyof typeof ProtectionsEnvSchema.properties, string>>;
@@ -109,6 +142,8 @@ export function readProtectionsConfig(env: Record<string, string | undefined>): 
   const bodyLimit = Number(vars.BODY_LIMIT ?? PROTECTIONS_DEFAULTS.bodyLimit);
   if (bodyLimit < 1) problems.push('BODY_LIMIT: must be at least 1');
 
+  const timeouts = readTimeouts(vars, problems);
+
   const trustProxy = collect(problems, 'TRUST_PROXY', () => parseTrustProxy(vars.TRUST_PROXY));
   const corsOrigins = collect(problems, 'CORS_ORIGINS', () => parseCorsOrigins(vars.CORS_ORIGINS));
 
@@ -126,7 +161,28 @@ export function readProtectionsConfig(env: Record<string, string | undefined>): 
     corsOrigins: corsOrigins ?? DEFAULT_CORS_ORIGINS,
     tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
     bodyLimit,
+    timeouts,
   };
+}
+
+function readTimeouts(vars: ProtectionsEnv, problems: string[]): ServerTimeouts {
+  const defaults = PROTECTIONS_DEFAULTS.timeouts;
+  const timeouts: ServerTimeouts = {
+    headersMs: Number(vars.HEADERS_TIMEOUT_MS ?? defaults.headersMs),
+    requestMs: Number(vars.REQUEST_TIMEOUT_MS ?? defaults.requestMs),
+    keepAliveMs: Number(vars.KEEP_ALIVE_TIMEOUT_MS ?? defaults.keepAliveMs),
+    connectionMs: Number(vars.CONNECTION_TIMEOUT_MS ?? defaults.connectionMs),
+  };
+  // 0 would mean "no limit" to Node for these three: exactly what the limits are there to prevent.
+  if (timeouts.headersMs < 1) problems.push('HEADERS_TIMEOUT_MS: must be at least 1');
+  if (timeouts.requestMs < 1) problems.push('REQUEST_TIMEOUT_MS: must be at least 1');
+  if (timeouts.keepAliveMs < 1) problems.push('KEEP_ALIVE_TIMEOUT_MS: must be at least 1');
+  if (timeouts.headersMs > timeouts.requestMs) {
+    problems.push(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
+  return timeouts;
 }
 
 function collect<T>(problems: string[], name: string, parse: () => T): T | undefined {

@@ -51,6 +51,9 @@ export const rateLimiting = fp<RateLimitingOptions>(
       redis,
       nameSpace: options.keyPrefix ?? DEFAULT_RATE_LIMIT_KEY_PREFIX,
       skipOnError: true,
+      // Routes declaring `config: { rateLimit: false }` (the health probes) are not counted:
+      // the plugin's own per-route switch, honoured by our app-wide hook too.
+      allowList: (request) => request.routeOptions.config?.rateLimit === false,
       errorResponseBuilder: (_request, context) =>
         new ApiError(429, TOO_MANY_REQUESTS, {
           'retry-after': String(Math.ceil(context.ttl / 1000)),

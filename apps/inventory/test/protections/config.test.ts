@@ -17,6 +17,7 @@ describe('readProtectionsConfig', () => {
       corsOrigins: DEFAULT_CORS_ORIGINS,
       tls: undefined,
       bodyLimit: 1_048_576,
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 60_000 },
     });
     expect(DEFAULT_CORS_ORIGINS).toContain('http://localhost:3000');
     expect(DEFAULT_CORS_ORIGINS).toContain('http://127.0.0.1:5173');
@@ -32,6 +33,10 @@ describe('readProtectionsConfig', () => {
       TLS_CERT_FILE: '/etc/tls/cert.pem',
       TLS_KEY_FILE: '/etc/tls/key.pem',
       BODY_LIMIT: '2048',
+      HEADERS_TIMEOUT_MS: '500',
+      REQUEST_TIMEOUT_MS: '1500',
+      KEEP_ALIVE_TIMEOUT_MS: '700',
+      CONNECTION_TIMEOUT_MS: '0',
       PORT: 'not ours to read',
     });
     expect(config).toEqual({
@@ -42,6 +47,7 @@ describe('readProtectionsConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:8081'],
       tls: { certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem' },
       bodyLimit: 2048,
+      timeouts: { headersMs: 500, requestMs: 1500, keepAliveMs: 700, connectionMs: 0 },
     });
     expect(readProtectionsConfig({ RATE_LIMIT_MAX: '', CORS_ORIGINS: ' ' }).rateLimitMax).toBe(100);
   });
@@ -57,6 +63,10 @@ describe('readProtectionsConfig', () => {
         CORS_ORIGINS: '*',
         TLS_CERT_FILE: '/only/the/cert.pem',
         BODY_LIMIT: '-1',
+        HEADERS_TIMEOUT_MS: '40000',
+        REQUEST_TIMEOUT_MS: '30000',
+        KEEP_ALIVE_TIMEOUT_MS: '0',
+        CONNECTION_TIMEOUT_MS: 'soon',
       });
     } catch (error) {
       thrown = error;
@@ -71,6 +81,9 @@ describe('readProtectionsConfig', () => {
       'CORS_ORIGINS',
       'TLS_CERT_FILE and TLS_KEY_FILE',
       'BODY_LIMIT',
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS',
+      'KEEP_ALIVE_TIMEOUT_MS',
+      'CONNECTION_TIMEOUT_MS',
     ]) {
       expect(problems).toContain(name);
     }
