@@ -54,15 +54,34 @@ interface Step {
 }
 
 /**
+ * A UTF-16 surrogate without its other half: valid in a JavaScript string (JSON may escape one)
+ * but without a UTF-8 form, so PostgreSQL cannot store it; one driver refuses it, another
+ * silently writes U+FFFD instead. Refused like markup, so every route treats it the same way.
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const hasUnpairedSurrogate = (text: string): boolean => UNPAIRED_SURROGATE.test(text);
+
+/**
  * The first string (value or object key) holding markup in a parsed JSON, form or query value,
  * in document order. Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function findMarkup(root: unknown): MarkupLocation | undefined {
+  return findText(root, holdsMarkup);
+}
+
+/** Likewise, the first string that is not valid Unicode. */
+export function findUnpairedSurrogate(root: unknown): MarkupLocation | undefined {
+  return findText(root, hasUnpairedSurrogate);
+}
+
+/** The first string (value or key) for which `refused` holds, in document order. */
+function findText(root: unknown, refused: (text: string) => boolean): MarkupLocation | undefined {
   const pending: Array<{ value: unknown; at: Step | undefined }> = [{ value: root, at: undefined }];
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
     const { value, at } = item;
     if (typeof value === 'string') {
-      if (holdsMarkup(value)) return { path: pathOf(at), inKey: false };
+      if (refused(value)) return { path: pathOf(at), inKey: false };
     } else if (Array.isArray(value)) {
       for (let index = value.length - 1; index >= 0; index--) {
         pending.push({ value: value[index], at: { parent: at, key: index } });
@@ -70,7 +89,7 @@ export function findMarkup(root: unknown): MarkupLocation | undefined {
     } else if (isPlainObject(value)) {
       const keys = Object.keys(value);
       for (const key of keys) {
-        if (holdsMarkup(key)) return { path: pathOf(at), inKey: true };
+        if (refused(key)) return { path: pathOf(at), inKey: true };
       }
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index] as string;
@@ -119,16 +138,21 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
 }
 
 const MARKUP = 'contains HTML or script content';
+const NOT_UNICODE = 'contains text that is not valid Unicode (an unpaired surrogate)';
 
 /** The 400 message; the offending key itself is not echoed back. */
-function describe(source: 'body' | 'query', { path, inKey }: MarkupLocation): string {
+function describe(
+  source: 'body' | 'query',
+  { path, inKey }: MarkupLocation,
+  problem: string = MARKUP,
+): string {
   const where = formatPath(path);
   if (source === 'query') {
-    return inKey ? `A query parameter name ${MARKUP}` : `Query parameter "${where}" ${MARKUP}`;
+    return inKey ? `A query parameter name ${problem}` : `Query parameter "${where}" ${problem}`;
   }
   if (inKey)
-    return where === '' ? `A field name ${MARKUP}` : `A field name in "${where}" ${MARKUP}`;
-  return where === '' ? `Request body ${MARKUP}` : `Field "${where}" ${MARKUP}`;
+    return where === '' ? `A field name ${problem}` : `A field name in "${where}" ${problem}`;
+  return where === '' ? `Request body ${problem}` : `Field "${where}" ${problem}`;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -146,6 +170,10 @@ export const contentCheck: FastifyPluginAsync = fp(
       if (inQuery !== undefined) return done(new ApiError(400, describe('query', inQuery)));
       const inBody = findMarkup(request.body);
       if (inBody !== undefined) return done(new ApiError(400, describe('body', inBody)));
+      const brokenQuery = findUnpairedSurrogate(request.query);
+      if (brokenQuery) return done(new ApiError(400, describe('query', brokenQuery, NOT_UNICODE)));
+      const brokenBody = findUnpairedSurrogate(request.body);
+      if (brokenBody) return done(new ApiError(400, describe('body', brokenBody, NOT_UNICODE)));
       done();
     });
   },
