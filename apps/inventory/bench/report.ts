@@ -11,6 +11,11 @@ export interface ScenarioResult {
   responseBytes?: number;
   api?: LoadResult;
   ceiling?: LoadResult;
+  /** CPU time per answered request: the server process, and PostgreSQL's backends serving it. */
+  serverCpuMs?: number;
+  databaseCpuMs?: number;
+  /** The same for the ceiling's process: what node:http alone costs per request here. */
+  ceilingCpuMs?: number;
 }
 
 export interface TargetCheck {
@@ -114,6 +119,8 @@ export function checkTargets(
 const cell = (value: string | number, width: number, right = true) =>
   right ? String(value).padStart(width) : String(value).padEnd(width);
 
+const msCell = (ms: number | undefined) => (ms === undefined ? '-' : ms.toFixed(2));
+
 /** The table the issue asks for, as plain text (also pasted into the README). */
 export function formatTable(results: readonly ScenarioResult[]): string {
   const header = [
@@ -126,6 +133,9 @@ export function formatTable(results: readonly ScenarioResult[]): string {
     cell('bytes', 7),
     cell('ceiling', 8),
     cell('ratio', 6),
+    cell('srv cpu', 8),
+    cell('db cpu', 7),
+    cell('ceil cpu', 8),
   ].join(' ');
   const lines = results.map((result) => {
     if (!result.api) return `${cell(result.name, 34, false)} not measured: ${result.skipped}`;
@@ -141,6 +151,9 @@ export function formatTable(results: readonly ScenarioResult[]): string {
       cell(result.responseBytes ?? '-', 7),
       cell(ceiling?.requestsPerSecond ?? '-', 8),
       cell(ratio, 6),
+      cell(msCell(result.serverCpuMs), 8),
+      cell(msCell(result.databaseCpuMs), 7),
+      cell(msCell(result.ceilingCpuMs), 8),
     ].join(' ');
   });
   return [header, '-'.repeat(header.length), ...lines].join('\n');

@@ -7,6 +7,7 @@ import { migrate, openStore, type Store } from '@netops/store';
 import { sql } from 'kysely';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import type { AnyDatabase } from '../src/resources/repository.js';
+import { cpuMeter } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive } from './load.js';
 import { startCeilingServer, startInventoryServer } from './processes.js';
@@ -39,6 +40,8 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
   --dist               run the compiled server (dist/main.js; npm run build -w apps/inventory first)
                        instead of src/main.ts through tsx
   --cpu-prof           write a CPU profile of the server to bench/results/profiles/
+  --no-list-cache      run the server with LIST_CACHE=off: every list read, counted and
+                       serialised afresh (the path after a write)
   --help`;
 
 const BENCH_ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -57,6 +60,7 @@ interface BenchOptions {
   reuse: boolean;
   cpuProfile: boolean;
   compiled: boolean;
+  listCache: boolean;
 }
 
 function readOptions(): BenchOptions {
@@ -75,6 +79,7 @@ function readOptions(): BenchOptions {
       reuse: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       dist: { type: 'boolean', default: false },
+      'no-list-cache': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -103,6 +108,7 @@ function readOptions(): BenchOptions {
     reuse: values.reuse,
     cpuProfile: values['cpu-prof'],
     compiled: values.dist,
+    listCache: !values['no-list-cache'],
   };
 }
 
@@ -227,14 +233,19 @@ async function main() {
       SEED_PASSWORD,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
+      LIST_CACHE: options.listCache ? 'on' : 'off',
     },
     cpuProfileDir: options.cpuProfile ? profileDir : undefined,
     compiled: options.compiled,
   });
   log(
-    `server: ${server.url} (pid ${server.pid}), listening ${Math.round(server.startupMs)} ms after spawn`,
+    `server: ${server.url} (pid ${server.pid}, LIST_CACHE=${options.listCache ? 'on' : 'off'}), ` +
+      `listening ${Math.round(server.startupMs)} ms after spawn`,
   );
   const ceiling = await startCeilingServer();
+  // PostgreSQL's backends serving the server, for their CPU time (the embedded store runs inside
+  // the server's own process, so its CPU is already the server's).
+  const backendsOf = await databaseBackends(options);
 
   const results: ScenarioResult[] = [];
   let memory: ReturnType<typeof server.memory> = { peakRssMb: null, hwmMb: null };
@@ -271,23 +282,36 @@ async function main() {
       if (options.warmupSeconds > 0) {
         await drive({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
       }
+      const serverCpu = cpuMeter([server.pid]);
+      const databaseCpu = cpuMeter(await backendsOf());
       const api = await drive({
         ...load,
         url: server.url,
         durationSeconds: options.durationSeconds,
       });
+      const perRequest = (ms: number | null) =>
+        ms === null || api.requests === 0 ? undefined : ms / api.requests;
+      const serverCpuMs = perRequest(serverCpu.stop());
+      const databaseCpuMs = perRequest(databaseCpu.stop());
       await ceiling.answerWith(response.status, body);
+      const ceilingCpu = cpuMeter([ceiling.pid]);
       const ceilingResult = await drive({
         ...load,
         url: ceiling.url,
         durationSeconds: options.durationSeconds,
       });
+      const ceilingCpuMs = ceilingCpu.stop();
       const result: ScenarioResult = {
         name: scenario.name,
         kind: scenario.kind,
         responseBytes: Buffer.byteLength(body),
         api,
         ceiling: ceilingResult,
+        ...(serverCpuMs !== undefined ? { serverCpuMs } : {}),
+        ...(databaseCpuMs !== undefined ? { databaseCpuMs } : {}),
+        ...(ceilingCpuMs !== null && ceilingResult.requests > 0
+          ? { ceilingCpuMs: ceilingCpuMs / ceilingResult.requests }
+          : {}),
       };
       results.push(result);
       log(formatTable([result]).split('\n').at(-1) ?? '');
@@ -296,6 +320,7 @@ async function main() {
     memory = server.memory();
     await server.stop();
     await ceiling.stop();
+    await backendsOf.close();
   }
 
   const peakRssMb = Math.max(memory.peakRssMb ?? 0, memory.hwmMb ?? 0) || null;
@@ -338,6 +363,22 @@ async function main() {
     )}\n`,
   );
   log(`\nresults written to ${file}`);
+}
+
+/**
+ * The process ids of the PostgreSQL backends connected to the benchmark's database (the server's
+ * pool, opened lazily, so asked again before each scenario), not counting the asking one.
+ */
+async function databaseBackends(options: BenchOptions) {
+  if (options.store !== 'pg') return Object.assign(async () => [], { close: async () => {} });
+  const store = await openBenchStore(options);
+  const list = async () => {
+    const result = await sql<{ pid: number }>`
+      SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(store.db);
+    return result.rows.map((row) => row.pid);
+  };
+  return Object.assign(list, { close: () => store.close() });
 }
 
 async function login(url: string): Promise<string> {

@@ -8,18 +8,23 @@ import { authGuard } from './auth/guard.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { authRoutes } from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
+import { USER_CHANGES_CHANNEL, UserCache } from './auth/user-cache.js';
+import { findUserForRequest } from './auth/users.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import { events } from './events/definition.js';
 import { eventRoutes } from './events/routes.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
 import { openApi } from './http/openapi.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
+import { serializerCompiler } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createMailer } from './mail/mailer.js';
 import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
 import { fastifyServerOptions, protections } from './protections/index.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
+import { disableListCache } from './resources/list-cache.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
 import { users } from './users/definition.js';
@@ -27,7 +32,10 @@ import { passwordResetRoutes } from './users/password-reset.js';
 import { userRoutes } from './users/routes.js';
 
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
-export type AppConfig = Omit<Config, 'jwtSecret' | 'host' | 'port' | 'seedPassword'> & {
+export type AppConfig = Omit<
+  Config,
+  'jwtSecret' | 'host' | 'port' | 'seedPassword' | 'databaseTimeouts'
+> & {
   jwtSecret: string;
   /** Redis key prefix of the rate-limit counters (instances sharing a budget use the same). */
   rateLimitKeyPrefix?: string;
@@ -58,6 +66,7 @@ export async function buildApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
+  app.setSerializerCompiler(serializerCompiler);
 
   // JSON is the only body this API reads; anything else is 415, not a string handed on.
   app.removeContentTypeParser('text/plain');
@@ -82,8 +91,13 @@ export async function buildApp(
   // Before the routes: the document is built from every route registered after it.
   await app.register(openApi);
   await app.register(cookie);
-  await app.register(authGuard, { db, tokens });
+  const userCache = new UserCache((id) => findUserForRequest(db, id));
+  userCache.attach(await store.listen(USER_CHANGES_CHANNEL, userCache.handlers));
+  app.addHook('onClose', () => userCache.close());
+  await app.register(authGuard, { users: userCache, tokens });
+  if (!config.listCache) disableListCache(db);
   await app.register(serviceRoutes, { db: db as AnyDatabase });
+  await app.register(healthRoutes, { db: db as AnyDatabase });
   await app.register(authRoutes, { db, hasher, tokens });
   await app.register(userRoutes, { db: db as AnyDatabase, hasher });
   await app.register(passwordResetRoutes, {

@@ -32,7 +32,29 @@ describe('loadConfig', () => {
       seedPassword: undefined,
       passwordHashing: { memoryCost: 19_456, timeCost: 2 },
       bodyLimit: 1024 * 1024,
+      databaseTimeouts: { connectMs: 5000, queryMs: 30_000 },
     });
+  });
+
+  it('reads the database timeouts, 0 turning the statement deadline off', () => {
+    const config = loadConfig({
+      DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      DATABASE_QUERY_TIMEOUT_MS: '0',
+    });
+    expect(config.databaseTimeouts).toEqual({ connectMs: 1500, queryMs: 0 });
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(
+      /DATABASE_CONNECT_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '2s' })).toThrow(
+      /DATABASE_QUERY_TIMEOUT_MS/,
+    );
+  });
+
+  it('reads LIST_CACHE: on unless off', () => {
+    expect(loadConfig({}).listCache).toBe(true);
+    expect(loadConfig({ LIST_CACHE: 'on' }).listCache).toBe(true);
+    expect(loadConfig({ LIST_CACHE: 'off' }).listCache).toBe(false);
+    expect(() => loadConfig({ LIST_CACHE: 'no' })).toThrow(/LIST_CACHE/);
   });
 
   it('reads every variable, treating empty ones as unset', () => {

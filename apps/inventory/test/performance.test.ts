@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { listCacheOf } from '../src/resources/list-cache.js';
 import type { AnyDatabase } from '../src/resources/repository.js';
 import {
   create,
@@ -200,6 +201,117 @@ describe('exact totals', () => {
   });
 });
 
+describe('rendered pages', () => {
+  it('are sent again only while their table is unchanged, whoever changes it', async () => {
+    const db = ctx.store.db as AnyDatabase;
+    const url = '/devices?limit=3&sortby=hostname:asc';
+    const first = await ctx.as('viewer', { method: 'GET', url });
+    const again = await ctx.as('viewer', { method: 'GET', url });
+    expect(again.body).toBe(first.body);
+    const [top] = first.json<{ data: Device[] }>().data as [Device];
+
+    // A change the API never saw, to a field only (the total stays).
+    await db
+      .updateTable('devices')
+      .set({ model: 'changed-behind' })
+      .where('id', '=', top.id)
+      .execute();
+    const after = await ctx.as('viewer', { method: 'GET', url });
+    expect(after.json().data[0]).toMatchObject({ id: top.id, model: 'changed-behind' });
+    expect(after.json().meta).toEqual(first.json().meta);
+
+    // A change through the API.
+    const patched = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${top.id}`,
+      payload: { model: 'changed-through-api' },
+    });
+    expect(patched.statusCode).toBe(200);
+    const latest = await ctx.as('viewer', { method: 'GET', url });
+    expect(latest.json().data[0]).toMatchObject({ model: 'changed-through-api' });
+    // The same bytes as a fresh read would give: compare with another app's first answer.
+    const other = await buildApp(testConfig(), { store: ctx.store });
+    try {
+      const fresh = await other.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+      });
+      expect(latest.body).toBe(fresh.body);
+      expect(latest.headers['content-type']).toBe(fresh.headers['content-type']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('LIST_CACHE=off', () => {
+  it('gives the same answers and keeps nothing between requests', async () => {
+    // A database handle of its own: caches are per handle, and this app must not disable the
+    // shared app's.
+    const db = ctx.store.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => args.result,
+    });
+    const uncached = await buildApp(testConfig({ listCache: false }), {
+      store: { ...ctx.store, db },
+    });
+    try {
+      for (const url of [
+        '/devices?limit=5&sortby=hostname:desc',
+        '/devices?limit=100&page=12',
+        '/devices?status=active&vendor=Cisco&limit=10',
+        '/metrics?sort=cpu:desc',
+      ]) {
+        const expected = await ctx.as('viewer', { method: 'GET', url });
+        for (let round = 0; round < 2; round++) {
+          const response = await uncached.inject({
+            method: 'GET',
+            url,
+            headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+          });
+          expect(response.body, url).toBe(expected.body);
+        }
+      }
+      const cache = listCacheOf(db);
+      expect([cache.counts.size, cache.anchors.size, cache.pages.size]).toEqual([0, 0, 0]);
+      // The shared app's cache, on its own handle, is untouched.
+      expect(listCacheOf(ctx.store.db).pages.size).toBeGreaterThan(0);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('the metrics overview', () => {
+  it('is reused only while device_metrics_latest is unchanged, cascades included', async () => {
+    const [device] = [...devices].sort(byId).slice(400, 401) as [Device];
+    const post = (cpu: number) =>
+      ctx.as('admin', { method: 'POST', url: '/metrics', payload: { device_id: device.id, cpu } });
+    expect((await post(11)).statusCode).toBe(201);
+    const overview = async () =>
+      (await ctx.as('viewer', { method: 'GET', url: '/metrics?sort=cpu:desc&limit=100' })).json<{
+        meta: { total_count: number };
+        data: Array<{ device_id: string; cpu: number }>;
+      }>();
+    const before = await overview();
+    expect(await overview()).toEqual(before);
+    const mine = () => before.data.find((row) => row.device_id === device.id);
+    expect(mine()?.cpu).toBe(11);
+
+    expect((await post(97)).statusCode).toBe(201);
+    const after = await overview();
+    expect(after.data.find((row) => row.device_id === device.id)?.cpu).toBe(97);
+
+    // The device's deletion removes its latest row through a foreign key cascade.
+    await (ctx.store.db as AnyDatabase).deleteFrom('devices').where('id', '=', device.id).execute();
+    devices = devices.filter((row) => row.id !== device.id);
+    const gone = await overview();
+    expect(gone.meta.total_count).toBe(after.meta.total_count - 1);
+    expect(gone.data.some((row) => row.device_id === device.id)).toBe(false);
+  });
+});
+
 describe('batch PATCH', () => {
   it('applies items that set different fields, nulls and typed values alike', async () => {
     const [a, b, c] = [...devices].sort(byId).slice(0, 3) as [Device, Device, Device];
@@ -257,6 +369,8 @@ describe('cost', () => {
         expect(response.statusCode).toBe(200);
         return counted.takeCount();
       };
+      // The first request reads the token's user; later ones find it in memory (user-cache.ts).
+      expect(await run('?limit=1')).toBe(2);
       const counts = [
         await run('?limit=1'),
         await run('?limit=100'),
@@ -266,14 +380,14 @@ describe('cost', () => {
         await run('?status=active&vendor=Cisco&sortby=vendor:asc&sortby=hostname:desc&limit=100'),
         await run('?status=active&sortby=hostname:desc&limit=100&page=5'),
       ];
-      // The token's user lookup, then the page: version, count and rows in one statement.
-      expect(counts).toEqual(counts.map(() => 2));
+      // The page: version, count and rows in one statement.
+      expect(counts).toEqual(counts.map(() => 1));
     } finally {
       await counted.app.close();
     }
   });
 
-  it('is a fixed number of SQL statements for a batch PATCH of 1 or 100 items', async () => {
+  it('is one SQL statement for a batch PATCH of 1 or 100 items, and for every single write', async () => {
     const counted = await statementCountingApp(ctx);
     try {
       const run = async (size: number) => {
@@ -290,8 +404,39 @@ describe('cost', () => {
         expect(response.statusCode).toBe(200);
         return counted.takeCount();
       };
-      // The user lookup, the row locks, one UPDATE, the audit rows.
-      expect([await run(1), await run(100)]).toEqual([4, 4]);
+      await run(1); // reads the token's user, kept in memory from then on
+      // Row locks, UPDATE and audit rows in one statement, which is its own transaction (no
+      // BEGIN or COMMIT either).
+      expect([await run(1), await run(100)]).toEqual([1, 1]);
+
+      // So is every single-record write.
+      const [target] = [...devices].sort(byId).slice(300, 301) as [Device];
+      const single = async (
+        method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+        url: string,
+        payload?: object,
+      ) => {
+        counted.takeCount();
+        const response = await counted.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${ctx.tokens.admin}` },
+          ...(payload ? { payload } : {}),
+        });
+        expect(response.statusCode).toBeLessThan(300);
+        return counted.takeCount();
+      };
+      const created = { hostname: 'cost-created', ip: '192.0.2.77' };
+      expect([
+        await single('PATCH', `/devices/${target.id}`, { rack_position: 'R9' }),
+        await single('PUT', `/devices/${target.id}`, {
+          hostname: target.hostname,
+          ip: '192.0.2.8',
+        }),
+        await single('POST', '/devices', created),
+        await single('DELETE', `/devices/${target.id}`),
+      ]).toEqual([1, 1, 1, 1]);
+      devices = devices.filter((device) => device.id !== target.id);
     } finally {
       await counted.app.close();
     }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { retryOnConflict } from '../db/retry.js';
 import type { AnyDatabase } from '../resources/repository.js';
 
 /** Who did it, from where: taken from the authenticated request. */
@@ -89,9 +90,85 @@ export async function mutateWithAudit<T>(
   request: FastifyRequest,
   work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const { result, audit } = await work(trx);
-    await writeAuditEntries(trx, actorOf(request), audit);
-    return result;
-  });
+  let entries: AuditEntry[] = [];
+  // A deadlock victim is run again whole (the work too): nothing of it was kept.
+  const outcome = await retryOnConflict(() =>
+    db.transaction().execute(async (trx) => {
+      const { result, audit } = await work(trx);
+      entries = audit;
+      await writeAuditEntries(trx, actorOf(request), audit);
+      return result;
+    }),
+  );
+  forgetChangedAccounts(request, entries);
+  return outcome;
+}
+
+/**
+ * A write of one or many rows, described as parts of one SQL statement (see repository.ts):
+ * PostgreSQL runs a statement as a transaction of its own, so the rows and their audit rows are
+ * stored together or not at all, in one round trip instead of BEGIN, the write, the audit
+ * INSERT and COMMIT.
+ */
+export interface StatementWrite {
+  /**
+   * Top-level common table expressions, each `name AS (...)`, that write (INSERT, UPDATE or
+   * DELETE ... RETURNING): PostgreSQL runs each exactly once, whether read or not.
+   */
+  steps: RawBuilder<unknown>[];
+  /** A query of the ids written (column `id`): the audit rows of other ids are not stored. */
+  written: RawBuilder<unknown>;
+  /** The statement's answer. */
+  result: RawBuilder<unknown>;
+}
+
+/**
+ * Runs `write` and its audit rows as one statement. Each entry is stored only if its record
+ * was written (an update of an unknown id writes nothing and audits nothing).
+ */
+export async function writeWithAudit<R>(
+  db: AnyDatabase,
+  request: FastifyRequest,
+  write: StatementWrite,
+  entries: readonly AuditEntry[],
+): Promise<R[]> {
+  const actor = actorOf(request);
+  const audit = entries.map((entry) => ({
+    id: uuidv7(),
+    action: entry.action,
+    resource_type: entry.resourceType,
+    // PostgreSQL writes uuids in lower case, as `written` returns them.
+    resource_id: entry.resourceId?.toLowerCase() ?? null,
+    changes: redact(entry.changes),
+  }));
+  const result = await retryOnConflict(() =>
+    sql<R>`
+    WITH ${sql.join(write.steps)},
+    written__ AS (${write.written}),
+    audit__ AS (
+      INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, changes,
+                              request_id, client_ip)
+      SELECT e.id, ${actor.userId}::uuid, ${actor.username}, e.action, e.resource_type,
+             e.resource_id, NULLIF(e.changes, 'null'::jsonb), ${actor.requestId}, ${actor.clientIp}
+      FROM jsonb_to_recordset(${JSON.stringify(audit)}::jsonb)
+        AS e(id uuid, action text, resource_type text, resource_id text, changes jsonb)
+      WHERE e.resource_id IN (SELECT written__.id::text FROM written__)
+    )
+    ${write.result}`.execute(db),
+  );
+  forgetChangedAccounts(request, entries);
+  return result.rows;
+}
+
+/**
+ * Accounts changed through the API are forgotten by this instance's user cache as soon as the
+ * change is committed, before the response: the notification that tells every instance arrives
+ * a moment later, and the client that changed them must not be answered from the old row.
+ */
+function forgetChangedAccounts(request: FastifyRequest, entries: readonly AuditEntry[]): void {
+  for (const entry of entries) {
+    if (entry.resourceType === 'users' && entry.resourceId !== null) {
+      request.server.userCache.forget(entry.resourceId);
+    }
+  }
 }

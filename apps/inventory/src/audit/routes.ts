@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type ListQuery, listPage } from '../resources/pages.js';
+import { type ListQuery, sendListPage } from '../resources/pages.js';
 import type { AnyDatabase } from '../resources/repository.js';
 import { listQuerySchema, pageSchema, responses } from '../resources/schemas.js';
 import { auditLogs } from './definition.js';
@@ -15,6 +15,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async
         response: responses({ 200: pageSchema(auditLogs) }),
       },
     },
-    async (request) => listPage(db, auditLogs, request.query as ListQuery),
+    async (request, reply) =>
+      sendListPage(request, reply, db, auditLogs, request.query as ListQuery),
   );
 };

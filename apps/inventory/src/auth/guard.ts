@@ -1,11 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
 import { type Access, isAllowed, type Role } from './roles.js';
 import { INVALID_TOKEN_MESSAGE, type TokenService } from './tokens.js';
-import { findUserForRequest } from './users.js';
+import type { UserCache } from './user-cache.js';
 
 export interface AuthenticatedUser {
   id: string;
@@ -22,6 +20,10 @@ declare module 'fastify' {
     /** Set by the guard on every route that is not public. */
     user: AuthenticatedUser | null;
   }
+  interface FastifyInstance {
+    /** The account rows the guard reads; mutations of accounts make it forget theirs. */
+    userCache: UserCache;
+  }
 }
 
 export const TOKEN_COOKIE = 'Bearer';
@@ -29,7 +31,7 @@ export const INACTIVE_ACCOUNT_MESSAGE = 'Account is inactive';
 export const REVOKED_TOKEN_MESSAGE = 'Unauthorized: Token no longer valid';
 
 export interface GuardOptions {
-  db: Kysely<Database>;
+  users: UserCache;
   tokens: TokenService;
 }
 
@@ -47,13 +49,14 @@ export function presentedToken(request: FastifyRequest): string | undefined {
 
 /**
  * One hook enforces every route's declared `config.access`. The token is checked, then the
- * user's row (one primary-key lookup): a deactivated account or a password changed since the
- * token was minted ends the token at once, and the role comes from the row, so a demotion takes
- * effect without waiting for tokens to expire.
+ * user's row (from memory, forgotten on every change: see user-cache.ts): a deactivated account
+ * or a password changed since the token was minted ends the token, and the role comes from the
+ * row, so a demotion takes effect without waiting for tokens to expire.
  */
 export const authGuard = fp<GuardOptions>(
-  async (app, { db, tokens }) => {
+  async (app, { users, tokens }) => {
     app.decorateRequest('user', null);
+    app.decorate('userCache', users);
     app.addHook('onRequest', async (request) => {
       // Unknown routes answer 404 (or 405) whoever asks.
       if (request.is404) return;
@@ -62,7 +65,7 @@ export const authGuard = fp<GuardOptions>(
       const token = presentedToken(request);
       if (token === undefined) throw unauthorized();
       const claims = tokens.verify(token);
-      const user = await findUserForRequest(db, claims.sub);
+      const user = await users.find(claims.sub);
       if (!user || user.password_changed_at.getTime() !== claims.pwd) {
         throw unauthorized(REVOKED_TOKEN_MESSAGE);
       }

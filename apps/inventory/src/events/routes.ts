@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../errors.js';
-import { type ListQuery, listPage } from '../resources/pages.js';
+import { type ListQuery, sendListPage } from '../resources/pages.js';
 import { type AnyDatabase, findRow, insertRow, type Row } from '../resources/repository.js';
 import {
   fullRecordSchema,
@@ -30,7 +30,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async
         response: responses({ 200: pageSchema(events) }),
       },
     },
-    async (request) => listPage(db, events, request.query as ListQuery),
+    async (request, reply) => sendListPage(request, reply, db, events, request.query as ListQuery),
   );
 
   app.post(

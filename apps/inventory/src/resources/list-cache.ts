@@ -25,9 +25,13 @@ export interface PageAnchors {
 }
 
 /** A bounded map that forgets the least recently used key first. */
-class RecentlyUsed<V> {
+export class RecentlyUsed<V> {
   readonly #entries = new Map<string, V>();
   constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
 
   get(key: string): V | undefined {
     const value = this.#entries.get(key);
@@ -52,10 +56,32 @@ class RecentlyUsed<V> {
 /** Anchors kept per filter combination: the pages most recently asked for. */
 const ANCHORS_PER_LIST = 64;
 
+/**
+ * A list response as sent (its JSON text), and the version of its table it was read at: while
+ * the table's version is unchanged, the same request has the same answer, byte for byte.
+ */
+export interface RenderedPage {
+  version: number;
+  body: string;
+}
+
+/** Rendered pages kept: the most recently used. At most about 64 KiB each, so about 16 MiB. */
+const RENDERED_PAGES = 256;
+export const MAX_RENDERED_PAGE_BYTES = 64 * 1024;
+
 export class ListCache {
   /** Per table and filter combination. */
-  readonly counts = new RecentlyUsed<CachedCount>(2000);
-  readonly anchors = new RecentlyUsed<PageAnchors>(200);
+  readonly counts: RecentlyUsed<CachedCount>;
+  readonly anchors: RecentlyUsed<PageAnchors>;
+  /** Per route and query (see pages.ts). */
+  readonly pages: RecentlyUsed<RenderedPage>;
+
+  /** Disabled, it keeps nothing: every list is read, counted and serialised afresh. */
+  constructor(enabled = true) {
+    this.counts = new RecentlyUsed(enabled ? 2000 : 0);
+    this.anchors = new RecentlyUsed(enabled ? 200 : 0);
+    this.pages = new RecentlyUsed(enabled ? RENDERED_PAGES : 0);
+  }
 
   /** The known row position closest below `offset`, if any. */
   nearestAnchor(key: string, offset: number) {
@@ -84,6 +110,11 @@ export class ListCache {
 
 /** One cache per database handle: what one database holds never answers for another. */
 const caches = new WeakMap<object, ListCache>();
+
+/** LIST_CACHE=off: lists on `db` reuse nothing (to measure the uncached path, or rule it out). */
+export function disableListCache(db: object): void {
+  caches.set(db, new ListCache(false));
+}
 
 export function listCacheOf(db: object): ListCache {
   let cache = caches.get(db);

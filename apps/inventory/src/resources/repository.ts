@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import type { StatementWrite } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors.js';
 import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
 import { listCacheOf } from './list-cache.js';
@@ -38,6 +39,8 @@ export interface RangeFilter {
 export interface ListResult {
   totalCount: number;
   rows: Row[];
+  /** The table's version the page was read at (list-cache.ts); absent for unversioned tables. */
+  version?: number;
 }
 
 /**
@@ -160,9 +163,9 @@ export async function listRows(
     ORDER BY ${orderBy('p')}`.execute(db);
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
-  const rows = result.rows
-    .filter((row) => row.id !== null && row.id !== undefined)
-    .map(({ [TOTAL]: _total, [VERSION]: _version, ...row }) => row);
+  // The rows keep the two extra columns: responses are written from the route's schema, which
+  // names the fields to write, and copying 100 rows without them would cost more than the page.
+  const rows = first?.id === null || first?.id === undefined ? [] : result.rows;
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
   if (typeof version === 'number') {
@@ -173,7 +176,15 @@ export async function listRows(
       cache.recordAnchor(listKey, version, offset, String(rows[0].id));
     }
   }
-  return { totalCount, rows };
+  return { totalCount, rows, ...(typeof version === 'number' ? { version } : {}) };
+}
+
+/** The version of a table (list-cache.ts), or undefined for a table without one. */
+export async function tableVersion(db: AnyDatabase, table: string): Promise<number | undefined> {
+  const result = await sql<{ version: number | null }>`
+    SELECT sum(version) AS version FROM table_versions WHERE table_name = ${table}`.execute(db);
+  const version = result.rows[0]?.version;
+  return typeof version === 'number' ? version : undefined;
 }
 
 export async function findRow(
@@ -325,4 +336,163 @@ export async function deleteRows(
     throw notFound(`${definition.notFoundMessage}: ${missing}`);
   }
   return deleted.length;
+}
+
+/*
+ * Writes as parts of one statement (audit-log.ts's writeWithAudit adds the audit rows): one
+ * round trip per write, the statement being its own transaction. The steps are named after what
+ * they do; the names end in `__` where they could meet a table's name.
+ */
+
+const step = (name: string, query: unknown) => sql`${sql.id(name)} AS (${query})`;
+
+export function insertStatement(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  values: Row,
+): { id: string; write: StatementWrite } {
+  const id = uuidv7();
+  const query = db
+    .insertInto(definition.table)
+    .values({ id, ...values })
+    .returning(visibleColumns(definition));
+  return {
+    id,
+    write: {
+      steps: [step('created__', query)],
+      written: sql`SELECT id FROM created__`,
+      result: sql`SELECT * FROM created__`,
+    },
+  };
+}
+
+/** Answers the row as now stored, or nothing when there is no such id. */
+export function updateStatement(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  values: Row,
+): StatementWrite {
+  const query = db
+    .updateTable(definition.table)
+    .set({ ...values, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning(visibleColumns(definition));
+  return {
+    steps: [step('updated__', query)],
+    written: sql`SELECT id FROM updated__`,
+    result: sql`SELECT * FROM updated__`,
+  };
+}
+
+/** Answers the id deleted, or nothing when there is no such id. */
+export function deleteStatement(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+): StatementWrite {
+  const query = db.deleteFrom(definition.table).where('id', '=', id).returning('id');
+  return {
+    steps: [step('deleted__', query)],
+    written: sql`SELECT id FROM deleted__`,
+    result: sql`SELECT id FROM deleted__`,
+  };
+}
+
+/**
+ * The first steps of a batch over `ids`: their rows locked in id order (concurrent batches over
+ * the same rows then wait for each other instead of deadlocking), and whether every id was
+ * found. Each write of the batch is conditioned on `complete__.ok`, so a batch naming an unknown
+ * id writes nothing; the statement answers `{ok, found}` for the caller to name it.
+ */
+function lockedBatch(definition: ResourceDefinition, ids: readonly string[]) {
+  return [
+    sql`locked__ AS (
+      SELECT id FROM ${sql.table(definition.table)}
+      WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      ORDER BY id FOR UPDATE)`,
+    sql`complete__ AS (
+      SELECT count(*) = ${ids.length} AS ok, array_agg(id::text) AS found FROM locked__)`,
+  ];
+}
+
+const BATCH_COMPLETE = sql`(SELECT ok FROM complete__)`;
+
+interface BatchOutcome {
+  ok: boolean;
+  found: string[] | null;
+}
+
+/** Throws 404 naming the first id of `ids` the batch did not find, if any. */
+export function checkBatch(
+  definition: ResourceDefinition,
+  ids: readonly string[],
+  rows: readonly BatchOutcome[],
+): void {
+  const outcome = rows[0];
+  if (outcome?.ok) return;
+  const found = new Set(outcome?.found ?? []);
+  const missing = ids.find((id) => !found.has(id.toLowerCase()));
+  throw notFound(`${definition.notFoundMessage}: ${missing}`);
+}
+
+/**
+ * A batch of partial updates in one statement whatever its size: the rows locked (above), then
+ * one UPDATE per distinct set of fields (usually one) joining the table with the items, typed by
+ * the table's own row type through jsonb_populate_recordset.
+ */
+export function updateRowsStatement(
+  definition: ResourceDefinition,
+  updates: readonly RowUpdate[],
+): StatementWrite {
+  const ids = [...new Set(updates.map((update) => update.id.toLowerCase()))].sort();
+  const columns = visibleColumns(definition);
+  const byFields = new Map<string, Row[]>();
+  for (const { id, values } of updates) {
+    const fields = Object.keys(values).sort();
+    for (const field of fields) {
+      if (!columns.includes(field))
+        throw new Error(`${field} is not a column of ${definition.name}`);
+    }
+    const key = fields.join(',');
+    byFields.set(key, [...(byFields.get(key) ?? []), { ...values, id }]);
+  }
+  const table = sql.table(definition.table);
+  const updateSteps = [...byFields].map(([key, items], index) => {
+    const assignments = key.split(',').map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
+    return step(
+      `updated${index}__`,
+      sql`UPDATE ${table} AS t SET ${sql.join(assignments)}, updated_at = now()
+        FROM jsonb_populate_recordset(NULL::${table}, ${JSON.stringify(items)}::jsonb) AS r
+        WHERE t.id = r.id AND ${BATCH_COMPLETE}
+        RETURNING t.id`,
+    );
+  });
+  return {
+    steps: [...lockedBatch(definition, ids), ...updateSteps],
+    written: sql.join(
+      updateSteps.map((_, index) => sql`SELECT id FROM ${sql.table(`updated${index}__`)}`),
+      sql` UNION ALL `,
+    ),
+    result: sql`SELECT ok, found FROM complete__`,
+  };
+}
+
+/** Deletes every id or, when one is unknown, none (see checkBatch). */
+export function deleteRowsStatement(
+  definition: ResourceDefinition,
+  ids: readonly string[],
+): StatementWrite {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))].sort();
+  return {
+    steps: [
+      ...lockedBatch(definition, wanted),
+      sql`deleted__ AS (
+        DELETE FROM ${sql.table(definition.table)}
+        WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
+        RETURNING id)`,
+    ],
+    written: sql`SELECT id FROM deleted__`,
+    result: sql`SELECT ok, found FROM complete__`,
+  };
 }

@@ -1,21 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
+import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors.js';
 import { type ResourceDefinition, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
-import { type ListQuery, listPage } from './pages.js';
+import { type ListQuery, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
+  checkBatch,
   countRows,
-  deleteRow,
-  deleteRows,
+  deleteRowsStatement,
+  deleteStatement,
   findRow,
-  insertRow,
+  insertStatement,
   type Row,
   rowExists,
-  updateRow,
-  updateRows,
+  updateRowsStatement,
+  updateStatement,
 } from './repository.js';
 import {
   BatchDeleteBody,
@@ -31,6 +32,19 @@ import {
   recordSchema,
   responses,
 } from './schemas.js';
+
+/**
+ * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
+ * naming a record twice would otherwise be counted and audited twice for one change.
+ */
+function refuseDuplicateIds(ids: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    const normalised = id.toLowerCase();
+    if (seen.has(normalised)) throw badRequest(`Duplicate id in batch: ${id}`);
+    seen.add(normalised);
+  }
+}
 
 export interface ResourceRoutesOptions {
   definition: ResourceDefinition;
@@ -53,10 +67,12 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const record = recordSchema(definition);
   const page = pageSchema(definition);
 
-  const mutate = <T>(
+  /** Every write and its audit rows: one statement, one round trip (audit-log.ts). */
+  const writeAudited = <R = Row>(
     request: FastifyRequest,
-    work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
-  ) => mutateWithAudit(db, request, work);
+    statement: StatementWrite,
+    audit: AuditEntry[],
+  ) => writeWithAudit<R>(db, request, statement, audit);
 
   const prepare = (values: Row) => definition.prepareWrite?.(values) ?? values;
 
@@ -71,8 +87,13 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       ),
     );
 
-  const updateExisting = async (trx: AnyDatabase, id: string, values: Row) => {
-    const row = await updateRow(trx, definition, id, values);
+  const updateExisting = async (
+    request: FastifyRequest,
+    id: string,
+    values: Row,
+    audit: AuditEntry,
+  ) => {
+    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), [audit]);
     if (!row) throw notFound(definition.notFoundMessage);
     return row;
   };
@@ -90,7 +111,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       config: read,
       schema: { querystring: listQuerySchema(definition), response: responses({ 200: page }) },
     },
-    async (request) => listPage(db, definition, request.query as ListQuery),
+    async (request, reply) =>
+      sendListPage(request, reply, db, definition, request.query as ListQuery),
   );
 
   app.post(
@@ -98,10 +120,9 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     { config: write, schema: { body: fullRecord, response: responses({ 201: record }) } },
     async (request, reply) => {
       const values = prepare(withDefaults(definition, request.body as Row));
-      const row = await mutate(request, async (trx) => {
-        const created = await insertRow(trx, definition, values);
-        return { result: created, audit: [entry('create', String(created.id), values)] };
-      });
+      const { id, write: insert } = insertStatement(db, definition, values);
+      const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
+      if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
       return reply.status(201).send(row);
     },
   );
@@ -114,21 +135,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
-      const seen = new Set<string>();
-      for (const { id } of items) {
-        const normalised = id.toLowerCase();
-        if (seen.has(normalised)) throw badRequest(`Duplicate id in batch: ${id}`);
-        seen.add(normalised);
-      }
+      refuseDuplicateIds(items.map((item) => item.id));
       const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
-      const count = await mutate(request, async (trx) => {
-        // Throwing (an unknown id, a constraint) rolls the whole batch back.
-        await updateRows(trx, definition, updates);
-        return {
-          result: updates.length,
-          audit: updates.map(({ id, values }) => entry('update', id, values)),
-        };
-      });
+      // All or nothing: an unknown id or a violated constraint writes no row of the batch.
+      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+        request,
+        updateRowsStatement(definition, updates),
+        updates.map(({ id, values }) => entry('update', id, values)),
+      );
+      checkBatch(
+        definition,
+        updates.map((update) => update.id),
+        outcome,
+      );
+      const count = updates.length;
       return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
     },
   );
@@ -138,10 +158,14 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     { config: write, schema: { body: BatchDeleteBody, response: responses({ 200: BatchResult }) } },
     async (request) => {
       const ids = request.body as string[];
-      const count = await mutate(request, async (trx) => {
-        const deleted = await deleteRows(trx, definition, ids);
-        return { result: deleted, audit: ids.map((id) => entry('delete', id, null)) };
-      });
+      refuseDuplicateIds(ids);
+      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+        request,
+        deleteRowsStatement(definition, ids),
+        ids.map((id) => entry('delete', id, null)),
+      );
+      checkBatch(definition, ids, outcome);
+      const count = new Set(ids.map((id) => id.toLowerCase())).size;
       return { status: 'success' as const, message: `${count} ${definition.name} deleted`, count };
     },
   );
@@ -165,10 +189,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const { id } = request.params;
       const values = replacement(request.body as Row);
-      return mutate(request, async (trx) => ({
-        result: await updateExisting(trx, id, values),
-        audit: [entry('replace', id, values)],
-      }));
+      return updateExisting(request, id, values, entry('replace', id, values));
     },
   );
 
@@ -181,10 +202,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const { id } = request.params;
       const values = prepare(request.body as Row);
-      return mutate(request, async (trx) => ({
-        result: await updateExisting(trx, id, values),
-        audit: [entry('update', id, values)],
-      }));
+      return updateExisting(request, id, values, entry('update', id, values));
     },
   );
 
@@ -193,10 +211,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
     async (request, reply) => {
       const { id } = request.params;
-      await mutate(request, async (trx) => {
-        await deleteRow(trx, definition, id);
-        return { result: undefined, audit: [entry('delete', id, null)] };
-      });
+      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), [
+        entry('delete', id, null),
+      ]);
+      if (!deleted) throw notFound(definition.notFoundMessage);
       return reply.status(204).send(null);
     },
   );
@@ -218,10 +236,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           response: responses({ 200: pageSchema(childDefinition) }),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
         await parentMustExist(id);
-        return listPage(db, childDefinition, request.query as ListQuery, {
+        return sendListPage(request, reply, db, childDefinition, request.query as ListQuery, {
           [child.foreignKey]: id,
         });
       },

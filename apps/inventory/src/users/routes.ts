@@ -5,7 +5,7 @@ import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import { forbidden, notFound } from '../errors.js';
 import { withDefaults } from '../resources/definition.js';
-import { type ListQuery, listPage } from '../resources/pages.js';
+import { type ListQuery, sendListPage } from '../resources/pages.js';
 import {
   type AnyDatabase,
   deleteRow,
@@ -39,7 +39,8 @@ const ownerOrAdmin = { access: { ownerOr: ['admin'] } } as const;
 const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
   action,
   resourceType: users.name,
-  resourceId: id,
+  // As PostgreSQL writes uuids: a change made through `/users/{ID}` is found by the stored id.
+  resourceId: id.toLowerCase(),
   changes,
 });
 
@@ -67,7 +68,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
         response: responses({ 200: pageSchema(users) }),
       },
     },
-    async (request) => listPage(db, users, request.query as ListQuery),
+    async (request, reply) => sendListPage(request, reply, db, users, request.query as ListQuery),
   );
 
   app.post(
