@@ -201,6 +201,47 @@ describe('exact totals', () => {
   });
 });
 
+describe('GET /debug/count and the child counts', () => {
+  it('stay exact through writes the API never saw, on this instance and another', async () => {
+    const other = await buildApp(testConfig(), { store: ctx.store });
+    const db = ctx.store.db as AnyDatabase;
+    const counts = async () => {
+      const answers = await Promise.all(
+        [ctx.app, other].map((app) => app.inject({ method: 'GET', url: '/debug/count' })),
+      );
+      const [here, there] = answers.map((answer) => answer.json<{ count: number }>().count);
+      expect(there).toBe(here);
+      return here;
+    };
+    try {
+      const [{ n }] = (await db
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute()) as [{ n: number }];
+      expect(await counts()).toBe(Number(n));
+      expect(await counts()).toBe(Number(n));
+      const extra = { id: uuidv7(), hostname: 'debug-count', ip: '192.0.2.9' };
+      await db.insertInto('devices').values(extra).execute();
+      expect(await counts()).toBe(Number(n) + 1);
+
+      const url = `/devices/${extra.id}/interfacecount`;
+      const interfaces = async () =>
+        (await ctx.as('viewer', { method: 'GET', url })).json<{ count: number }>().count;
+      expect(await interfaces()).toBe(0);
+      await db
+        .insertInto('interfaces')
+        .values({ id: uuidv7(), device_id: extra.id, name: 'eth0' })
+        .execute();
+      expect(await interfaces()).toBe(1);
+
+      await db.deleteFrom('devices').where('id', '=', extra.id).execute();
+      expect(await counts()).toBe(Number(n));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('rendered pages', () => {
   it('are sent again only while their table is unchanged, whoever changes it', async () => {
     const db = ctx.store.db as AnyDatabase;

@@ -68,7 +68,7 @@ export async function sendListPage(
     return reply.type(JSON_CONTENT).send(rendered.body);
   }
   const { version, ...page } = await listPage(db, definition, query, fixedFilters);
-  const body = reply.serialize(page) as string;
+  const body = Buffer.from(reply.serialize(page) as string);
   if (version !== undefined && body.length <= MAX_RENDERED_PAGE_BYTES) {
     cache.pages.set(key, { version, body });
   }
@@ -95,7 +95,7 @@ export async function sendVersionedAnswer(
   if (rendered !== undefined && rendered.version === version) {
     return reply.type(JSON_CONTENT).send(rendered.body);
   }
-  const body = reply.serialize(await produce()) as string;
+  const body = Buffer.from(reply.serialize(await produce()) as string);
   if (version !== undefined && body.length <= MAX_RENDERED_PAGE_BYTES) {
     cache.pages.set(key, { version, body });
   }
