@@ -108,7 +108,9 @@ describe('graceful shutdown (a real child process)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       attempt = await tryConnect(server.port);
     }
-    expect(attempt).toBe('ECONNREFUSED');
+    // Refused, or reset when the attempt reached the accept queue just before the listener
+    // closed (the kernel then resets what it had queued): either way nobody is served.
+    expect(['ECONNREFUSED', 'ECONNRESET']).toContain(attempt);
 
     const response = await inFlight;
     const answeredAt = Date.now();
