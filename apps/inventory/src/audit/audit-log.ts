@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { retryOnConflict } from '../db/retry.js';
+import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import type { AnyDatabase } from '../resources/repository.js';
 
 /** Who did it, from where: taken from the authenticated request. */
@@ -108,18 +109,25 @@ export async function mutateWithAudit<T>(
  * A write of one or many rows, described as parts of one SQL statement (see repository.ts):
  * PostgreSQL runs a statement as a transaction of its own, so the rows and their audit rows are
  * stored together or not at all, in one round trip instead of BEGIN, the write, the audit
- * INSERT and COMMIT.
+ * INSERT and COMMIT. Its text is compiled once per shape (db/statement-template.ts).
  */
 export interface StatementWrite {
-  /**
-   * Top-level common table expressions, each `name AS (...)`, that write (INSERT, UPDATE or
-   * DELETE ... RETURNING): PostgreSQL runs each exactly once, whether read or not.
-   */
-  steps: RawBuilder<unknown>[];
-  /** A query of the ids written (column `id`): the audit rows of other ids are not stored. */
-  written: RawBuilder<unknown>;
-  /** The statement's answer. */
-  result: RawBuilder<unknown>;
+  /** What decides the statement's text (the table, the fields written); unique per builder. */
+  shape: string;
+  /** The statement's parts, with `param(name)` wherever a value goes. */
+  parts(param: ParameterOf): {
+    /**
+     * Top-level common table expressions, each `name AS (...)`, that write (INSERT, UPDATE or
+     * DELETE ... RETURNING): PostgreSQL runs each exactly once, whether read or not.
+     */
+    steps: RawBuilder<unknown>[];
+    /** A query of the ids written (column `id`): the audit rows of other ids are not stored. */
+    written: RawBuilder<unknown>;
+    /** The statement's answer. */
+    result: RawBuilder<unknown>;
+  };
+  /** The value of each parameter the parts name. */
+  values: Record<string, unknown>;
 }
 
 /**
@@ -141,21 +149,32 @@ export async function writeWithAudit<R>(
     resource_id: entry.resourceId?.toLowerCase() ?? null,
     changes: redact(entry.changes),
   }));
-  const result = await retryOnConflict(() =>
-    sql<R>`
-    WITH ${sql.join(write.steps)},
-    written__ AS (${write.written}),
+  const template = statementTemplate(db, JSON.stringify(['audited', write.shape]), (param) => {
+    const { steps, written, result } = write.parts(param);
+    return sql`
+    WITH ${sql.join(steps)},
+    written__ AS (${written}),
     audit__ AS (
       INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, changes,
                               request_id, client_ip)
-      SELECT e.id, ${actor.userId}::uuid, ${actor.username}, e.action, e.resource_type,
-             e.resource_id, NULLIF(e.changes, 'null'::jsonb), ${actor.requestId}, ${actor.clientIp}
-      FROM jsonb_to_recordset(${JSON.stringify(audit)}::jsonb)
+      SELECT e.id, ${param('audit:user_id')}::uuid, ${param('audit:username')}, e.action,
+             e.resource_type, e.resource_id, NULLIF(e.changes, 'null'::jsonb),
+             ${param('audit:request_id')}, ${param('audit:client_ip')}
+      FROM jsonb_to_recordset(${param('audit:entries')}::jsonb)
         AS e(id uuid, action text, resource_type text, resource_id text, changes jsonb)
       WHERE e.resource_id IN (SELECT written__.id::text FROM written__)
     )
-    ${write.result}`.execute(db),
-  );
+    ${result}`;
+  });
+  const statement = template.bind({
+    ...write.values,
+    'audit:user_id': actor.userId,
+    'audit:username': actor.username,
+    'audit:request_id': actor.requestId,
+    'audit:client_ip': actor.clientIp,
+    'audit:entries': JSON.stringify(audit),
+  });
+  const result = await retryOnConflict(() => db.executeQuery<R>(statement));
   forgetChangedAccounts(request, entries);
   return result.rows;
 }

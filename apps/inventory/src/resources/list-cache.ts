@@ -13,6 +13,8 @@
  * the database, and cost nothing while the table is not written.
  */
 
+import { RecentlyUsed } from '../lib/recently-used.js';
+
 export interface CachedCount {
   version: number;
   count: number;
@@ -22,35 +24,6 @@ export interface CachedCount {
 export interface PageAnchors {
   version: number;
   idAtOffset: Map<number, string>;
-}
-
-/** A bounded map that forgets the least recently used key first. */
-export class RecentlyUsed<V> {
-  readonly #entries = new Map<string, V>();
-  constructor(readonly capacity: number) {}
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      // Re-inserting moves the key to the end: Map order is the recency order.
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
-  }
 }
 
 /** Anchors kept per filter combination: the pages most recently asked for. */

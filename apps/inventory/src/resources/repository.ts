@@ -1,6 +1,7 @@
-import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { StatementWrite } from '../audit/audit-log.js';
+import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import { badRequest, notFound } from '../errors.js';
 import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
 import { listCacheOf } from './list-cache.js';
@@ -78,89 +79,188 @@ const DEFERRED_JOIN_OFFSET = 1000;
 /** Below every UUID the service generates: "no known position, start from the first row". */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
+/** What decides the text of a list statement; the values only fill its parameters. */
+interface ListShape {
+  filters: readonly string[];
+  ranges: ReadonlyArray<{ column: string; from: boolean; to: boolean }>;
+  sort: readonly SortKey[];
+  /** Offset past DEFERRED_JOIN_OFFSET: ids first. */
+  deep: boolean;
+  /** Deep, in id order, with a recorded position to start from. */
+  anchored: boolean;
+}
+
+const filterParam = (column: string) => `filter:${column}`;
+const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
+
+/**
+ * The conditions of a list or a count: its filters (exact) and time bounds (inclusive). A count
+ * without any reads the table's maintained row count instead (migration 007).
+ */
+function conditionsOf(shape: Pick<ListShape, 'filters' | 'ranges'>, param: ParameterOf) {
+  const conditions = shape.filters.map(
+    (column) => sql`${sql.ref(column)} = ${param(filterParam(column))}`,
+  );
+  for (const { column, from, to } of shape.ranges) {
+    if (from) conditions.push(sql`${sql.ref(column)} >= ${param(rangeParam(column, 'from'))}`);
+    if (to) conditions.push(sql`${sql.ref(column)} <= ${param(rangeParam(column, 'to'))}`);
+  }
+  return conditions;
+}
+
+const whereOf = (all: readonly RawBuilder<unknown>[]) =>
+  all.length > 0 ? sql`WHERE ${sql.join(all, sql` AND `)}` : sql``;
+
+/**
+ * The table's version and row count (migrations 004 and 007), for the statements that read them
+ * in the same snapshot as what they answer. Both are null for a table without a version.
+ */
+const versionStep = (param: ParameterOf) => sql`v AS (
+      SELECT sum(version) AS version, sum(row_count) AS row_count
+      FROM table_versions WHERE table_name = ${param('table')}
+    )`;
+
+/**
+ * The exact number of matching rows: without conditions the table's maintained row count; with
+ * them, a count recorded at the version just read (list-cache.ts), else counted. PostgreSQL
+ * runs the counting sub-select only when the expression needs it (an InitPlan).
+ */
+function totalOf(
+  table: RawBuilder<unknown>,
+  conditions: readonly RawBuilder<unknown>[],
+  param: ParameterOf,
+) {
+  const counted = sql`(SELECT count(*) FROM ${table} ${whereOf(conditions)})`;
+  if (conditions.length === 0) return sql`COALESCE(v.row_count, ${counted})`;
+  return sql`CASE WHEN v.version = ${param('cached_version')} THEN ${param('cached_count')}::bigint
+           ELSE ${counted} END`;
+}
+
 /**
  * One statement per page whatever its size, filters, sort or depth: the table's version, the
  * count of all matching rows and the page itself. What list-cache.ts recorded is used only
- * through CASE expressions comparing its version with the one read in this statement, so a
- * stale entry changes nothing but the cost: the count is an InitPlan that PostgreSQL runs only
- * when the CASE needs it, and a page anchor falls back to the plain offset. The version side
- * always yields one row, so an empty page (past the end, or nothing matching) still reports the
- * total; the page side is then a single all-null row.
+ * through expressions comparing its version with the one read in this statement, so a stale
+ * entry changes nothing but the cost. The version side always yields one row, so an empty page
+ * (past the end, or nothing matching) still reports the total; the page side is then a single
+ * all-null row.
  */
-export async function listRows(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  request: ListRequest,
-): Promise<ListResult> {
+function listStatement(definition: ResourceDefinition, shape: ListShape, param: ParameterOf) {
   const table = sql.table(definition.table);
   const columns = visibleColumns(definition);
-  // The schemas already admit only declared fields; this keeps the SQL safe on its own.
-  for (const column of [
-    ...Object.keys(request.filters),
-    ...request.sort.map((key) => key.column),
-    ...(request.ranges ?? []).map((range) => range.column),
-  ]) {
-    if (!columns.includes(column))
-      throw new Error(`${column} is not a column of ${definition.name}`);
-  }
-  const conditions = Object.entries(request.filters).map(
-    ([column, value]) => sql`${sql.ref(column)} = ${value}`,
-  );
-  for (const { column, from, to } of request.ranges ?? []) {
-    if (from !== undefined) conditions.push(sql`${sql.ref(column)} >= ${from}`);
-    if (to !== undefined) conditions.push(sql`${sql.ref(column)} <= ${to}`);
-  }
-  const whereOf = (all: readonly RawBuilder<unknown>[]) =>
-    all.length > 0 ? sql`WHERE ${sql.join(all, sql` AND `)}` : sql``;
-  const where = whereOf(conditions);
+  const conditions = conditionsOf(shape, param);
   // Then by id, so rows equal on every requested key still come in one fixed order.
   const orderBy = (alias: string): RawBuilder<unknown> =>
     sql.join([
-      ...request.sort.map(
+      ...shape.sort.map(
         (key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`,
       ),
       sql`${sql.ref(`${alias}.id`)} asc`,
     ]);
-  const offset = (request.page - 1) * request.limit;
-  const cache = listCacheOf(db);
-  const listKey = JSON.stringify([definition.table, request.filters, request.ranges ?? []]);
-  const cachedCount = cache.counts.get(listKey);
   const pageColumns = sql.join(columns.map((column) => sql.ref(`t.${column}`)));
   let page: RawBuilder<unknown>;
-  // In id order (no sortby), a page can start from a row whose position an earlier page
-  // recorded: paging on from page 900 to 901 walks 100 index entries, not 90,100.
-  const inIdOrder = request.sort.length === 0;
-  if (offset >= DEFERRED_JOIN_OFFSET) {
-    const anchor = inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
-    const valid = (then: RawBuilder<unknown>, otherwise: RawBuilder<unknown>) =>
-      sql`(SELECT CASE WHEN v.version = ${anchor?.version ?? null} THEN ${then} ELSE ${otherwise} END FROM v)`;
-    const keyConditions = anchor
-      ? [...conditions, sql`k.id >= ${valid(sql`${anchor.id}::uuid`, sql`${NIL_UUID}::uuid`)}`]
+  if (shape.deep) {
+    // In id order, a page can start from a row whose position an earlier page recorded (paging
+    // on from page 900 to 901 walks 100 index entries, not 90,100), but only while the table is
+    // still at the version it was recorded at; otherwise from the start, skipping `offset`.
+    const whileUnchanged = (then: RawBuilder<unknown>, otherwise: RawBuilder<unknown>) =>
+      sql`(SELECT CASE WHEN v.version = ${param('anchor_version')} THEN ${then} ELSE ${otherwise} END FROM v)`;
+    const keyConditions = shape.anchored
+      ? [
+          ...conditions,
+          sql`k.id >= ${whileUnchanged(sql`${param('anchor_id')}::uuid`, sql`${param('nil_id')}::uuid`)}`,
+        ]
       : conditions;
-    const skip = anchor
-      ? valid(sql`${offset - anchor.offset}::bigint`, sql`${offset}::bigint`)
-      : sql`${offset}`;
+    const skip = shape.anchored
+      ? whileUnchanged(sql`${param('anchor_skip')}::bigint`, sql`${param('offset')}::bigint`)
+      : sql`${param('offset')}`;
     // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
     // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
     // table just the page's rows, instead of every row it skips.
     page = sql`SELECT ${pageColumns} FROM (
         SELECT k.id FROM ${table} AS k ${whereOf(keyConditions)} ORDER BY ${orderBy('k')}
-        LIMIT ${request.limit} OFFSET ${skip}
+        LIMIT ${param('limit')} OFFSET ${skip}
       ) AS keys JOIN ${table} AS t ON t.id = keys.id`;
   } else {
-    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${where} ORDER BY ${orderBy('t')}
-      LIMIT ${request.limit} OFFSET ${offset}`;
+    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditions)} ORDER BY ${orderBy('t')}
+      LIMIT ${param('limit')} OFFSET ${param('offset')}`;
   }
-  const result = await sql<Row>`
-    WITH v AS (
-      SELECT sum(version) AS version FROM table_versions WHERE table_name = ${definition.table}
-    )
-    SELECT v.version AS ${sql.ref(VERSION)},
-      CASE WHEN v.version = ${cachedCount?.version ?? null} THEN ${cachedCount?.count ?? null}::bigint
-           ELSE (SELECT count(*) FROM ${table} ${where}) END AS ${sql.ref(TOTAL)},
+  return sql`
+    WITH ${versionStep(param)}
+    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(table, conditions, param)} AS ${sql.ref(TOTAL)},
       ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
-    ORDER BY ${orderBy('p')}`.execute(db);
+    ORDER BY ${orderBy('p')}`;
+}
+
+/** Parameter values of a list's or a count's conditions. */
+function conditionValues(
+  filters: Readonly<Record<string, unknown>>,
+  ranges: readonly RangeFilter[],
+) {
+  const values: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(filters)) values[filterParam(column)] = value;
+  for (const { column, from, to } of ranges) {
+    if (from !== undefined) values[rangeParam(column, 'from')] = from;
+    if (to !== undefined) values[rangeParam(column, 'to')] = to;
+  }
+  return values;
+}
+
+const rangeShape = (ranges: readonly RangeFilter[]) =>
+  ranges
+    .map(({ column, from, to }) => ({ column, from: from !== undefined, to: to !== undefined }))
+    .filter((range) => range.from || range.to);
+
+/** One page of a resource with its exact total, in one statement (see listStatement). */
+export async function listRows(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  request: ListRequest,
+): Promise<ListResult> {
+  const columns = visibleColumns(definition);
+  const ranges = request.ranges ?? [];
+  // The schemas already admit only declared fields; this keeps the SQL safe on its own.
+  for (const column of [
+    ...Object.keys(request.filters),
+    ...request.sort.map((key) => key.column),
+    ...ranges.map((range) => range.column),
+  ]) {
+    if (!columns.includes(column))
+      throw new Error(`${column} is not a column of ${definition.name}`);
+  }
+  const offset = (request.page - 1) * request.limit;
+  const cache = listCacheOf(db);
+  const listKey = JSON.stringify([definition.table, request.filters, ranges]);
+  const cachedCount = cache.counts.get(listKey);
+  const inIdOrder = request.sort.length === 0;
+  const deep = offset >= DEFERRED_JOIN_OFFSET;
+  const anchor = deep && inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
+  const shape: ListShape = {
+    filters: Object.keys(request.filters),
+    ranges: rangeShape(ranges),
+    sort: request.sort,
+    deep,
+    anchored: anchor !== undefined,
+  };
+  const template = statementTemplate(
+    db,
+    JSON.stringify(['list', definition.table, shape]),
+    (param) => listStatement(definition, shape, param),
+  );
+  const result = await db.executeQuery<Row>(
+    template.bind({
+      table: definition.table,
+      limit: request.limit,
+      offset,
+      cached_version: cachedCount?.version ?? null,
+      cached_count: cachedCount?.count ?? null,
+      anchor_version: anchor?.version ?? null,
+      anchor_id: anchor?.id ?? null,
+      anchor_skip: anchor ? offset - anchor.offset : null,
+      nil_id: NIL_UUID,
+      ...conditionValues(request.filters, ranges),
+    }),
+  );
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
   // The rows keep the two extra columns: responses are written from the route's schema, which
@@ -172,46 +272,39 @@ export async function listRows(
     if (version !== cachedCount?.version) {
       cache.counts.set(listKey, { version, count: totalCount });
     }
-    if (inIdOrder && offset >= DEFERRED_JOIN_OFFSET && rows[0]) {
+    if (inIdOrder && deep && rows[0]) {
       cache.recordAnchor(listKey, version, offset, String(rows[0].id));
     }
   }
   return { totalCount, rows, ...(typeof version === 'number' ? { version } : {}) };
 }
 
-const TABLE_VERSION_SQL =
-  'SELECT sum(version) AS version FROM table_versions WHERE table_name = $1';
-
 /** The version of a table (list-cache.ts), or undefined for a table without one. */
 export async function tableVersion(db: AnyDatabase, table: string): Promise<number | undefined> {
-  // Compiled once: this is all a request answered from the list cache asks of the database.
-  const result = await db.executeQuery<{ version: number | null }>(
-    CompiledQuery.raw(TABLE_VERSION_SQL, [table]),
+  // All a request answered from the list cache asks of the database.
+  const template = statementTemplate(
+    db,
+    'table-version',
+    (param) =>
+      sql`SELECT sum(version) AS version FROM table_versions WHERE table_name = ${param('table')}`,
   );
+  const result = await db.executeQuery<{ version: number | null }>(template.bind({ table }));
   const version = result.rows[0]?.version;
   return typeof version === 'number' ? version : undefined;
 }
-
-/** The text of each definition's single-record read, built by Kysely once. */
-const findRowSql = new WeakMap<ResourceDefinition, string>();
 
 export async function findRow(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
 ): Promise<Row | undefined> {
-  // The most frequent statement: building and compiling it per request cost more CPU than
-  // PostgreSQL's answer, so only the id changes between calls.
-  let text = findRowSql.get(definition);
-  if (text === undefined) {
-    text = db
+  const template = statementTemplate(db, `find:${definition.table}`, (param) =>
+    db
       .selectFrom(definition.table)
       .select(visibleColumns(definition))
-      .where('id', '=', id)
-      .compile().sql;
-    findRowSql.set(definition, text);
-  }
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(text, [id]));
+      .where('id', '=', param('id')),
+  );
+  const result = await db.executeQuery<Row>(template.bind({ id }));
   return result.rows[0];
 }
 
@@ -220,18 +313,18 @@ export async function rowExists(
   definition: ResourceDefinition,
   id: string,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom(definition.table)
-    .select('id')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
+  const template = statementTemplate(db, `exists:${definition.table}`, (param) =>
+    db.selectFrom(definition.table).select('id').where('id', '=', param('id')),
+  );
+  const result = await db.executeQuery(template.bind({ id }));
+  return result.rows.length > 0;
 }
 
 /**
- * The exact number of rows matching `filters`, reused while the table's version is unchanged
- * (list-cache.ts), with the same key as a list of the same filters: `GET /debug/count` is public,
- * and counting 100,000 devices on each call would let anyone keep a core busy.
+ * The exact number of rows matching `filters`: the maintained row count without filters, else
+ * reused while the table's version is unchanged (list-cache.ts), with the same key as a list of
+ * the same filters. `GET /debug/count` is public, and counting 100,000 devices on each call
+ * would let anyone keep a core busy.
  */
 export async function countRows(
   db: AnyDatabase,
@@ -241,18 +334,23 @@ export async function countRows(
   const cache = listCacheOf(db);
   const listKey = JSON.stringify([definition.table, filters, []]);
   const cached = cache.counts.get(listKey);
-  const conditions = Object.entries(filters).map(
-    ([column, value]) => sql`${sql.ref(column)} = ${value}`,
+  const shape = { filters: Object.keys(filters), ranges: [] };
+  const template = statementTemplate(
+    db,
+    JSON.stringify(['count', definition.table, shape.filters]),
+    (param) => sql`
+      WITH ${versionStep(param)}
+      SELECT v.version, ${totalOf(sql.table(definition.table), conditionsOf(shape, param), param)} AS count
+      FROM v`,
   );
-  const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
-  const result = await sql<{ version: number | null; count: number | string }>`
-    WITH v AS (
-      SELECT sum(version) AS version FROM table_versions WHERE table_name = ${definition.table}
-    )
-    SELECT v.version,
-      CASE WHEN v.version = ${cached?.version ?? null} THEN ${cached?.count ?? null}::bigint
-           ELSE (SELECT count(*) FROM ${sql.table(definition.table)} ${where}) END AS count
-    FROM v`.execute(db);
+  const result = await db.executeQuery<{ version: number | null; count: number | string }>(
+    template.bind({
+      table: definition.table,
+      cached_version: cached?.version ?? null,
+      cached_count: cached?.count ?? null,
+      ...conditionValues(filters, []),
+    }),
+  );
   const row = result.rows[0];
   const count = Number(row?.count ?? 0);
   if (typeof row?.version === 'number' && row.version !== cached?.version) {
@@ -296,52 +394,6 @@ export interface RowUpdate {
   values: Row;
 }
 
-/**
- * A batch of partial updates in a few statements whatever its size: the rows are locked in id
- * order (concurrent batches over the same rows then wait for each other instead of
- * deadlocking), then one UPDATE per distinct set of fields (usually one) joins the table with
- * the items, typed by the table's own row type through jsonb_populate_recordset. Throws, inside
- * the caller's transaction, naming the first unknown id.
- */
-export async function updateRows(
-  trx: AnyDatabase,
-  definition: ResourceDefinition,
-  updates: readonly RowUpdate[],
-): Promise<void> {
-  const ids = [...new Set(updates.map((update) => update.id.toLowerCase()))].sort();
-  const locked = await trx
-    .selectFrom(definition.table)
-    .select('id')
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  if (locked.length !== ids.length) {
-    const found = new Set(locked.map((row) => String(row.id)));
-    const missing = updates.find((update) => !found.has(update.id.toLowerCase()));
-    throw notFound(`${definition.notFoundMessage}: ${missing?.id}`);
-  }
-  const columns = visibleColumns(definition);
-  const byFields = new Map<string, Row[]>();
-  for (const { id, values } of updates) {
-    const fields = Object.keys(values).sort();
-    for (const field of fields) {
-      if (!columns.includes(field))
-        throw new Error(`${field} is not a column of ${definition.name}`);
-    }
-    const key = fields.join(',');
-    byFields.set(key, [...(byFields.get(key) ?? []), { ...values, id }]);
-  }
-  const table = sql.table(definition.table);
-  for (const [key, items] of byFields) {
-    const assignments = key.split(',').map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
-    await sql`
-      UPDATE ${table} AS t SET ${sql.join(assignments)}, updated_at = now()
-      FROM jsonb_populate_recordset(NULL::${table}, ${JSON.stringify(items)}::jsonb) AS r
-      WHERE t.id = r.id`.execute(trx);
-  }
-}
-
 export async function deleteRow(
   db: AnyDatabase,
   definition: ResourceDefinition,
@@ -355,34 +407,33 @@ export async function deleteRow(
   if (!row) throw notFound(definition.notFoundMessage);
 }
 
-/** Deletes every id or (by throwing inside the caller's transaction) none. */
-export async function deleteRows(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  ids: readonly string[],
-): Promise<number> {
-  // PostgreSQL answers uuids in lower case; compare in that form.
-  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const deleted = await db
-    .deleteFrom(definition.table)
-    .where('id', 'in', wanted)
-    .returning('id')
-    .execute();
-  if (deleted.length !== wanted.length) {
-    const found = new Set(deleted.map((row) => String(row.id)));
-    const missing = wanted.find((id) => !found.has(id));
-    throw notFound(`${definition.notFoundMessage}: ${missing}`);
-  }
-  return deleted.length;
-}
-
 /*
  * Writes as parts of one statement (audit-log.ts's writeWithAudit adds the audit rows): one
  * round trip per write, the statement being its own transaction. The steps are named after what
- * they do; the names end in `__` where they could meet a table's name.
+ * they do; the names end in `__` where they could meet a table's name. Like lists, their texts
+ * are compiled once per shape (the table and the fields written) and then only bound.
  */
 
 const step = (name: string, query: unknown) => sql`${sql.id(name)} AS (${query})`;
+
+/** The fields a write sets, in a fixed order: the same fields, whatever their order, one text. */
+const fieldsOf = (values: Row) =>
+  Object.keys(values)
+    .filter((field) => values[field] !== undefined)
+    .sort();
+
+const fieldParam = (field: string) => `value:${field}`;
+
+function fieldValues(fields: readonly string[], values: Row): Row {
+  return Object.fromEntries(fields.map((field) => [fieldParam(field), values[field]]));
+}
+
+function assertColumns(definition: ResourceDefinition, fields: readonly string[]): void {
+  const columns = visibleColumns(definition);
+  for (const field of fields) {
+    if (!columns.includes(field)) throw new Error(`${field} is not a column of ${definition.name}`);
+  }
+}
 
 export function insertStatement(
   db: AnyDatabase,
@@ -390,16 +441,29 @@ export function insertStatement(
   values: Row,
 ): { id: string; write: StatementWrite } {
   const id = uuidv7();
-  const query = db
-    .insertInto(definition.table)
-    .values({ id, ...values })
-    .returning(visibleColumns(definition));
+  const fields = fieldsOf(values);
+  assertColumns(definition, fields);
   return {
     id,
     write: {
-      steps: [step('created__', query)],
-      written: sql`SELECT id FROM created__`,
-      result: sql`SELECT * FROM created__`,
+      shape: JSON.stringify(['insert', definition.table, fields]),
+      parts: (param) => ({
+        steps: [
+          step(
+            'created__',
+            db
+              .insertInto(definition.table)
+              .values({
+                id: param('id'),
+                ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
+              })
+              .returning(visibleColumns(definition)),
+          ),
+        ],
+        written: sql`SELECT id FROM created__`,
+        result: sql`SELECT * FROM created__`,
+      }),
+      values: { id, ...fieldValues(fields, values) },
     },
   };
 }
@@ -411,15 +475,28 @@ export function updateStatement(
   id: string,
   values: Row,
 ): StatementWrite {
-  const query = db
-    .updateTable(definition.table)
-    .set({ ...values, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .returning(visibleColumns(definition));
+  const fields = fieldsOf(values);
+  assertColumns(definition, fields);
   return {
-    steps: [step('updated__', query)],
-    written: sql`SELECT id FROM updated__`,
-    result: sql`SELECT * FROM updated__`,
+    shape: JSON.stringify(['update', definition.table, fields]),
+    parts: (param) => ({
+      steps: [
+        step(
+          'updated__',
+          db
+            .updateTable(definition.table)
+            .set({
+              ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
+              updated_at: sql`now()`,
+            })
+            .where('id', '=', param('id'))
+            .returning(visibleColumns(definition)),
+        ),
+      ],
+      written: sql`SELECT id FROM updated__`,
+      result: sql`SELECT * FROM updated__`,
+    }),
+    values: { id, ...fieldValues(fields, values) },
   };
 }
 
@@ -429,29 +506,45 @@ export function deleteStatement(
   definition: ResourceDefinition,
   id: string,
 ): StatementWrite {
-  const query = db.deleteFrom(definition.table).where('id', '=', id).returning('id');
   return {
-    steps: [step('deleted__', query)],
-    written: sql`SELECT id FROM deleted__`,
-    result: sql`SELECT id FROM deleted__`,
+    shape: JSON.stringify(['delete', definition.table]),
+    parts: (param) => ({
+      steps: [
+        step(
+          'deleted__',
+          db.deleteFrom(definition.table).where('id', '=', param('id')).returning('id'),
+        ),
+      ],
+      written: sql`SELECT id FROM deleted__`,
+      result: sql`SELECT id FROM deleted__`,
+    }),
+    values: { id },
   };
 }
 
 /**
- * The first steps of a batch over `ids`: their rows locked in id order (concurrent batches over
- * the same rows then wait for each other instead of deadlocking), and whether every id was
- * found. Each write of the batch is conditioned on `complete__.ok`, so a batch naming an unknown
- * id writes nothing; the statement answers `{ok, found}` for the caller to name it.
+ * The first steps of a batch over the ids of the parameter `ids` (a JSON array, `batch_size`
+ * distinct ids): their rows locked in id order (concurrent batches over the same rows then wait
+ * for each other instead of deadlocking), and whether every id was found. Each write of the
+ * batch is conditioned on `complete__.ok`, so a batch naming an unknown id writes nothing; the
+ * statement answers `{ok, found}` for the caller to name it.
  */
-function lockedBatch(definition: ResourceDefinition, ids: readonly string[]) {
+function lockedBatch(definition: ResourceDefinition, param: ParameterOf) {
   return [
     sql`locked__ AS (
       SELECT id FROM ${sql.table(definition.table)}
-      WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${param('ids')}::jsonb))
       ORDER BY id FOR UPDATE)`,
     sql`complete__ AS (
-      SELECT count(*) = ${ids.length} AS ok, array_agg(id::text) AS found FROM locked__)`,
+      SELECT count(*) = ${param('batch_size')}::bigint AS ok, array_agg(id::text) AS found
+      FROM locked__)`,
   ];
+}
+
+/** The batch's distinct ids in lower case (as PostgreSQL writes uuids), sorted. */
+function batchIds(ids: readonly string[]) {
+  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))].sort();
+  return { ids: JSON.stringify(distinct), batch_size: distinct.length };
 }
 
 const BATCH_COMPLETE = sql`(SELECT ok FROM complete__)`;
@@ -483,36 +576,52 @@ export function updateRowsStatement(
   definition: ResourceDefinition,
   updates: readonly RowUpdate[],
 ): StatementWrite {
-  const ids = [...new Set(updates.map((update) => update.id.toLowerCase()))].sort();
-  const columns = visibleColumns(definition);
   const byFields = new Map<string, Row[]>();
   for (const { id, values } of updates) {
-    const fields = Object.keys(values).sort();
-    for (const field of fields) {
-      if (!columns.includes(field))
-        throw new Error(`${field} is not a column of ${definition.name}`);
-    }
+    const fields = fieldsOf(values);
+    assertColumns(definition, fields);
     const key = fields.join(',');
-    byFields.set(key, [...(byFields.get(key) ?? []), { ...values, id }]);
+    let items = byFields.get(key);
+    if (items === undefined) {
+      items = [];
+      byFields.set(key, items);
+    }
+    items.push({ ...values, id });
   }
+  const fieldSets = [...byFields.keys()];
   const table = sql.table(definition.table);
-  const updateSteps = [...byFields].map(([key, items], index) => {
-    const assignments = key.split(',').map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
-    return step(
-      `updated${index}__`,
-      sql`UPDATE ${table} AS t SET ${sql.join(assignments)}, updated_at = now()
-        FROM jsonb_populate_recordset(NULL::${table}, ${JSON.stringify(items)}::jsonb) AS r
-        WHERE t.id = r.id AND ${BATCH_COMPLETE}
-        RETURNING t.id`,
-    );
-  });
+  const updated = (index: number) => `updated${index}__`;
   return {
-    steps: [...lockedBatch(definition, ids), ...updateSteps],
-    written: sql.join(
-      updateSteps.map((_, index) => sql`SELECT id FROM ${sql.table(`updated${index}__`)}`),
-      sql` UNION ALL `,
-    ),
-    result: sql`SELECT ok, found FROM complete__`,
+    shape: JSON.stringify(['batch-update', definition.table, fieldSets]),
+    parts: (param) => {
+      const updateSteps = fieldSets.map((key, index) => {
+        const assignments = key
+          .split(',')
+          .filter(Boolean)
+          .map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
+        return step(
+          updated(index),
+          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, sql`updated_at = now()`])}
+            FROM jsonb_populate_recordset(NULL::${table}, ${param(`items:${index}`)}::jsonb) AS r
+            WHERE t.id = r.id AND ${BATCH_COMPLETE}
+            RETURNING t.id`,
+        );
+      });
+      return {
+        steps: [...lockedBatch(definition, param), ...updateSteps],
+        written: sql.join(
+          fieldSets.map((_, index) => sql`SELECT id FROM ${sql.table(updated(index))}`),
+          sql` UNION ALL `,
+        ),
+        result: sql`SELECT ok, found FROM complete__`,
+      };
+    },
+    values: {
+      ...batchIds(updates.map((update) => update.id)),
+      ...Object.fromEntries(
+        [...byFields.values()].map((items, index) => [`items:${index}`, JSON.stringify(items)]),
+      ),
+    },
   };
 }
 
@@ -521,16 +630,19 @@ export function deleteRowsStatement(
   definition: ResourceDefinition,
   ids: readonly string[],
 ): StatementWrite {
-  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))].sort();
   return {
-    steps: [
-      ...lockedBatch(definition, wanted),
-      sql`deleted__ AS (
-        DELETE FROM ${sql.table(definition.table)}
-        WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
-        RETURNING id)`,
-    ],
-    written: sql`SELECT id FROM deleted__`,
-    result: sql`SELECT ok, found FROM complete__`,
+    shape: JSON.stringify(['batch-delete', definition.table]),
+    parts: (param) => ({
+      steps: [
+        ...lockedBatch(definition, param),
+        sql`deleted__ AS (
+          DELETE FROM ${sql.table(definition.table)}
+          WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
+          RETURNING id)`,
+      ],
+      written: sql`SELECT id FROM deleted__`,
+      result: sql`SELECT ok, found FROM complete__`,
+    }),
+    values: batchIds(ids),
   };
 }
