@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from './notifications.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { timestamptzParser } from './timestamps.js';
 
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
@@ -71,6 +72,7 @@ export interface Store<DB> {
 const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
+const TIMESTAMPTZ = 1184;
 const parseNumber = (value: string) => Number(value);
 const keepText = (value: string) => value;
 
@@ -90,6 +92,8 @@ const EMBEDDED_SETTINGS = [
   '-c',
   'min_wal_size=32MB',
 ];
+
+const parsePostgresTimestamptz = timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ, 'text'));
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
@@ -121,6 +125,9 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
       [pgliteTypes.INT8]: parseNumber,
       [pgliteTypes.NUMERIC]: parseNumber,
       [pgliteTypes.DATE]: keepText,
+      [pgliteTypes.TIMESTAMPTZ]: timestamptzParser(
+        (text) => pgliteTypes.parseType(text, pgliteTypes.TIMESTAMPTZ) as unknown,
+      ),
     },
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
@@ -256,6 +263,7 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8 || oid === NUMERIC) return parseNumber;
         if (oid === DATE) return keepText;
+        if (oid === TIMESTAMPTZ && format !== 'binary') return parsePostgresTimestamptz;
         return pg.types.getTypeParser(oid, format);
       }) as typeof pg.types.getTypeParser,
     },
