@@ -37,22 +37,27 @@ export function parseIsoTimestamptz(text: string): Date | undefined {
     while (end < text.length && text.charCodeAt(end) >= ZERO && text.charCodeAt(end) <= ZERO + 9) {
       end++;
     }
-    if (end === position + 1 || end - position - 1 > 6) return undefined;
-    // Milliseconds: the first three digits, padded (a Date holds no finer time).
-    const fraction = text.slice(position + 1, Math.min(end, position + 4)).padEnd(3, '0');
-    milliseconds = digits(fraction, 0, 3);
+    const count = end - position - 1;
+    if (count === 0 || count > 6) return undefined;
+    // Milliseconds: the first three digits, as if padded (a Date holds no finer time).
+    const kept = Math.min(count, 3);
+    milliseconds = digits(text, position + 1, position + 1 + kept) * 10 ** (3 - kept);
     position = end;
   }
   const sign = text[position];
   if (sign !== '+' && sign !== '-') return undefined;
-  const zone = text.slice(position + 1);
-  let offsetSeconds: number;
-  if (zone.length === 2) offsetSeconds = digits(zone, 0, 2) * 3600;
-  else if (zone.length === 5 && zone[2] === ':') {
-    offsetSeconds = digits(zone, 0, 2) * 3600 + digits(zone, 3, 5) * 60;
-  } else if (zone.length === 8 && zone[2] === ':' && zone[5] === ':') {
-    offsetSeconds = digits(zone, 0, 2) * 3600 + digits(zone, 3, 5) * 60 + digits(zone, 6, 8);
-  } else return undefined;
+  // +HH, +HH:MM or +HH:MM:SS to the end of the text.
+  const zone = position + 1;
+  const zoneLength = text.length - zone;
+  let offsetSeconds = digits(text, zone, zone + 2) * 3600;
+  if (zoneLength >= 5) {
+    if (text[zone + 2] !== ':') return undefined;
+    offsetSeconds += digits(text, zone + 3, zone + 5) * 60;
+  }
+  if (zoneLength === 8) {
+    if (text[zone + 5] !== ':') return undefined;
+    offsetSeconds += digits(text, zone + 6, zone + 8);
+  } else if (zoneLength !== 2 && zoneLength !== 5) return undefined;
   const utc = Date.UTC(
     year,
     digits(text, 5, 7) - 1,
