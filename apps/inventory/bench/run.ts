@@ -178,7 +178,20 @@ async function prepareStore(options: BenchOptions): Promise<LoadedDataset | 'reu
   }
 }
 
-async function readFacts(options: BenchOptions): Promise<DatasetFacts & { postgres: string }> {
+async function vacuum(options: BenchOptions): Promise<void> {
+  const store = await openBenchStore(options);
+  try {
+    const started = performance.now();
+    await sql`VACUUM ANALYZE`.execute(store.db);
+    log(`VACUUM ANALYZE: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function readFacts(
+  options: BenchOptions,
+): Promise<DatasetFacts & { postgres: string; autovacuum: string }> {
   const store = await openBenchStore(options);
   try {
     const db = store.db as AnyDatabase;
@@ -187,6 +200,7 @@ async function readFacts(options: BenchOptions): Promise<DatasetFacts & { postgr
       SELECT vendor, status, count(*) AS n FROM devices
       WHERE vendor IS NOT NULL GROUP BY vendor, status ORDER BY n DESC, vendor, status`.execute(db);
     const version = await sql<{ v: string }>`SELECT version() AS v`.execute(db);
+    const autovacuum = await sql<{ autovacuum: string }>`SHOW autovacuum`.execute(db);
     const common = combos.rows[0];
     // The rarest combination that still has a page's worth of rows to sort.
     const rare = combos.rows.filter((row) => row.n >= 20).at(-1) ?? common;
@@ -198,6 +212,7 @@ async function readFacts(options: BenchOptions): Promise<DatasetFacts & { postgr
       rareVendor: rare.vendor,
       rareStatus: rare.status,
       postgres: version.rows[0]?.v.split(' on ')[0] ?? 'unknown',
+      autovacuum: autovacuum.rows[0]?.autovacuum ?? 'unknown',
     };
   } finally {
     await store.close();
@@ -211,8 +226,12 @@ async function main() {
       `${options.connections} connections, ${options.durationSeconds} s per scenario`,
   );
   const loaded = await prepareStore(options);
-  if (loaded === 'reused') log('data set: reused from the previous run (same size)');
-  else {
+  if (loaded === 'reused') {
+    log('data set: reused from the previous run (same size)');
+    // The previous run's writes left dead rows and a stale visibility map behind; vacuum what
+    // autovacuum would have by now (it may be off on a test server: printed below).
+    await vacuum(options);
+  } else {
     log(
       `data set loaded in ${loaded.seconds.toFixed(1)} s (incl. VACUUM ANALYZE): ` +
         Object.entries(loaded.rows)
@@ -221,6 +240,7 @@ async function main() {
     );
   }
   const facts = await readFacts(options);
+  log(`database: ${facts.postgres}, autovacuum ${facts.autovacuum}`);
 
   const profileDir = `${RESULTS_DIR}/profiles`;
   if (options.cpuProfile) mkdirSync(profileDir, { recursive: true });
@@ -341,6 +361,7 @@ async function main() {
     memoryGb: Math.round(totalmem() / 1024 ** 3),
     node: process.version,
     postgres: facts.postgres,
+    autovacuum: facts.autovacuum,
     loadGenerator: 'autocannon, same machine',
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
