@@ -10,6 +10,10 @@ import { flood, scaled } from './support.js';
 
 const FLOOD = scaled(10_000, 50_000);
 const KEY_BUDGET_MS = 200;
+/** Key presses measured under load at the least, however fast the machine gets through the flood. */
+const MIN_PRESSES = 8;
+/** The most the top-up load may add (at 12,000 requests/s, 8 presses take about 24,000). */
+const TOP_UP = 4 * FLOOD;
 /** 24 numbered rows: collapsed, the detail shows 20 and a hint; expanded, `row 21` too. */
 const BODY = Buffer.from(
   Array.from({ length: 24 }, (_, i) => `row ${String(i + 1).padStart(2, '0')}`).join('\n'),
@@ -49,7 +53,8 @@ function timeUntil(cli: TerminalCli, mark: number, condition: (drawn: string) =>
 
 describe('a flood while the UI runs in a pseudo-terminal', () => {
   it(`records all ${FLOOD} requests and answers keys within ${KEY_BUDGET_MS} ms (median)`, async () => {
-    const cli = start(['--max-requests', String(FLOOD + 10)]);
+    // Room for the flood and for the top-up load below: nothing may be evicted.
+    const cli = start(['--max-requests', String(FLOOD + TOP_UP + 10)]);
     const address = await cli.address();
     // Two requests, then `j` selects the older one: the selection stays there during the flood.
     for (const path of ['/first', '/second'])
@@ -59,13 +64,29 @@ describe('a flood while the UI runs in a pseudo-terminal', () => {
     cli.terminal.write('j');
     await waitFor(() => cli.screenSince(mark).includes(`POST ${address}/first`), cli.screen);
 
+    const latencies: number[] = [];
     let flooding = true;
-    const load = flood(address, { count: FLOOD, concurrency: 16, body: () => BODY }).finally(() => {
+    const load = (async () => {
+      const options = { concurrency: 16, body: () => BODY };
+      const first = await flood(address, { ...options, count: FLOOD });
+      // A quick machine can get through the flood in under a second (three presses, CI once):
+      // keep the same load on, counted like the rest, until enough presses are measured.
+      const topUp = await flood(address, {
+        ...options,
+        count: TOP_UP,
+        stop: () => latencies.length >= MIN_PRESSES,
+      });
+      return {
+        completed: first.completed + topUp.completed,
+        failed: first.failed + topUp.failed,
+        ms: first.ms + topUp.ms,
+        flood: first,
+      };
+    })().finally(() => {
       flooding = false;
     });
     // Expand (measured: `row 21` can only appear once the key is handled), then collapse (not
-    // measured: a frame already on its way shows the hint too), as long as the flood lasts.
-    const latencies: number[] = [];
+    // measured: a frame already on its way shows the hint too), as long as the load lasts.
     await new Promise((resolve) => setTimeout(resolve, 300));
     while (flooding) {
       mark = cli.output().length;
@@ -91,15 +112,16 @@ describe('a flood while the UI runs in a pseudo-terminal', () => {
     const percentile = (p: number) =>
       sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
     console.info(
-      `flood: ${result.completed} of ${FLOOD} completed in ${result.ms} ms ` +
-        `(${Math.round((result.completed * 1000) / result.ms)} req/s), status bar ${JSON.stringify(counts)}; ` +
+      `flood: ${result.flood.completed} of ${FLOOD} completed in ${result.flood.ms} ms ` +
+        `(${Math.round((result.flood.completed * 1000) / result.flood.ms)} req/s), ` +
+        `${result.completed} with the top-up, status bar ${JSON.stringify(counts)}; ` +
         `key-to-screen over ${latencies.length} presses: median ${percentile(0.5).toFixed(0)} ms, ` +
         `p95 ${percentile(0.95).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
     );
     expect(result.failed).toBe(0);
-    expect(result.completed).toBe(FLOOD);
-    expect(counts).toEqual({ kept: FLOOD + 2, seen: FLOOD + 2 });
-    expect(latencies.length).toBeGreaterThanOrEqual(5);
+    expect(result.flood.completed).toBe(FLOOD);
+    expect(counts).toEqual({ kept: result.completed + 2, seen: result.completed + 2 });
+    expect(latencies.length).toBeGreaterThanOrEqual(MIN_PRESSES);
     // On a quiet 2-CPU machine p95 stays under the budget; CI shares its CPUs with the other
     // suites, so the test holds the median to the budget and p95 to twice it, and reports all
     // three (RELIABILITY.md has the figures).
