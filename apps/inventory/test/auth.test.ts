@@ -7,10 +7,12 @@ import { DEFAULT_PASSWORD_HASHING } from '../src/config.js';
 import { RESOURCES } from '../src/resources/index.js';
 import {
   login,
+  makeUser as makeTestUser,
   startTestApp,
   TEST_HASHING,
   TEST_PASSWORD,
   type TestContext,
+  THROWAWAY_PASSWORD,
   testConfig,
 } from './helpers.js';
 
@@ -22,22 +24,7 @@ afterAll(() => ctx?.close());
 
 const hasher = new PasswordHasher(TEST_HASHING);
 
-/** A throwaway account made through the data layer, so the shared role tokens stay valid. */
-async function makeUser(role: Role = 'viewer') {
-  const username = `user-${uuidv7().slice(-8)}`;
-  const id = uuidv7();
-  await ctx.store.db
-    .insertInto('users')
-    .values({
-      id,
-      username,
-      email: `${username}@example.test`,
-      role,
-      password_hash: await hasher.hash('pw-12345678'),
-    })
-    .execute();
-  return { id, username, token: await login(ctx.app, username, 'pw-12345678') };
-}
+const makeUser = (role: Role = 'viewer') => makeTestUser(ctx, role);
 
 const get = (headers: Record<string, string>) =>
   ctx.app.inject({ method: 'GET', url: '/devices', headers });
@@ -126,7 +113,7 @@ describe('login', () => {
     const refused = await ctx.app.inject({
       method: 'POST',
       url: '/users/login',
-      payload: { username: user.username, password: 'pw-12345678' },
+      payload: { username: user.username, password: THROWAWAY_PASSWORD },
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ status: 'error', message: 'Account is inactive' });

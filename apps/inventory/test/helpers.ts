@@ -2,6 +2,7 @@ import type { Store } from '@netops/store';
 import { openTestStore } from '@netops/store/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
 import { type AppConfig, buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import type { Role } from '../src/auth/roles.js';
@@ -87,6 +88,32 @@ export async function login(app: FastifyInstance, username: string, password: st
     throw new Error(`login of ${username} failed: ${response.statusCode} ${response.body}`);
   }
   return response.json<{ token: string }>().token;
+}
+
+export const THROWAWAY_PASSWORD = 'pw-12345678';
+
+/**
+ * A throwaway account made through the data layer (so the shared role tokens stay valid),
+ * logged in once: its id, username and token.
+ */
+export async function makeUser(
+  ctx: Pick<TestContext, 'app' | 'store'>,
+  role: Role = 'viewer',
+  prefix = 'user',
+) {
+  const username = `${prefix}-${uuidv7().slice(-8)}`;
+  const id = uuidv7();
+  await ctx.store.db
+    .insertInto('users')
+    .values({
+      id,
+      username,
+      email: `${username}@example.test`,
+      role,
+      password_hash: await new PasswordHasher(TEST_HASHING).hash(THROWAWAY_PASSWORD),
+    })
+    .execute();
+  return { id, username, token: await login(ctx.app, username, THROWAWAY_PASSWORD) };
 }
 
 /** Creates a record through the API as admin and returns it. */

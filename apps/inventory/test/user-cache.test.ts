@@ -2,7 +2,6 @@ import { migrate, openStore, type Store } from '@netops/store';
 import { createThrowawayDatabase, testDatabaseUrl } from '@netops/store/testing';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
@@ -11,6 +10,7 @@ import { seedInitialAccounts } from '../src/auth/users.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import {
   login,
+  makeUser as makeTestUser,
   startTestApp,
   TEST_HASHING,
   TEST_PASSWORD,
@@ -36,21 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function makeUser(role: Role = 'viewer') {
-  const username = `cached-${uuidv7().slice(-8)}`;
-  const id = uuidv7();
-  await ctx.store.db
-    .insertInto('users')
-    .values({
-      id,
-      username,
-      email: `${username}@example.test`,
-      role,
-      password_hash: await hasher.hash('pw-12345678'),
-    })
-    .execute();
-  return { id, username, token: await login(ctx.app, username, 'pw-12345678') };
-}
+const makeUser = (role: Role = 'viewer') => makeTestUser(ctx, role, 'cached');
 
 const status = async (app: FastifyInstance, token: string, url = '/devices') =>
   (await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } }))
