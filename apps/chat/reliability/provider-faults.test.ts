@@ -42,10 +42,11 @@ const ROUNDS = scale(3, 10);
 /** Refusals (401) count towards the lock-out; they are the token tests' business. */
 /**
  * How long after the budget a timed-out login may be answered. The service, the fake provider and
- * the load generator share one process (and, in the soak, the machine with three other test
- * files), so with 100 logins at once the answers queue behind each other's work.
+ * the load generator share one process, so with 100 logins at once the answers queue behind each
+ * other's work a little (the soak measured at most +70 ms). It was 8 s in the soak while the
+ * lock-out's wait for a slot was not part of the budget (README.md, "Lock-out").
  */
-const TIMEOUT_SLACK_MS = scale(1_500, 8_000);
+const TIMEOUT_SLACK_MS = 1_500;
 const PROVIDER_FAULTS = FAULT_OUTCOMES.filter(([fault]) => fault !== 'refuse');
 
 let h: Harness;

@@ -72,3 +72,10 @@ export const providerTimeout = (provider: string) =>
     'provider-timeout',
     `The identity provider "${provider}" did not answer in time`,
   );
+/** The budget ran out while earlier attempts with the same credentials held every lock-out slot. */
+export const providerBusy = (provider: string) =>
+  new ChatError(
+    504,
+    'provider-timeout',
+    `The identity provider "${provider}" did not answer in time (earlier logins with these credentials are still waiting for it)`,
+  );

@@ -217,8 +217,9 @@ export class Lockout {
    * Admits one attempt on `key`, or throws 429 `account-locked` (with Retry-After) while the key is
    * locked. While the budget is full of attempts in flight, waits for one of them to end (a burst
    * of legitimate requests is served a few at a time); past BUSY_WAIT_MS it is refused as locked.
+   * When `signal` aborts first, throws its reason: the caller's own deadline covers the wait.
    */
-  async begin(key: string): Promise<Attempt> {
+  async begin(key: string, signal?: AbortSignal): Promise<Attempt> {
     const deadline = Date.now() + BUSY_WAIT_MS;
     for (let pause = BUSY_POLL_MS.first; ; pause = Math.min(pause * 2, BUSY_POLL_MS.max)) {
       let admission: Admission;
@@ -231,7 +232,11 @@ export class Lockout {
       if (admission.kind === 'admitted') return this.#attempt(key);
       if (admission.kind === 'locked') throw accountLocked(admission.seconds);
       if (Date.now() >= deadline) throw accountLocked(1);
-      await sleep(pause);
+      signal?.throwIfAborted();
+      await sleep(pause, undefined, signal ? { signal } : undefined).catch((error: unknown) => {
+        signal?.throwIfAborted();
+        throw error;
+      });
     }
   }
 

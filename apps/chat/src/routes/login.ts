@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import { applicationMatches } from '../auth/app-credentials.js';
 import { Lockout } from '../auth/lockout.js';
 import type { RouteOptions } from '../context.js';
-import { accountDeactivated, ChatError, invalidCredentials, unknownService } from '../errors.js';
+import {
+  accountDeactivated,
+  ChatError,
+  invalidCredentials,
+  providerBusy,
+  unknownService,
+} from '../errors.js';
 import { Me, toMe } from '../users/profile.js';
 
 /**
@@ -46,7 +52,15 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
       const body = request.body;
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
-      const attempt = await lockout.begin(Lockout.loginKey(body.serviceName, body.accessToken));
+      // One budget for the whole wait on the provider, including a wait for a lock-out slot held
+      // by earlier attempts with the same credentials (each stuck on a stalled provider): 20 at
+      // once would otherwise be answered in waves of 5, the last after 4 timeouts.
+      const deadline = AbortSignal.timeout(config.provider.timeoutMs);
+      const attempt = await lockout
+        .begin(Lockout.loginKey(body.serviceName, body.accessToken), deadline)
+        .catch((error: unknown) => {
+          throw error === deadline.reason ? providerBusy(service.name) : error;
+        });
       try {
         // Before any provider call: a token minted for another application never gets that far.
         if (!applicationMatches(service, body)) {
@@ -56,7 +70,7 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
         }
         const identity = await service.provider.verify(
           { accessToken: body.accessToken, accessTokenSecret: body.accessTokenSecret },
-          AbortSignal.timeout(config.provider.timeoutMs),
+          deadline,
         );
         const issuedAt = now();
         const user = await users.linkOrCreate(identity, issuedAt);
