@@ -1,5 +1,5 @@
 import type { Store } from '@netops/store';
-import { openTestStore } from '@netops/store/testing';
+import { openTestStore, type TestStoreOptions } from '@netops/store/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
@@ -48,8 +48,11 @@ export interface TestContext {
 }
 
 /** One store and one app per test file: open in beforeAll, close in afterAll. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
-  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+export async function startTestApp(
+  overrides: Partial<AppConfig> = {},
+  storeOptions: Omit<TestStoreOptions, 'migrations'> = {},
+): Promise<TestContext> {
+  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER, ...storeOptions });
   await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
   const app = await buildApp(testConfig(overrides), { store });
   await app.ready();

@@ -31,9 +31,11 @@ export interface StoreConfig {
   connectTimeoutMs?: number;
   /**
    * Longest wait for the answer to one PostgreSQL statement, in milliseconds (default 30000; 0:
-   * none). Past it the connection is destroyed, so the statement fails instead of waiting for a
-   * server that stopped answering without closing the connection (frozen, partitioned away).
-   * Migrations and other script transactions are not bounded.
+   * none). PostgreSQL itself cancels a statement a little before it (`statement_timeout`, see
+   * serverDeadline), rolling it back with its locks; past it the connection is destroyed, so the
+   * statement fails instead of waiting for a server that stopped answering without closing the
+   * connection (frozen, partitioned away). Migrations and other script transactions are not
+   * bounded.
    */
   queryTimeoutMs?: number;
   /** Called when an idle pooled connection fails (for instance when PostgreSQL restarts). */
@@ -159,6 +161,16 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
 export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 /**
+ * PostgreSQL's own deadline for a statement (`statement_timeout`), a little before the client's:
+ * the server then cancels the statement and rolls it back, releasing its locks, and the request
+ * fails with 57014. Destroying the socket alone left the statement running, still able to
+ * commit a write whose client had been told it failed.
+ */
+export function serverDeadline(queryTimeoutMs: number): number {
+  return Math.max(1, queryTimeoutMs - Math.min(1000, Math.floor(queryTimeoutMs / 10)));
+}
+
+/**
  * Gives every statement of `client` a deadline. `pg`'s own `query_timeout` only stops waiting:
  * the statement stays on the connection, which goes back to the pool busy. Destroying the socket
  * instead fails the statement (and any queued behind it) with "Connection terminated
@@ -166,6 +178,8 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
  * TCP alone would notice a silent server only after many minutes, if ever.
  */
 function boundQueries(client: pg.PoolClient, ms: number, unbounded: WeakSet<object>): void {
+  // (The server's own statement_timeout, set a little earlier, normally ends the statement
+  // first: this is for a server that cannot.)
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const bounded = (...args: unknown[]) => {
     const result = query(...args);
@@ -181,45 +195,83 @@ function boundQueries(client: pg.PoolClient, ms: number, unbounded: WeakSet<obje
 }
 
 /**
- * Distinct statement texts given a name, process-wide: each connection then parses and plans a
- * named statement once and only binds it afterwards. The service's statements are built from
- * its definitions with every value a parameter, so their texts are few; past this many, further
- * texts run unnamed, which bounds what every PostgreSQL session keeps.
+ * Named statements kept per connection, least recently used dropped first. Each one holds a
+ * parsed statement and its cached plans in that connection's PostgreSQL session; the service's
+ * statements are few (one per shape), but clients choose the shapes (filters, sort keys), so the
+ * number must be bounded per session, not just named first come first served.
  */
-const MAX_NAMED_STATEMENTS = 500;
-const statementNames = new Map<string, string>();
+const STATEMENTS_PER_CONNECTION = 200;
 const namedClients = new WeakSet<pg.PoolClient>();
 
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
-    name = `netops_${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
+/** pg's record of the statements it has prepared on a connection (not in its typings). */
+interface PgConnectionInternals {
+  parsedStatements?: Record<string, string>;
+  submittedNamedStatements?: Record<string, string>;
+}
+
+/**
+ * PostgreSQL refuses a prepared statement whose result columns changed type since it was
+ * prepared (a migration altered or dropped a column it reads): 0A000 on every later call on
+ * that connection, until it is closed.
+ */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === '0A000' && typeof message === 'string' && message.includes('cached plan must not')
+  );
 }
 
 /**
  * Kysely sends every statement through `client.query(text, values)`, unnamed, so PostgreSQL
  * parses and plans it again on each call (for a list, more than running it). This names them:
  * pg prepares a named statement on a connection the first time and reuses it after. Statements
- * without values (migration scripts, several statements in one text) stay unnamed.
+ * given as text alone (migration scripts, several statements in one text) stay unnamed.
  */
 function withNamedStatements(client: pg.PoolClient): pg.PoolClient {
   if (namedClients.has(client)) return client;
   namedClients.add(client);
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
-    const name =
-      typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
-    const result =
-      name === undefined ? query(text, values, ...rest) : query({ name, text, values }, ...rest);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if (endsTheSession(error)) brokenClients.add(client);
-      });
+  /** Text to name, least recently used first. */
+  const names = new Map<string, string>();
+  let issued = 0;
+  const nameFor = (text: string): string => {
+    const known = names.get(text);
+    if (known !== undefined) {
+      names.delete(text);
+      names.set(text, known);
+      return known;
     }
-    return result;
+    const name = `netops_${++issued}`;
+    names.set(text, name);
+    if (names.size > STATEMENTS_PER_CONNECTION) {
+      const [oldest, oldestName] = names.entries().next().value as [string, string];
+      names.delete(oldest);
+      // pg forgets it (a name is never issued twice, so nothing can collide with it), and the
+      // session releases it after whatever is queued on this client; in a failed transaction
+      // the DEALLOCATE fails too and that one statement stays until the connection closes.
+      const internals = (client as unknown as { connection?: PgConnectionInternals }).connection;
+      delete internals?.parsedStatements?.[oldestName];
+      delete internals?.submittedNamedStatements?.[oldestName];
+      (query(`DEALLOCATE ${oldestName}`) as Promise<unknown>).catch(() => {});
+    }
+    return name;
+  };
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, ...rest);
+    const result = query({ name: nameFor(text), text, values }, ...rest);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if (endsTheSession(error)) brokenClients.add(client);
+      if (!isStalePlan(error)) throw error;
+      // The statement was refused before it ran, so it can run again: unnamed, it is planned
+      // against the current schema. The connection is closed on release (its session keeps the
+      // stale statements). Inside a transaction the retry fails as the transaction has, and the
+      // original error is the one to report.
+      brokenClients.add(client);
+      return (query(text, values, ...rest) as Promise<unknown>).catch(() => {
+        throw error;
+      });
+    });
   };
   return client;
 }
@@ -257,6 +309,7 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const unbounded = new WeakSet<object>();
   const pool = new pg.Pool({
     connectionString: url,
+    ...(queryTimeoutMs > 0 ? { statement_timeout: serverDeadline(queryTimeoutMs) } : {}),
     max: config.poolSize ?? 10,
     connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
     types: {
@@ -296,6 +349,7 @@ function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       unbounded.add(client);
       try {
         await client.query('BEGIN');
+        await client.query('SET LOCAL statement_timeout = 0');
         const result = await work({
           query: async <R>(text: string, params?: unknown[]) =>
             (await client.query(text, params)).rows as R[],

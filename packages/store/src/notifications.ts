@@ -105,16 +105,21 @@ export async function listenPostgres(
     }
   };
 
-  /** Sends a heartbeat through the pool and waits for it here; rejects when it does not come. */
+  /**
+   * Sends a heartbeat through the pool and waits for it here; rejects when it does not come.
+   * The wait is timed from the NOTIFY's commit: the time a busy pool takes to lend a connection
+   * for it says nothing about this listener, and counting it switched the user cache off exactly
+   * when the pool was saturated (the pool's own connect timeout bounds that part).
+   */
   const proveDelivery = () =>
     new Promise<void>((resolve, reject) => {
       const payload = `${ownHeartbeat}${++beat}`;
-      const timer = setTimeout(() => {
+      let timer: NodeJS.Timeout | undefined;
+      const fail = (error: Error) => {
+        clearTimeout(timer);
         if (awaited?.payload === payload) awaited = undefined;
-        reject(
-          new Error(`notifications on "${channel}" did not arrive within ${heartbeatTimeoutMs} ms`),
-        );
-      }, heartbeatTimeoutMs);
+        reject(error);
+      };
       awaited = {
         payload,
         arrived: () => {
@@ -122,10 +127,19 @@ export async function listenPostgres(
           resolve();
         },
       };
-      options.notify(channel, payload).catch((error: Error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+      options.notify(channel, payload).then(() => {
+        // Already here (a notification can overtake the answer to the statement that sent it)?
+        if (awaited?.payload !== payload) return;
+        timer = setTimeout(
+          () =>
+            fail(
+              new Error(
+                `notifications on "${channel}" did not arrive within ${heartbeatTimeoutMs} ms`,
+              ),
+            ),
+          heartbeatTimeoutMs,
+        );
+      }, fail);
     });
 
   const connect = async () => {

@@ -17,6 +17,8 @@ export interface TestStoreOptions {
   /** Folder of the app's numbered SQL migrations. */
   migrations: string | URL;
   poolSize?: number;
+  /** PostgreSQL only: the store's statement deadline (StoreConfig.queryTimeoutMs). */
+  queryTimeoutMs?: number;
 }
 
 export function testDatabaseUrl(): string | undefined {
@@ -27,7 +29,7 @@ export function testDatabaseUrl(): string | undefined {
 export async function openTestStore<DB>(options: TestStoreOptions): Promise<Store<DB>> {
   const serverUrl = testDatabaseUrl();
   const store = serverUrl
-    ? await openThrowawayPostgres<DB>(serverUrl, options.poolSize)
+    ? await openThrowawayPostgres<DB>(serverUrl, options)
     : await openStore<DB>({
         databaseUrl: 'memory://',
         dataDir: '',
@@ -73,12 +75,16 @@ export async function createThrowawayDatabase(
   };
 }
 
-async function openThrowawayPostgres<DB>(serverUrl: string, poolSize?: number): Promise<Store<DB>> {
+async function openThrowawayPostgres<DB>(
+  serverUrl: string,
+  { poolSize, queryTimeoutMs }: TestStoreOptions,
+): Promise<Store<DB>> {
   const database = await createThrowawayDatabase(serverUrl);
   const store = await openStore<DB>({
     databaseUrl: database.url,
     dataDir: '',
     ...(poolSize ? { poolSize } : {}),
+    ...(queryTimeoutMs !== undefined ? { queryTimeoutMs } : {}),
   });
   return {
     ...store,

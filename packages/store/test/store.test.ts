@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, type Store } from '../src/index.js';
+import { listenPostgres } from '../src/notifications.js';
 import { openTestStore, testDatabaseUrl } from '../src/testing.js';
 
 interface TestDB {
@@ -114,6 +116,140 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
       expect(texts.some((text) => text.includes('pg_prepared_statements'))).toBe(true);
     } finally {
       await single.close();
+    }
+  });
+
+  it('keeps at most 200 named statements per connection, the most recently used', async () => {
+    // Clients choose a list's shape (filters, sort keys), so the texts are not few by themselves:
+    // each session must not keep a plan for every text it was ever sent.
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });
+    try {
+      const read = (i: number) =>
+        sql<{ n: number }>`SELECT ${i}::int AS n, ${sql.lit(i)} AS variant`.execute(single.db);
+      for (let i = 0; i < 300; i++) expect((await read(i)).rows[0]?.n).toBe(i);
+      const prepared = async () =>
+        (
+          await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(single.db)
+        ).rows[0]?.n;
+      expect(await prepared()).toBeLessThanOrEqual(200);
+      // The newest texts are still prepared, and an evicted one runs again (prepared anew).
+      const texts = await sql<{ statement: string }>`
+        SELECT statement FROM pg_prepared_statements`.execute(single.db);
+      expect(texts.rows.some((row) => row.statement.includes('AS n, 299 AS variant'))).toBe(true);
+      expect(texts.rows.some((row) => row.statement.includes('AS n, 0 AS variant'))).toBe(false);
+      expect((await read(0)).rows[0]?.n).toBe(0);
+      expect(await prepared()).toBeLessThanOrEqual(200);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('runs a statement again when a migration changed what its prepared plan returns', async () => {
+    // PostgreSQL refuses such a prepared statement (0A000 "cached plan must not change result
+    // type") on every call, on every connection that prepared it, until the connection closes.
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });
+    try {
+      await sql`CREATE TABLE plan_change (a integer)`.execute(single.db);
+      await sql`INSERT INTO plan_change VALUES (7)`.execute(single.db);
+      const read = () =>
+        sql<{ a: number }>`SELECT a FROM plan_change WHERE a = ${7}`.execute(single.db);
+      expect((await read()).rows).toEqual([{ a: 7 }]);
+      await sql`ALTER TABLE plan_change ALTER COLUMN a TYPE bigint`.execute(single.db);
+      expect((await read()).rows).toEqual([{ a: 7 }]);
+      expect((await read()).rows).toEqual([{ a: 7 }]);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('has PostgreSQL cancel a statement past the deadline, so a write that failed is not committed', async () => {
+    const bounded = await openTestStore<TestDB>({ migrations, poolSize: 2, queryTimeoutMs: 1000 });
+    try {
+      await bounded.db.insertInto('widget').values({ id: 50, name: 'locked' }).execute();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = bounded.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('widget').select('id').where('id', '=', 50).forUpdate().execute();
+        locked();
+        await held;
+      });
+      await isLocked;
+      const stop = setTimeout(() => release(), 5000); // a failing run must not hang on the lock
+      const blocked = await bounded.db
+        .updateTable('widget')
+        .set({ name: 'written after the deadline' })
+        .where('id', '=', 50)
+        .execute()
+        .then(
+          () => 'succeeded',
+          (error: unknown) => error,
+        );
+      // Cancelled by the server (query_canceled), not cut by the client's own deadline.
+      expect(blocked).toMatchObject({ code: '57014' });
+      clearTimeout(stop);
+      release();
+      await holder;
+      // Once the lock is gone, nothing of the failed UPDATE lands.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const row = await bounded.db
+        .selectFrom('widget')
+        .select('name')
+        .where('id', '=', 50)
+        .executeTakeFirstOrThrow();
+      expect(row.name).toBe('locked');
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('times a heartbeat from its NOTIFY, not from the wait for a pool connection to send it', async () => {
+    // A saturated pool lends the heartbeat's connection late; counting that wait declared the
+    // listener lost, switching the user cache off exactly when the service was busiest.
+    const url = testDatabaseUrl() as string;
+    const sender = new pg.Client({ connectionString: url });
+    await sender.connect();
+    const channel = `heartbeat_test_${process.pid}`;
+    let lost = 0;
+    let listening = 0;
+    const subscription = await listenPostgres(
+      channel,
+      {
+        notification: () => {},
+        listening: () => {
+          listening++;
+        },
+        lost: () => {
+          lost++;
+        },
+      },
+      {
+        connectionString: url,
+        connectTimeoutMs: 2000,
+        heartbeatMs: 100,
+        heartbeatTimeoutMs: 300,
+        notify: async (target, payload) => {
+          await new Promise((resolve) => setTimeout(resolve, 500)); // waiting for a connection
+          await sender.query('SELECT pg_notify($1, $2)', [target, payload]);
+        },
+      },
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect({ listening, lost, active: subscription.active }).toEqual({
+        listening: 1,
+        lost: 0,
+        active: true,
+      });
+    } finally {
+      await subscription.close();
+      await sender.end();
     }
   });
 

@@ -84,9 +84,11 @@ const CONNECTION_ERROR_CODES = new Set([
  * SQLSTATEs meaning "the server cannot serve this now", not "this statement is wrong": class 08
  * (connection exception), 57P01 admin_shutdown (`pg_ctl stop -m fast`), 57P02 crash_shutdown
  * (another backend crashed, or `-m immediate`), 57P03 cannot_connect_now (starting up or shutting
- * down), 53300 too_many_connections.
+ * down), 53300 too_many_connections, 57014 query_canceled (the statement ran past
+ * DATABASE_QUERY_TIMEOUT_MS, waiting on locks or an overloaded server, and PostgreSQL rolled it
+ * back: nothing was written, so the retry Retry-After invites is safe).
  */
-const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|53300)$/;
 
 /**
  * What `pg` and its pool say without a code: a connection lost mid-query, a client used after
