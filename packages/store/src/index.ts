@@ -257,12 +257,15 @@ function withNamedStatements(client: pg.PoolClient): pg.PoolClient {
     return name;
   };
   (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
-    if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, ...rest);
-    const result = query({ name: nameFor(text), text, values }, ...rest);
+    const named = typeof text === 'string' && Array.isArray(values);
+    const result = named
+      ? query({ name: nameFor(text), text, values }, ...rest)
+      : query(text, values, ...rest);
+    // Callback-style calls answer through their callback.
     if (!(result instanceof Promise)) return result;
     return result.catch((error: unknown) => {
       if (endsTheSession(error)) brokenClients.add(client);
-      if (!isStalePlan(error)) throw error;
+      if (!named || !isStalePlan(error)) throw error;
       // The statement was refused before it ran, so it can run again: unnamed, it is planned
       // against the current schema. The connection is closed on release (its session keeps the
       // stale statements). Inside a transaction the retry fails as the transaction has, and the
