@@ -1,4 +1,4 @@
-import { testDatabaseUrl } from '@netops/store/testing';
+import { holdInTransaction, testDatabaseUrl } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, startTestApp, type TestContext } from './helpers.js';
@@ -19,21 +19,9 @@ describe.skipIf(!testDatabaseUrl())('a statement past the deadline', () => {
 
   it('answers 503 with Retry-After and writes nothing, not even later', async () => {
     const device = await create(ctx, 'devices', { hostname: 'deadline-1', ip: '192.0.2.10' });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holder = ctx.store.db.transaction().execute(async (trx) => {
-      await sql`SELECT id FROM devices WHERE id = ${device.id} FOR UPDATE`.execute(trx);
-      locked();
-      await held;
-    });
-    await isLocked;
-    const stop = setTimeout(() => release(), 5000); // a failing run must not hang on the lock
+    const lock = await holdInTransaction(ctx.store.db, (trx) =>
+      sql`SELECT id FROM devices WHERE id = ${device.id} FOR UPDATE`.execute(trx),
+    );
     try {
       const response = await ctx.as('admin', {
         method: 'PATCH',
@@ -47,9 +35,7 @@ describe.skipIf(!testDatabaseUrl())('a statement past the deadline', () => {
       });
       expect(response.headers['retry-after']).toBe('5');
     } finally {
-      clearTimeout(stop);
-      release();
-      await holder;
+      await lock.release();
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { Kysely, Transaction } from 'kysely';
 import pg from 'pg';
 import { maskUrl, migrate, openStore, type Store } from './index.js';
 
@@ -123,4 +124,43 @@ export function pgliteTemplate(): Promise<Blob> {
     return dump;
   })();
   return templateInProcess;
+}
+
+/** A transaction kept open by a test until `release()`. */
+export interface HeldTransaction {
+  release(): Promise<void>;
+}
+
+/**
+ * Runs `lock` (say `SELECT … FOR UPDATE`) in a transaction and keeps it open, with its locks,
+ * until `release()`: on PostgreSQL, statements on other connections then wait on what it locked.
+ * Released by itself after `maxMs`, so a failing test cannot hang on its own lock.
+ */
+export async function holdInTransaction<DB>(
+  db: Kysely<DB>,
+  lock: (trx: Transaction<DB>) => Promise<unknown>,
+  maxMs = 5000,
+): Promise<HeldTransaction> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const safety = setTimeout(release, maxMs);
+  let locked = () => {};
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const transaction = db.transaction().execute(async (trx) => {
+    await lock(trx);
+    locked();
+    await held;
+  });
+  await Promise.race([isLocked, transaction]);
+  return {
+    async release() {
+      clearTimeout(safety);
+      release();
+      await transaction;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, type Store } from '../src/index.js';
 import { listenPostgres } from '../src/notifications.js';
-import { openTestStore, testDatabaseUrl } from '../src/testing.js';
+import { holdInTransaction, openTestStore, testDatabaseUrl } from '../src/testing.js';
 
 interface TestDB {
   widget: {
@@ -167,21 +167,9 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
     const bounded = await openTestStore<TestDB>({ migrations, poolSize: 2, queryTimeoutMs: 1000 });
     try {
       await bounded.db.insertInto('widget').values({ id: 50, name: 'locked' }).execute();
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const holder = bounded.db.transaction().execute(async (trx) => {
-        await trx.selectFrom('widget').select('id').where('id', '=', 50).forUpdate().execute();
-        locked();
-        await held;
-      });
-      await isLocked;
-      const stop = setTimeout(() => release(), 5000); // a failing run must not hang on the lock
+      const lock = await holdInTransaction(bounded.db, (trx) =>
+        trx.selectFrom('widget').select('id').where('id', '=', 50).forUpdate().execute(),
+      );
       const blocked = await bounded.db
         .updateTable('widget')
         .set({ name: 'written after the deadline' })
@@ -193,9 +181,7 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
         );
       // Cancelled by the server (query_canceled), not cut by the client's own deadline.
       expect(blocked).toMatchObject({ code: '57014' });
-      clearTimeout(stop);
-      release();
-      await holder;
+      await lock.release();
       // Once the lock is gone, nothing of the failed UPDATE lands.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const row = await bounded.db
