@@ -66,16 +66,13 @@ export const accountLocked = (retryAfterSeconds: number) =>
   );
 export const providerUnavailable = (message: string) =>
   new ChatError(502, 'provider-unavailable', message);
-export const providerTimeout = (provider: string) =>
+/**
+ * The provider budget ran out. `why` says so when it ran out before the provider was asked:
+ * earlier logins with the same credentials held every lock-out slot.
+ */
+export const providerTimeout = (provider: string, why?: string) =>
   new ChatError(
     504,
     'provider-timeout',
-    `The identity provider "${provider}" did not answer in time`,
-  );
-/** The budget ran out while earlier attempts with the same credentials held every lock-out slot. */
-export const providerBusy = (provider: string) =>
-  new ChatError(
-    504,
-    'provider-timeout',
-    `The identity provider "${provider}" did not answer in time (earlier logins with these credentials are still waiting for it)`,
+    `The identity provider "${provider}" did not answer in time${why ? ` (${why})` : ''}`,
   );

@@ -7,7 +7,7 @@ import {
   accountDeactivated,
   ChatError,
   invalidCredentials,
-  providerBusy,
+  providerTimeout,
   unknownService,
 } from '../errors.js';
 import { Me, toMe } from '../users/profile.js';
@@ -59,7 +59,11 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
       const attempt = await lockout
         .begin(Lockout.loginKey(body.serviceName, body.accessToken), deadline)
         .catch((error: unknown) => {
-          throw error === deadline.reason ? providerBusy(service.name) : error;
+          if (error !== deadline.reason) throw error;
+          throw providerTimeout(
+            service.name,
+            'earlier logins with these credentials are still waiting for it',
+          );
         });
       try {
         // Before any provider call: a token minted for another application never gets that far.
