@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
+import { SecretBox, TwoFactor } from './auth/totp.js';
 import type { AppConfig } from './config.js';
 import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -21,6 +22,8 @@ import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
 import sessionRoutes from './routes/session.js';
+import sessionManagementRoutes from './routes/session-management.js';
+import twoFactorRoutes from './routes/two-factor.js';
 import { describeSchemaErrors, type SchemaError } from './validation.js';
 
 export interface AppDependencies {
@@ -162,8 +165,17 @@ export async function buildApp(
         `Too many login attempts from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
       ),
   });
-  await app.register(loginRoute, { context });
+  const twoFactor = new TwoFactor(
+    store.db,
+    config.twoFactorKey ? new SecretBox(config.twoFactorKey) : undefined,
+    context.lockout,
+    new URL(config.siteUrl).host,
+    now,
+  );
+  await app.register(loginRoute, { context, twoFactor });
   await app.register(sessionRoutes, { context });
+  await app.register(twoFactorRoutes, { context, twoFactor });
+  await app.register(sessionManagementRoutes, { context });
   await app.register(avatarRoute, { context });
   app.get('/health', async () => ({ status: 'ok' }));
   return app;

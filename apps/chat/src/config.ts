@@ -39,6 +39,15 @@ const serviceSchemas = {
     },
     { additionalProperties: false },
   ),
+  apple: Type.Object(
+    {
+      type: Type.Literal('apple'),
+      ...common,
+      issuer: Type.Optional(HttpUrl),
+      jwksUrl: Type.Optional(HttpUrl),
+    },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TSchema>;
 
 export type ServiceType = keyof typeof serviceSchemas;
@@ -48,6 +57,8 @@ export const DEFAULT_URLS = {
   twitterApi: 'https://api.twitter.com',
   facebookGraph: 'https://graph.facebook.com/v21.0',
   githubApi: 'https://api.github.com',
+  appleIssuer: 'https://appleid.apple.com',
+  appleJwks: 'https://appleid.apple.com/auth/keys',
 } as const;
 
 type WithName<T> = T & { name: string };
@@ -55,7 +66,13 @@ export type TwitterService = WithName<Static<(typeof serviceSchemas)['twitter']>
 export type FacebookService = WithName<Static<(typeof serviceSchemas)['facebook']>>;
 export type GithubService = WithName<Static<(typeof serviceSchemas)['github']>>;
 export type OidcService = WithName<Static<(typeof serviceSchemas)['oidc']>>;
-export type ServiceConfig = TwitterService | FacebookService | GithubService | OidcService;
+export type AppleService = WithName<Static<(typeof serviceSchemas)['apple']>>;
+export type ServiceConfig =
+  | TwitterService
+  | FacebookService
+  | GithubService
+  | OidcService
+  | AppleService;
 
 const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -157,6 +174,48 @@ export interface AppConfig {
   services: ServiceConfig[];
   /** Where the services came from, for the start-up message. */
   servicesSource: string;
+  /** AES-256-GCM key for TOTP secrets (TWO_FACTOR_KEY); without it TOTP cannot be enabled. */
+  twoFactorKey?: Buffer | undefined;
+  /** Provider accounts that are admins, as `service:providerUserId` (CHAT_ADMINS). */
+  admins?: readonly string[];
+}
+
+/** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
+function twoFactorKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = env.TWO_FACTOR_KEY?.trim();
+  if (!raw) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw, raw.includes('-') || raw.includes('_') ? 'base64url' : 'base64')
+      : undefined;
+  if (key?.length !== 32) {
+    throw new ConfigError(
+      'TWO_FACTOR_KEY: must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+    );
+  }
+  return key;
+}
+
+/** CHAT_ADMINS: `service:providerUserId`, comma-separated, each naming a configured service. */
+function admins(env: NodeJS.ProcessEnv, services: readonly ServiceConfig[]): string[] {
+  const entries = (env.CHAT_ADMINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const colon = entry.indexOf(':');
+    const service = entry.slice(0, colon);
+    if (colon < 1 || colon === entry.length - 1) {
+      throw new ConfigError(
+        `CHAT_ADMINS: "${entry}" is not service:providerUserId (e.g. github:583231)`,
+      );
+    }
+    if (!services.some((configured) => configured.name === service)) {
+      throw new ConfigError(`CHAT_ADMINS: "${entry}" names service "${service}", not configured`);
+    }
+  }
+  return entries;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -221,5 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: env.LOG_LEVEL || 'info',
     services,
     servicesSource,
+    twoFactorKey: twoFactorKey(env),
+    admins: admins(env, services),
   };
 }

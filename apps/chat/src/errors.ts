@@ -19,7 +19,12 @@ export type ErrorCode =
   | 'provider-unavailable'
   | 'provider-timeout'
   | 'service-unavailable'
-  | 'internal-error';
+  | 'internal-error'
+  | 'forbidden'
+  | 'totp-required'
+  | 'totp-invalid'
+  | 'totp-already-enabled'
+  | 'two-factor-unavailable';
 
 export class ChatError extends Error {
   constructor(
@@ -28,6 +33,8 @@ export class ChatError extends Error {
     message: string,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers: Record<string, string> = {},
+    /** Rendered as `details` (Rocket.Chat's two-factor errors carry the method to use). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ChatError';
@@ -38,12 +45,14 @@ export interface ErrorBody {
   status: 'error';
   error: ErrorCode;
   message: string;
+  details?: Record<string, unknown>;
 }
 
 export const errorBody = (error: ChatError): ErrorBody => ({
   status: 'error',
   error: error.code,
   message: error.message,
+  ...(error.details ? { details: error.details } : {}),
 });
 
 export const LOGGED_OUT_MESSAGE = 'You must be logged in to do this.';
@@ -76,3 +85,17 @@ export const providerTimeout = (provider: string, why?: string) =>
     'provider-timeout',
     `The identity provider "${provider}" did not answer in time${why ? ` (${why})` : ''}`,
   );
+
+/** What Rocket.Chat's two-factor errors say in `details`: TOTP is the one method offered. */
+const TOTP_DETAILS = { method: 'totp', availableMethods: ['totp'] };
+export const totpRequired = () =>
+  new ChatError(401, 'totp-required', 'TOTP Required', {}, TOTP_DETAILS);
+export const totpInvalid = () =>
+  new ChatError(401, 'totp-invalid', 'TOTP Invalid', {}, TOTP_DETAILS);
+export const twoFactorUnavailable = (why = 'the server has no TWO_FACTOR_KEY') =>
+  new ChatError(
+    503,
+    'two-factor-unavailable',
+    `Two-factor authentication is not available (${why})`,
+  );
+export const forbidden = (message: string) => new ChatError(403, 'forbidden', message);

@@ -27,11 +27,27 @@ export interface SessionsTable {
   seq: ColumnType<number, never, never>;
   created_at: ColumnType<Date, Date, never>;
   expires_at: Date;
+  /** The public session id (`sessionId`): what lists and revocations name instead of the token. */
+  id: ColumnType<string, never, never>;
+  last_used_at: ColumnType<Date, Date, Date>;
+  client_address: string | null;
+  user_agent: string | null;
+}
+
+export interface TwoFactorTable {
+  user_id: string;
+  secret_ciphertext: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  backup_codes: JsonColumn<string[]>;
+  last_used_step: ColumnType<string | number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  enabled_at: Date | null;
 }
 
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  two_factor: TwoFactorTable;
 }
 
 export const MIGRATIONS = new URL('./migrations/', import.meta.url);

@@ -12,7 +12,41 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export interface Session {
   user: UserRow;
   tokenHash: string;
+  /** The public id of the session (`sessionId`). */
+  sessionId: string;
+  expiresAt: Date;
 }
+
+/** Where a login came from, kept with its session for the user's session list. */
+export interface ClientDetails {
+  address: string | undefined;
+  userAgent: string | undefined;
+}
+
+/** A session as its user (or an admin) sees it: never the token or its hash. */
+export interface SessionInfo {
+  sessionId: string;
+  userId: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+  clientAddress: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * "Last used" is written at most this often per session: a busy client does not turn every
+ * authenticated request into a write.
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Bounds of the client details kept (the columns' CHECKs): longer values are cut. */
+const MAX_ADDRESS = 64;
+const MAX_USER_AGENT = 512;
+
+/** Control characters never reach the table (a User-Agent is shown to the user later). */
+const printable = (value: string | undefined, max: number) =>
+  value === undefined ? null : value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, max) || null;
 
 export class SessionRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -25,7 +59,12 @@ export class SessionRepository {
    * most MAX_LIVE_TOKENS (concurrency.test.ts checks 100 at once). Two round trips instead of a
    * locked transaction's six.
    */
-  async issue(userId: string, now: Date, expiresAt: Date): Promise<string> {
+  async issue(
+    userId: string,
+    now: Date,
+    expiresAt: Date,
+    client: ClientDetails = { address: undefined, userAgent: undefined },
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.db
       .insertInto('sessions')
@@ -34,6 +73,9 @@ export class SessionRepository {
         user_id: userId,
         created_at: now,
         expires_at: expiresAt,
+        last_used_at: now,
+        client_address: printable(client.address, MAX_ADDRESS),
+        user_agent: printable(client.userAgent, MAX_USER_AGENT),
       })
       .execute();
     await this.db
@@ -59,21 +101,101 @@ export class SessionRepository {
     return token;
   }
 
-  /** The session of an unexpired token that belongs to `userId`, with its user. */
-  async find(userId: string, token: string, now: Date): Promise<Session | undefined> {
+  /**
+   * The session of an unexpired token that belongs to `userId`, with its user; `userId` undefined
+   * finds the token whoever owns it (resume). Marks the session used, with a write at most once per
+   * LAST_USED_RESOLUTION_MS.
+   */
+  async find(userId: string | undefined, token: string, now: Date): Promise<Session | undefined> {
     const tokenHash = hashToken(token);
-    const user = await this.db
+    let query = this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
+      .select([
+        'sessions.id as session_id',
+        'sessions.last_used_at as session_last_used_at',
+        'sessions.expires_at as session_expires_at',
+      ])
       .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.user_id', '=', userId)
-      .where('sessions.expires_at', '>', now)
-      .executeTakeFirst();
-    return user ? { user, tokenHash } : undefined;
+      .where('sessions.expires_at', '>', now);
+    if (userId !== undefined) query = query.where('sessions.user_id', '=', userId);
+    const row = await query.executeTakeFirst();
+    if (!row) return undefined;
+    const { session_id, session_last_used_at, session_expires_at, ...user } = row;
+    if (now.getTime() - session_last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+      // Conditional, so that concurrent requests of one session write once between them.
+      await this.db
+        .updateTable('sessions')
+        .set({ last_used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('last_used_at', '<=', new Date(now.getTime() - LAST_USED_RESOLUTION_MS))
+        .execute();
+    }
+    return { user, tokenHash, sessionId: session_id, expiresAt: session_expires_at };
   }
 
   async revoke(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** The user's (every user's when undefined) unexpired sessions, most recently used first. */
+  async list(
+    userId: string | undefined,
+    now: Date,
+    page: { offset: number; count: number; sessionId?: string },
+  ): Promise<{ sessions: SessionInfo[]; total: number }> {
+    let base = this.db.selectFrom('sessions').where('expires_at', '>', now);
+    if (userId !== undefined) base = base.where('user_id', '=', userId);
+    if (page.sessionId !== undefined) base = base.where('id', '=', page.sessionId);
+    const [rows, total] = await Promise.all([
+      base
+        .select([
+          'id',
+          'user_id',
+          'created_at',
+          'last_used_at',
+          'expires_at',
+          'client_address',
+          'user_agent',
+        ])
+        .orderBy('last_used_at', 'desc')
+        .orderBy('seq', 'desc')
+        .offset(page.offset)
+        .limit(page.count)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      total: Number(total.total),
+      sessions: rows.map((row) => ({
+        sessionId: row.id,
+        userId: row.user_id,
+        createdAt: row.created_at,
+        lastUsedAt: row.last_used_at,
+        expiresAt: row.expires_at,
+        clientAddress: row.client_address,
+        userAgent: row.user_agent,
+      })),
+    };
+  }
+
+  /**
+   * Ends the session `sessionId` when it belongs to `userId` (any user's when undefined: an
+   * admin). Returns whether a session was ended.
+   */
+  async revokeById(sessionId: string, userId: string | undefined): Promise<boolean> {
+    let query = this.db.deleteFrom('sessions').where('id', '=', sessionId);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Ends every session of the user but `keepTokenHash` (every one when undefined); returns how many. */
+  async revokeAll(userId: string, keepTokenHash?: string): Promise<number> {
+    let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepTokenHash !== undefined) query = query.where('token_hash', '!=', keepTokenHash);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -2,13 +2,15 @@ import { type Static, Type } from 'typebox';
 import type { OidcService } from '../config.js';
 import { invalidCredentials, providerUnavailable } from '../errors.js';
 import { inParallel, type ProviderHttp } from './http.js';
-import { given, httpsUrl, type IdentityProvider } from './types.js';
+import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
+import { given, httpsUrl, type IdentityProvider, type NormalisedIdentity } from './types.js';
 
 const HttpsOrHttpUrl = Type.String({ pattern: '^https?://' });
 const Discovery = Type.Object({
   issuer: Type.String(),
   userinfo_endpoint: HttpsOrHttpUrl,
   introspection_endpoint: Type.Optional(HttpsOrHttpUrl),
+  jwks_uri: Type.Optional(HttpsOrHttpUrl),
 });
 
 const Audience = Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())]));
@@ -57,6 +59,10 @@ interface AudienceClaims {
  * any other application of the same provider, so the token's audience is checked as well: by RFC
  * 7662 introspection with the client's credentials when the provider offers it, else by the
  * configured `tokenInfoUrl`. Without either the login is refused.
+ *
+ * A client may send an `idToken` instead of (or with) the access token: it is verified against
+ * the keys of the discovery document's `jwks_uri` (id-token.ts) and says who the user is by
+ * itself. With both, both are verified and must name the same user.
  */
 export function oidcProvider(service: OidcService, http: ProviderHttp): IdentityProvider {
   const issuer = service.issuer.replace(/\/+$/, '');
@@ -135,37 +141,100 @@ export function oidcProvider(service: OidcService, http: ProviderHttp): Identity
     );
   }
 
-  return {
-    async verify({ accessToken }, signal) {
+  const keys = new RemoteKeySet(
+    service.name,
+    async (signal) => {
       const document = await discover(signal);
-      const [info, claims] = await inParallel(signal, (shared) => [
-        http.json(
-          service.name,
-          {
-            url: document.userinfo_endpoint,
-            headers: { authorization: `Bearer ${accessToken}` },
-            schema: UserInfo,
-          },
-          shared,
-        ),
-        audienceClaims(document.introspection_endpoint, accessToken, shared),
+      if (!document.jwks_uri) {
+        throw providerUnavailable(
+          `The identity provider "${service.name}" announces no jwks_uri: ID tokens cannot be verified`,
+        );
+      }
+      return document.jwks_uri;
+    },
+    http,
+  );
+
+  async function fromIdToken(
+    idToken: string,
+    nonce: string | undefined,
+    signal: AbortSignal,
+  ): Promise<NormalisedIdentity> {
+    const claims = await verifyIdToken(
+      service.name,
+      idToken,
+      keys,
+      { issuer: (await discover(signal)).issuer, clientId: service.appId, nonce },
+      signal,
+    );
+    const email = stringClaim(claims.email);
+    return {
+      provider: service.name,
+      id: claims.sub,
+      name: stringClaim(claims.name),
+      username: stringClaim(claims.preferred_username) ?? stringClaim(claims.nickname),
+      email,
+      emailVerified: email !== undefined && claimIsTrue(claims.email_verified),
+      avatarUrl: httpsUrl(stringClaim(claims.picture)),
+    };
+  }
+
+  async function fromAccessToken(
+    accessToken: string,
+    signal: AbortSignal,
+  ): Promise<NormalisedIdentity> {
+    const document = await discover(signal);
+    const [info, claims] = await inParallel(signal, (shared) => [
+      http.json(
+        service.name,
+        {
+          url: document.userinfo_endpoint,
+          headers: { authorization: `Bearer ${accessToken}` },
+          schema: UserInfo,
+        },
+        shared,
+      ),
+      audienceClaims(document.introspection_endpoint, accessToken, shared),
+    ]);
+    const audiences = [claims.client_id, claims.azp, claims.aud].flat();
+    if (!audiences.includes(service.appId)) {
+      throw invalidCredentials(`The token was not issued to this application`);
+    }
+    if (claims.sub !== undefined && claims.sub !== info.sub) {
+      throw invalidCredentials(`The token was not issued to this user`);
+    }
+    const email = given(info.email);
+    return {
+      provider: service.name,
+      id: info.sub,
+      name: given(info.name),
+      username: given(info.preferred_username) ?? given(info.nickname),
+      email,
+      emailVerified: email !== undefined && String(info.email_verified) === 'true',
+      avatarUrl: httpsUrl(info.picture),
+    };
+  }
+
+  return {
+    accepts: 'either',
+    async verify({ accessToken, idToken, nonce }, signal) {
+      if (idToken === undefined) return fromAccessToken(accessToken, signal);
+      if (accessToken === '') return fromIdToken(idToken, nonce, signal);
+      const [fromId, fromAccess] = await inParallel(signal, (shared) => [
+        fromIdToken(idToken, nonce, shared),
+        fromAccessToken(accessToken, shared),
       ]);
-      const audiences = [claims.client_id, claims.azp, claims.aud].flat();
-      if (!audiences.includes(service.appId)) {
-        throw invalidCredentials(`The token was not issued to this application`);
+      if (fromId.id !== fromAccess.id) {
+        throw invalidCredentials('The ID token and the access token belong to different users');
       }
-      if (claims.sub !== undefined && claims.sub !== info.sub) {
-        throw invalidCredentials(`The token was not issued to this user`);
-      }
-      const email = given(info.email);
+      // The userinfo profile is the fuller one; the ID token fills what it lacks.
       return {
-        provider: service.name,
-        id: info.sub,
-        name: given(info.name),
-        username: given(info.preferred_username) ?? given(info.nickname),
-        email,
-        emailVerified: email !== undefined && String(info.email_verified) === 'true',
-        avatarUrl: httpsUrl(info.picture),
+        ...fromAccess,
+        name: fromAccess.name ?? fromId.name,
+        username: fromAccess.username ?? fromId.username,
+        email: fromAccess.email ?? fromId.email,
+        emailVerified: fromAccess.email ? fromAccess.emailVerified : fromId.emailVerified,
+        avatarUrl: fromAccess.avatarUrl ?? fromId.avatarUrl,
       };
     },
   };

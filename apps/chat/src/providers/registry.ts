@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '../config.js';
+import { appleProvider } from './apple.js';
 import { facebookProvider } from './facebook.js';
 import { githubProvider } from './github.js';
 import type { ProviderHttp } from './http.js';
@@ -26,6 +27,7 @@ const factories: {
   facebook: facebookProvider,
   github: githubProvider,
   oidc: oidcProvider,
+  apple: appleProvider,
 };
 
 export type ServiceRegistry = ReadonlyMap<string, ConfiguredService>;

@@ -15,11 +15,21 @@ export interface NormalisedIdentity {
   utcOffsetHours?: number | undefined;
 }
 
-/** The user's credentials from the login request; only OAuth 1.0a uses the secret. */
+/**
+ * The user's credentials from the login request; only OAuth 1.0a uses the secret. `idToken` is an
+ * OpenID Connect ID token (or Sign in with Apple's identity token), `nonce` what the client says it
+ * put in it.
+ */
 export interface UserCredentials {
+  /** Empty when the client sent none: only providers accepting ID tokens are then called. */
   accessToken: string;
   accessTokenSecret: string;
+  idToken?: string | undefined;
+  nonce?: string | undefined;
 }
+
+/** Which credentials a provider verifies; the login route refuses the others with a 400. */
+export type AcceptedCredentials = 'access-token' | 'id-token' | 'either';
 
 /**
  * One identity provider. `verify` asks the provider who the credentials belong to; it throws a
@@ -27,6 +37,8 @@ export interface UserCredentials {
  * for an unusable answer, 504 `provider-timeout` when `signal` fires first.
  */
 export interface IdentityProvider {
+  /** `access-token` when absent. */
+  readonly accepts?: AcceptedCredentials;
   verify(credentials: UserCredentials, signal: AbortSignal): Promise<NormalisedIdentity>;
 }
 

@@ -1,15 +1,23 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import {
+  type FastifyPluginAsyncTypebox,
+  TypeBoxValidatorCompiler,
+} from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
 import { applicationMatches } from '../auth/app-credentials.js';
 import { Lockout } from '../auth/lockout.js';
+import { type TwoFactor, twoFactorHeaders } from '../auth/totp.js';
 import type { RouteOptions } from '../context.js';
+import type { ClientDetails } from '../db/sessions.js';
 import {
   accountDeactivated,
   ChatError,
   invalidCredentials,
+  invalidRequest,
   providerTimeout,
   unknownService,
 } from '../errors.js';
+import type { ConfiguredService } from '../providers/registry.js';
 import { Me, toMe } from '../users/profile.js';
 
 /**
@@ -22,42 +30,152 @@ import { Me, toMe } from '../users/profile.js';
 const CREDENTIAL = '^[\\x21-\\x7e]*$';
 const Credential = Type.String({ minLength: 1, maxLength: 4096, pattern: CREDENTIAL });
 
+/** A compact JWS (header.payload.signature); an empty signature still reaches the verifier. */
+const IdToken = Type.String({
+  minLength: 1,
+  maxLength: 8192,
+  pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$',
+});
+
 const LoginBody = Type.Object({
   serviceName: Type.String({ minLength: 1, maxLength: 64 }),
-  accessToken: Credential,
+  /** Required, except by services that take an ID token instead (oidc, apple). */
+  accessToken: Type.Optional(Credential),
   accessTokenSecret: Type.String({ maxLength: 4096, pattern: CREDENTIAL }),
   appSecret: Credential,
   appId: Credential,
   expiresIn: Type.Integer({ minimum: 1 }),
+  /** An OpenID Connect ID token (oidc services)... */
+  idToken: Type.Optional(IdToken),
+  /** ...or Sign in with Apple's name for it; either name is accepted by both types. */
+  identityToken: Type.Optional(IdToken),
+  /** The nonce the client put in the ID token's request; the token must carry it. */
+  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: CREDENTIAL })),
 });
+
+/** Rocket.Chat's resume: a saved token is traded for a fresh `me` (and the same token). */
+const ResumeBody = Type.Object({
+  resume: Type.String({ minLength: 1, maxLength: 256, pattern: CREDENTIAL }),
+});
+
+const Body = Type.Union([LoginBody, ResumeBody]);
+
+/**
+ * A body with a `resume` key is validated as a resume, any other as a provider login: one schema
+ * per shape, so a mistake is described against the shape the client meant ("expiresIn: must be
+ * integer", not "does not match any of two shapes").
+ */
+const loginValidator = () => {
+  const asResume = TypeBoxValidatorCompiler({ schema: ResumeBody, httpPart: 'body' } as never);
+  const asLogin = TypeBoxValidatorCompiler({ schema: LoginBody, httpPart: 'body' } as never);
+  return (body: unknown) =>
+    body !== null && typeof body === 'object' && 'resume' in body ? asResume(body) : asLogin(body);
+};
+
+/** Lock-out key of resume attempts: `#` is never in a service name, so no login shares it. */
+const RESUME_LOCK_SERVICE = '#resume';
+
+/** The session's client details; the address is what TRUST_PROXY makes of the connection. */
+export const clientDetails = (request: FastifyRequest): ClientDetails => {
+  const userAgent = request.headers['user-agent'];
+  return { address: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+};
+
+/** Which credential of the body the service verifies; a missing or unexpected one is a 400. */
+function pickCredentials(service: ConfiguredService, body: Static<typeof LoginBody>) {
+  if (body.idToken !== undefined && body.identityToken !== undefined) {
+    throw invalidRequest('idToken: send either idToken or identityToken, not both');
+  }
+  const idToken = body.idToken ?? body.identityToken;
+  const idField = body.idToken !== undefined ? 'idToken' : 'identityToken';
+  const accessToken = body.accessToken ?? '';
+  const accepts = service.provider.accepts ?? 'access-token';
+  if (accepts === 'access-token' && idToken !== undefined) {
+    throw invalidRequest(`${idField}: the service "${service.name}" does not take ID tokens`);
+  }
+  if (accepts === 'id-token' && accessToken !== '') {
+    throw invalidRequest(
+      `accessToken: the service "${service.name}" takes an identityToken, not an access token`,
+    );
+  }
+  if (accepts === 'id-token' && idToken === undefined) throw invalidRequest('identityToken: required');
+  if (accessToken === '' && idToken === undefined) throw invalidRequest('accessToken: required');
+  return {
+    accessToken,
+    accessTokenSecret: body.accessTokenSecret,
+    idToken,
+    nonce: body.nonce,
+  };
+}
 
 const LoginResponse = Type.Object({
   status: Type.Literal('success'),
   data: Type.Object({ authToken: Type.String(), userId: Type.String(), me: Me }),
 });
 
-/** Login attempts per client IP: `@fastify/rate-limit`, checked after the body is validated. */
-const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
+export interface LoginRouteOptions extends RouteOptions {
+  twoFactor: TwoFactor;
+}
+
+/**
+ * Login attempts per client IP: `@fastify/rate-limit`, checked after the body is validated; a
+ * resume is a login attempt like any other (same limit, same lock-out rules).
+ */
+const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
+  app,
+  { context, twoFactor },
+) => {
   const { config, services, users, sessions, lockout, now } = context;
+
+  /**
+   * The token's session, its user refreshed (`me`), the same token back. Keyed per token in the
+   * lock-out like a provider login is per credential; a guess at someone's 256-bit token is
+   * stopped by the per-IP rate limit long before it could matter. No second factor is asked: the
+   * token was issued by a login that passed it (enabling TOTP ends every other session).
+   */
+  async function resume(token: string) {
+    const attempt = await lockout.begin(Lockout.loginKey(RESUME_LOCK_SERVICE, token));
+    try {
+      const session = await sessions.find(undefined, token, now());
+      if (!session) throw invalidCredentials('The session to resume has ended or does not exist');
+      if (!session.user.active) throw accountDeactivated();
+      await attempt.succeeded();
+      return {
+        status: 'success' as const,
+        data: { authToken: token, userId: session.user.id, me: toMe(session.user, config.siteUrl) },
+      };
+    } catch (error) {
+      const refused =
+        error instanceof ChatError && (error.statusCode === 401 || error.statusCode === 403);
+      await (refused ? attempt.failed() : attempt.release());
+      throw error;
+    }
+  }
 
   app.post(
     '/api/v1/login',
     {
-      schema: { body: LoginBody, response: { 200: LoginResponse } },
+      schema: { body: Body, response: { 200: LoginResponse } },
+      validatorCompiler: loginValidator as () => (body: unknown) => never,
       config: {
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
       },
     },
     async (request) => {
+      if ('resume' in request.body) return resume(request.body.resume);
       const body = request.body;
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
+      const credentials = pickCredentials(service, body);
       // One budget for the whole wait on the provider, including a wait for a lock-out slot held
       // by earlier attempts with the same credentials (each stuck on a stalled provider): 20 at
       // once would otherwise be answered in waves of 5, the last after 4 timeouts.
       const deadline = AbortSignal.timeout(config.provider.timeoutMs);
       const attempt = await lockout
-        .begin(Lockout.loginKey(body.serviceName, body.accessToken), deadline)
+        .begin(
+          Lockout.loginKey(body.serviceName, credentials.accessToken || credentials.idToken || ''),
+          deadline,
+        )
         .catch((error: unknown) => {
           if (error !== deadline.reason) throw error;
           throw providerTimeout(
@@ -72,25 +190,31 @@ const loginRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { contex
             `The application credentials do not match the service "${service.name}"`,
           );
         }
-        const identity = await service.provider.verify(
-          { accessToken: body.accessToken, accessTokenSecret: body.accessTokenSecret },
-          deadline,
-        );
+        const identity = await service.provider.verify(credentials, deadline);
         const issuedAt = now();
         const user = await users.linkOrCreate(identity, issuedAt);
         if (!user.active) throw accountDeactivated();
+        await twoFactor.requireForLogin(user.id, twoFactorHeaders(request.headers));
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
         const expiresAt = new Date(issuedAt.getTime() + lifetime * 1000);
-        const authToken = await sessions.issue(user.id, issuedAt, expiresAt);
+        const authToken = await sessions.issue(
+          user.id,
+          issuedAt,
+          expiresAt,
+          clientDetails(request),
+        );
         await attempt.succeeded();
         return {
           status: 'success' as const,
           data: { authToken, userId: user.id, me: toMe(user, config.siteUrl) },
         };
       } catch (error) {
-        // Refusals count towards the lock-out; provider outages and database errors do not.
+        // Refusals count towards the lock-out; provider outages and database errors do not, nor
+        // does `totp-required`: it is how a client learns to ask the user for a code.
         const refused =
-          error instanceof ChatError && (error.statusCode === 401 || error.statusCode === 403);
+          error instanceof ChatError &&
+          (error.statusCode === 401 || error.statusCode === 403) &&
+          error.code !== 'totp-required';
         await (refused ? attempt.failed() : attempt.release());
         throw error;
       }

@@ -1,0 +1,41 @@
+import { type AppleService, DEFAULT_URLS } from '../config.js';
+import type { ProviderHttp } from './http.js';
+import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
+import type { IdentityProvider } from './types.js';
+
+/**
+ * Sign in with Apple: the client sends the `identityToken` Apple gave it (an ID token signed with
+ * one of the keys at `jwksUrl`); it is verified as id-token.ts says, with `aud` the configured
+ * `appId` (the app's bundle id or the Services ID). Apple has no userinfo endpoint and tells the
+ * user's name only to the client, once: the identity is the token's `sub` and `email` (often a
+ * private relay address, still "verified").
+ */
+export function appleProvider(service: AppleService, http: ProviderHttp): IdentityProvider {
+  const issuer = (service.issuer ?? DEFAULT_URLS.appleIssuer).replace(/\/+$/, '');
+  const jwksUrl = service.jwksUrl ?? DEFAULT_URLS.appleJwks;
+  const keys = new RemoteKeySet(service.name, async () => jwksUrl, http);
+
+  return {
+    accepts: 'id-token',
+    async verify({ idToken, nonce }, signal) {
+      // The login route never calls an id-token provider without one.
+      const claims = await verifyIdToken(
+        service.name,
+        idToken ?? '',
+        keys,
+        { issuer, clientId: service.appId, nonce },
+        signal,
+      );
+      const email = stringClaim(claims.email);
+      return {
+        provider: service.name,
+        id: claims.sub,
+        name: undefined,
+        username: undefined,
+        email,
+        emailVerified: email !== undefined && claimIsTrue(claims.email_verified),
+        avatarUrl: undefined,
+      };
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import {
+  createLocalJWKSet,
+  errors,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
+import { Type } from 'typebox';
+import { ChatError, invalidCredentials, providerUnavailable } from '../errors.js';
+import type { ProviderHttp } from './http.js';
+
+/**
+ * OpenID Connect ID tokens (and Sign in with Apple's identity tokens, which are the same thing),
+ * verified with `jose` against the provider's published keys:
+ * - the signature, by a key of the provider's JWKS chosen by `kid`, with an asymmetric algorithm
+ *   only (`alg: none` and HMAC, e.g. HS256 "signed" with the public key, are refused);
+ * - `iss` equal to the configured issuer; `aud` containing the configured client id, or `azp`
+ *   equal to it; `exp` in the future and `iat` not in the future, with CLOCK_TOLERANCE_SECONDS;
+ * - `nonce` equal to the one the client sends, when it sends one.
+ */
+export const ID_TOKEN_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+export const CLOCK_TOLERANCE_SECONDS = 60;
+/** How long a fetched JWKS is used before it is fetched again. */
+export const JWKS_MAX_AGE_MS = 60 * 60 * 1000;
+/**
+ * An unknown `kid` makes the JWKS be fetched again (the provider rotated its keys), but at most
+ * once per this interval: tokens with invented key ids must not make the service hammer the
+ * provider.
+ */
+export const JWKS_REFETCH_COOLDOWN_MS = 30_000;
+
+/** The claims used from a verified token; anything else is ignored. */
+export interface IdTokenClaims extends JWTPayload {
+  sub: string;
+  email?: unknown;
+  email_verified?: unknown;
+  name?: unknown;
+  preferred_username?: unknown;
+  nickname?: unknown;
+  picture?: unknown;
+  nonce?: unknown;
+  azp?: unknown;
+}
+
+const Jwks = Type.Object({
+  keys: Type.Array(Type.Object({ kty: Type.String() }), { maxItems: 100 }),
+});
+
+/** A provider's JWKS, fetched through ProviderHttp (size limit, budget, error mapping) and cached. */
+export class RemoteKeySet {
+  #keys: { get: JWTVerifyGetKey; fetchedAt: number } | undefined;
+  #pending: Promise<JWTVerifyGetKey> | undefined;
+  #lastFetchStarted = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly service: string,
+    private readonly url: (signal: AbortSignal) => Promise<string>,
+    private readonly http: ProviderHttp,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The cached keys, fetched when there are none or they are older than JWKS_MAX_AGE_MS. */
+  current(signal: AbortSignal): Promise<JWTVerifyGetKey> {
+    const keys = this.#keys;
+    if (keys && this.clock() - keys.fetchedAt < JWKS_MAX_AGE_MS) return Promise.resolve(keys.get);
+    return this.#fetch(signal);
+  }
+
+  /** Fetches again for an unknown `kid`, unless the last fetch is too recent: then undefined. */
+  refreshed(signal: AbortSignal): Promise<JWTVerifyGetKey> | undefined {
+    if (this.#pending) return this.#pending;
+    if (this.clock() - this.#lastFetchStarted < JWKS_REFETCH_COOLDOWN_MS) return undefined;
+    return this.#fetch(signal);
+  }
+
+  /** One fetch at a time; concurrent logins wait for the same one. A failure is not cached. */
+  #fetch(signal: AbortSignal): Promise<JWTVerifyGetKey> {
+    if (this.#pending) return this.#pending;
+    this.#lastFetchStarted = this.clock();
+    const pending = (async () => {
+      const url = await this.url(signal);
+      const document = await this.http.json(
+        this.service,
+        { url, schema: Jwks, isRefusal: () => false },
+        signal,
+      );
+      const get = createLocalJWKSet(document as JSONWebKeySet);
+      this.#keys = { get, fetchedAt: this.clock() };
+      return get;
+    })();
+    this.#pending = pending;
+    const clear = () => {
+      if (this.#pending === pending) this.#pending = undefined;
+    };
+    pending.then(clear, clear);
+    return pending;
+  }
+}
+
+export interface IdTokenExpectations {
+  issuer: string;
+  clientId: string;
+  nonce?: string | undefined;
+}
+
+/** Verifies `token` as described above; every refusal is a 401 naming what is wrong. */
+export async function verifyIdToken(
+  service: string,
+  token: string,
+  keys: RemoteKeySet,
+  expected: IdTokenExpectations,
+  signal: AbortSignal,
+): Promise<IdTokenClaims> {
+  const options = {
+    issuer: expected.issuer,
+    algorithms: ID_TOKEN_ALGORITHMS,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    requiredClaims: ['sub', 'exp', 'iat'],
+  };
+  let payload: JWTPayload;
+  try {
+    try {
+      payload = (await jwtVerify(token, await keys.current(signal), options)).payload;
+    } catch (error) {
+      const refetch =
+        error instanceof errors.JWKSNoMatchingKey ? keys.refreshed(signal) : undefined;
+      if (!refetch) throw error;
+      payload = (await jwtVerify(token, await refetch, options)).payload;
+    }
+  } catch (error) {
+    throw idTokenError(service, error);
+  }
+  const claims = payload as IdTokenClaims;
+  if (typeof claims.sub !== 'string' || claims.sub === '' || claims.sub.length > 255) {
+    throw invalidCredentials('The ID token has no usable "sub" claim');
+  }
+  if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+    throw invalidCredentials('The ID token was issued in the future ("iat")');
+  }
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audiences.includes(expected.clientId) && claims.azp !== expected.clientId) {
+    throw invalidCredentials('The ID token was not issued to this application ("aud")');
+  }
+  if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
+    throw invalidCredentials('The ID token\'s "nonce" is not the one sent');
+  }
+  return claims;
+}
+
+function idTokenError(service: string, error: unknown): ChatError {
+  if (error instanceof ChatError) return error; // fetching the JWKS failed: 502/504
+  if (error instanceof errors.JWTExpired) return invalidCredentials('The ID token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    return invalidCredentials(`The ID token's "${error.claim}" claim is not valid`);
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) {
+    return invalidCredentials(
+      `The ID token is signed with a key that the identity provider "${service}" does not publish`,
+    );
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) {
+    return invalidCredentials('The ID token is signed with an algorithm that is not accepted');
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
+    return invalidCredentials("The ID token's signature is not valid");
+  }
+  if (error instanceof errors.JWKSInvalid || error instanceof errors.JWKInvalid) {
+    return providerUnavailable(`The identity provider "${service}" publishes unusable keys`);
+  }
+  return invalidCredentials('The ID token is malformed');
+}
+
+/** `email_verified` as providers send it: a boolean, or Apple's "true"/"false" strings. */
+export const claimIsTrue = (value: unknown) => value === true || value === 'true';
+/** A string claim, or undefined for anything else (a number, an object, an empty string). */
+export const stringClaim = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
