@@ -37,7 +37,8 @@ export const JWKS_MAX_AGE_MS = 60 * 60 * 1000;
 /**
  * An unknown `kid` makes the JWKS be fetched again (the provider rotated its keys), but at most
  * once per this interval: tokens with invented key ids must not make the service hammer the
- * provider.
+ * provider. Counted from the last such re-fetch, not from the regular fetch, so a rotation right
+ * after a fetch is still picked up.
  */
 export const JWKS_REFETCH_COOLDOWN_MS = 30_000;
 
@@ -62,7 +63,7 @@ const Jwks = Type.Object({
 export class RemoteKeySet {
   #keys: { get: JWTVerifyGetKey; fetchedAt: number } | undefined;
   #pending: Promise<JWTVerifyGetKey> | undefined;
-  #lastFetchStarted = Number.NEGATIVE_INFINITY;
+  #lastRefetch = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly service: string,
@@ -81,14 +82,14 @@ export class RemoteKeySet {
   /** Fetches again for an unknown `kid`, unless the last fetch is too recent: then undefined. */
   refreshed(signal: AbortSignal): Promise<JWTVerifyGetKey> | undefined {
     if (this.#pending) return this.#pending;
-    if (this.clock() - this.#lastFetchStarted < JWKS_REFETCH_COOLDOWN_MS) return undefined;
+    if (this.clock() - this.#lastRefetch < JWKS_REFETCH_COOLDOWN_MS) return undefined;
+    this.#lastRefetch = this.clock();
     return this.#fetch(signal);
   }
 
   /** One fetch at a time; concurrent logins wait for the same one. A failure is not cached. */
   #fetch(signal: AbortSignal): Promise<JWTVerifyGetKey> {
     if (this.#pending) return this.#pending;
-    this.#lastFetchStarted = this.clock();
     const pending = (async () => {
       const url = await this.url(signal);
       const document = await this.http.json(

@@ -98,7 +98,8 @@ function pickCredentials(service: ConfiguredService, body: Static<typeof LoginBo
       `accessToken: the service "${service.name}" takes an identityToken, not an access token`,
     );
   }
-  if (accepts === 'id-token' && idToken === undefined) throw invalidRequest('identityToken: required');
+  if (accepts === 'id-token' && idToken === undefined)
+    throw invalidRequest('identityToken: required');
   if (accessToken === '' && idToken === undefined) throw invalidRequest('accessToken: required');
   return {
     accessToken,

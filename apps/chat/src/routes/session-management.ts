@@ -96,12 +96,16 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
     {
       schema: {
         querystring: Type.Object({ sessionId: SessionId }),
-        response: { 200: Type.Intersect([Type.Object({ success: Type.Literal(true) }), SessionView]) },
+        response: {
+          200: Type.Intersect([Type.Object({ success: Type.Literal(true) }), SessionView]),
+        },
       },
     },
     async (request) => {
       const { user, sessionId } = await authenticate(request, context);
-      const { sessions: [found] } = await sessions.list(user.id, now(), {
+      const {
+        sessions: [found],
+      } = await sessions.list(user.id, now(), {
         offset: 0,
         count: 1,
         sessionId: request.query.sessionId,

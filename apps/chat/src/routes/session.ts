@@ -23,7 +23,10 @@ const header = (request: FastifyRequest, name: string) => {
  * attempt for it (even with a right token) gets 429 until the lock ends: otherwise a lock would not
  * stop guessing.
  */
-export async function authenticate(request: FastifyRequest, context: ChatContext): Promise<Session> {
+export async function authenticate(
+  request: FastifyRequest,
+  context: ChatContext,
+): Promise<Session> {
   const userId = header(request, 'x-user-id');
   const token = header(request, 'x-auth-token');
   if (!userId || !token) throw unauthorized();

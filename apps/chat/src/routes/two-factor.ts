@@ -32,7 +32,9 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
     '/api/v1/users.2fa.enableTOTP',
     {
       schema: {
-        response: { 200: Type.Object({ success: Success, secret: Type.String(), url: Type.String() }) },
+        response: {
+          200: Type.Object({ success: Success, secret: Type.String(), url: Type.String() }),
+        },
       },
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import {
   hmacSha1Signature,
   parseAuthorizationHeader,
@@ -14,7 +15,9 @@ import {
  * - `/facebook`: `GET /me`, checking the token and its appsecret_proof;
  * - `/github`: `/user`, `/user/emails` (Bearer) and `POST /applications/{id}/token` (Basic);
  * - `/oidc`: discovery, userinfo and RFC 7662 introspection (client_secret_basic);
- * - `/google`: discovery without introspection, userinfo and a Google-style `tokeninfo`.
+ * - `/google`: discovery without introspection, userinfo and a Google-style `tokeninfo`;
+ * - `/oidc/jwks`, `/google/jwks` and `/apple/auth/keys`: the JWKS of the keys that sign ID tokens
+ *   (`signIdToken`), RS256 with a `kid` each; `rotateKeys` replaces the published key.
  * `fault` makes every answer misbehave, for the fault tests: `slow` answers correctly but only after
  * `slowMs`, `stall` never answers.
  */
@@ -35,7 +38,28 @@ export const APPS = {
   github: { appId: 'gh-client-id', appSecret: 'gh-client-secret' },
   oidc: { appId: 'oidc-client', appSecret: 'oidc-client-secret' },
   google: { appId: 'google-client.apps.example', appSecret: 'google-client-secret' },
+  apple: { appId: 'com.example.chat', appSecret: 'apple-shared-secret' },
 } as const;
+
+/** The issuers whose ID tokens the fake signs: path prefixes of the fake. */
+export type IdTokenIssuer = 'oidc' | 'google' | 'apple';
+
+/** A signing key of the fake: the private half signs, the public JWK is published. */
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+  /** The public key as SPKI PEM (for the "HS256 with the public key as secret" attack). */
+  publicPem: string;
+}
+
+let keyCounter = 0;
+export async function newSigningKey(): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = `fake-key-${++keyCounter}`;
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  return { kid, privateKey, publicJwk, publicPem: await exportSPKI(publicKey) };
+}
 
 export interface TwitterAccount {
   token: string;
@@ -94,11 +118,52 @@ export class FakeProvider {
   slowMs = 10_000;
   /** When set, discovery documents announce this issuer instead of their own. */
   announcedIssuer: string | undefined;
+  /** The keys published in every JWKS; the first one signs. */
+  signingKeys: SigningKey[] = [];
 
   private constructor(
     private readonly server: Server,
     readonly url: string,
   ) {}
+
+  /** The issuer URL of one of the fake's ID-token issuers. */
+  issuer(which: IdTokenIssuer): string {
+    return `${this.url}/${which}`;
+  }
+
+  /** Publishes a fresh key instead of the current ones (`keep`: beside them); returns it. */
+  async rotateKeys(keep = false): Promise<SigningKey> {
+    const key = await newSigningKey();
+    this.signingKeys = keep ? [key, ...this.signingKeys] : [key];
+    return key;
+  }
+
+  /**
+   * An ID token as the issuer would sign it: `iss`, `aud` (the configured client), `iat` now and
+   * `exp` in 10 minutes, then `claims` over them. `key` signs instead of the published key.
+   */
+  async signIdToken(
+    which: IdTokenIssuer,
+    claims: JWTPayload,
+    key: SigningKey | undefined = this.signingKeys[0],
+  ): Promise<string> {
+    if (!key) throw new Error('no signing key: call rotateKeys() first');
+    const now = Math.floor(Date.now() / 1000);
+    const client = which === 'oidc' ? APPS.oidc : which === 'google' ? APPS.google : APPS.apple;
+    return new SignJWT({
+      iss: this.issuer(which),
+      aud: client.appId,
+      iat: now,
+      exp: now + 600,
+      ...claims,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .sign(key.privateKey);
+  }
+
+  #jwks(): Answer {
+    return json(200, { keys: this.signingKeys.map((key) => key.publicJwk) });
+  }
 
   static async start(port = 0): Promise<FakeProvider> {
     let fake: FakeProvider | undefined;
@@ -111,6 +176,7 @@ export class FakeProvider {
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const address = server.address() as AddressInfo;
     fake = new FakeProvider(server, `http://127.0.0.1:${address.port}`);
+    await fake.rotateKeys();
     return fake;
   }
 
@@ -163,6 +229,8 @@ export class FakeProvider {
           return this.oidcApi(request, url, path, body, this.oidc, APPS.oidc, true);
         case 'google':
           return this.oidcApi(request, url, path, body, this.google, APPS.google, false);
+        case 'apple':
+          return path === '/auth/keys' ? this.#jwks() : json(404, { error: 'not_found' });
         default:
           return json(404, { error: 'not found' });
       }
@@ -314,9 +382,11 @@ export class FakeProvider {
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         userinfo_endpoint: `${issuer}/userinfo`,
+        jwks_uri: `${issuer}/jwks`,
         ...(withIntrospection ? { introspection_endpoint: `${issuer}/introspect` } : {}),
       });
     }
+    if (path === '/jwks') return this.#jwks();
     if (path === '/userinfo') {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       const account = bearer ? accounts.get(bearer) : undefined;
