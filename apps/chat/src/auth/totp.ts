@@ -89,6 +89,18 @@ export class SecretBox {
   }
 }
 
+/** The service's TOTP parameters for a base32 secret (what authenticator apps are told). */
+export function totpFor(secret: string, label: string, issuer = ''): TOTP {
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  });
+}
+
 /** The step a timestamp falls in. */
 export const totpStep = (timestampMs: number) =>
   Math.floor(timestampMs / 1000 / TOTP_PERIOD_SECONDS);
@@ -277,14 +289,7 @@ export class TwoFactor {
   }
 
   #totp(secret: string, label: string): TOTP {
-    return new TOTP({
-      issuer: this.issuer,
-      label,
-      algorithm: 'SHA1',
-      digits: TOTP_DIGITS,
-      period: TOTP_PERIOD_SECONDS,
-      secret: Secret.fromBase32(secret),
-    });
+    return totpFor(secret, label, this.issuer);
   }
 
   #row(userId: string): Promise<TwoFactorRow | undefined> {
