@@ -1,4 +1,4 @@
-import { base64url, SignJWT } from 'jose';
+import { base64url, type CryptoKey, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceConfig } from '../src/config.js';
 import { APPS, newSigningKey } from './support/fake-provider.js';

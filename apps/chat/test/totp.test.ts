@@ -149,7 +149,7 @@ describe('TOTP two-factor', () => {
     expect(stored).not.toContain(secret);
     expect(
       new SecretBox(KEY).open(
-        (rows.rows[0]?.row as { secret_ciphertext: string }).secret_ciphertext,
+        (rows.rows[0]?.row as { secret_ciphertext: string } | undefined)?.secret_ciphertext ?? '',
         s.userId,
       ),
     ).toBe(secret);

@@ -46,6 +46,7 @@ const MAX_USER_AGENT = 512;
 
 /** Control characters never reach the table (a User-Agent is shown to the user later). */
 const printable = (value: string | undefined, max: number) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   value === undefined ? null : value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, max) || null;
 
 export class SessionRepository {

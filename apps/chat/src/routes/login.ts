@@ -3,7 +3,7 @@ import {
   TypeBoxValidatorCompiler,
 } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { applicationMatches } from '../auth/app-credentials.js';
 import { Lockout } from '../auth/lockout.js';
 import { type TwoFactor, twoFactorHeaders } from '../auth/totp.js';

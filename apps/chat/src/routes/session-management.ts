@@ -171,7 +171,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
     '/api/v1/users.logout',
     {
       schema: {
-        body: Type.Optional(Type.Object({ userId: Type.Optional(UserId) })),
+        // No body (or `{}`) means the caller; Fastify hands an absent body over as null.
+        body: Type.Union([Type.Null(), Type.Object({ userId: Type.Optional(UserId) })]),
         response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }) },
       },
     },

@@ -1,7 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+import {
+  type CryptoKey,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  SignJWT,
+} from 'jose';
 import {
   hmacSha1Signature,
   parseAuthorizationHeader,
