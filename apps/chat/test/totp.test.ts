@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -70,8 +71,10 @@ describe('SecretBox (AES-256-GCM)', () => {
     expect(box.open(sealed, 'user-b')).toBeUndefined();
     expect(new SecretBox(randomBytes(32)).open(sealed, 'user-a')).toBeUndefined();
     const parts = sealed.split('.');
-    const last = parts[4] ?? '';
-    parts[4] = `${last.slice(0, -1)}${last.endsWith('A') ? 'B' : 'A'}`;
+    // Flip one bit of the ciphertext (not of a base64 character: its last one has unused bits).
+    const ciphertext = Buffer.from(parts[4] ?? '', 'base64url');
+    ciphertext[0] = (ciphertext[0] ?? 0) ^ 1;
+    parts[4] = ciphertext.toString('base64url');
     expect(box.open(parts.join('.'), 'user-a')).toBeUndefined();
     // Two seals of one secret differ (a fresh IV each time).
     expect(box.seal('JBSWY3DPEHPK3PXP', 'user-a')).not.toBe(sealed);
@@ -317,6 +320,32 @@ describe('TOTP two-factor', () => {
     ]) {
       const response = await service.inject({ method: 'POST', url, payload: { code: '123456' } });
       expect(response.statusCode).toBe(401);
+    }
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.skipIf(!redisUrl)('with Redis (TEST_REDIS_URL): two instances', () => {
+  it('share the lock-out of wrong codes', async () => {
+    const redis = new Redis(redisUrl ?? '', { maxRetriesPerRequest: 1 });
+    try {
+      const one = await h.app({ twoFactorKey: KEY }, redis);
+      const two = await h.app({ twoFactorKey: KEY }, redis);
+      const s = await signIn(one);
+      const { secret } = await enable(s);
+      const right = codeAt(secret);
+      const wrong = right === '123456' ? '654321' : '123456';
+      for (let i = 0; i < 5; i++) {
+        const response = await loginWith(s, { 'x-2fa-code': wrong }, i % 2 === 0 ? one : two);
+        expect(response.json().error).toBe('totp-invalid');
+      }
+      for (const instance of [one, two]) {
+        const locked = await loginWith(s, { 'x-2fa-code': right }, instance);
+        expect(locked.statusCode).toBe(429);
+        expect(locked.json().error).toBe('account-locked');
+      }
+    } finally {
+      redis.disconnect();
     }
   });
 });
