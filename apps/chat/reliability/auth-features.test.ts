@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -252,8 +252,9 @@ function countAnswers(responses: { statusCode: number; json(): { error?: string 
   return counts;
 }
 
-async function twoFactorUser(service: FastifyInstance) {
-  const credentials = accounts.github(h.fake);
+/** `githubId`: an account of its own, for Redis (whose lock-out keys outlive a run). */
+async function twoFactorUser(service: FastifyInstance, githubId?: number) {
+  const credentials = accounts.github(h.fake, githubId);
   const first = (await login(service, { ...loginBody('github', ''), ...credentials })).json().data;
   const auth = { 'x-user-id': first.userId, 'x-auth-token': first.authToken };
   const { secret } = (
@@ -417,7 +418,7 @@ describe.skipIf(!redisUrl)('with Redis (TEST_REDIS_URL): two instances', () => {
     try {
       const one = await app({ loginRateLimit: 1e6 }, redis);
       const two = await app({ loginRateLimit: 1e6 }, redis);
-      const { credentials, secret } = await twoFactorUser(one);
+      const { credentials, secret } = await twoFactorUser(one, randomInt(1_000_000, 2 ** 31));
       const guesses = await Promise.all(
         wrongCodes(secret, GUESSES).map((code, i) =>
           (i % 2 === 0 ? one : two).inject({

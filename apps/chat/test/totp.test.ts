@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -88,9 +88,10 @@ interface Signed {
   credentials: { accessToken: string; accessTokenSecret: string };
 }
 
-async function signIn(app?: FastifyInstance): Promise<Signed> {
+/** `githubId`: a GitHub account of its own, for tests whose lock-out keys live in a shared Redis. */
+async function signIn(app?: FastifyInstance, githubId?: number): Promise<Signed> {
   const service = app ?? (await h.app({ twoFactorKey: KEY }));
-  const credentials = accounts.github(h.fake);
+  const credentials = accounts.github(h.fake, githubId);
   const response = await login(service, { ...loginBody('github', ''), ...credentials });
   expect(response.statusCode).toBe(200);
   const { data } = response.json();
@@ -331,7 +332,8 @@ describe.skipIf(!redisUrl)('with Redis (TEST_REDIS_URL): two instances', () => {
     try {
       const one = await h.app({ twoFactorKey: KEY }, redis);
       const two = await h.app({ twoFactorKey: KEY }, redis);
-      const s = await signIn(one);
+      // Lock-out keys in Redis outlive this run: a GitHub account of its own each time.
+      const s = await signIn(one, randomInt(1_000_000, 2 ** 31));
       const { secret } = await enable(s);
       const right = codeAt(secret);
       const wrong = right === '123456' ? '654321' : '123456';
