@@ -286,6 +286,20 @@ describe('sessions', () => {
     );
   });
 
+  it('a session written by the previous version (without the new columns) is listed', async () => {
+    const service = await app();
+    const s = await signIn(service);
+    // What the version before migration 002 inserts: no id, last use or client details.
+    await sql`INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+      VALUES (${hashToken('old-token')}, ${s.userId}, now(), now() + interval '1 day')`.execute(
+      h.store.db,
+    );
+    const { sessions } = (await get(service, s, '/api/v1/sessions/list')).json();
+    expect(sessions).toHaveLength(2);
+    const old = sessions.find((session: { current: boolean }) => !session.current);
+    expect(old).toMatchObject({ ip: null, userAgent: null, sessionId: expect.any(String) });
+  });
+
   it('every route needs a session', async () => {
     const service = await app();
     const routes: [string, string][] = [
