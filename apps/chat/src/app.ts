@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import fastifyCors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
@@ -10,17 +11,18 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig, TrustProxySetting } from './config.js';
 import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { SessionRepository } from './db/sessions.js';
-import { UserRepository } from './db/users.js';
 import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
+import publicRoutes from './routes/public.js';
 import sessionRoutes from './routes/session.js';
+import { UserDirectory } from './users/directory.js';
 import { describeSchemaErrors, type SchemaError } from './validation.js';
 
 export interface AppDependencies {
@@ -100,6 +102,38 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   socket.destroy();
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function of the hop (Fastify 5 ignores a
+ * plain number): the socket's peer and the next `hops - 1` X-Forwarded-For entries from the right
+ * are proxies, and the entry before them is the client.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxySetting,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
+}
+
+/** Request headers a browser script may send cross-origin: Rocket.Chat's, and its 2FA pair. */
+const CORS_ALLOWED_HEADERS = [
+  'Accept',
+  'Content-Type',
+  'Origin',
+  'X-Requested-With',
+  'X-User-Id',
+  'X-Auth-Token',
+  'X-2FA-Code',
+  'X-2FA-Method',
+];
+/** Response headers such a script may read (when to retry after a 429). */
+const CORS_EXPOSED_HEADERS = [
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+
 /** The chat login service, ready to `listen` or `inject`; it does not listen itself. */
 export async function buildApp(
   config: AppConfig,
@@ -107,7 +141,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: dependencies.logger ?? false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
     // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
     requestTimeout: 30_000,
@@ -117,6 +151,24 @@ export async function buildApp(
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  // An empty body with a JSON content type is no body: Rocket.Chat's clients send one on every
+  // POST without parameters (api-client's post('/v1/logout')). Fastify's own parser (with its
+  // prototype-poisoning protection) parses everything else; a route that needs a body says so below.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) {
+      throw invalidRequest('The body is empty');
+    }
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const chatError = toChatError(error);
@@ -133,6 +185,18 @@ export async function buildApp(
   const failures = redis
     ? new RedisFailureStore(redis, policy)
     : new MemoryFailureStore(policy, () => now().getTime());
+
+  // First, so that every answer to an allowed origin (errors and 429s included) carries the header.
+  await app.register(fastifyCors, {
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    // A stray OPTIONS without Access-Control-Request-Method gets the service's JSON 404.
+    strictPreflight: false,
+  });
   const context: ChatContext = {
     config,
     services: buildRegistry(
@@ -142,9 +206,9 @@ export async function buildApp(
         ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
       }),
     ),
-    users: new UserRepository(store.db),
+    users: new UserDirectory(store.db, config.reservedUsernames),
     sessions: new SessionRepository(store.db),
-    lockout: new Lockout(failures, (error) =>
+    lockout: new Lockout(failures, policy, (error) =>
       app.log.warn({ err: error }, 'lock-out store unavailable; not counting'),
     ),
     now,
@@ -159,11 +223,12 @@ export async function buildApp(
       new ChatError(
         429,
         'too-many-requests',
-        `Too many login attempts from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
+        `Too many requests from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
       ),
   });
   await app.register(loginRoute, { context });
   await app.register(sessionRoutes, { context });
+  await app.register(publicRoutes, { context });
   await app.register(avatarRoute, { context });
   app.get('/health', async () => ({ status: 'ok' }));
   return app;
