@@ -7,6 +7,7 @@ import type { Store } from '@netops/store';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -45,6 +46,10 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
     code: 'unsupported-media-type',
     message: 'Send the body as application/json',
   },
+  // Router refusals, answered through `frameworkErrors` (a 300-character `/avatar/...` was a 414
+  // in Fastify's own shape, found by fuzzing).
+  FST_ERR_BAD_URL: { code: 'invalid-request', message: 'The URL is not valid' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid-request', message: 'A part of the URL is too long' },
 };
 
 /**
@@ -147,6 +152,10 @@ export async function buildApp(
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => {
+      const chatError = toChatError(error);
+      (reply as FastifyReply).status(chatError.statusCode).send(errorBody(chatError));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { accounts } from './support/accounts.js';
@@ -137,6 +138,38 @@ describe('finding 2: anyone who knew a user id could lock that user out', () => 
       200,
     );
     expect((await logout(app, data.userId, data.authToken)).statusCode).toBe(200);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.skipIf(!redisUrl)('finding 2 with Redis (TEST_REDIS_URL): two instances', () => {
+  it("share the stranger's lock and leave the victim's token working", async () => {
+    const redis = new Redis(redisUrl ?? '', { maxRetriesPerRequest: 1 });
+    try {
+      const one = await h.app({}, redis);
+      const two = await h.app({}, redis);
+      // A user id of its own per run: the Redis may be shared with other suites.
+      const { data } = (
+        await login(one, { ...loginBody('github', ''), ...accounts.github(h.fake) })
+      ).json();
+      const stranger = `203.0.113.${randomBytes(1)[0]}`;
+      const guess = (app: typeof one, token: string, ip: string) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { 'x-user-id': data.userId, 'x-auth-token': token },
+          remoteAddress: ip,
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        statuses.push((await guess(i % 2 ? one : two, `guess-${i}`, stranger)).statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      expect((await guess(one, data.authToken, stranger)).statusCode).toBe(429);
+      expect((await guess(two, data.authToken, '198.51.100.1')).statusCode).toBe(200);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

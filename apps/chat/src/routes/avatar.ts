@@ -4,6 +4,7 @@ import { DEFAULT_URLS, type ServiceConfig } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { notFound } from '../errors.js';
 import { initialsSvg } from '../users/avatar-svg.js';
+import { USERNAME_PATTERN } from '../users/username.js';
 
 /** The SVG can hold nothing active; the policy makes sure a browser would run nothing anyway. */
 const SVG_HEADERS = {
@@ -80,7 +81,12 @@ const avatarRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { conte
       config: { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } },
     },
     async (request, reply) => {
-      const user = await context.users.findByUsername(request.params.username.toLowerCase());
+      const username = request.params.username.toLowerCase();
+      // What cannot be a username is nobody's, and never reaches the database (a NUL byte there
+      // was a 500, found by fuzzing).
+      const user = USERNAME_PATTERN.test(username)
+        ? await context.users.findByUsername(username)
+        : undefined;
       if (!user) throw notFound(`No user "${request.params.username}"`);
       const hosts = allowed.get(user.service) ?? [];
       if (user.avatar_url && hostAllowed(user.avatar_url, hosts)) {
