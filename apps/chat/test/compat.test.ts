@@ -184,7 +184,12 @@ describe('GET /api/info and GET /api/v1/settings.oauth', () => {
       buttonColor: '',
     });
     expect(body.services).toContainEqual(
-      expect.objectContaining({ service: 'keycloak', type: 'oidc', custom: true }),
+      expect.objectContaining({
+        service: 'keycloak',
+        type: 'oidc',
+        custom: true,
+        serverURL: `${h.fake.url}/oidc`,
+      }),
     );
     for (const secret of [
       'tw-consumer-secret',
