@@ -5,10 +5,17 @@ import { Redis } from 'ioredis';
 import { base64url, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { totpFor } from '../src/auth/totp.js';
-import type { AppConfig, ServiceConfig } from '../src/config.js';
+import type { ServiceConfig } from '../src/config.js';
 import { accounts } from '../test/support/accounts.js';
 import { APPS } from '../test/support/fake-provider.js';
-import { fakeServices, Harness, login, loginBody, me } from '../test/support/harness.js';
+import {
+  type ConfigOverrides,
+  fakeServices,
+  Harness,
+  login,
+  loginBody,
+  me,
+} from '../test/support/harness.js';
 import { report, scale } from './support/measure.js';
 
 /**
@@ -45,7 +52,7 @@ const services = (): ServiceConfig[] => [
     jwksUrl: `${h.fake.url}/apple/auth/keys`,
   },
 ];
-const app = (overrides: Partial<AppConfig> = {}, redis?: Redis) =>
+const app = (overrides: ConfigOverrides = {}, redis?: Redis) =>
   h.app({ services: services(), twoFactorKey: KEY, admins: [ADMIN], ...overrides }, redis);
 
 const ERROR_CODES = new Set([

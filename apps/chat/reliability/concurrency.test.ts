@@ -128,4 +128,39 @@ describe('concurrent logins', () => {
       latencyMs: distribution(latencies),
     };
   });
+
+  it('concurrent logouts of one token, GET and POST mixed, with and without an empty JSON body: 200, 401 or 429 only, and the token dies', async () => {
+    const { data } = (await (
+      await postLogin(base, {
+        ...loginBody('github', ''),
+        ...accounts.github(h.fake, 31_337, 'leaver'),
+      })
+    ).json()) as LoginAnswer;
+    const headers = { 'x-user-id': data.userId, 'x-auth-token': data.authToken };
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await fetch(`${base}/api/v1/logout`, {
+          method: i % 2 === 0 ? 'POST' : 'GET',
+          headers: i % 4 === 0 ? { ...headers, 'content-type': 'application/json' } : headers,
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    const me = await fetch(`${base}/api/v1/me`, { headers });
+    figures.concurrentLogouts = {
+      logouts: statuses.length,
+      answered200: statuses.filter((status) => status === 200).length,
+      answered401: statuses.filter((status) => status === 401).length,
+      answered429: statuses.filter((status) => status === 429).length,
+      meAfterwards: me.status,
+    };
+    // Each logout checks the token, then deletes it: every check that ran before the first delete
+    // succeeds, so more than one may answer 200; later ones find a dead token (401), and past
+    // LOGIN_LOCKOUT_ATTEMPTS such failures this address is locked for this user id (429).
+    expect(statuses.filter((status) => ![200, 401, 429].includes(status))).toEqual([]);
+    expect(statuses).toContain(200);
+    // Dead (401), or refused before it is looked at, this address being locked for the id (429).
+    expect([401, 429]).toContain(me.status);
+  });
 });

@@ -14,6 +14,7 @@ import { report, scale } from './support/measure.js';
  * provider is the healthy fake one: a 502 here would blame the provider for the client's input.
  */
 const RUNS = scale(1_000, 20_000);
+const ALLOWED_ORIGIN = 'https://web.example.test';
 const RAW_RUNS = scale(300, 3_000);
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 
@@ -26,7 +27,14 @@ const figures: Record<string, unknown> = { seed };
 beforeAll(async () => {
   h = await Harness.open();
   // No rate limit or lock-out in the way: every case reaches the code under test.
-  app = await h.app({ loginRateLimit: 1_000_000, lockout: { attempts: 1_000_000, seconds: 1 } });
+  // CORS and a trusted proxy on, so that hostile Origin and X-Forwarded-For reach their code.
+  app = await h.app({
+    loginRateLimit: 1_000_000,
+    apiRateLimit: 1_000_000,
+    lockout: { attempts: 1_000_000, seconds: 1 },
+    corsOrigins: [ALLOWED_ORIGIN],
+    trustProxy: ['127.0.0.1'],
+  });
   base = await listen(app);
   const credentials = accounts.github(h.fake);
   for (const service of SERVICES) accounts[service](h.fake);
@@ -301,5 +309,79 @@ describe('fuzzing the session headers', () => {
       { numRuns: RAW_RUNS, seed },
     );
     figures.rawHeaders = { cases: RAW_RUNS, answers: tally };
+  });
+});
+
+describe('fuzzing the routes of issue 16 and the headers every route reads', () => {
+  it(`${RUNS} requests to info, settings.oauth, me, logout (GET and POST), avatars and preflights with hostile Origin, X-Forwarded-For and usernames: never a 5xx`, async () => {
+    const tally: Record<string, number> = {};
+    const route = fc.oneof(
+      fc.constantFrom(
+        'GET /api/info',
+        'GET /api/v1/settings.oauth',
+        'GET /api/v1/me',
+        'GET /api/v1/logout',
+        'POST /api/v1/logout',
+        'OPTIONS /api/v1/login',
+        'OPTIONS /api/v1/me',
+      ),
+      text.map((name) => `GET /avatar/${encodeURIComponent(name).slice(0, 300)}`),
+      hostile.map((name) => `GET /avatar/${name.replace(/[\s?#]/g, '')}`),
+    );
+    const origin = fc.oneof(
+      fc.constant(ALLOWED_ORIGIN),
+      fc.constantFrom(
+        'null',
+        'https://web.example.test.evil.example',
+        'HTTPS://WEB.EXAMPLE.TEST',
+        '',
+      ),
+      headerValue,
+    );
+    const forwardedFor = fc.oneof(
+      fc.ipV4().map((ip) => `${ip}, 127.0.0.1`),
+      fc.ipV6(),
+      fc.array(fc.oneof(fc.ipV4(), headerValue), { maxLength: 5 }).map((ips) => ips.join(', ')),
+      headerValue,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        route,
+        fc.option(origin),
+        fc.option(forwardedFor),
+        fc.option(headerValue),
+        fc.boolean(),
+        async (line, originHeader, forwarded, requestHeaders, jsonEmpty) => {
+          const [method, url] = line.split(' ') as ['GET' | 'POST' | 'OPTIONS', string];
+          const headers: Record<string, string> = {
+            'x-user-id': session.userId,
+            'x-auth-token': 'not-the-token',
+          };
+          if (originHeader !== null) headers.origin = originHeader;
+          if (forwarded !== null) headers['x-forwarded-for'] = forwarded;
+          if (method === 'OPTIONS') headers['access-control-request-method'] = 'POST';
+          if (requestHeaders !== null) headers['access-control-request-headers'] = requestHeaders;
+          if (jsonEmpty) headers['content-type'] = 'application/json';
+          const response = await app.inject({ method, url, headers });
+          const key = `${method} ${url.startsWith('/avatar/') ? '/avatar/*' : url} ${response.statusCode}`;
+          tally[key] = (tally[key] ?? 0) + 1;
+          expect(response.statusCode, response.body).toBeLessThan(500);
+          if (response.statusCode >= 400) {
+            checkAnswer(response.statusCode, response.body, {});
+          }
+          // The allowed origin alone is ever echoed.
+          const allowOrigin = response.headers['access-control-allow-origin'];
+          if (allowOrigin !== undefined) expect(allowOrigin).toBe(ALLOWED_ORIGIN);
+          // An avatar is an SVG or a redirect to an allowed host, never elsewhere.
+          if (url.startsWith('/avatar/') && response.statusCode === 302) {
+            expect(String(response.headers.location)).toMatch(
+              /^https:\/\/[a-z0-9.-]+\.example\.com\//,
+            );
+          }
+        },
+      ),
+      { numRuns: RUNS, seed },
+    );
+    figures.issue16Routes = { cases: RUNS, answers: tally };
   });
 });

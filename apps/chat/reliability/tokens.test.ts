@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_GLOBAL_FACTOR } from '../src/auth/lockout.js';
 import { accounts } from '../test/support/accounts.js';
 import { APPS } from '../test/support/fake-provider.js';
 import { Harness, login, loginBody, logout, me } from '../test/support/harness.js';
@@ -126,6 +127,92 @@ describe('guessing is locked out', () => {
   });
 });
 
+/** Issue 16, finding 2: guesses are counted per (user id, address), plus a global bound. */
+const ADDRESSES = scale(20, 200);
+describe('guessing from many addresses (hostile review, finding 2)', () => {
+  it(`${ADDRESSES} addresses x ${ATTEMPTS + 3} guesses each: bounded, and the owner's token keeps working`, async () => {
+    const app = await h.app({ lockout: { attempts: ATTEMPTS, seconds: 300 } });
+    const session = await githubSession(app);
+    const statuses: number[] = [];
+    let ownerAnswers = 0;
+    for (let address = 0; address < ADDRESSES; address++) {
+      for (let i = 0; i < ATTEMPTS + 3; i++) {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { 'x-user-id': session.userId, 'x-auth-token': wrongToken(address * 100 + i) },
+          remoteAddress: `203.0.${address >> 8}.${address & 255}`,
+        });
+        statuses.push(response.statusCode);
+      }
+      // The owner, at its own address, between the attacker's rounds.
+      if ((await me(app, session.userId, session.token)).statusCode === 200) ownerAnswers++;
+    }
+    const counts = tally(statuses);
+    const evaluated = counts.statuses[401] ?? 0;
+    // Up to the global bound every address gets ATTEMPTS; past it, one each.
+    const bound = ATTEMPTS * SESSION_GLOBAL_FACTOR + ADDRESSES;
+    figures.sessionGuessesManyAddresses = {
+      addresses: ADDRESSES,
+      guesses: statuses.length,
+      answered401: evaluated,
+      answered429: counts.statuses[429] ?? 0,
+      bound,
+      ownerAnswered200: `${ownerAnswers} of ${ADDRESSES}`,
+    };
+    expect(evaluated).toBeLessThanOrEqual(bound);
+    expect(ownerAnswers).toBe(ADDRESSES);
+  });
+
+  it('a forged X-Forwarded-For behind a trusted proxy does not buy more guesses', async () => {
+    const app = await h.app({ trustProxy: ['10.0.0.1'], lockout: { attempts: ATTEMPTS } });
+    const session = await githubSession(app);
+    const statuses: number[] = [];
+    for (let i = 0; i < GUESSES; i++) {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: {
+          'x-user-id': session.userId,
+          'x-auth-token': wrongToken(i),
+          // What the client wrote, then what the proxy saw.
+          'x-forwarded-for': `9.9.${i >> 8}.${i & 255}, 198.51.100.77`,
+        },
+        remoteAddress: '10.0.0.1',
+      });
+      statuses.push(response.statusCode);
+    }
+    figures.forgedForwardedFor = tally(statuses);
+    expect(statuses).toEqual([
+      ...Array(ATTEMPTS).fill(401),
+      ...Array(GUESSES - ATTEMPTS).fill(429),
+    ]);
+  });
+
+  it('a flood of random user ids larger than the lock-out table does not lift a lock', async () => {
+    const maxKeys = 200;
+    const app = await h.app({ lockout: { attempts: ATTEMPTS, maxKeys } });
+    const session = await githubSession(app);
+    for (let i = 0; i < ATTEMPTS; i++) await me(app, session.userId, wrongToken(i));
+    expect((await me(app, session.userId, session.token)).statusCode).toBe(429);
+    const flood = await Promise.all(
+      Array.from({ length: maxKeys * 3 }, (_, i) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { 'x-user-id': `flood-${i}`, 'x-auth-token': 'x' },
+          remoteAddress: `10.7.${i >> 8}.${i & 255}`,
+        }),
+      ),
+    );
+    const counts = tally(flood.map((response) => response.statusCode));
+    const lockHeld = (await me(app, session.userId, session.token)).statusCode;
+    figures.lockoutTableFlood = { maxKeys, flood: counts, lockedUserAfterFlood: lockHeld };
+    expect(Object.keys(counts.statuses).sort()).toEqual(['401', '429']);
+    expect(lockHeld).toBe(429);
+  });
+});
+
 const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!redisUrl)('with Redis (TEST_REDIS_URL): two instances share the budget', () => {
   it(`${GUESSES} concurrent guesses spread over two instances get at most ${ATTEMPTS} answers 401`, async () => {
@@ -142,6 +229,35 @@ describe.skipIf(!redisUrl)('with Redis (TEST_REDIS_URL): two instances share the
       figures.sessionGuessesConcurrentTwoInstancesRedis = counts;
       expect(counts.statuses[401]).toBe(ATTEMPTS);
       expect(counts.statuses[429]).toBe(GUESSES - ATTEMPTS);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('the global bound over addresses is shared too, and the owner keeps working', async () => {
+    const redis = new Redis(redisUrl ?? '', { maxRetriesPerRequest: 1 });
+    try {
+      const instances = [await h.app({}, redis), await h.app({}, redis)];
+      const session = await githubSession(instances[0] as FastifyInstance);
+      const statuses: number[] = [];
+      for (let address = 0; address < SESSION_GLOBAL_FACTOR + 2; address++) {
+        for (let i = 0; i < ATTEMPTS; i++) {
+          const response = await (instances[(address + i) % 2] as FastifyInstance).inject({
+            method: 'GET',
+            url: '/api/v1/me',
+            headers: { 'x-user-id': session.userId, 'x-auth-token': wrongToken(address * 10 + i) },
+            remoteAddress: `203.0.113.${address}`,
+          });
+          statuses.push(response.statusCode);
+        }
+      }
+      const counts = tally(statuses);
+      figures.sessionGuessesManyAddressesTwoInstancesRedis = counts;
+      // 10 addresses x 5 reach the bound; the next two addresses get one guess each.
+      expect(counts.statuses[401]).toBe(ATTEMPTS * SESSION_GLOBAL_FACTOR + 2);
+      expect(
+        (await me(instances[1] as FastifyInstance, session.userId, session.token)).statusCode,
+      ).toBe(200);
     } finally {
       redis.disconnect();
     }

@@ -1,29 +1,32 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import fastifyCors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
 import { SecretBox, TwoFactor } from './auth/totp.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig, TrustProxySetting } from './config.js';
 import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { SessionRepository } from './db/sessions.js';
-import { UserRepository } from './db/users.js';
 import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
+import publicRoutes from './routes/public.js';
 import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
 import twoFactorRoutes from './routes/two-factor.js';
+import { UserDirectory } from './users/directory.js';
 import { describeSchemaErrors, type SchemaError } from './validation.js';
 
 export interface AppDependencies {
@@ -46,6 +49,10 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
     code: 'unsupported-media-type',
     message: 'Send the body as application/json',
   },
+  // Router refusals, answered through `frameworkErrors` (a 300-character `/avatar/...` was a 414
+  // in Fastify's own shape, found by fuzzing).
+  FST_ERR_BAD_URL: { code: 'invalid-request', message: 'The URL is not valid' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid-request', message: 'A part of the URL is too long' },
 };
 
 /**
@@ -103,6 +110,38 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   socket.destroy();
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function of the hop (Fastify 5 ignores a
+ * plain number): the socket's peer and the next `hops - 1` X-Forwarded-For entries from the right
+ * are proxies, and the entry before them is the client.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxySetting,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
+}
+
+/** Request headers a browser script may send cross-origin: Rocket.Chat's, and its 2FA pair. */
+const CORS_ALLOWED_HEADERS = [
+  'Accept',
+  'Content-Type',
+  'Origin',
+  'X-Requested-With',
+  'X-User-Id',
+  'X-Auth-Token',
+  'X-2FA-Code',
+  'X-2FA-Method',
+];
+/** Response headers such a script may read (when to retry after a 429). */
+const CORS_EXPOSED_HEADERS = [
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+
 /** The chat login service, ready to `listen` or `inject`; it does not listen itself. */
 export async function buildApp(
   config: AppConfig,
@@ -110,16 +149,38 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: dependencies.logger ?? false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
     // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => {
+      const chatError = toChatError(error);
+      (reply as FastifyReply).status(chatError.statusCode).send(errorBody(chatError));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  // An empty body with a JSON content type is no body: Rocket.Chat's clients send one on every
+  // POST without parameters (api-client's post('/v1/logout')). Fastify's own parser (with its
+  // prototype-poisoning protection) parses everything else; a route that needs a body says so below.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) {
+      throw invalidRequest('The body is empty');
+    }
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const chatError = toChatError(error);
@@ -136,6 +197,18 @@ export async function buildApp(
   const failures = redis
     ? new RedisFailureStore(redis, policy)
     : new MemoryFailureStore(policy, () => now().getTime());
+
+  // First, so that every answer to an allowed origin (errors and 429s included) carries the header.
+  await app.register(fastifyCors, {
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && config.corsOrigins.includes(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    // A stray OPTIONS without Access-Control-Request-Method gets the service's JSON 404.
+    strictPreflight: false,
+  });
   const context: ChatContext = {
     config,
     services: buildRegistry(
@@ -145,9 +218,9 @@ export async function buildApp(
         ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
       }),
     ),
-    users: new UserRepository(store.db),
+    users: new UserDirectory(store.db, config.reservedUsernames),
     sessions: new SessionRepository(store.db),
-    lockout: new Lockout(failures, (error) =>
+    lockout: new Lockout(failures, policy, (error) =>
       app.log.warn({ err: error }, 'lock-out store unavailable; not counting'),
     ),
     now,
@@ -162,7 +235,7 @@ export async function buildApp(
       new ChatError(
         429,
         'too-many-requests',
-        `Too many login attempts from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
+        `Too many requests from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
       ),
   });
   const twoFactor = new TwoFactor(
@@ -176,6 +249,7 @@ export async function buildApp(
   await app.register(sessionRoutes, { context });
   await app.register(twoFactorRoutes, { context, twoFactor });
   await app.register(sessionManagementRoutes, { context });
+  await app.register(publicRoutes, { context });
   await app.register(avatarRoute, { context });
   app.get('/health', async () => ({ status: 'ok' }));
   return app;

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type Static, type TSchema, Type } from 'typebox';
 import { parse as parseYaml } from 'yaml';
@@ -14,7 +15,43 @@ export class ConfigError extends Error {
 
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' });
 const Secret = Type.String({ minLength: 1 });
-const common = { appId: Secret, appSecret: Secret };
+/** A host name, or `*.` and a domain for its subdomains (routes/avatar.ts). */
+const HostPattern = Type.String({
+  pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
+  maxLength: 253,
+});
+const common = {
+  appId: Secret,
+  appSecret: Secret,
+  /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
+  avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
+};
+
+/**
+ * Keys that are the base of the provider's API: a trailing `/` is dropped (`https://host/` and
+ * `https://host` mean the same base; the modules append `/1.1/...`), and a query or fragment,
+ * which appending a path would silently break, is refused.
+ */
+const BASE_URL_KEYS = ['apiUrl', 'graphUrl', 'issuer'] as const;
+
+function normaliseBaseUrls(service: Record<string, unknown>, path: string): void {
+  for (const key of BASE_URL_KEYS) {
+    const value = service[key];
+    if (typeof value !== 'string') continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`${path}.${key}: not a URL: "${value}"`);
+    }
+    if (url.search || url.hash || url.username || url.password) {
+      throw new ConfigError(
+        `${path}.${key}: a base URL has no query, fragment or credentials: "${value}"`,
+      );
+    }
+    service[key] = value.replace(/\/+$/, '');
+  }
+}
 
 /** Each service type's keys; unknown keys are refused so a typo does not pass unnoticed. */
 const serviceSchemas = {
@@ -138,6 +175,7 @@ export function parseServices(
     if (!validator.Check(substituted)) {
       throw new ConfigError(describeSchemaErrors(validator.Errors(substituted), path));
     }
+    normaliseBaseUrls(substituted as Record<string, unknown>, path);
     return { ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig;
   });
 }
@@ -157,19 +195,27 @@ export interface AppConfig {
   loginExpirationSeconds: number;
   /** Login attempts per client IP per minute (LOGIN_RATE_LIMIT). */
   loginRateLimit: number;
+  /** Requests per client IP per minute on the other API routes (API_RATE_LIMIT). */
+  apiRateLimit: number;
   lockout: {
     /** Failed attempts on one account before it is locked. */
     attempts: number;
     /** How long the lock lasts, and the window failures are counted in. */
     seconds: number;
+    /** Most lock-out entries held in memory; past it new attempts are refused (LOCKOUT_MAX_ENTRIES). */
+    maxKeys: number;
   };
   provider: {
     timeoutMs: number;
     /** Largest provider answer read, in bytes. */
     maxBytes: number;
   };
-  /** Trust X-Forwarded-For from a reverse proxy for the client IP. */
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For is believed for the client IP (TRUST_PROXY). */
+  trustProxy: TrustProxySetting;
+  /** Origins browsers may call the API from (CORS_ORIGINS); none by default. */
+  corsOrigins: readonly string[];
+  /** Usernames never given to a new user (RESERVED_USERNAMES), lowercase. */
+  reservedUsernames: readonly string[];
   logLevel: string;
   services: ServiceConfig[];
   /** Where the services came from, for the start-up message. */
@@ -227,12 +273,141 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
-function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return false;
-  if (['1', 'true', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name}: must be true or false, not "${env[name]}"`);
+/**
+ * `false`: the socket's address is the client's. A list: X-Forwarded-For is believed from peers
+ * with these addresses, CIDR ranges or keywords (`loopback`, `linklocal`, `uniquelocal`). A
+ * number: that many proxies stand in front, each appending the address it saw. Never `true`:
+ * Fastify would take the leftmost X-Forwarded-For entry, which the client writes itself, and let
+ * it pick its own rate-limit budget (hostile review, finding 1).
+ */
+export type TrustProxySetting = false | number | readonly string[];
+
+const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const MAX_PROXY_HOPS = 10;
+
+function isAddressOrRange(entry: string): boolean {
+  if (TRUST_PROXY_KEYWORDS.has(entry) || isIP(entry) !== 0) return true;
+  const slash = entry.lastIndexOf('/');
+  if (slash < 0) return false;
+  const version = isIP(entry.slice(0, slash));
+  const prefix = entry.slice(slash + 1);
+  if (version === 0 || !/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+
+export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
+  const text = raw?.trim() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(text.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(text.toLowerCase())) {
+    throw new ConfigError(
+      `TRUST_PROXY: "${text}" would let any client choose its own address; name the proxies' addresses or CIDR ranges (TRUST_PROXY=10.0.0.5), or give their hop count (TRUST_PROXY=1)`,
+    );
+  }
+  if (/^[0-9]+$/.test(text)) {
+    const hops = Number(text);
+    if (hops < 1 || hops > MAX_PROXY_HOPS) {
+      throw new ConfigError(
+        `TRUST_PROXY: a hop count is 1-${MAX_PROXY_HOPS} (or "false" for no proxy), not ${text}`,
+      );
+    }
+    return hops;
+  }
+  const entries = list(text);
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range, one of loopback, linklocal, uniquelocal, or a hop count`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Each entry an http(s) origin, as browsers send it (lower-case host, no default port, no path). */
+export function parseCorsOrigins(raw: string | undefined): readonly string[] {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text.toLowerCase() === 'none') return [];
+  return list(text).map((entry) => {
+    if (entry === '*') {
+      throw new ConfigError(
+        'CORS_ORIGINS: "*" is not accepted: name each origin (https://chat.example.com)',
+      );
+    }
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    const bare =
+      url !== undefined &&
+      ['http:', 'https:'].includes(url.protocol) &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !url.username &&
+      !url.password &&
+      !entry.replace(/\/$/, '').endsWith('/');
+    if (!url || !bare) {
+      throw new ConfigError(
+        `CORS_ORIGINS: "${entry}" is not an origin like https://chat.example.com`,
+      );
+    }
+    return url.origin;
+  });
+}
+
+/** Names nobody may get from a provider handle: they look official (hostile review, finding 5). */
+export const DEFAULT_RESERVED_USERNAMES: readonly string[] = [
+  'admin',
+  'administrator',
+  'root',
+  'rocket.cat',
+  'system',
+  'support',
+  'all',
+  'here',
+  'everyone',
+  'moderator',
+  'owner',
+  'staff',
+  'security',
+  'abuse',
+  'help',
+  'info',
+  'noreply',
+  'no-reply',
+  'postmaster',
+  'hostmaster',
+  'webmaster',
+  'api',
+  'avatar',
+  'login',
+  'logout',
+  'me',
+  'null',
+  'undefined',
+];
+
+export function parseReservedUsernames(raw: string | undefined): readonly string[] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return DEFAULT_RESERVED_USERNAMES;
+  if (text.toLowerCase() === 'none') return [];
+  return list(text).map((entry) => {
+    const name = entry.toLowerCase();
+    if (!/^[a-z0-9._-]{1,32}$/.test(name)) {
+      throw new ConfigError(
+        `RESERVED_USERNAMES: "${entry}" is not a username (letters, digits, ".", "_", "-")`,
+      );
+    }
+    return name;
+  });
 }
 
 const DAY = 24 * 60 * 60;
@@ -268,15 +443,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: env.REDIS_URL || undefined,
     loginExpirationSeconds: integer(env, 'LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: integer(env, 'LOGIN_RATE_LIMIT', 10, 1),
+    apiRateLimit: integer(env, 'API_RATE_LIMIT', 120, 1),
     lockout: {
       attempts: integer(env, 'LOGIN_LOCKOUT_ATTEMPTS', 5, 1),
       seconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 300, 1),
+      maxKeys: integer(env, 'LOCKOUT_MAX_ENTRIES', 100_000, 100),
     },
     provider: {
       timeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1),
       maxBytes: integer(env, 'PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
     },
-    trustProxy: boolean(env, 'TRUST_PROXY'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    reservedUsernames: parseReservedUsernames(env.RESERVED_USERNAMES),
     logLevel: env.LOG_LEVEL || 'info',
     services,
     servicesSource,

@@ -58,8 +58,9 @@ export const errorBody = (error: ChatError): ErrorBody => ({
 export const LOGGED_OUT_MESSAGE = 'You must be logged in to do this.';
 
 export const invalidRequest = (message: string) => new ChatError(400, 'invalid-request', message);
+/** 401 as every refused login (Rocket.Chat answers 401 to a login it refuses, whatever the reason). */
 export const unknownService = (name: string) =>
-  new ChatError(400, 'unknown-service', `Service "${name}" is not configured`);
+  new ChatError(401, 'unknown-service', `Service "${name}" is not configured`);
 export const invalidCredentials = (message: string) =>
   new ChatError(401, 'invalid-credentials', message);
 export const unauthorized = () => new ChatError(401, 'unauthorized', LOGGED_OUT_MESSAGE);
@@ -73,6 +74,11 @@ export const accountLocked = (retryAfterSeconds: number) =>
     `Too many failed attempts for this account; try again in ${retryAfterSeconds} seconds`,
     { 'retry-after': String(retryAfterSeconds) },
   );
+/** A per-address rate limit, or a lock-out table that is full: nothing is forgotten, so wait. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ChatError(429, 'too-many-requests', message, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 export const providerUnavailable = (message: string) =>
   new ChatError(502, 'provider-unavailable', message);
 /**

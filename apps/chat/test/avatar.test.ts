@@ -50,6 +50,23 @@ describe('GET /avatar/{username}', () => {
     expect(response.json()).toMatchObject({ status: 'error', error: 'not-found' });
   });
 
+  it('answers 404 for what cannot be a username, a NUL byte included (was a 500)', async () => {
+    const app = await h.app();
+    for (const url of ['/avatar/%00%0d%0a', '/avatar/a%00b', '/avatar/..%2f..', '/avatar/x']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().error).toBe('not-found');
+    }
+    // Longer than the router takes: its refusal, in the service's shape (was Fastify's own).
+    const long = await app.inject({ method: 'GET', url: `/avatar/${'a'.repeat(300)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({
+      status: 'error',
+      error: 'invalid-request',
+      message: 'A part of the URL is too long',
+    });
+  });
+
   it('takes initials from up to two words', () => {
     expect(initials('Ada Lovelace', 'ada')).toBe('AL');
     expect(initials('grace', 'grace')).toBe('G');

@@ -24,14 +24,18 @@ describe('POST /api/v1/login: first and later logins', () => {
       _id: body.data.userId,
       name: 'Ada Lovelace',
       emails: [{ address: 'ada@example.com', verified: true }],
+      email: 'ada@example.com',
       status: 'online',
       statusConnection: 'online',
       username: 'ada_lovelace',
       utcOffset: -5,
       active: true,
       roles: ['user'],
-      settings: { preferences: {} },
+      settings: { profile: {}, preferences: {}, calendar: {} },
       avatarUrl: `${SITE_URL}/avatar/ada_lovelace`,
+      isOAuthUser: true,
+      createdAt: expect.any(String),
+      _updatedAt: expect.any(String),
     });
     expect(h.fake.calls).toEqual(['/twitter/1.1/account/verify_credentials.json']);
   });
@@ -324,11 +328,11 @@ describe('POST /api/v1/login: request validation', () => {
     expect(huge.json().error).toBe('payload-too-large');
   });
 
-  it('answers 400 unknown-service for a service that is not configured', async () => {
+  it('answers 401 unknown-service for a service that is not configured', async () => {
     const app = await h.app();
     for (const serviceName of ['myspace', '__proto__', 'constructor']) {
       const response = await login(app, { ...valid(), serviceName });
-      expect(response.statusCode).toBe(400);
+      expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({
         status: 'error',
         error: 'unknown-service',

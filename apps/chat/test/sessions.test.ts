@@ -31,7 +31,8 @@ describe('sessions', () => {
     const session = await signIn();
     const response = await me(session.app, session.userId, session.token);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'success', data: session.me });
+    // Rocket.Chat's shape: the login's `me` at the top level, with success: true.
+    expect(response.json()).toEqual({ ...session.me, success: true });
   });
 
   it('refuses missing, wrong, swapped and foreign credentials with 401', async () => {

@@ -23,6 +23,9 @@ describe('usernames', () => {
     ['Ada_Lovelace', 'ada_lovelace'],
     ['José Álvarez', 'jose.alvarez'],
     ['..--weird--..', 'weird'],
+    // Letter case is not kept; an underscore at either end is part of the handle.
+    ['GraceHopper_', 'gracehopper_'],
+    ['_private_', '_private_'],
     ['<script>alert(1)</script>', 'scriptalert1script'],
     ['ÅNGSTRÖM', 'angstrom'],
     ['a'.repeat(40), 'a'.repeat(32)],
@@ -49,5 +52,18 @@ describe('usernames', () => {
     for (const name of [withSuffix(long, 999_999_999), baseUsername(identity({}))]) {
       expect(name).toMatch(USERNAME_PATTERN);
     }
+  });
+
+  it('refuses path-like candidates and reserved names, falling back to the next candidate', () => {
+    const reserved = new Set(['admin', 'root']);
+    expect(baseUsername(identity({ username: '../../admin', name: 'Eve Smith' }), reserved)).toBe(
+      'eve.smith',
+    );
+    expect(baseUsername(identity({ username: 'a/b/c', email: 'carol@x.example' }))).toBe('carol');
+    expect(baseUsername(identity({ username: 'ROOT', email: 'admin@x.example' }), reserved)).toBe(
+      'user',
+    );
+    expect(baseUsername(identity({ username: 'rooty' }), reserved)).toBe('rooty');
+    expect(baseUsername(identity({ username: 'admin' }))).toBe('admin');
   });
 });

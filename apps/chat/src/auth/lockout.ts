@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { accountLocked } from '../errors.js';
+import { accountLocked, tooManyRequests } from '../errors.js';
 
 /**
  * Counts failures per key and locks the key once `attempts` failures fall within `seconds`; the
@@ -15,22 +15,33 @@ import { accountLocked } from '../errors.js';
 export interface FailureStore {
   /**
    * Atomically: `locked` (with the seconds left) when the key is locked; `busy` when its failures
-   * and attempts in flight fill the budget; else the attempt is counted in flight: `admitted`.
+   * and attempts in flight fill `attempts`; `full` when the store cannot take one more key (memory
+   * only: it never forgets a key to make room); else the attempt is counted in flight: `admitted`.
    */
-  admit(key: string): Promise<Admission>;
-  /** Ends an admitted attempt: a failure (counted, may lock), a success (clears the failures) or neither. */
-  settle(key: string, outcome: Outcome): Promise<void>;
+  admit(key: string, attempts: number): Promise<Admission>;
+  /**
+   * Ends an admitted attempt: a failure (counted; `attempts` failures lock the key), a success
+   * (clears the failures) or neither.
+   */
+  settle(key: string, outcome: Outcome, attempts: number): Promise<void>;
+  /** The failures counted on `key` in its current window (a counter that never locks). */
+  failures(key: string): Promise<number>;
+  /** Counts one failure on `key` without an attempt (the counter `failures` reads). */
+  addFailure(key: string): Promise<void>;
 }
 
 export type Admission =
   | { kind: 'admitted' }
   | { kind: 'busy' }
-  | { kind: 'locked'; seconds: number };
+  | { kind: 'locked'; seconds: number }
+  | { kind: 'full'; seconds: number };
 export type Outcome = 'failure' | 'success' | 'neutral';
 
 export interface LockoutPolicy {
   attempts: number;
   seconds: number;
+  /** Memory store: most keys held (LOCKOUT_MAX_ENTRIES). */
+  maxKeys?: number;
 }
 
 interface MemoryEntry {
@@ -40,37 +51,79 @@ interface MemoryEntry {
   lockedUntil: number;
 }
 
-/** One process's counters; bounded, dropping the oldest entries first (a Map keeps insertion order). */
+/** How often a full memory store looks for expired entries (a sweep reads every entry). */
+const SWEEP_INTERVAL_MS = 1_000;
+
+/**
+ * One process's counters, bounded at `maxKeys` entries. An entry is dropped only once it means
+ * nothing any more (its window and lock are over and no attempt is in flight); when the table is
+ * full of live entries a new key is refused (`full`) rather than an old one forgotten: evicting
+ * the oldest let 105,000 requests with random user ids lift a lock (hostile review, finding 3).
+ * Attempts on keys already held, and so every lock, keep working while it is full.
+ */
 export class MemoryFailureStore implements FailureStore {
   readonly #entries = new Map<string, MemoryEntry>();
+  readonly #maxKeys: number;
+  #lastSweep = Number.NEGATIVE_INFINITY;
+  /** When the soonest entry left by the last sweep expires. */
+  #nextRoomAt = 0;
 
   constructor(
     private readonly policy: LockoutPolicy,
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
-  ) {}
+  ) {
+    this.#maxKeys = policy.maxKeys ?? 100_000;
+  }
 
-  async admit(key: string): Promise<Admission> {
+  /** Entries held (tests and the reliability suite read it). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  async admit(key: string, attempts: number): Promise<Admission> {
     const entry = this.#current(key);
     const remaining = entry.lockedUntil - this.now();
     if (remaining > 0) return { kind: 'locked', seconds: Math.ceil(remaining / 1000) };
-    if (entry.failures + entry.inFlight >= this.policy.attempts) return { kind: 'busy' };
+    // Failures alone at the budget (it shrank, see Lockout.beginSession): as good as locked.
+    if (entry.failures >= attempts) {
+      return {
+        kind: 'locked',
+        seconds: Math.max(1, Math.ceil((entry.windowEnds - this.now()) / 1000)),
+      };
+    }
+    if (entry.failures + entry.inFlight >= attempts) return { kind: 'busy' };
+    if (!this.#entries.has(key) && !this.#roomForOneMore()) {
+      return { kind: 'full', seconds: this.#secondsUntilRoom() };
+    }
     entry.inFlight++;
-    this.#touch(key, entry);
+    this.#store(key, entry);
     return { kind: 'admitted' };
   }
 
-  async settle(key: string, outcome: Outcome): Promise<void> {
-    const entry = this.#current(key);
+  async settle(key: string, outcome: Outcome, attempts: number): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (!entry) return; // only an admitted key is settled, and it is held until then
+    this.#current(key);
     entry.inFlight = Math.max(0, entry.inFlight - 1);
     if (outcome === 'success') entry.failures = 0;
     if (outcome === 'failure') {
       entry.failures++;
-      if (entry.failures >= this.policy.attempts) {
+      if (entry.failures >= attempts) {
         entry.lockedUntil = this.now() + this.policy.seconds * 1000;
       }
     }
-    this.#touch(key, entry);
+    this.#store(key, entry);
+  }
+
+  async failures(key: string): Promise<number> {
+    return this.#entries.has(key) ? this.#current(key).failures : 0;
+  }
+
+  async addFailure(key: string): Promise<void> {
+    if (!this.#entries.has(key) && !this.#roomForOneMore()) return;
+    const entry = this.#current(key);
+    entry.failures++;
+    this.#store(key, entry);
   }
 
   /** The key's entry, with an expired window and lock forgotten (attempts in flight stay). */
@@ -92,15 +145,36 @@ export class MemoryFailureStore implements FailureStore {
     return entry;
   }
 
-  #touch(key: string, entry: MemoryEntry): void {
-    this.#entries.delete(key);
-    if (entry.failures === 0 && entry.inFlight === 0 && entry.lockedUntil <= this.now()) return;
-    this.#entries.set(key, entry);
-    while (this.#entries.size > this.maxKeys) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
+  #meaningless(entry: MemoryEntry, now: number): boolean {
+    const expired = entry.windowEnds <= now && entry.lockedUntil <= now;
+    return entry.inFlight === 0 && (expired || (entry.failures === 0 && entry.lockedUntil <= now));
+  }
+
+  #store(key: string, entry: MemoryEntry): void {
+    if (this.#meaningless(entry, this.now())) this.#entries.delete(key);
+    else this.#entries.set(key, entry);
+  }
+
+  /** Whether one more key fits, after dropping expired entries (at most once a second). */
+  #roomForOneMore(): boolean {
+    if (this.#entries.size < this.#maxKeys) return true;
+    const now = this.now();
+    if (now - this.#lastSweep >= SWEEP_INTERVAL_MS || now < this.#lastSweep) {
+      this.#lastSweep = now;
+      let soonest = Number.POSITIVE_INFINITY;
+      for (const [key, entry] of this.#entries) {
+        if (this.#meaningless(entry, now)) this.#entries.delete(key);
+        else soonest = Math.min(soonest, Math.max(entry.windowEnds, entry.lockedUntil));
+      }
+      this.#nextRoomAt = soonest;
     }
+    return this.#entries.size < this.#maxKeys;
+  }
+
+  /** When room is expected (the soonest expiry seen by the last sweep): a refusal's Retry-After. */
+  #secondsUntilRoom(): number {
+    const seconds = Math.ceil((this.#nextRoomAt - this.now()) / 1000);
+    return Number.isFinite(seconds) ? Math.max(1, seconds) : 1;
   }
 }
 
@@ -113,6 +187,7 @@ const ADMIT = `
 local lock = redis.call('PTTL', KEYS[1])
 if lock > 0 then return -math.ceil(lock / 1000) end
 local failures = tonumber(redis.call('GET', KEYS[2]) or '0')
+if failures >= tonumber(ARGV[1]) then return -math.max(1, math.ceil(redis.call('PTTL', KEYS[2]) / 1000)) end
 local inFlight = tonumber(redis.call('GET', KEYS[3]) or '0')
 if failures + inFlight >= tonumber(ARGV[1]) then return 0 end
 redis.call('INCR', KEYS[3])
@@ -131,13 +206,23 @@ if ARGV[1] == 'failure' then
 end
 return 1`;
 
+/** KEYS: failures. ARGV: window (ms). */
+const ADD_FAILURE = `
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1], 'NX')
+return 1`;
+
 /**
  * An attempt never lasts this long (the provider budget plus a few statements); an instance that
  * dies mid-attempt leaves its in-flight count behind at most this long.
  */
 const IN_FLIGHT_EXPIRY_MS = 120_000;
 
-/** Shared by every instance using one Redis: a lock key, a failure counter and an in-flight counter per account. */
+/**
+ * Shared by every instance using one Redis: a lock key, a failure counter and an in-flight counter
+ * per account, each with a TTL, so Redis forgets nothing before its time (run it with
+ * `maxmemory-policy noeviction`: an evicting policy could drop a lock).
+ */
 export class RedisFailureStore implements FailureStore {
   constructor(
     private readonly redis: Redis,
@@ -153,29 +238,31 @@ export class RedisFailureStore implements FailureStore {
     ];
   }
 
-  async admit(key: string): Promise<Admission> {
+  async admit(key: string, attempts: number): Promise<Admission> {
     const result = Number(
-      await this.redis.eval(
-        ADMIT,
-        3,
-        ...this.#keys(key),
-        this.policy.attempts,
-        IN_FLIGHT_EXPIRY_MS,
-      ),
+      await this.redis.eval(ADMIT, 3, ...this.#keys(key), attempts, IN_FLIGHT_EXPIRY_MS),
     );
     if (result < 0) return { kind: 'locked', seconds: -result };
     return result === 0 ? { kind: 'busy' } : { kind: 'admitted' };
   }
 
-  async settle(key: string, outcome: Outcome): Promise<void> {
+  async settle(key: string, outcome: Outcome, attempts: number): Promise<void> {
     await this.redis.eval(
       SETTLE,
       3,
       ...this.#keys(key),
       outcome,
-      this.policy.attempts,
+      attempts,
       this.policy.seconds * 1000,
     );
+  }
+
+  async failures(key: string): Promise<number> {
+    return Number((await this.redis.get(this.#keys(key)[1])) ?? 0);
+  }
+
+  async addFailure(key: string): Promise<void> {
+    await this.redis.eval(ADD_FAILURE, 1, this.#keys(key)[1], this.policy.seconds * 1000);
   }
 }
 
@@ -195,13 +282,45 @@ const BUSY_WAIT_MS = 20_000;
 const BUSY_POLL_MS = { first: 5, max: 100 };
 
 /**
- * The lock-out rules (README.md, "Lock-out"): an account is the pair (service, access token) on
- * the login route and the X-User-Id on authenticated routes. Store failures fail open and are
- * logged: an unreachable Redis must not take logins down with it.
+ * Failures on one user id from every address together, in LOGIN_LOCKOUT_ATTEMPTS, past which
+ * each address gets one failure before its own lock instead of LOGIN_LOCKOUT_ATTEMPTS.
+ */
+export const SESSION_GLOBAL_FACTOR = 10;
+
+/**
+ * The address a lock-out counts per: an IPv4 address, or the /64 of an IPv6 one (a single host
+ * commonly holds a whole /64, so counting per address would give it 2^64 budgets).
+ */
+export function clientBucket(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
+ * The lock-out rules (README.md, "Lock-out"). On the login route the account is the pair
+ * (service, access token). On authenticated routes guesses are counted per (user id, client
+ * address): five wrong tokens lock that address out of that user id, and nobody else; failures
+ * on one user id from all addresses together past SESSION_GLOBAL_FACTOR x attempts leave every
+ * address a single failure before its lock (guessing spread over many addresses stays bounded),
+ * while an address that has not failed is still served, so a valid token keeps working (hostile
+ * review, finding 2). Store failures fail open and are logged: an unreachable Redis must not take
+ * logins down with it.
  */
 export class Lockout {
   constructor(
     private readonly store: FailureStore,
+    private readonly policy: LockoutPolicy,
     private readonly onStoreError: (error: unknown) => void,
   ) {}
 
@@ -209,8 +328,14 @@ export class Lockout {
     return createHash('sha256').update(`login\0${serviceName}\0${accessToken}`).digest('base64url');
   }
 
-  static tokenKey(userId: string): string {
-    return createHash('sha256').update(`token\0${userId}`).digest('base64url');
+  static sessionKey(userId: string, clientIp: string): string {
+    return createHash('sha256')
+      .update(`token\0${userId}\0${clientBucket(clientIp)}`)
+      .digest('base64url');
+  }
+
+  static sessionGlobalKey(userId: string): string {
+    return createHash('sha256').update(`token-all\0${userId}`).digest('base64url');
   }
 
   /**
@@ -218,19 +343,51 @@ export class Lockout {
    * locked. While the budget is full of attempts in flight, waits for one of them to end (a burst
    * of legitimate requests is served a few at a time); past BUSY_WAIT_MS it is refused as locked.
    * When `signal` aborts first, throws its reason: the caller's own deadline covers the wait.
+   * A memory store that is full refuses the attempt: 429 `too-many-requests`.
    */
-  async begin(key: string, signal?: AbortSignal): Promise<Attempt> {
+  begin(key: string, signal?: AbortSignal): Promise<Attempt> {
+    return this.#begin(key, this.policy.attempts, signal);
+  }
+
+  /** An attempt to authenticate as `userId` with a token, from `clientIp` (see the class). */
+  async beginSession(userId: string, clientIp: string): Promise<Attempt> {
+    const globalKey = Lockout.sessionGlobalKey(userId);
+    let spread = 0;
+    try {
+      spread = await this.store.failures(globalKey);
+    } catch (error) {
+      this.onStoreError(error);
+    }
+    const attempts =
+      spread >= this.policy.attempts * SESSION_GLOBAL_FACTOR ? 1 : this.policy.attempts;
+    const attempt = await this.#begin(Lockout.sessionKey(userId, clientIp), attempts);
+    return {
+      ...attempt,
+      failed: async () => {
+        await attempt.failed();
+        await this.store.addFailure(globalKey).catch(this.onStoreError);
+      },
+    };
+  }
+
+  async #begin(key: string, attempts: number, signal?: AbortSignal): Promise<Attempt> {
     const deadline = Date.now() + BUSY_WAIT_MS;
     for (let pause = BUSY_POLL_MS.first; ; pause = Math.min(pause * 2, BUSY_POLL_MS.max)) {
       let admission: Admission;
       try {
-        admission = await this.store.admit(key);
+        admission = await this.store.admit(key, attempts);
       } catch (error) {
         this.onStoreError(error);
         return UNCOUNTED;
       }
-      if (admission.kind === 'admitted') return this.#attempt(key);
+      if (admission.kind === 'admitted') return this.#attempt(key, attempts);
       if (admission.kind === 'locked') throw accountLocked(admission.seconds);
+      if (admission.kind === 'full') {
+        throw tooManyRequests(
+          `Too many failed attempts are being tracked; try again in ${admission.seconds} seconds`,
+          admission.seconds,
+        );
+      }
       if (Date.now() >= deadline) throw accountLocked(1);
       signal?.throwIfAborted();
       await sleep(pause, undefined, signal ? { signal } : undefined).catch((error: unknown) => {
@@ -240,12 +397,12 @@ export class Lockout {
     }
   }
 
-  #attempt(key: string): Attempt {
+  #attempt(key: string, attempts: number): Attempt {
     let settled = false;
     const settle = async (outcome: Outcome) => {
       if (settled) return;
       settled = true;
-      await this.store.settle(key, outcome).catch(this.onStoreError);
+      await this.store.settle(key, outcome, attempts).catch(this.onStoreError);
     };
     return {
       failed: () => settle('failure'),

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { DEFAULT_URLS, type ServiceConfig } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { notFound } from '../errors.js';
 import { initialsSvg } from '../users/avatar-svg.js';
+import { USERNAME_PATTERN } from '../users/username.js';
 
 /** The SVG can hold nothing active; the policy makes sure a browser would run nothing anyway. */
 const SVG_HEADERS = {
@@ -12,16 +14,86 @@ const SVG_HEADERS = {
   'cache-control': 'public, max-age=300',
 };
 
+/**
+ * Where each provider serves its users' pictures, when the service names no `avatarHosts` of its
+ * own. `*.domain` matches any subdomain of `domain` (not `domain` itself).
+ */
+const DEFAULT_AVATAR_HOSTS: Record<string, readonly string[]> = {
+  twitter: ['pbs.twimg.com', 'abs.twimg.com'],
+  facebook: ['*.fbcdn.net', 'platform-lookaside.fbsbx.com', 'graph.facebook.com'],
+  github: ['avatars.githubusercontent.com'],
+};
+
+const hostOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The hosts a service's pictures may be served from: its `avatarHosts`, else the provider's own
+ * (a GitHub Enterprise or OIDC server's host is added: they serve pictures themselves; Google's
+ * pictures come from `*.googleusercontent.com`).
+ */
+export function avatarHosts(service: ServiceConfig): readonly string[] {
+  if (service.avatarHosts) return service.avatarHosts;
+  const defaults = DEFAULT_AVATAR_HOSTS[service.type] ?? [];
+  const own =
+    service.type === 'oidc'
+      ? hostOf(service.issuer)
+      : service.type === 'github' && service.apiUrl && service.apiUrl !== DEFAULT_URLS.githubApi
+        ? hostOf(service.apiUrl)
+        : undefined;
+  const google = own === 'accounts.google.com' ? ['*.googleusercontent.com'] : [];
+  return [...defaults, ...(own ? [own] : []), ...google];
+}
+
+export function hostAllowed(url: string, patterns: readonly string[]): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'https:' || parsed.username || parsed.password) return false;
+  const host = parsed.hostname.toLowerCase();
+  return patterns.some((pattern) =>
+    pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern,
+  );
+}
+
+/**
+ * The user's picture: a redirect to the provider's URL only when its host is one of the service's
+ * avatar hosts, else (and for users of a service no longer configured) the initials as SVG. A
+ * provider's answer can carry any URL (an OIDC `picture` claim is whatever the account holder
+ * typed), and redirecting to it made this an open redirect (hostile review, finding 4).
+ */
 const avatarRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
+  const allowed = new Map(
+    context.config.services.map((service) => [service.name, avatarHosts(service)] as const),
+  );
   app.get(
     '/avatar/:username',
-    { schema: { params: Type.Object({ username: Type.String({ maxLength: 64 }) }) } },
+    {
+      schema: { params: Type.Object({ username: Type.String({ maxLength: 64 }) }) },
+      config: { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } },
+    },
     async (request, reply) => {
-      const user = await context.users.findByUsername(request.params.username.toLowerCase());
+      const username = request.params.username.toLowerCase();
+      // What cannot be a username is nobody's, and never reaches the database (a NUL byte there
+      // was a 500, found by fuzzing).
+      const user = USERNAME_PATTERN.test(username)
+        ? await context.users.findByUsername(username)
+        : undefined;
       if (!user) throw notFound(`No user "${request.params.username}"`);
-      // Only https URLs are ever stored (see providers/types.ts and the users table's CHECK).
-      if (user.avatar_url) {
-        return reply.header('cache-control', 'public, max-age=300').redirect(user.avatar_url, 302);
+      const hosts = allowed.get(user.service) ?? [];
+      if (user.avatar_url && hostAllowed(user.avatar_url, hosts)) {
+        return reply
+          .header('cache-control', 'public, max-age=300')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(user.avatar_url, 302);
       }
       return reply.headers(SVG_HEADERS).send(initialsSvg(user.name, user.username));
     },

@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Lockout } from '../auth/lockout.js';
 import type { ChatContext, RouteOptions } from '../context.js';
 import type { Session } from '../db/sessions.js';
 import { accountDeactivated, unauthorized } from '../errors.js';
 import { Me, toMe } from '../users/profile.js';
 
-const MeResponse = Type.Object({ status: Type.Literal('success'), data: Me });
-const LogoutResponse = Type.Object({
+/** Rocket.Chat's `API.v1.success(user)`: the user's fields at the top level and `success: true`. */
+export const MeResponse = Type.Object(
+  { ...Me.properties, success: Type.Literal(true) },
+  { additionalProperties: false },
+);
+/** Rocket.Chat's logout answer, which kept the older `{status, data}` shape. */
+export const LogoutResponse = Type.Object({
   status: Type.Literal('success'),
   data: Type.Object({ message: Type.String() }),
 });
@@ -19,9 +23,9 @@ const header = (request: FastifyRequest, name: string) => {
 };
 
 /**
- * The X-User-Id / X-Auth-Token pair. Wrong tokens count against that user id; once locked, every
- * attempt for it (even with a right token) gets 429 until the lock ends: otherwise a lock would not
- * stop guessing.
+ * The X-User-Id / X-Auth-Token pair. Wrong tokens count against (user id, client address): an
+ * address that failed too often gets 429 for that user id even with a right token, so guessing
+ * from it stops, while the owner elsewhere keeps working (see Lockout.beginSession).
  */
 export async function authenticate(
   request: FastifyRequest,
@@ -30,7 +34,7 @@ export async function authenticate(
   const userId = header(request, 'x-user-id');
   const token = header(request, 'x-auth-token');
   if (!userId || !token) throw unauthorized();
-  const attempt = await context.lockout.begin(Lockout.tokenKey(userId));
+  const attempt = await context.lockout.beginSession(userId, request.ip);
   let session: Session | undefined;
   try {
     session = await context.sessions.find(userId, token, context.now());
@@ -39,23 +43,39 @@ export async function authenticate(
     throw error;
   }
   // A right token does not clear the failures: interleaved with the owner's own requests,
-  // guesses would otherwise never reach the lock.
+  // guesses from the same address would otherwise never reach the lock.
   await (session ? attempt.release() : attempt.failed());
   if (!session) throw unauthorized();
   if (!session.user.active) throw accountDeactivated();
   return session;
 }
 
-const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  app.get('/api/v1/me', { schema: { response: { 200: MeResponse } } }, async (request) => {
-    const { user } = await authenticate(request, context);
-    return { status: 'success' as const, data: toMe(user, context.config.siteUrl) };
-  });
+/** Requests per client address per minute on the authenticated routes (API_RATE_LIMIT). */
+export const apiRateLimit = (context: ChatContext) => ({
+  rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+});
 
-  app.post('/api/v1/logout', { schema: { response: { 200: LogoutResponse } } }, async (request) => {
-    const { tokenHash } = await authenticate(request, context);
-    await context.sessions.revoke(tokenHash);
-    return { status: 'success' as const, data: { message: "You've been logged out!" } };
+const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
+  app.get(
+    '/api/v1/me',
+    { schema: { response: { 200: MeResponse } }, config: apiRateLimit(context) },
+    async (request) => {
+      const { user } = await authenticate(request, context);
+      return { ...toMe(user, context.config.siteUrl), success: true as const };
+    },
+  );
+
+  // POST as Rocket.Chat's web client and api-client send it, GET as @rocket.chat/sdk does.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/v1/logout',
+    schema: { response: { 200: LogoutResponse } },
+    config: apiRateLimit(context),
+    handler: async (request) => {
+      const { tokenHash } = await authenticate(request, context);
+      await context.sessions.revoke(tokenHash);
+      return { status: 'success' as const, data: { message: "You've been logged out!" } };
+    },
   });
 };
 

@@ -6,7 +6,11 @@ export const USERNAME_MAX = 32;
 /** What a username may contain; the database checks the same rule. */
 export const USERNAME_PATTERN = /^[a-z0-9._-]{3,32}$/;
 
-/** Lowercase ASCII letters, digits, ".", "_" and "-"; accents are dropped ("José" -> "jose"). */
+/**
+ * Lowercase ASCII letters, digits, ".", "_" and "-"; accents are dropped ("José" -> "jose").
+ * Letter case is not kept (README.md, "Usernames"): `GraceHopper_` becomes `gracehopper_`. An
+ * underscore at either end is part of many handles and stays; dots and hyphens there are dropped.
+ */
 export function normaliseHandle(raw: string): string {
   return raw
     .normalize('NFKD')
@@ -14,21 +18,34 @@ export function normaliseHandle(raw: string): string {
     .toLowerCase()
     .replace(/\s+/g, '.')
     .replace(/[^a-z0-9._-]+/g, '')
-    .replace(/^[._-]+|[._-]+$/g, '')
+    .replace(/^[.-]+|[.-]+$/g, '')
     .slice(0, USERNAME_MAX)
-    .replace(/[._-]+$/, '');
+    .replace(/[.-]+$/, '');
 }
 
 /**
- * The username a new user gets before any clash: the provider's handle, else the e-mail's local
- * part, else the display name, each normalised; the first that keeps at least 3 characters wins.
+ * Input that names a path rather than a person: a slash or backslash, `..`, a percent-encoded
+ * byte, a control character. Normalising `../../admin` would give `admin` (hostile review,
+ * finding 5), so such a candidate is refused before it is normalised.
  */
-export function baseUsername(identity: NormalisedIdentity): string {
+const PATH_LIKE = /[/\\]|\.\.|%[0-9a-f]{2}|\p{Cc}/iu;
+
+export const isPathLike = (candidate: string) => PATH_LIKE.test(candidate);
+
+/**
+ * The username a new user gets before any clash: the provider's handle, else the e-mail's local
+ * part, else the display name, each normalised; the first that is not path-like, keeps at least
+ * 3 characters and is not in `reserved` (lowercase names, RESERVED_USERNAMES) wins, else `user`.
+ */
+export function baseUsername(
+  identity: NormalisedIdentity,
+  reserved: ReadonlySet<string> = new Set(),
+): string {
   const candidates = [identity.username, identity.email?.split('@')[0], identity.name];
   for (const candidate of candidates) {
-    if (!candidate) continue;
+    if (!candidate || isPathLike(candidate)) continue;
     const name = normaliseHandle(candidate);
-    if (name.length >= USERNAME_MIN) return name;
+    if (name.length >= USERNAME_MIN && !reserved.has(name)) return name;
   }
   return 'user';
 }

@@ -4,18 +4,43 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import type { AppConfig, ServiceConfig } from '../../src/config.js';
+import {
+  type AppConfig,
+  DEFAULT_RESERVED_USERNAMES,
+  type ServiceConfig,
+} from '../../src/config.js';
 import { type Database, MIGRATIONS } from '../../src/db/schema.js';
 import { APPS, FakeProvider } from './fake-provider.js';
 
 export const SITE_URL = 'https://chat.example.test';
 
-/** Every service type, pointed at the fake provider. */
+/**
+ * Every service type, pointed at the fake provider. `avatarHosts` name the hosts of the fake
+ * accounts' pictures (support/accounts.ts); keycloak keeps the default (its issuer's host).
+ */
 export function fakeServices(fakeUrl: string): ServiceConfig[] {
   return [
-    { name: 'twitter', type: 'twitter', ...APPS.twitter, apiUrl: `${fakeUrl}/twitter` },
-    { name: 'facebook', type: 'facebook', ...APPS.facebook, graphUrl: `${fakeUrl}/facebook` },
-    { name: 'github', type: 'github', ...APPS.github, apiUrl: `${fakeUrl}/github` },
+    {
+      name: 'twitter',
+      type: 'twitter',
+      ...APPS.twitter,
+      apiUrl: `${fakeUrl}/twitter`,
+      avatarHosts: ['pbs.example.com'],
+    },
+    {
+      name: 'facebook',
+      type: 'facebook',
+      ...APPS.facebook,
+      graphUrl: `${fakeUrl}/facebook`,
+      avatarHosts: ['*.example.com'],
+    },
+    {
+      name: 'github',
+      type: 'github',
+      ...APPS.github,
+      apiUrl: `${fakeUrl}/github`,
+      avatarHosts: ['avatars.example.com'],
+    },
     { name: 'keycloak', type: 'oidc', ...APPS.oidc, issuer: `${fakeUrl}/oidc` },
     {
       name: 'google',
@@ -23,11 +48,18 @@ export function fakeServices(fakeUrl: string): ServiceConfig[] {
       ...APPS.google,
       issuer: `${fakeUrl}/google`,
       tokenInfoUrl: `${fakeUrl}/google/tokeninfo`,
+      avatarHosts: ['*.example.com'],
     },
   ];
 }
 
-export function testConfig(fakeUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+/** Overrides of the test configuration; `lockout` is merged key by key. */
+export type ConfigOverrides = Omit<Partial<AppConfig>, 'lockout'> & {
+  lockout?: Partial<AppConfig['lockout']>;
+};
+
+export function testConfig(fakeUrl: string, overrides: ConfigOverrides = {}): AppConfig {
+  const { lockout, ...rest } = overrides;
   return {
     host: '127.0.0.1',
     port: 0,
@@ -38,15 +70,18 @@ export function testConfig(fakeUrl: string, overrides: Partial<AppConfig> = {}):
     loginExpirationSeconds: 90 * 24 * 3600,
     // High enough not to interfere; the rate-limit test sets its own.
     loginRateLimit: 10_000,
-    lockout: { attempts: 5, seconds: 300 },
+    apiRateLimit: 10_000,
     // The production default: on a busy CI machine a short budget would turn slowness into 504s.
     // Fault tests that need the timeout to fire set their own.
     provider: { timeoutMs: 5_000, maxBytes: 1024 * 1024 },
     trustProxy: false,
+    corsOrigins: [],
+    reservedUsernames: DEFAULT_RESERVED_USERNAMES,
     logLevel: 'silent',
     services: fakeServices(fakeUrl),
     servicesSource: 'tests',
-    ...overrides,
+    ...rest,
+    lockout: { attempts: 5, seconds: 300, maxKeys: 100_000, ...lockout },
   };
 }
 
@@ -71,7 +106,7 @@ export class Harness {
     return new Harness(store, fake);
   }
 
-  async app(overrides: Partial<AppConfig> = {}, redis?: Redis): Promise<FastifyInstance> {
+  async app(overrides: ConfigOverrides = {}, redis?: Redis): Promise<FastifyInstance> {
     const app = await buildApp(testConfig(this.fake.url, overrides), {
       store: this.store,
       now: () => new Date(this.clock),

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ServiceConfig } from '../config.js';
+import type { RouteOptions } from '../context.js';
+
+/**
+ * The Rocket.Chat release whose REST shapes this service answers in (checked against that
+ * release's `@rocket.chat/rest-typings` in the tests). Like Rocket.Chat to a caller without the
+ * `view-statistics` permission, `GET /api/info` tells major.minor only.
+ */
+export const ROCKETCHAT_COMPATIBLE_VERSION = '8.8.1';
+const PUBLIC_VERSION = ROCKETCHAT_COMPATIBLE_VERSION.replace(/^(\d+\.\d+).*$/, '$1');
+
+const InfoResponse = Type.Object(
+  { version: Type.String(), success: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+/**
+ * One entry of `settings.oauth`, in the shape Rocket.Chat gives its built-in services (`name`,
+ * `clientId`, the button's texts and colours, `custom: false`), plus `service` (the name clients
+ * send as `serviceName`) and `type` (which provider module verifies it). OIDC services are
+ * Rocket.Chat's custom OAuth services (`custom: true`) and carry their `serverURL` (the issuer).
+ * Never a secret: the client id is public by design (it appears in every authorization URL).
+ */
+const OAuthService = Type.Object(
+  {
+    _id: Type.String(),
+    name: Type.String(),
+    service: Type.String(),
+    type: Type.String(),
+    clientId: Type.String(),
+    custom: Type.Boolean(),
+    serverURL: Type.Optional(Type.String()),
+    buttonLabelText: Type.String(),
+    buttonLabelColor: Type.String(),
+    buttonColor: Type.String(),
+  },
+  { additionalProperties: false },
+);
+const OAuthSettingsResponse = Type.Object(
+  { services: Type.Array(OAuthService), success: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+export function oauthService(service: ServiceConfig) {
+  const custom = service.type === 'oidc';
+  return {
+    _id: service.name,
+    name: service.name,
+    service: service.name,
+    type: service.type,
+    clientId: service.appId,
+    custom,
+    ...(custom && 'issuer' in service ? { serverURL: service.issuer } : {}),
+    buttonLabelText: '',
+    buttonLabelColor: '',
+    buttonColor: '',
+  };
+}
+
+/** What clients read before anyone signs in; public, as in Rocket.Chat. */
+const publicRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
+  const services = context.config.services.map(oauthService);
+  const limit = { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } };
+
+  app.get(
+    '/api/info',
+    { schema: { response: { 200: InfoResponse } }, config: limit },
+    async () => ({ version: PUBLIC_VERSION, success: true as const }),
+  );
+
+  app.get(
+    '/api/v1/settings.oauth',
+    { schema: { response: { 200: OAuthSettingsResponse } }, config: limit },
+    async () => ({ services, success: true as const }),
+  );
+};
+
+export default publicRoutes;
