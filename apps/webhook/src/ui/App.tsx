@@ -2,12 +2,13 @@
 import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useReducer } from 'react';
 import type { RequestStore } from '../capture/store.js';
-import { printable } from '../format/printable.js';
+import { printable, STAND_IN } from '../format/printable.js';
 import { clock } from '../format/time.js';
-import { buildDetail, type Tone } from './detail.js';
+import { buildDetail, type Tone, visibleLines } from './detail.js';
 import { keyActions } from './keys.js';
 import { type Layout, layoutFor } from './layout.js';
 import { initialState, recordAt, reduce, selectedRecord, type UiState } from './reducer.js';
+import { fit } from './text-width.js';
 
 /** Store changes are applied at most this often (about 30 a second), however fast they come. */
 export const FRAME_MS = 33;
@@ -153,6 +154,8 @@ const TONES: Record<Tone, { color?: string; bold?: boolean; dimColor?: boolean }
   meta: { dimColor: true },
   plain: {},
   hint: { color: 'yellow' },
+  good: { color: 'green' },
+  bad: { color: 'red' },
 };
 
 function DetailPane({
@@ -175,17 +178,13 @@ function DetailPane({
       </Pane>
     );
   }
-  const document = buildDetail(record, layout.detailTextWidth, state.expanded);
-  const lines = [];
-  const end = Math.min(document.length, state.detailTop + layout.detailRows);
-  for (let index = state.detailTop; index < end; index += 1) {
-    const line = document.line(index);
-    lines.push(
-      <Text key={index} wrap="truncate" {...TONES[line.tone]}>
-        {line.text === '' ? ' ' : line.text}
-      </Text>,
-    );
-  }
+  const document = buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode);
+  const lines = visibleLines(document, state.detailTop, layout.detailRows).map((line, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions on screen
+    <Text key={index} wrap="truncate" {...TONES[line.tone]}>
+      <StyledText text={line.text === '' ? ' ' : line.text} />
+    </Text>
+  ));
   return <Pane width={layout.detailWidth}>{lines}</Pane>;
 }
 
@@ -217,9 +216,25 @@ function StatusBar({
   );
 }
 
-/** Cuts or pads `text` to exactly `width` columns, so a highlight spans the whole row. */
-function fit(text: string, width: number): string {
-  const chars = Array.from(text);
-  if (chars.length > width) return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
-  return text + ' '.repeat(width - chars.length);
+/**
+ * Text with the stand-ins `printable` wrote (`␛`, `<U+202E>`) shown in reverse video, so they
+ * cannot be mistaken for the text around them.
+ */
+function StyledText({ text }: { text: string }) {
+  STAND_IN.lastIndex = 0;
+  if (!STAND_IN.test(text)) return <>{text}</>;
+  const pieces: React.ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(STAND_IN)) {
+    const at = match.index ?? 0;
+    if (at > last) pieces.push(text.slice(last, at));
+    pieces.push(
+      <Text key={at} inverse dimColor>
+        {match[0]}
+      </Text>,
+    );
+    last = at + match[0].length;
+  }
+  if (last < text.length) pieces.push(text.slice(last));
+  return <>{pieces}</>;
 }

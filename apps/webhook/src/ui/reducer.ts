@@ -1,6 +1,6 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
-import { buildDetail } from './detail.js';
+import { type BodyMode, buildDetail } from './detail.js';
 import { layoutFor } from './layout.js';
 
 /** The whole UI state: views are functions of it, and only `reduce` changes it. */
@@ -17,6 +17,8 @@ export interface UiState {
   readonly detailTop: number;
   /** Whether the body is shown whole; each newly selected request starts collapsed. */
   readonly expanded: boolean;
+  /** How bodies are shown (`v` cycles); kept from one request to the next. */
+  readonly bodyMode: BodyMode;
   readonly columns: number;
   readonly rows: number;
 }
@@ -44,6 +46,7 @@ export function initialState(columns: number, rows: number): UiState {
     listTop: 0,
     detailTop: 0,
     expanded: false,
+    bodyMode: 'pretty',
     columns,
     rows,
   };
@@ -140,7 +143,7 @@ function settle(state: UiState): UiState {
   listTop = Math.max(0, listTop);
   const record = selectedRecord(state);
   const detailLength = record
-    ? buildDetail(record, layout.detailTextWidth, state.expanded).length
+    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode).length
     : 0;
   const detailTop = Math.max(0, Math.min(state.detailTop, detailLength - layout.detailRows));
   if (listTop === state.listTop && detailTop === state.detailTop) return state;
