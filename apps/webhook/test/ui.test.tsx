@@ -72,7 +72,7 @@ describe('layout', () => {
     // Each pane draws its own rounded border; the detail pane starts where the list ends.
     expect(lines[0]?.indexOf('╭', 1)).toBe(layout.listWidth);
     expect(lines.at(-1)).toContain(' http://127.0.0.1:9080 · 0 kept / 0 seen ');
-    expect(lines.at(-1)).toContain('jk/↑↓ select  Enter body  PgUp/PgDn scroll  c clear');
+    expect(lines.at(-1)).toContain('v view  / filter  r replay  x curl');
     expect(lines.at(-1)).toContain('q quit');
   });
 
@@ -227,7 +227,7 @@ describe('keys', () => {
     add(ui.store, '/a');
     await ui.until((frame) => frame.includes('/a'));
     const before = ui.frame();
-    await ui.press('x');
+    await ui.press('z');
     await ui.press('Q');
     expect(ui.frame()).toBe(before);
     expect(ui.onQuit).not.toHaveBeenCalled();

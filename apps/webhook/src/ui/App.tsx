@@ -1,14 +1,24 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text, useInput, useStdout } from 'ink';
-import { useEffect, useReducer } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CapturedRequest } from '../capture/record.js';
 import type { RequestStore } from '../capture/store.js';
 import { printable, STAND_IN } from '../format/printable.js';
 import { clock } from '../format/time.js';
+import type { Notice, UiCommand } from './commands.js';
 import { buildDetail, type Tone, visibleLines } from './detail.js';
-import { keyActions } from './keys.js';
+import { forEachKeyEvent } from './keys.js';
 import { type Layout, layoutFor } from './layout.js';
-import { initialState, recordAt, reduce, selectedRecord, type UiState } from './reducer.js';
-import { fit } from './text-width.js';
+import {
+  initialState,
+  recordAt,
+  reduce,
+  selectedRecord,
+  step,
+  type UiEvent,
+  type UiState,
+} from './reducer.js';
+import { columnsOf, fit } from './text-width.js';
 
 /** Store changes are applied at most this often (about 30 a second), however fast they come. */
 export const FRAME_MS = 33;
@@ -25,11 +35,29 @@ export function syncDelay(lastRenderMs: number): number {
   return Math.min(MAX_SYNC_MS, Math.max(FRAME_MS, lastRenderMs * RENDER_SHARE));
 }
 
+/**
+ * The effects behind the reducer's commands that need more than the store: the network, the
+ * clipboard, files, $EDITOR. Each resolves to the notice the status bar shows; run.tsx provides
+ * the real ones, tests their own.
+ */
+export interface UiEffects {
+  replay(record: CapturedRequest, target: string, edit: boolean): Promise<Notice>;
+  copyCurl(record: CapturedRequest): Promise<Notice>;
+  exportHar(records: readonly CapturedRequest[], filter: string | null): Promise<Notice>;
+}
+
 export interface AppProps {
   readonly store: RequestStore;
   /** `http://127.0.0.1:9080`, for the status bar. */
   readonly address: string;
   readonly onQuit: () => void;
+  readonly effects?: UiEffects;
+  /** Where `r` and `e` send before anyone types a URL (forward target or --replay-to). */
+  readonly replayTarget?: string | null;
+  /** The state to start from (the UI is remounted after $EDITOR with the state it had). */
+  readonly initial?: UiState;
+  /** Told of every new state, so a remount can start from it. */
+  readonly onState?: (state: UiState) => void;
   /** Terminal size when stdout does not report one (tests). */
   readonly fallbackSize?: { columns: number; rows: number };
   /** How long Ink took to draw the last frame, in ms (see `syncDelay`). */
@@ -44,12 +72,66 @@ function terminalSize(stdout: NodeJS.WriteStream, fallback: AppProps['fallbackSi
   };
 }
 
-export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppProps) {
+const failed = (error: unknown): Notice => ({
+  text: printable(error instanceof Error ? error.message : String(error)),
+  tone: 'bad',
+});
+
+export function App(props: AppProps) {
+  const { store, address, onQuit, effects, fallbackSize, lastRenderMs, onState } = props;
   const { stdout } = useStdout();
-  const [state, dispatch] = useReducer(reduce, undefined, () => {
+  const [state, setState] = useState(() => {
     const { columns, rows } = terminalSize(stdout, fallbackSize);
-    return reduce(initialState(columns, rows), { type: 'sync', snapshot: store.snapshot() });
+    const start = props.initial
+      ? { ...props.initial, columns, rows }
+      : initialState(columns, rows, props.replayTarget ?? null);
+    return reduce(start, { type: 'sync', snapshot: store.snapshot() });
   });
+  // The latest state, read and written synchronously: keys typed in one chunk are each applied to
+  // the state the previous one left, and commands run right after the step that asked for them.
+  const current = useRef(state);
+
+  const dispatch = useCallback(
+    (event: UiEvent) => {
+      const next = step(current.current, event);
+      current.current = next.state;
+      setState(next.state);
+      onState?.(next.state);
+      for (const command of next.commands) run(command);
+    },
+    // biome-ignore lint/correctness/useExhaustiveDependencies: run is defined below, stable enough
+    [onState],
+  );
+
+  function run(command: UiCommand): void {
+    const report = (work: Promise<Notice> | undefined) => {
+      if (!work) {
+        dispatch({ type: 'notice', notice: { text: 'Not available here', tone: 'bad' } });
+        return;
+      }
+      work.then(
+        (notice) => dispatch({ type: 'notice', notice }),
+        (error: unknown) => dispatch({ type: 'notice', notice: failed(error) }),
+      );
+    };
+    switch (command.type) {
+      case 'quit':
+        onQuit();
+        return;
+      case 'clear':
+        store.clear();
+        return;
+      case 'replay':
+        report(effects?.replay(command.record, command.target, command.edit));
+        return;
+      case 'copyCurl':
+        report(effects?.copyCurl(command.record));
+        return;
+      case 'exportHar':
+        report(effects?.exportHar(command.records, command.filter));
+        return;
+    }
+  }
 
   // The server pushes into the store; the UI takes a snapshot at most once per frame.
   useEffect(() => {
@@ -66,7 +148,7 @@ export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppP
       unsubscribe();
       clearTimeout(timer);
     };
-  }, [store, lastRenderMs]);
+  }, [store, lastRenderMs, dispatch]);
 
   useEffect(() => {
     const onResize = () => dispatch({ type: 'resize', ...terminalSize(stdout, fallbackSize) });
@@ -74,17 +156,10 @@ export function App({ store, address, onQuit, fallbackSize, lastRenderMs }: AppP
     return () => {
       stdout.off('resize', onResize);
     };
-  }, [stdout, fallbackSize]);
+  }, [stdout, fallbackSize, dispatch]);
 
   useInput((input, key) => {
-    for (const action of keyActions(input, key)) {
-      if (action === 'quit') {
-        onQuit();
-        return;
-      }
-      if (action === 'clear') store.clear();
-      dispatch({ type: 'key', key: action });
-    }
+    forEachKeyEvent(input, key, () => current.current.prompt !== null, dispatch);
   });
 
   return <Screen state={state} address={address} />;
@@ -121,7 +196,7 @@ function Pane({ width, children }: { width: number; children: React.ReactNode })
 
 function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
   const rows = [];
-  const end = Math.min(state.records.length, state.listTop + layout.listRows);
+  const end = Math.min(state.shown.length, state.listTop + layout.listRows);
   for (let index = state.listTop; index < end; index += 1) {
     const record = recordAt(state, index);
     if (!record) continue;
@@ -190,11 +265,19 @@ function DetailPane({
 
 /** Shortcut hints, longest first: the status bar shows the longest that fits. */
 const HINTS = [
-  'jk/↑↓ select  Enter body  PgUp/PgDn scroll  c clear  q quit',
-  'jk select  ⏎ body  PgUp/PgDn  c clear  q quit',
+  'jk select  ⏎ body  v view  / filter  r replay  e edit  x curl  X har  c clear  q quit',
+  'jk ⏎ body  v view  / filter  r replay  x curl  q quit',
+  'jk ⏎ v / r e x X c q',
   'q quit',
   '',
 ];
+const PROMPT_HINTS = ['Enter keep  Esc clear', ''];
+const REPLAY_HINTS = ['Enter send  Esc cancel', ''];
+
+/** `12 of 340 match` while a filter is applied. */
+export function matchCount(state: UiState): string {
+  return `${state.shown.length} of ${state.records.length} match`;
+}
 
 function StatusBar({
   state,
@@ -205,12 +288,34 @@ function StatusBar({
   layout: Layout;
   address: string;
 }) {
-  const left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
-  const room = layout.columns - Array.from(left).length - 1;
-  const hint = HINTS.find((candidate) => Array.from(candidate).length <= room) ?? '';
-  const gap = ' '.repeat(Math.max(1, room - Array.from(hint).length));
+  let left: string;
+  let hints = HINTS;
+  let tone: Notice['tone'] | null = null;
+  const prompt = state.prompt;
+  if (prompt?.kind === 'filter') {
+    const outcome = state.filter.error ?? matchCount(state);
+    left = ` /${printable(state.filter.text)}▏ ${outcome}`;
+    hints = PROMPT_HINTS;
+    if (state.filter.error) tone = 'bad';
+  } else if (prompt?.kind === 'replayTarget') {
+    left = ` ${prompt.edit ? 'Edit, then replay' : 'Replay'} to URL: ${printable(prompt.text)}▏`;
+    hints = REPLAY_HINTS;
+  } else {
+    left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
+    if (state.filter.applied) left += ` · /${printable(state.filter.text)} · ${matchCount(state)}`;
+    if (state.bodyMode !== 'pretty') left += ` · body: ${state.bodyMode}`;
+  }
+  if (state.notice) {
+    left += ` · ${state.notice.text}`;
+    tone = state.notice.tone;
+    hints = [''];
+  }
+  const room = layout.columns - columnsOf(left) - 1;
+  const hint = hints.find((candidate) => columnsOf(candidate) <= room) ?? '';
+  const gap = ' '.repeat(Math.max(1, room - columnsOf(hint)));
+  const color = tone === 'bad' ? 'red' : tone === 'good' ? 'green' : undefined;
   return (
-    <Text wrap="truncate" inverse>
+    <Text wrap="truncate" inverse color={color}>
       {fit(`${left}${gap}${hint}`, layout.columns)}
     </Text>
   );
