@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text, useInput, useStdout } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CapturedRequest } from '../capture/record.js';
 import type { RequestStore } from '../capture/store.js';
 import { printable, STAND_IN } from '../format/printable.js';
@@ -77,8 +77,40 @@ const failed = (error: unknown): Notice => ({
   tone: 'bad',
 });
 
+/** Performs one command of the reducer's; effects report back with a `notice` event. */
+function perform(command: UiCommand, props: AppProps, dispatch: (event: UiEvent) => void): void {
+  const report = (work: Promise<Notice> | undefined) => {
+    if (!work) {
+      dispatch({ type: 'notice', notice: { text: 'Not available here', tone: 'bad' } });
+      return;
+    }
+    work.then(
+      (notice) => dispatch({ type: 'notice', notice }),
+      (error: unknown) => dispatch({ type: 'notice', notice: failed(error) }),
+    );
+  };
+  const { effects } = props;
+  switch (command.type) {
+    case 'quit':
+      props.onQuit();
+      return;
+    case 'clear':
+      props.store.clear();
+      return;
+    case 'replay':
+      report(effects?.replay(command.record, command.target, command.edit));
+      return;
+    case 'copyCurl':
+      report(effects?.copyCurl(command.record));
+      return;
+    case 'exportHar':
+      report(effects?.exportHar(command.records, command.filter));
+      return;
+  }
+}
+
 export function App(props: AppProps) {
-  const { store, address, onQuit, effects, fallbackSize, lastRenderMs, onState } = props;
+  const { store, address, fallbackSize, lastRenderMs } = props;
   const { stdout } = useStdout();
   const [state, setState] = useState(() => {
     const { columns, rows } = terminalSize(stdout, fallbackSize);
@@ -91,47 +123,20 @@ export function App(props: AppProps) {
   // the state the previous one left, and commands run right after the step that asked for them.
   const current = useRef(state);
 
-  const dispatch = useCallback(
-    (event: UiEvent) => {
+  // Props change only in tests; the dispatcher reads the latest through this ref, so it can be
+  // created once and stay stable for the effects below.
+  const latest = useRef(props);
+  latest.current = props;
+  const [dispatch] = useState(() => {
+    const dispatch = (event: UiEvent) => {
       const next = step(current.current, event);
       current.current = next.state;
       setState(next.state);
-      onState?.(next.state);
-      for (const command of next.commands) run(command);
-    },
-    // biome-ignore lint/correctness/useExhaustiveDependencies: run is defined below, stable enough
-    [onState],
-  );
-
-  function run(command: UiCommand): void {
-    const report = (work: Promise<Notice> | undefined) => {
-      if (!work) {
-        dispatch({ type: 'notice', notice: { text: 'Not available here', tone: 'bad' } });
-        return;
-      }
-      work.then(
-        (notice) => dispatch({ type: 'notice', notice }),
-        (error: unknown) => dispatch({ type: 'notice', notice: failed(error) }),
-      );
+      latest.current.onState?.(next.state);
+      for (const command of next.commands) perform(command, latest.current, dispatch);
     };
-    switch (command.type) {
-      case 'quit':
-        onQuit();
-        return;
-      case 'clear':
-        store.clear();
-        return;
-      case 'replay':
-        report(effects?.replay(command.record, command.target, command.edit));
-        return;
-      case 'copyCurl':
-        report(effects?.copyCurl(command.record));
-        return;
-      case 'exportHar':
-        report(effects?.exportHar(command.records, command.filter));
-        return;
-    }
-  }
+    return dispatch;
+  });
 
   // The server pushes into the store; the UI takes a snapshot at most once per frame.
   useEffect(() => {
