@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CapturedRequest } from '../capture/record.js';
+import { formatSize } from '../config/size.js';
+import { printable } from '../format/printable.js';
+import type { UiEffects } from './App.js';
+import { OSC52_LIMIT, osc52 } from './clipboard.js';
+import type { Notice } from './commands.js';
+import { type EditableRequest, fromEditableText, toEditableText } from './edit.js';
+import type { UiEnvironment } from './environment.js';
+
+/** What the UI's effects need from the rest of the tool: sending, and the export formats. */
+export interface UiServices {
+  /**
+   * Sends `request` (the original, or the edited version) to `target` and records the replay as a
+   * new entry linked to `original`; resolves to a one-line summary for the status bar.
+   */
+  replay(original: CapturedRequest, request: EditableRequest, target: string): Promise<Notice>;
+  /** The curl command for `record`; `bodyFile` is where a body that is not printable is written. */
+  curl(record: CapturedRequest, bodyFile: string): { command: string; body: Buffer | null };
+  /** A HAR 1.2 document for `records`, as text. */
+  har(records: readonly CapturedRequest[]): string;
+}
+
+export interface EffectsContext {
+  readonly environment: UiEnvironment;
+  readonly services: UiServices;
+  /** Writes to the terminal between frames (the OSC 52 sequence). */
+  readonly writeTerminal: (text: string) => void;
+  /**
+   * Gives the terminal to another program for the duration of `work` (the UI is taken down and
+   * put back as it was): $EDITOR needs the whole screen and the keyboard.
+   */
+  readonly suspend: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Clock for file names; tests fix it. */
+  readonly now?: () => Date;
+}
+
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/[-:]/g, '')
+    .replace('T', '-');
+
+export function createEffects(context: EffectsContext): UiEffects {
+  const { environment, services } = context;
+  const now = context.now ?? (() => new Date());
+  return {
+    async copyCurl(record) {
+      const bodyName = `webhook-${record.seq}.body`;
+      const { command, body } = services.curl(record, bodyName);
+      if (body) await writeFile(join(environment.directory, bodyName), body);
+      const bodyNote = body ? ` (body in ./${bodyName})` : '';
+      const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
+      if (fits) context.writeTerminal(osc52(command));
+      if (fits && environment.clipboard === 'osc52') {
+        return {
+          text: `#${record.seq} copied as curl to the clipboard (OSC 52, ${formatSize(Buffer.byteLength(command))})${bodyNote}`,
+          tone: 'good',
+        };
+      }
+      const name = `webhook-${record.seq}.curl.sh`;
+      await writeFile(join(environment.directory, name), `#!/bin/sh\n${command}\n`, { mode: 0o755 });
+      const why = fits ? 'clipboard not known to work here' : 'too long for the clipboard';
+      return { text: `#${record.seq} as curl: ./${name}${bodyNote} (${why})`, tone: 'good' };
+    },
+
+    async exportHar(records, filter) {
+      const name = `webhook-${stamp(now())}.har`;
+      await writeFile(join(environment.directory, name), services.har(records));
+      const which = filter ? ` matching /${printable(filter)}` : '';
+      const count = `${records.length} request${records.length === 1 ? '' : 's'}`;
+      return { text: `${count}${which} exported to ./${name} (HAR 1.2)`, tone: 'good' };
+    },
+
+    async replay(record, target, edit) {
+      const original: EditableRequest = {
+        method: record.method,
+        target: record.target,
+        headers: record.headers,
+        body: record.body,
+      };
+      if (!edit) return services.replay(record, original, target);
+      const edited = await context.suspend(() => editInEditor(environment.editor, original));
+      if (!edited.ok) return { text: edited.error, tone: 'bad' };
+      return services.replay(record, edited.request, target);
+    },
+  };
+}
+
+/** Opens the request in the editor (through the shell, as git does) and reads back the result. */
+async function editInEditor(
+  editor: string,
+  request: EditableRequest,
+): Promise<{ ok: true; request: EditableRequest } | { ok: false; error: string }> {
+  const directory = await mkdtemp(join(tmpdir(), 'webhook-edit-'));
+  const file = join(directory, 'request.http');
+  try {
+    const text = toEditableText(request);
+    await writeFile(file, text, { mode: 0o600 });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(`${editor} ${shellQuote(file)}`, { shell: true, stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (exitCode) => resolve(exitCode));
+    });
+    if (code !== 0) return { ok: false, error: `Editor exited with ${code}: nothing replayed` };
+    const edited = await readFile(file);
+    if (edited.equals(Buffer.alloc(0))) return { ok: false, error: 'Empty file: nothing replayed' };
+    return fromEditableText(edited, request);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
