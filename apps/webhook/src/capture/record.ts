@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { HeaderPairs } from '../config/types.js';
 
 /** One captured request, as received: nothing normalised away. */
@@ -26,6 +27,131 @@ export interface CapturedRequest {
   /** Client address and port, e.g. `127.0.0.1:51234`. */
   readonly remote: string;
   readonly httpVersion: string;
+  /**
+   * The response this tool sent to the client: the configured one, the forward target's (with
+   * --respond-with-forward), or a 401 (--reject-invalid). Absent on replays, where this tool was
+   * the client, and on records loaded from files written before it existed.
+   */
+  readonly response?: SentResponse;
+  /**
+   * The exchange with a forward target: for a captured request, what the `--forward-to` or route
+   * target answered (or why it did not); for a replay, the replay target's answer. `pending` while
+   * it is under way. Absent when nothing was forwarded.
+   */
+  readonly forward?: ForwardResult;
+  /** The signature check of the route's (or the global) `verify` scheme; absent when none applies. */
+  readonly verification?: Verification;
+  /** For a replay: the `seq` of the record it replays (the original, not an earlier replay of it). */
+  readonly replayOf?: number;
+}
+
+/** A record before the store numbers it. */
+export type RequestDraft = Omit<CapturedRequest, 'seq'>;
+
+/**
+ * Header values, everywhere in records, are "binary strings": one character per byte as received
+ * (what Node's `rawHeaders` gives, latin1), so the exact bytes survive for forwarding, replay and
+ * export. `headerValueBytes` gives the bytes back; `headerValueText` is what to show a person.
+ */
+export function headerValueBytes(value: string): Buffer {
+  return Buffer.from(value, 'latin1');
+}
+
+/** The value decoded as UTF-8 when its bytes are valid UTF-8 (`ZoÃ«` shows as `Zoë`), else as is. */
+export function headerValueText(value: string): string {
+  // ASCII (the common case) is the same either way; skip the round trip.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: testing for non-ASCII
+  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  const bytes = headerValueBytes(value);
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
+}
+
+/** What this tool answered. `headers` in the order sent; `body` the bytes sent. */
+export interface SentResponse {
+  readonly status: number;
+  readonly headers: HeaderPairs;
+  readonly body: Buffer;
+}
+
+/** Why an exchange with a forward or replay target produced no response. */
+export type ExchangeFailureKind =
+  /** Connection refused: nothing listens there. */
+  | 'refused'
+  /** No complete answer within the forward timeout. */
+  | 'timeout'
+  /** The connection was reset or closed before a complete answer. */
+  | 'reset'
+  /** The target's host name does not resolve. */
+  | 'dns'
+  /** Not sent: the forward queue was full (a slow or dead target under a flood). */
+  | 'queue-full'
+  /** Not sent: the tool stopped first. */
+  | 'cancelled'
+  /** Anything else (TLS failure, a malformed answer...); `message` says what. */
+  | 'error';
+
+/** The target answered. Header values are binary strings, as for requests. */
+export interface ExchangeResponse {
+  readonly kind: 'response';
+  /** The full URL the request was sent to. */
+  readonly target: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: HeaderPairs;
+  /** The answer's body as received (not decoded), at most --max-body bytes kept. */
+  readonly body: Buffer;
+  /** Bytes of body the target sent, kept or not. */
+  readonly size: number;
+  readonly truncated: boolean;
+  /** From sending the request to the end of the answer, in ms. */
+  readonly durationMs: number;
+}
+
+/** The target did not answer. `message` is a short human explanation (`connect ECONNREFUSED ...`). */
+export interface ExchangeFailure {
+  readonly kind: 'failure';
+  readonly target: string;
+  readonly failure: ExchangeFailureKind;
+  readonly message: string;
+  readonly durationMs: number;
+}
+
+/** Queued or under way. */
+export interface ExchangePending {
+  readonly kind: 'pending';
+  readonly target: string;
+}
+
+export type ForwardResult = ExchangeResponse | ExchangeFailure | ExchangePending;
+
+/** The signature schemes `verify` knows (config `scheme`). */
+export const SIGNATURE_SCHEMES = [
+  'github',
+  'stripe',
+  'standard-webhooks',
+  'slack',
+  'shopify',
+  'hmac-sha256',
+  'hmac-sha512',
+] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** The outcome of checking a request's signature. */
+export interface Verification {
+  readonly scheme: SignatureScheme;
+  readonly ok: boolean;
+  /**
+   * Why, in a few words: `signature valid`, `signature mismatch`, `timestamp outside tolerance
+   * (412 s)`, `missing Stripe-Signature header`. `verificationText` makes the line to show.
+   */
+  readonly reason: string;
+}
+
+/** `✓ github signature valid`, `✗ stripe: timestamp outside tolerance (412 s)`. */
+export function verificationText(verification: Verification): string {
+  return verification.ok
+    ? `✓ ${verification.scheme} ${verification.reason}`
+    : `✗ ${verification.scheme}: ${verification.reason}`;
 }
 
 /** Case-insensitive lookup of the first header with that name. */

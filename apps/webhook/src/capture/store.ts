@@ -12,6 +12,8 @@ export interface StoreSnapshot {
 
 export type StoreChange =
   | { readonly kind: 'added'; readonly record: CapturedRequest }
+  /** A held record was replaced by a newer version of itself (same seq): a forward finished. */
+  | { readonly kind: 'updated'; readonly record: CapturedRequest }
   | { readonly kind: 'cleared' };
 
 type Listener = (change: StoreChange) => void;

@@ -7,6 +7,7 @@ import { formatSize, parseSize } from './size.js';
 import {
   type AppConfig,
   BUILT_IN_RESPONSE,
+  DEFAULT_FORWARD_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_LIMITS,
   DEFAULT_PORT,
@@ -84,6 +85,16 @@ export function parseCommand(argv: readonly string[], env: Environment): Command
       limits,
       timeouts: DEFAULT_TIMEOUTS,
       output,
+      forward: {
+        defaultTarget: file.forward ?? null,
+        timeoutMs: DEFAULT_FORWARD_TIMEOUT_MS,
+        respondWithForward: false,
+      },
+      verify: file.verify ?? null,
+      rejectInvalid: false,
+      replayTo: null,
+      saveFile: null,
+      loadFile: null,
     },
   };
 }

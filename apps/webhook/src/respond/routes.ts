@@ -48,8 +48,14 @@ export function createResponder(
     }
     return response;
   };
-  for (const spec of [defaultResponse, ...routes.map((route) => route.response)]) prepare(spec);
-  return (method, path) => prepare(findRoute(routes, method, path)?.response ?? defaultResponse);
+  for (const spec of [defaultResponse, ...routes.map((route) => route.response)]) {
+    if (spec) prepare(spec);
+  }
+  return (method, path) =>
+    prepare(
+      routes.find((route) => route.response && routeMatches(route, method, path))?.response ??
+        defaultResponse,
+    );
 }
 
 /** Adds a Content-Type from the body when the config gave none: JSON, else plain text. */
