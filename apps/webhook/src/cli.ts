@@ -37,10 +37,14 @@ async function run(config: AppConfig): Promise<void> {
     process.env.NODE_ENV = 'production';
     // Loaded only when needed: scripts piping --json never pay for React.
     const { startUi } = await import('./ui/run.js');
-    const ui = startUi(capture.store, capture.address, {
-      onQuit: () => exitProcess(0),
-      onCrash: fail,
-    });
+    const { uiEnvironment } = await import('./ui/environment.js');
+    const ui = startUi(
+      capture.store,
+      capture.address,
+      { onQuit: () => exitProcess(0), onCrash: fail },
+      // $VISUAL/$EDITOR and the terminal's clipboard support, read once here like the rest.
+      { capture, environment: uiEnvironment(process.env, process.cwd()) },
+    );
     onExit(() => ui.close());
     return;
   }

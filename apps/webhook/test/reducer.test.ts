@@ -267,20 +267,20 @@ describe('commands', () => {
     expect(step(withRecords(records(2)), key('clear')).commands).toEqual([{ type: 'clear' }]);
   });
 
-  it('r replays the selection to the known target', () => {
+  it('r and e ask the caller to replay the selection (to its own target, or the last typed)', () => {
     const list = records(2);
-    const state = run(initialState(COLUMNS, ROWS, 'http://127.0.0.1:3000/in'), sync(list));
+    const state = withRecords(list);
     expect(step(state, key('replay')).commands).toEqual([
-      { type: 'replay', record: list[1], target: 'http://127.0.0.1:3000/in', edit: false },
+      { type: 'replay', record: list[1], target: null, edit: false },
     ]);
     expect(step(state, key('editReplay')).commands).toEqual([
-      { type: 'replay', record: list[1], target: 'http://127.0.0.1:3000/in', edit: true },
+      { type: 'replay', record: list[1], target: null, edit: true },
     ]);
   });
 
-  it('r without a target asks for a URL, checks it, then remembers it', () => {
+  it('without a target the caller asks for a URL, checked, then remembered', () => {
     const list = records(1);
-    let state = run(withRecords(list), key('replay'));
+    let state = run(withRecords(list), { type: 'askReplayTarget', edit: false });
     expect(state.prompt).toEqual({ kind: 'replayTarget', text: 'http://', edit: false });
     // Keys are text while the prompt is open.
     let out = stepAll(
@@ -295,7 +295,7 @@ describe('commands', () => {
     state = run(state, key('escape'));
     expect(state.prompt).toBeNull();
     out = stepAll(
-      run(state, key('editReplay')),
+      run(state, { type: 'askReplayTarget', edit: true }),
       { type: 'type', text: '127.0.0.1:4000/x' },
       { type: 'submit' },
     );
@@ -305,12 +305,13 @@ describe('commands', () => {
     expect(out.state.replayTarget).toBe('http://127.0.0.1:4000/x');
     expect(step(out.state, key('replay')).commands[0]).toMatchObject({
       type: 'replay',
+      target: 'http://127.0.0.1:4000/x',
       edit: false,
     });
   });
 
   it('r, e and x with nothing selected say so', () => {
-    const empty = initialState(COLUMNS, ROWS, 'http://x.test');
+    const empty = initialState(COLUMNS, ROWS);
     for (const name of ['replay', 'editReplay', 'copyCurl', 'exportHar'] as const) {
       const next = step(empty, key(name));
       expect(next.commands).toEqual([]);

@@ -41,6 +41,8 @@ export function syncDelay(lastRenderMs: number): number {
  * the real ones, tests their own.
  */
 export interface UiEffects {
+  /** Where `record` is replayed without asking; null when nothing is configured. */
+  replayTarget(record: CapturedRequest): string | null;
   replay(record: CapturedRequest, target: string, edit: boolean): Promise<Notice>;
   copyCurl(record: CapturedRequest): Promise<Notice>;
   exportHar(records: readonly CapturedRequest[], filter: string | null): Promise<Notice>;
@@ -52,8 +54,6 @@ export interface AppProps {
   readonly address: string;
   readonly onQuit: () => void;
   readonly effects?: UiEffects;
-  /** Where `r` and `e` send before anyone types a URL (forward target or --replay-to). */
-  readonly replayTarget?: string | null;
   /** The state to start from (the UI is remounted after $EDITOR with the state it had). */
   readonly initial?: UiState;
   /** Told of every new state, so a remount can start from it. */
@@ -97,9 +97,13 @@ function perform(command: UiCommand, props: AppProps, dispatch: (event: UiEvent)
     case 'clear':
       props.store.clear();
       return;
-    case 'replay':
-      report(effects?.replay(command.record, command.target, command.edit));
+    case 'replay': {
+      const target = effects?.replayTarget(command.record) ?? command.target;
+      if (effects && target === null) dispatch({ type: 'askReplayTarget', edit: command.edit });
+      else if (target !== null) report(effects?.replay(command.record, target, command.edit));
+      else report(undefined);
       return;
+    }
     case 'copyCurl':
       report(effects?.copyCurl(command.record));
       return;
@@ -114,9 +118,7 @@ export function App(props: AppProps) {
   const { stdout } = useStdout();
   const [state, setState] = useState(() => {
     const { columns, rows } = terminalSize(stdout, fallbackSize);
-    const start = props.initial
-      ? { ...props.initial, columns, rows }
-      : initialState(columns, rows, props.replayTarget ?? null);
+    const start = props.initial ? { ...props.initial, columns, rows } : initialState(columns, rows);
     return reduce(start, { type: 'sync', snapshot: store.snapshot() });
   });
   // The latest state, read and written synchronously: keys typed in one chunk are each applied to
@@ -199,28 +201,52 @@ function Pane({ width, children }: { width: number; children: React.ReactNode })
   );
 }
 
+/**
+ * The mark before a row: the signature check (`✓`, `✗`), a replay (`↻`), a forward that failed or
+ * got an error status (`!`); null when there is nothing to say.
+ */
+export function rowMark(record: CapturedRequest): { text: string; color: string } | null {
+  if (record.verification) {
+    return record.verification.ok ? { text: '✓', color: 'green' } : { text: '✗', color: 'red' };
+  }
+  if (record.replayOf !== undefined) return { text: '↻', color: 'cyan' };
+  const forward = record.forward;
+  if (forward?.kind === 'failure' || (forward?.kind === 'response' && forward.status >= 500)) {
+    return { text: '!', color: 'red' };
+  }
+  return null;
+}
+
 function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
-  const rows = [];
   const end = Math.min(state.shown.length, state.listTop + layout.listRows);
+  const visible: CapturedRequest[] = [];
   for (let index = state.listTop; index < end; index += 1) {
     const record = recordAt(state, index);
-    if (!record) continue;
+    if (record) visible.push(record);
+  }
+  // A gutter for marks only when a row on screen has one, so plain captures keep every column.
+  const gutter = visible.some((record) => rowMark(record) !== null);
+  const rows = visible.map((record) => {
     const selected = record.seq === state.selectedSeq;
+    const mark = gutter ? rowMark(record) : null;
+    const width = layout.listTextWidth - (gutter ? 2 : 0);
     const text = fit(
       `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)}`,
-      layout.listTextWidth,
+      Math.max(1, width),
     );
-    rows.push(
-      <Text
-        key={record.seq}
-        inverse={selected}
-        color={selected ? 'cyan' : undefined}
-        wrap="truncate"
-      >
-        {text}
-      </Text>,
+    return (
+      <Text key={record.seq} wrap="truncate">
+        {gutter ? (
+          <Text color={mark?.color} bold>
+            {mark ? `${mark.text} ` : '  '}
+          </Text>
+        ) : null}
+        <Text inverse={selected} color={selected ? 'cyan' : undefined}>
+          {text}
+        </Text>
+      </Text>
     );
-  }
+  });
   return (
     <Pane width={layout.listWidth}>
       {rows.length > 0 ? rows : <Text dimColor>Waiting for requests…</Text>}

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { headerText } from '../format/header-text.js';
+import { headerValueText } from '../capture/record.js';
 import { reindentJson } from '../format/json-tokens.js';
 import { multipartBoundary, parseMultipart } from '../format/multipart.js';
 import { printable, printableLines } from '../format/printable.js';
@@ -117,7 +117,7 @@ function formatMultipart(
     const last = index === parsed.parts.length - 1;
     return {
       headers: part.headers.map(
-        ([name, value]) => `${printable(name)}: ${printable(headerText(value))}`,
+        ([name, value]) => `${printable(name)}: ${printable(headerValueText(value))}`,
       ),
       view: formatBody(part.body, type, truncated && last, depth + 1),
     };

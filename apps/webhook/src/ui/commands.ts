@@ -10,13 +10,15 @@ export type UiCommand =
   /** Empty the store (the `seen` count keeps counting). */
   | { readonly type: 'clear' }
   /**
-   * Send `record` again to `target`; with `edit`, open it in $EDITOR first and send what was saved
-   * (ngrok's replay with modifications). The replay is recorded as a new entry linked to `record`.
+   * Send `record` again: to its own target (its route's forward, --forward-to, --replay-to), else
+   * to `target` (the URL last typed), else ask for one. With `edit`, open it in $EDITOR first and
+   * send what was saved (ngrok's replay with modifications). The replay is recorded as a new entry
+   * linked to `record`.
    */
   | {
       readonly type: 'replay';
       readonly record: CapturedRequest;
-      readonly target: string;
+      readonly target: string | null;
       readonly edit: boolean;
     }
   /** `record` as a curl command, to the clipboard (OSC 52) or, failing that, a file. */

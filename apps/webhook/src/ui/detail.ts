@@ -1,8 +1,9 @@
-import type { CapturedRequest } from '../capture/record.js';
-import { headerValue } from '../capture/record.js';
+import { STATUS_CODES } from 'node:http';
+import type { CapturedRequest, ForwardResult } from '../capture/record.js';
+import { headerValue, headerValueText, verificationText } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
+import type { HeaderPairs } from '../config/types.js';
 import { decodeContent } from '../format/decode.js';
-import { headerText } from '../format/header-text.js';
 import { printable } from '../format/printable.js';
 import { fullTimestamp } from '../format/time.js';
 import { type BodyView, formatBody, formatRaw, hexBytesPerRow, hexRow } from './body.js';
@@ -96,6 +97,15 @@ function composeDetail(
     `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${printable(record.remote)} · HTTP/${printable(record.httpVersion)}`,
     'meta',
   );
+  if (record.replayOf !== undefined) add(`↻ replay of #${record.replayOf}`, 'meta');
+  if (record.verification) {
+    add(printable(verificationText(record.verification)), record.verification.ok ? 'good' : 'bad');
+  }
+  if (record.response) add(`Answered ${statusLine(record.response.status)}`, 'meta');
+  if (record.forward) {
+    const summary = exchangeSummary(record.forward, record.replayOf !== undefined);
+    add(summary.text, summary.tone);
+  }
   if (record.query.length > 0) {
     add('', 'plain');
     add(`Query parameters (${record.query.length})`, 'heading');
@@ -105,7 +115,7 @@ function composeDetail(
   add('', 'plain');
   add(`Headers (${record.headers.length})`, 'heading');
   for (const [name, value] of sortHeaders(record.headers)) {
-    add(`  ${printable(name)}: ${printable(headerText(value))}`, 'plain');
+    add(`  ${printable(name)}: ${printable(headerValueText(value))}`, 'plain');
   }
   add('', 'plain');
 
@@ -115,7 +125,33 @@ function composeDetail(
     : formatSize(record.size);
   add(`Body · ${view.label}${note} · ${size}`, 'heading');
 
-  const body = collapse(bodyRows(view, width), expanded);
+  const requestBody = collapse(bodyRows(view, width), expanded);
+  const tail: Rows[] = [];
+  if (record.response) {
+    const { status, headers, body } = record.response;
+    tail.push(
+      exchangeRows(
+        `Response sent · ${statusLine(status)}`,
+        headers,
+        body,
+        false,
+        width,
+        expanded,
+        mode,
+      ),
+    );
+  }
+  if (record.forward?.kind === 'response') {
+    const answer = record.forward;
+    const title = `${record.replayOf !== undefined ? 'Replay' : 'Forward'} answer · ${statusLine(answer.status, answer.statusText)} · ${answer.durationMs} ms`;
+    tail.push(
+      exchangeRows(title, answer.headers, answer.body, answer.truncated, width, expanded, mode),
+    );
+  }
+  const body =
+    tail.length === 0
+      ? requestBody
+      : { ...concat([requestBody, ...tail]), markerIndex: requestBody.markerIndex };
   return {
     length: head.length + body.length,
     line: (index) =>
@@ -168,7 +204,10 @@ function bodyView(record: CapturedRequest, mode: BodyMode): ShownBody {
  * see `decodeContent`); `hex` shows the bytes as received. The record is never changed: forward,
  * replay and export send what arrived.
  */
-export function showBody(record: CapturedRequest, mode: BodyMode): ShownBody {
+export function showBody(
+  record: Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
+  mode: BodyMode,
+): ShownBody {
   const { body, truncated } = record;
   if (mode === 'hex') {
     return body.length === 0
@@ -190,6 +229,78 @@ export function showBody(record: CapturedRequest, mode: BodyMode): ShownBody {
       ? formatRaw(bytes, truncated)
       : formatBody(bytes, headerValue(record.headers, 'content-type'), truncated);
   return { view, note };
+}
+
+/** `200 OK`: the status and its reason phrase (the target's own, else the standard one). */
+function statusLine(status: number, reason?: string): string {
+  const phrase = reason || STATUS_CODES[status] || '';
+  return phrase ? `${status} ${printable(phrase)}` : String(status);
+}
+
+/** One line about a forward (or a replay's) exchange, for the top of the detail pane. */
+function exchangeSummary(result: ForwardResult, isReplay: boolean): DetailLine {
+  const verb = isReplay ? 'Replayed to' : 'Forwarded to';
+  const target = printable(result.target);
+  switch (result.kind) {
+    case 'pending':
+      return { text: `→ ${verb} ${target} · waiting for the answer…`, tone: 'meta' };
+    case 'failure':
+      return {
+        text: `✗ ${verb} ${target} · ${result.failure}: ${printable(result.message)} · ${result.durationMs} ms`,
+        tone: 'bad',
+      };
+    case 'response':
+      return {
+        text: `→ ${verb} ${target} · ${statusLine(result.status, result.statusText)} · ${result.durationMs} ms`,
+        tone: result.status >= 400 ? 'bad' : 'good',
+      };
+  }
+}
+
+/** Lines of a response shown collapsed, like the request body's; all of it once expanded. */
+export const COLLAPSED_RESPONSE_LINES = 10;
+
+/** A response under the request: a heading, its headers, then its body by its type. */
+function exchangeRows(
+  title: string,
+  headers: HeaderPairs,
+  body: Buffer,
+  truncated: boolean,
+  width: number,
+  expanded: boolean,
+  mode: BodyMode,
+): Rows {
+  const shown = showBody(
+    { headers, body, truncated } as Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
+    mode,
+  );
+  const head = [
+    '',
+    title,
+    ...sortHeaders(headers).map(
+      ([name, value]) => `  ${printable(name)}: ${printable(headerValueText(value))}`,
+    ),
+  ];
+  const bodyHeading = `Body · ${shown.view.label}${shown.note} · ${formatSize(body.length)}`;
+  const headingRows = textRows([head[0] ?? '', head[1] ?? ''], width, 'heading');
+  const headerRows = textRows(head.slice(2), width, 'plain');
+  const bodyRowsAll = bodyRows(shown.view, width);
+  let rows = bodyRowsAll;
+  if (!expanded && bodyRowsAll.length > COLLAPSED_RESPONSE_LINES + 1) {
+    const hidden = bodyRowsAll.length - COLLAPSED_RESPONSE_LINES;
+    const more: DetailLine = {
+      text: `... ${hidden} more line${hidden === 1 ? '' : 's'} (Enter to expand)`,
+      tone: 'hint',
+    };
+    rows = {
+      length: COLLAPSED_RESPONSE_LINES + 1,
+      line: (index) => (index < COLLAPSED_RESPONSE_LINES ? bodyRowsAll.line(index) : more),
+    };
+  }
+  const parts = [headingRows, headerRows];
+  if (shown.view.kind !== 'empty') parts.push(textRows([bodyHeading], width, 'heading'), rows);
+  else parts.push(textRows(['Body · empty'], width, 'heading'));
+  return concat(parts);
 }
 
 /** A run of rows, built on demand. */

@@ -41,7 +41,10 @@ export function fromEditableText(edited: Buffer, original: EditableRequest): Edi
     lines[0] ?? '',
   );
   if (!requestLine) {
-    return { ok: false, error: 'The first line must be METHOD TARGET, e.g. POST /hooks/x HTTP/1.1' };
+    return {
+      ok: false,
+      error: 'The first line must be METHOD TARGET, e.g. POST /hooks/x HTTP/1.1',
+    };
   }
   const headers: [string, string][] = [];
   for (const line of lines.slice(1)) {

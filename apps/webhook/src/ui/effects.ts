@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapturedRequest } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
+import type { CurlExport, CurlOptions } from '../export/curl.js';
+import type { HarDocument } from '../export/har.js';
 import { printable } from '../format/printable.js';
+import type { ReplayEdits } from '../replay/replay.js';
 import type { UiEffects } from './App.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
 import type { Notice } from './commands.js';
@@ -13,15 +16,18 @@ import type { UiEnvironment } from './environment.js';
 
 /** What the UI's effects need from the rest of the tool: sending, and the export formats. */
 export interface UiServices {
+  /** The record's own replay target (its route's forward, --forward-to, --replay-to), or null. */
+  replayTarget(record: CapturedRequest): string | null;
   /**
-   * Sends `request` (the original, or the edited version) to `target` and records the replay as a
-   * new entry linked to `original`; resolves to a one-line summary for the status bar.
+   * Sends `record` again to `to` (a base URL), with `edits`, re-signed where a scheme applies, and
+   * adds the replay to the store; resolves with it once the target answered or failed.
    */
-  replay(original: CapturedRequest, request: EditableRequest, target: string): Promise<Notice>;
-  /** The curl command for `record`; `bodyFile` is where a body that is not printable is written. */
-  curl(record: CapturedRequest, bodyFile: string): { command: string; body: Buffer | null };
-  /** A HAR 1.2 document for `records`, as text. */
-  har(records: readonly CapturedRequest[]): string;
+  replay(
+    record: CapturedRequest,
+    request: { to: string; edits?: ReplayEdits },
+  ): Promise<CapturedRequest>;
+  curl(record: CapturedRequest, options: CurlOptions): CurlExport;
+  har(records: readonly CapturedRequest[]): HarDocument;
 }
 
 export interface EffectsContext {
@@ -49,11 +55,14 @@ export function createEffects(context: EffectsContext): UiEffects {
   const { environment, services } = context;
   const now = context.now ?? (() => new Date());
   return {
+    replayTarget: (record) => services.replayTarget(record),
+
     async copyCurl(record) {
-      const bodyName = `webhook-${record.seq}.body`;
-      const { command, body } = services.curl(record, bodyName);
-      if (body) await writeFile(join(environment.directory, bodyName), body);
-      const bodyNote = body ? ` (body in ./${bodyName})` : '';
+      const { command, bodyFile } = services.curl(record, {
+        bodyFilePath: `webhook-${record.seq}.body`,
+      });
+      if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
+      const bodyNote = bodyFile ? ` (body in ./${printable(bodyFile.path)})` : '';
       const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
       if (fits) context.writeTerminal(osc52(command));
       if (fits && environment.clipboard === 'osc52') {
@@ -63,14 +72,17 @@ export function createEffects(context: EffectsContext): UiEffects {
         };
       }
       const name = `webhook-${record.seq}.curl.sh`;
-      await writeFile(join(environment.directory, name), `#!/bin/sh\n${command}\n`, { mode: 0o755 });
+      await writeFile(join(environment.directory, name), `#!/bin/sh\n${command}\n`, {
+        mode: 0o755,
+      });
       const why = fits ? 'clipboard not known to work here' : 'too long for the clipboard';
       return { text: `#${record.seq} as curl: ./${name}${bodyNote} (${why})`, tone: 'good' };
     },
 
     async exportHar(records, filter) {
       const name = `webhook-${stamp(now())}.har`;
-      await writeFile(join(environment.directory, name), services.har(records));
+      const document = `${JSON.stringify(services.har(records), null, 2)}\n`;
+      await writeFile(join(environment.directory, name), document);
       const which = filter ? ` matching /${printable(filter)}` : '';
       const count = `${records.length} request${records.length === 1 ? '' : 's'}`;
       return { text: `${count}${which} exported to ./${name} (HAR 1.2)`, tone: 'good' };
@@ -83,11 +95,33 @@ export function createEffects(context: EffectsContext): UiEffects {
         headers: record.headers,
         body: record.body,
       };
-      if (!edit) return services.replay(record, original, target);
-      const edited = await context.suspend(() => editInEditor(environment.editor, original));
-      if (!edited.ok) return { text: edited.error, tone: 'bad' };
-      return services.replay(record, edited.request, target);
+      let edits: ReplayEdits | undefined;
+      if (edit) {
+        const edited = await context.suspend(() => editInEditor(environment.editor, original));
+        if (!edited.ok) return { text: printable(edited.error), tone: 'bad' };
+        edits = edited.request;
+      }
+      const replayed = await services.replay(record, { to: target, edits });
+      return replayNotice(record, replayed);
     },
+  };
+}
+
+/** `#13 replay of #12 → 200 OK in 35 ms`, or why it failed. */
+export function replayNotice(original: CapturedRequest, replayed: CapturedRequest): Notice {
+  const head = `#${replayed.seq} replay of #${original.seq}`;
+  const result = replayed.forward;
+  if (!result || result.kind === 'pending') return { text: `${head} sent`, tone: 'info' };
+  if (result.kind === 'failure') {
+    return {
+      text: `${head} failed: ${result.failure} (${printable(result.message)})`,
+      tone: 'bad',
+    };
+  }
+  const status = `${result.status}${result.statusText ? ` ${printable(result.statusText)}` : ''}`;
+  return {
+    text: `${head} → ${status} in ${result.durationMs} ms`,
+    tone: result.status >= 400 ? 'bad' : 'good',
   };
 }
 

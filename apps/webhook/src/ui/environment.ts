@@ -22,7 +22,9 @@ export interface UiEnvironment {
  * VTE ignores the sequence), nor are tmux and screen (tmux passes it on only with
  * `set-clipboard on`). `WEBHOOK_CLIPBOARD=osc52` or `=file` overrides the guess.
  */
-export function clipboardSupport(env: Readonly<Record<string, string | undefined>>): 'osc52' | 'file' {
+export function clipboardSupport(
+  env: Readonly<Record<string, string | undefined>>,
+): 'osc52' | 'file' {
   const forced = env.WEBHOOK_CLIPBOARD?.toLowerCase();
   if (forced === 'osc52' || forced === 'file') return forced;
   const term = env.TERM ?? '';

@@ -1,5 +1,5 @@
 import type { CapturedRequest } from '../capture/record.js';
-import { headerText } from '../format/header-text.js';
+import { headerValueText } from '../capture/record.js';
 
 /**
  * The filter language of `/`, parsed once into predicates (after mitmproxy's filter expressions,
@@ -35,19 +35,17 @@ export type FilterParse =
 /** Bytes of each body the plain-text search looks at: the start of a 10 MiB upload is enough. */
 export const BODY_SEARCH_LIMIT = 1024 * 1024;
 
-/** What the filter needs to know beyond the request itself (see `recordFacts`). */
-export interface RecordFacts {
-  /** Statuses of the response sent and of the forward target's answer, when there were any. */
-  readonly statuses: readonly number[];
-  /** True or false when a signature was checked, null when no scheme was configured. */
-  readonly verified: boolean | null;
+/** Statuses of the response this tool sent and of the forward (or replay) target's answer. */
+export function statusesOf(record: CapturedRequest): number[] {
+  const statuses: number[] = [];
+  if (record.response) statuses.push(record.response.status);
+  if (record.forward?.kind === 'response') statuses.push(record.forward.status);
+  return statuses;
 }
 
-/** How the filter reads a record's facts; set once by the record module's owner of those fields. */
-let factsOf: (record: CapturedRequest) => RecordFacts = () => ({ statuses: [], verified: null });
-
-export function setRecordFacts(reader: (record: CapturedRequest) => RecordFacts): void {
-  factsOf = reader;
+/** True or false when a signature was checked, null when no scheme applied. */
+function verifiedOf(record: CapturedRequest): boolean | null {
+  return record.verification ? record.verification.ok : null;
 }
 
 /** Splits on spaces, keeping quoted parts together (`a "b c"` is two terms). */
@@ -112,7 +110,7 @@ function parseTerm(part: string): Parsed {
     case 'verified': {
       const wanted = { true: true, false: false, none: null }[value.toLowerCase()];
       if (wanted === undefined) return 'verified: expects true, false or none';
-      return { field: 'verified', test: (record) => factsOf(record).verified === wanted };
+      return { field: 'verified', test: (record) => verifiedOf(record) === wanted };
     }
     default:
       // Anything else, `http://x` included, is text to look for.
@@ -128,7 +126,7 @@ function statusTerm(value: string): Parsed {
   return {
     field: 'status',
     test: (record) =>
-      factsOf(record).statuses.some((status) =>
+      statusesOf(record).some((status) =>
         exact === null ? Math.floor(status / 100) === klass : status === exact,
       ),
   };
@@ -146,7 +144,7 @@ function headerTerm(value: string): Parsed {
       record.headers.some(
         ([headerName, headerValue]) =>
           namePattern.test(headerName) &&
-          (valuePattern === null || valuePattern.test(headerText(headerValue))),
+          (valuePattern === null || valuePattern.test(headerValueText(headerValue))),
       ),
   };
 }
@@ -161,7 +159,7 @@ function textTerm(needle: string): Parsed {
     test: (record) => {
       if (inText(record.method) || inText(record.path) || inText(record.target)) return true;
       for (const [name, value] of record.headers) {
-        if (inText(name) || inText(headerText(value))) return true;
+        if (inText(name) || inText(headerValueText(value))) return true;
       }
       const body = record.body.subarray(0, BODY_SEARCH_LIMIT);
       // ASCII needles search the bytes as Latin-1 (one character per byte, no decoding cost).

@@ -40,7 +40,7 @@ export interface UiState {
   readonly filter: FilterState;
   /** Text being typed in the status bar, if any: keys are then text, not commands. */
   readonly prompt: Prompt | null;
-  /** Where `r` and `e` send: the forward target, `--replay-to`, or the last URL typed. */
+  /** The last replay URL typed, used for records without a target of their own. */
   readonly replayTarget: string | null;
   /** The last command's outcome, shown in the status bar until the next key. */
   readonly notice: Notice | null;
@@ -79,7 +79,9 @@ export type UiEvent =
   | { readonly type: 'submit' }
   | { readonly type: 'sync'; readonly snapshot: StoreSnapshot }
   | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
-  | { readonly type: 'notice'; readonly notice: Notice };
+  | { readonly type: 'notice'; readonly notice: Notice }
+  /** `r`/`e` found no target for the record: ask for a URL. */
+  | { readonly type: 'askReplayTarget'; readonly edit: boolean };
 
 export interface Step {
   readonly state: UiState;
@@ -88,11 +90,7 @@ export interface Step {
 
 const NO_FILTER: FilterState = { text: '', applied: null, error: null };
 
-export function initialState(
-  columns: number,
-  rows: number,
-  replayTarget: string | null = null,
-): UiState {
+export function initialState(columns: number, rows: number): UiState {
   return {
     records: [],
     shown: [],
@@ -104,7 +102,7 @@ export function initialState(
     bodyMode: 'pretty',
     filter: NO_FILTER,
     prompt: null,
-    replayTarget,
+    replayTarget: null,
     notice: null,
     columns,
     rows,
@@ -125,6 +123,11 @@ export function step(state: UiState, event: UiEvent): Step {
       return only(settle({ ...state, columns: event.columns, rows: event.rows }));
     case 'notice':
       return only({ ...state, notice: event.notice });
+    case 'askReplayTarget':
+      return only({
+        ...state,
+        prompt: { kind: 'replayTarget', text: 'http://', edit: event.edit },
+      });
     case 'type':
       return only(typeText(state, event.text));
     case 'erase':
@@ -198,9 +201,8 @@ function press(state: UiState, key: UiKey): Step {
       const record = selectedRecord(state);
       const edit = key === 'editReplay';
       if (!record) return only(notice(state, 'Nothing selected to replay', 'bad'));
-      if (state.replayTarget === null) {
-        return only({ ...state, prompt: { kind: 'replayTarget', text: 'http://', edit } });
-      }
+      // The caller knows the record's own target (its route's forward, --forward-to,
+      // --replay-to); without one it sends `askReplayTarget` back and the prompt opens.
       return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
     }
     case 'copyCurl': {
@@ -323,33 +325,29 @@ function arrive(state: UiState, snapshot: StoreSnapshot): UiState {
   return settle({ ...base, listTop: state.listTop + (after - before) });
 }
 
+/**
+ * What the filter shows of new store contents. Only records that are new or were replaced (a
+ * forward finished: same seq, new object) are matched again; the others keep their verdict, so
+ * arrivals cost one walk and no matching of what was already matched.
+ */
 function shownAfter(state: UiState, records: readonly CapturedRequest[]) {
   const filter = state.filter.applied;
   if (!filter) return records;
-  const oldest = records[0]?.seq;
-  if (oldest === undefined) return [];
-  const lastSeen = state.records.at(-1)?.seq ?? 0;
-  let kept = state.shown;
-  const firstKept = kept.findIndex((record) => record.seq >= oldest);
-  if (firstKept !== 0) kept = firstKept === -1 ? [] : kept.slice(firstKept);
-  const fresh: CapturedRequest[] = [];
-  for (let i = firstAfter(records, lastSeen); i < records.length; i += 1) {
-    const record = records[i] as CapturedRequest;
-    if (matches(filter, record)) fresh.push(record);
+  const previous = state.records;
+  const shown = state.shown;
+  const result: CapturedRequest[] = [];
+  let p = 0;
+  let q = 0;
+  for (const record of records) {
+    while (p < previous.length && (previous[p] as CapturedRequest).seq < record.seq) p += 1;
+    if (previous[p] === record) {
+      while (q < shown.length && (shown[q] as CapturedRequest).seq < record.seq) q += 1;
+      if (shown[q] === record) result.push(record);
+    } else if (matches(filter, record)) {
+      result.push(record);
+    }
   }
-  return fresh.length === 0 ? kept : [...kept, ...fresh];
-}
-
-/** Index of the first record with a seq above `seq` (records are sorted by seq). */
-function firstAfter(records: readonly CapturedRequest[], seq: number): number {
-  let low = 0;
-  let high = records.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((records[middle]?.seq ?? 0) <= seq) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return result;
 }
 
 /** Selects the request at `index` (newest first); a new selection starts at the top, collapsed. */

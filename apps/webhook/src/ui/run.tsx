@@ -1,6 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 import { type Instance, render } from 'ink';
+import type { RunningCapture } from '../app.js';
 import type { RequestStore } from '../capture/store.js';
+import { toCurl } from '../export/curl.js';
+import { toHar } from '../export/har.js';
 import { App, type UiEffects } from './App.js';
 import { createEffects, type UiServices } from './effects.js';
 import type { UiEnvironment } from './environment.js';
@@ -21,9 +24,18 @@ export interface UiHandlers {
 
 export interface UiOptions {
   readonly environment: UiEnvironment;
-  readonly services: UiServices;
-  /** Where `r` and `e` send first: the forward target or `--replay-to`; null asks. */
-  readonly replayTarget: string | null;
+  /** Replays go through the running capture: it knows the routes, targets and secrets. */
+  readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget'>;
+}
+
+/** The services the UI's effects use: the capture's replay, the export formats. */
+export function uiServices(capture: UiOptions['capture']): UiServices {
+  return {
+    replayTarget: (record) => capture.replayTarget(record),
+    replay: (record, request) => capture.replay(record, { to: request.to, edits: request.edits }),
+    curl: toCurl,
+    har: toHar,
+  };
 }
 
 /** Starts the full-screen UI on the process's terminal. */
@@ -43,7 +55,7 @@ export function startUi(
   const effects: UiEffects | undefined = options
     ? createEffects({
         environment: options.environment,
-        services: options.services,
+        services: uiServices(options.capture),
         writeTerminal: (text) => stdout.write(text),
         suspend: async (work) => {
           takeDown();
@@ -66,7 +78,6 @@ export function startUi(
         address={address}
         onQuit={handlers.onQuit}
         effects={effects}
-        replayTarget={options?.replayTarget ?? null}
         initial={lastState}
         onState={(state) => {
           lastState = state;
