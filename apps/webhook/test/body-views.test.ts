@@ -159,3 +159,75 @@ describe('body modes', () => {
     expect(shown(record, 'hex').at(-1)).toMatch(/^00000010 {2}/);
   });
 });
+
+describe('what happened to the request', () => {
+  const record = makeRecord({
+    body: Buffer.from('{"a":1}'),
+    headers: [['Content-Type', 'application/json']],
+    verification: { scheme: 'github', ok: true, reason: 'signature valid' },
+    response: {
+      status: 202,
+      headers: [['Content-Type', 'application/json']],
+      body: Buffer.from('{"queued":true}'),
+    },
+    forward: {
+      kind: 'response',
+      target: 'http://127.0.0.1:3000/hooks/github',
+      status: 200,
+      statusText: 'OK',
+      headers: [['X-App', 'yes']],
+      body: Buffer.from('done'),
+      size: 4,
+      truncated: false,
+      durationMs: 35,
+    },
+  });
+
+  it('shows the verification, the response sent and the forward answer', () => {
+    const lines = shown(record);
+    expect(lines.slice(2, 5)).toEqual([
+      '✓ github signature valid',
+      'Answered 202 Accepted',
+      '→ Forwarded to http://127.0.0.1:3000/hooks/github · 200 OK · 35 ms',
+    ]);
+    const sent = lines.indexOf('Response sent · 202 Accepted');
+    expect(sent).toBeGreaterThan(lines.indexOf('Body · JSON · 7 B'));
+    expect(lines.slice(sent, sent + 6)).toEqual([
+      'Response sent · 202 Accepted',
+      '  Content-Type: application/json',
+      'Body · JSON · 15 B',
+      '{',
+      '  "queued": true',
+      '}',
+    ]);
+    const answer = lines.indexOf('Forward answer · 200 OK · 35 ms');
+    expect(lines.slice(answer)).toEqual([
+      'Forward answer · 200 OK · 35 ms',
+      '  X-App: yes',
+      'Body · text · 4 B',
+      'done',
+    ]);
+  });
+
+  it('says why a forward failed, and links a replay to its original', () => {
+    const failed = makeRecord({
+      replayOf: 7,
+      verification: { scheme: 'stripe', ok: false, reason: 'timestamp outside tolerance (412 s)' },
+      forward: {
+        kind: 'failure',
+        target: 'http://127.0.0.1:1/x',
+        failure: 'refused',
+        message: 'connect ECONNREFUSED 127.0.0.1:1',
+        durationMs: 2,
+      },
+    });
+    const lines = shown(failed);
+    expect(lines.slice(2, 5)).toEqual([
+      '↻ replay of #7',
+      '✗ stripe: timestamp outside tolerance (412 s)',
+      '✗ Replayed to http://127.0.0.1:1/x · refused: connect ECONNREFUSED 127.0.0.1:1 · 2 ms',
+    ]);
+    const pending = makeRecord({ forward: { kind: 'pending', target: 'http://t.test/' } });
+    expect(shown(pending)[2]).toBe('→ Forwarded to http://t.test/ · waiting for the answer…');
+  });
+});

@@ -127,3 +127,52 @@ describe('filter language', () => {
     expect(narrows(filter('a b'), filter('ab'))).toBe(false);
   });
 });
+
+describe('filters on what happened to a request', () => {
+  const sent = (status: number) => ({ status, headers: [], body: Buffer.alloc(0) });
+  const answered = (status: number) => ({
+    kind: 'response' as const,
+    target: 'http://127.0.0.1:3000/hooks',
+    status,
+    statusText: '',
+    headers: [],
+    body: Buffer.alloc(0),
+    size: 0,
+    truncated: false,
+    durationMs: 3,
+  });
+  const ok = makeRecord({ response: sent(200), forward: answered(201) });
+  const rejected = makeRecord({
+    response: sent(401),
+    verification: { scheme: 'github', ok: false, reason: 'signature mismatch' },
+  });
+  const forwardFailed = makeRecord({
+    response: sent(202),
+    forward: answered(503),
+    verification: { scheme: 'stripe', ok: true, reason: 'signature valid' },
+  });
+  const refused = makeRecord({
+    forward: {
+      kind: 'failure',
+      target: 'http://127.0.0.1:1',
+      failure: 'refused',
+      message: 'connect ECONNREFUSED',
+      durationMs: 1,
+    },
+  });
+  const list = [ok, rejected, forwardFailed, refused];
+
+  it('status: matches the response sent or the forward answer', () => {
+    expect(matching('status:2xx', list)).toEqual([ok, forwardFailed]);
+    expect(matching('status:201', list)).toEqual([ok]);
+    expect(matching('status:4xx', list)).toEqual([rejected]);
+    expect(matching('status:5**', list)).toEqual([forwardFailed]);
+    expect(matching('!status:2xx', list)).toEqual([rejected, refused]);
+  });
+
+  it('verified: true, false, or none', () => {
+    expect(matching('verified:false', list)).toEqual([rejected]);
+    expect(matching('verified:true', list)).toEqual([forwardFailed]);
+    expect(matching('verified:none', list)).toEqual([ok, refused]);
+  });
+});
