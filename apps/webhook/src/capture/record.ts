@@ -196,3 +196,171 @@ export function completeUrl(target: string, host: string | undefined, fallbackHo
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
   return `http://${host || fallbackHost}${target.startsWith('/') ? '' : '/'}${target}`;
 }
+
+/**
+ * Headers as one buffer of `name:value\n` lines (values are binary strings, so each character is
+ * one byte). A request may carry tens of thousands of headers; as `[name, value]` arrays they
+ * would cost about fifteen times their size in the heap (issue 17, defect 3). Names never contain
+ * `:` and values never contain a line break (Node's parser refuses both; loaded files are checked).
+ */
+export function packHeaders(headers: HeaderPairs): Buffer {
+  let length = 0;
+  for (const [name, value] of headers) length += name.length + value.length + 2;
+  const block = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const [name, value] of headers) {
+    offset += block.write(name, offset, 'latin1');
+    block[offset++] = 0x3a; // :
+    offset += block.write(value, offset, 'latin1');
+    block[offset++] = 0x0a; // \n
+  }
+  return block;
+}
+
+/** The pairs back from `packHeaders`. */
+export function unpackHeaders(block: Buffer): HeaderPairs {
+  const pairs: [string, string][] = [];
+  let start = 0;
+  while (start < block.length) {
+    let end = block.indexOf(0x0a, start);
+    if (end === -1) end = block.length;
+    const colon = block.indexOf(0x3a, start);
+    const split = colon === -1 || colon > end ? end : colon;
+    pairs.push([
+      block.toString('latin1', start, split),
+      block.toString('latin1', Math.min(split + 1, end), end),
+    ]);
+    start = end + 1;
+  }
+  return pairs;
+}
+
+/** Fields a record is built from; headers packed, query derived from the target when asked. */
+export interface StoredFields extends Omit<CapturedRequest, 'headers' | 'query'> {
+  readonly headerBlock: Buffer;
+}
+
+/**
+ * A record as the store holds it: headers packed in one buffer and the query parsed from the
+ * target only when read, so what it costs is close to the bytes it came from.
+ */
+export class StoredRequest implements CapturedRequest {
+  readonly seq: number;
+  readonly receivedAt: number;
+  readonly method: string;
+  readonly target: string;
+  readonly path: string;
+  readonly url: string;
+  readonly body: Buffer;
+  readonly size: number;
+  readonly truncated: boolean;
+  readonly remote: string;
+  readonly httpVersion: string;
+  readonly response?: SentResponse;
+  readonly forward?: ForwardResult;
+  readonly verification?: Verification;
+  readonly replayOf?: number;
+  readonly headerBlock: Buffer;
+
+  constructor(fields: StoredFields) {
+    this.seq = fields.seq;
+    this.receivedAt = fields.receivedAt;
+    this.method = fields.method;
+    this.target = fields.target;
+    this.path = fields.path;
+    this.url = fields.url;
+    this.body = fields.body;
+    this.size = fields.size;
+    this.truncated = fields.truncated;
+    this.remote = fields.remote;
+    this.httpVersion = fields.httpVersion;
+    this.headerBlock = fields.headerBlock;
+    if (fields.response) this.response = fields.response;
+    if (fields.forward) this.forward = fields.forward;
+    if (fields.verification) this.verification = fields.verification;
+    if (fields.replayOf !== undefined) this.replayOf = fields.replayOf;
+  }
+
+  static from(seq: number, draft: RequestDraft | CapturedRequest): StoredRequest {
+    const headerBlock =
+      draft instanceof StoredRequest ? draft.headerBlock : packHeaders(draft.headers);
+    const { headers: _headers, query: _query, ...rest } = fieldsOf(draft);
+    return new StoredRequest({ ...rest, seq, headerBlock });
+  }
+
+  get headers(): HeaderPairs {
+    return unpackHeaders(this.headerBlock);
+  }
+
+  get query(): HeaderPairs {
+    return this.method === 'CONNECT' ? [] : splitTarget(this.target).query;
+  }
+
+  /** The same record with some fields replaced (a forward result arriving). */
+  with(patch: Partial<Pick<CapturedRequest, 'forward' | 'response' | 'verification'>>) {
+    return new StoredRequest({ ...fieldsOf(this), headerBlock: this.headerBlock, ...patch });
+  }
+}
+
+/** Own fields of a record, whether a plain object or a StoredRequest (whose getters spread loses). */
+function fieldsOf(record: RequestDraft | CapturedRequest): CapturedRequest & { seq: number } {
+  const fields = {
+    seq: 'seq' in record ? record.seq : 0,
+    receivedAt: record.receivedAt,
+    method: record.method,
+    target: record.target,
+    path: record.path,
+    url: record.url,
+    query: [] as HeaderPairs,
+    headers: [] as HeaderPairs,
+    body: record.body,
+    size: record.size,
+    truncated: record.truncated,
+    remote: record.remote,
+    httpVersion: record.httpVersion,
+  } as CapturedRequest & { seq: number };
+  const optional = fields as {
+    response?: SentResponse;
+    forward?: ForwardResult;
+    verification?: Verification;
+    replayOf?: number;
+  };
+  if (record.response) optional.response = record.response;
+  if (record.forward) optional.forward = record.forward;
+  if (record.verification) optional.verification = record.verification;
+  if (record.replayOf !== undefined) optional.replayOf = record.replayOf;
+  return fields;
+}
+
+/**
+ * Bytes a record holds, as `--max-memory` counts them: every buffer and string it keeps plus a
+ * fixed allowance for the object itself. Responses shared by every request (the configured ones)
+ * cost nothing per record and are not counted.
+ */
+export const RECORD_OVERHEAD_BYTES = 512;
+
+export function recordBytes(record: CapturedRequest): number {
+  const headerBytes =
+    record instanceof StoredRequest ? record.headerBlock.length : pairsBytes(record.headers);
+  let bytes =
+    RECORD_OVERHEAD_BYTES +
+    record.body.length +
+    headerBytes +
+    record.target.length +
+    record.path.length +
+    record.url.length;
+  if (record.forward && record.forward.kind === 'response') {
+    bytes += record.forward.body.length + pairsBytes(record.forward.headers);
+  }
+  if (record.response && record.response !== record.forward) {
+    bytes += pairsBytes(record.response.headers);
+  }
+  return bytes;
+}
+
+/** Bytes of header pairs held as arrays of strings: their text and about 48 bytes per pair. */
+export function pairsBytes(headers: HeaderPairs): number {
+  let bytes = 0;
+  for (const [name, value] of headers) bytes += name.length + value.length + 48;
+  return bytes;
+}
