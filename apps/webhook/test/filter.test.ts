@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CapturedRequest } from '../src/capture/record.js';
+import { type CapturedRequest, StoredRequest } from '../src/capture/record.js';
 import { type Filter, matches, narrows, parseFilter } from '../src/ui/filter.js';
 import { makeRecord } from './helpers.js';
 
@@ -86,6 +86,16 @@ describe('filter language', () => {
   it('unknown prefixes are plain text', () => {
     const url = makeRecord({ body: Buffer.from('see http://example.test/x') });
     expect(matching('http://example.test', [url, health])).toEqual([url]);
+  });
+
+  it('searches the packed headers of stored records the same way', () => {
+    const stored = StoredRequest.from(99, push);
+    expect(stored.headerBlock.length).toBeGreaterThan(0);
+    for (const text of ['push', 'x-github-event', 'zoë', 'hookshot/5c2d']) {
+      expect(matching(text, [stored])).toEqual([stored]);
+    }
+    expect(matching('header:x-author=Zoë', [stored])).toEqual([stored]);
+    expect(matching('nothing-like-this', [stored])).toEqual([]);
   });
 
   it('plain text finds bytes in binary bodies', () => {

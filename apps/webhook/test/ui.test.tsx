@@ -86,7 +86,7 @@ describe('layout', () => {
         ['Content-Type', 'application/json'],
         ['accept', '*/*'],
       ],
-      query: [['a', '1']],
+      target: '/second?a=1',
       body: Buffer.from('{"hello":"world","n":[1,2]}'),
     });
     await ui.until((frame) => frame.includes('2 kept / 2 seen'));

@@ -1,5 +1,5 @@
 import type { CapturedRequest } from '../capture/record.js';
-import { headerValueText } from '../capture/record.js';
+import { headerValueText, StoredRequest } from '../capture/record.js';
 
 /**
  * The filter language of `/`, parsed once into predicates (after mitmproxy's filter expressions,
@@ -152,20 +152,26 @@ function headerTerm(value: string): Parsed {
 function textTerm(needle: string): Parsed {
   const lower = needle.toLowerCase();
   const ascii = /^[\u0020-\u007e]*$/.test(needle);
-  const bodyPattern = ascii ? new RegExp(escapeRegExp(needle), 'i') : null;
-  const inText = (text: string) => text.toLowerCase().includes(lower);
+  // ASCII needles search bytes as Latin-1 (one character per byte, no decoding); others search
+  // UTF-8 text, as header values and bodies are shown.
+  const pattern = ascii ? new RegExp(escapeRegExp(needle), 'i') : null;
+  const inText = (text: string) =>
+    pattern ? pattern.test(text) : text.toLowerCase().includes(lower);
+  const inBytes = (bytes: Buffer) => inText(bytes.toString(ascii ? 'latin1' : 'utf8'));
   return {
     field: 'text',
     test: (record) => {
       if (inText(record.method) || inText(record.path) || inText(record.target)) return true;
-      for (const [name, value] of record.headers) {
-        if (inText(name) || inText(headerValueText(value))) return true;
+      // A stored record keeps its headers packed in one buffer (`name:value` lines): search that
+      // rather than unpacking tens of thousands of pairs.
+      if (record instanceof StoredRequest) {
+        if (inBytes(record.headerBlock)) return true;
+      } else {
+        for (const [name, value] of record.headers) {
+          if (inText(name) || inText(headerValueText(value))) return true;
+        }
       }
-      const body = record.body.subarray(0, BODY_SEARCH_LIMIT);
-      // ASCII needles search the bytes as Latin-1 (one character per byte, no decoding cost).
-      return bodyPattern
-        ? bodyPattern.test(body.toString('latin1'))
-        : inText(body.toString('utf8'));
+      return inBytes(record.body.subarray(0, BODY_SEARCH_LIMIT));
     },
   };
 }
