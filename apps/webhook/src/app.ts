@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
-import type { CapturedRequest } from './capture/record.js';
+import { createPipeline } from './capture/pipeline.js';
+import type { CapturedRequest, RequestDraft } from './capture/record.js';
 import { createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
-import type { ReplayEdits } from './replay/replay.js';
-import { createResponder } from './respond/routes.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/forward.js';
+import { type ReplayEdits, replay } from './replay/replay.js';
+import { createRouter, type Router } from './respond/routes.js';
 
 /** What the UI asks for a replay (`r`, or `e` with edits). */
 export interface ReplayRequest {
@@ -31,15 +33,61 @@ export interface RunningCapture {
    * answered or failed. Rejects only when there is nowhere to send it.
    */
   replay(record: CapturedRequest, request?: ReplayRequest): Promise<CapturedRequest>;
+  /**
+   * Calls `listener` once for every record when it is complete (captured and forwarded, or
+   * replayed): what `--json`, the line printer and `--save` write. Returns the unsubscribe.
+   */
+  onRecord(listener: (record: CapturedRequest) => void): () => void;
+  /** Adds records read from a file (`--load`) without reporting them to `onRecord`. */
+  preload(drafts: Iterable<RequestDraft>): void;
   close(): Promise<void>;
 }
 
-/** Starts capturing: the store, the responder and a listening server. */
+/** Where a replay of `record` goes and how it is signed, from the config. */
+export function replayPlan(
+  config: Pick<AppConfig, 'replayTo'>,
+  route: Router,
+  record: CapturedRequest,
+  request: ReplayRequest = {},
+) {
+  const decision = route(record.method, record.path);
+  const resign = request.resign === false ? null : decision.verify;
+  if (request.to) return { to: request.to, route: null, resign };
+  if (decision.forward) return { to: decision.forward.base, route: decision.forward.route, resign };
+  if (config.replayTo) return { to: config.replayTo, route: null, resign };
+  return null;
+}
+
+/** Starts capturing: the store, the routes, the forward queue and a listening server. */
 export async function startCapture(config: AppConfig): Promise<RunningCapture> {
   const store = new RequestStore(config.limits);
+  const route = createRouter({
+    defaultResponse: config.defaultResponse,
+    routes: config.routes,
+    defaultForward: config.forward.defaultTarget,
+    defaultVerify: config.verify,
+  });
+  const queue = new ForwardQueue({
+    ...FORWARD_QUEUE_LIMITS,
+    // Waiting requests hold memory beyond the store's; never more than half of --max-memory.
+    maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 2),
+    timeoutMs: config.forward.timeoutMs,
+    maxResponseBody: config.limits.maxBody,
+  });
+  const listeners = new Set<(record: CapturedRequest) => void>();
+  const complete = (record: CapturedRequest) => {
+    for (const listener of listeners) listener(record);
+  };
   const server = createCaptureServer({
     store,
-    respond: createResponder(config.defaultResponse, config.routes),
+    handle: createPipeline({
+      store,
+      route,
+      queue,
+      respondWithForward: config.forward.respondWithForward,
+      rejectInvalid: config.rejectInvalid,
+      complete,
+    }),
     maxBody: config.limits.maxBody,
     timeouts: config.timeouts,
   });
@@ -48,12 +96,30 @@ export async function startCapture(config: AppConfig): Promise<RunningCapture> {
     store,
     server,
     address: `http://${formatAddress(address.address, address.port)}`,
-    replayTarget: () => {
-      throw new Error('not implemented');
+    replayTarget: (record) => replayPlan(config, route, record)?.to ?? null,
+    async replay(record, request = {}) {
+      const plan = replayPlan(config, route, record, request);
+      if (!plan) throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
+      const draft = await replay(record, {
+        ...plan,
+        ...(request.edits ? { edits: request.edits } : {}),
+        timeoutMs: config.forward.timeoutMs,
+        maxResponseBody: config.limits.maxBody,
+      });
+      const added = store.add(draft);
+      complete(added);
+      return added;
     },
-    replay: () => Promise.reject(new Error('not implemented')),
+    onRecord(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    preload(drafts) {
+      for (const draft of drafts) store.add(draft);
+    },
     close: () =>
       new Promise((resolve) => {
+        queue.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -73,16 +73,23 @@ export class RequestStore {
   /**
    * Reserves `bytes` for a request still arriving. Refused (false) when requests in flight would
    * then hold more than --max-memory by themselves; otherwise the oldest records are dropped to
-   * make room, so records and requests in flight together stay within it.
+   * make room, so records and requests in flight together stay within it. `force` reserves even
+   * then (bytes already read) and returns false, telling the caller to pause.
    */
-  reserve(bytes: number): boolean {
-    if (this.inFlight + bytes > this.limits.maxMemory) return false;
+  reserve(bytes: number, force = false): boolean {
+    const fits = this.inFlight + bytes <= this.limits.maxMemory;
+    if (!fits && !force) return false;
     this.inFlight += bytes;
     if (this.bytes + this.inFlight > this.limits.maxMemory) {
       this.applyRetention();
       this.snapshotCache = null;
     }
-    return true;
+    return fits;
+  }
+
+  /** Whether requests in flight hold less than --max-memory (paused uploads may go on). */
+  hasRoomInFlight(): boolean {
+    return this.inFlight < this.limits.maxMemory;
   }
 
   /** Gives back what `reserve` took. */
