@@ -58,6 +58,11 @@ export interface AppProps {
   readonly initial?: UiState;
   /** Told of every new state, so a remount can start from it. */
   readonly onState?: (state: UiState) => void;
+  /**
+   * Set to the mounted UI's dispatcher: an effect that outlives a mount (a replay after $EDITOR,
+   * which takes the UI down and puts up a new one) reports to the UI on screen when it ends.
+   */
+  readonly channel?: { current: ((event: UiEvent) => void) | null };
   /** Terminal size when stdout does not report one (tests). */
   readonly fallbackSize?: { columns: number; rows: number };
   /** How long Ink took to draw the last frame, in ms (see `syncDelay`). */
@@ -84,9 +89,10 @@ function perform(command: UiCommand, props: AppProps, dispatch: (event: UiEvent)
       dispatch({ type: 'notice', notice: { text: 'Not available here', tone: 'bad' } });
       return;
     }
+    const deliver = (event: UiEvent) => (props.channel?.current ?? dispatch)(event);
     work.then(
-      (notice) => dispatch({ type: 'notice', notice }),
-      (error: unknown) => dispatch({ type: 'notice', notice: failed(error) }),
+      (notice) => deliver({ type: 'notice', notice }),
+      (error: unknown) => deliver({ type: 'notice', notice: failed(error) }),
     );
   };
   const { effects } = props;
@@ -139,6 +145,15 @@ export function App(props: AppProps) {
     };
     return dispatch;
   });
+
+  useEffect(() => {
+    const channel = latest.current.channel;
+    if (!channel) return;
+    channel.current = dispatch;
+    return () => {
+      if (channel.current === dispatch) channel.current = null;
+    };
+  }, [dispatch]);
 
   // The server pushes into the store; the UI takes a snapshot at most once per frame.
   useEffect(() => {

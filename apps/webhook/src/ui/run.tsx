@@ -7,7 +7,7 @@ import { toHar } from '../export/har.js';
 import { App, type UiEffects } from './App.js';
 import { createEffects, type UiServices } from './effects.js';
 import type { UiEnvironment } from './environment.js';
-import type { UiState } from './reducer.js';
+import type { UiEvent, UiState } from './reducer.js';
 import { enterFullScreen, type TerminalSession } from './terminal.js';
 
 export interface RunningUi {
@@ -51,6 +51,7 @@ export function startUi(
   let lastRenderMs = 0;
   let lastState: UiState | undefined;
   let closed = false;
+  const channel: { current: ((event: UiEvent) => void) | null } = { current: null };
 
   const effects: UiEffects | undefined = options
     ? createEffects({
@@ -79,6 +80,7 @@ export function startUi(
         onQuit={handlers.onQuit}
         effects={effects}
         initial={lastState}
+        channel={channel}
         onState={(state) => {
           lastState = state;
         }}
