@@ -84,12 +84,17 @@ export const BINDINGS: readonly Binding[] = [
     matches: char('/'),
   },
   {
-    label: 'n / N',
+    label: 'n',
     action: 'nextMatch',
-    description: 'Next (older) / previous (newer) request in the list, wrapping around.',
+    description: 'Next match: the next older request in the (filtered) list, wrapping around.',
     matches: char('n'),
   },
-  { label: 'N', action: 'previousMatch', description: '', matches: char('N') },
+  {
+    label: 'N',
+    action: 'previousMatch',
+    description: 'Previous match: the next newer one, wrapping around.',
+    matches: char('N'),
+  },
   {
     label: 'r',
     action: 'replay',
