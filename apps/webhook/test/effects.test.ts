@@ -67,7 +67,8 @@ describe('x: curl to the clipboard or a file', () => {
     const record = makeRecord({ target: '/hooks/a' });
     const notice = await effects.copyCurl(record);
     expect(written).toEqual([osc52('curl -X POST http://x.test/hooks/a')]);
-    expect(written[0]).toMatch(/^\x1b\]52;c;[A-Za-z0-9+/=]+\x07$/);
+    expect(written[0]?.startsWith('\x1b]52;c;')).toBe(true);
+    expect(written[0]?.endsWith('\x07')).toBe(true);
     expect(notice.text).toMatch(/copied as curl to the clipboard \(OSC 52/);
     expect(readdirSync(directory)).toEqual([]);
   });

@@ -27,7 +27,7 @@ describe('key table', () => {
         .map((key) => `\`${key}\``)
         .join(', ');
       expect(readme).toMatch(
-        new RegExp(`\\| ${escape(keys)} +\\| ${escape(binding.description)} +\\|`),
+        new RegExp(`\\| ${escapeRegExp(keys)} +\\| ${escapeRegExp(binding.description)} +\\|`),
       );
     }
   });
@@ -64,6 +64,6 @@ describe('key table', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
