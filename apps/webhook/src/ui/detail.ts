@@ -113,13 +113,15 @@ function composeDetail(
       add(`  ${printable(name)} = ${printable(value)}`, 'plain');
   }
   add('', 'plain');
-  add(`Headers (${record.headers.length})`, 'heading');
-  for (const [name, value] of sortHeaders(record.headers)) {
+  // A stored record unpacks its headers on each read: once here.
+  const headers = record.headers;
+  add(`Headers (${headers.length})`, 'heading');
+  for (const [name, value] of sortHeaders(headers)) {
     add(`  ${printable(name)}: ${printable(headerValueText(value))}`, 'plain');
   }
   add('', 'plain');
 
-  const { view, note } = bodyView(record, mode);
+  const { view, note } = bodyView(record, headers, mode);
   const size = record.truncated
     ? `${formatSize(record.body.length)} kept of ${formatSize(record.size)} (truncated by --max-body)`
     : formatSize(record.size);
@@ -185,13 +187,16 @@ interface ShownBody {
 const bodyCache = new Map<string, { record: CapturedRequest; shown: ShownBody }>();
 const BODY_CACHE_SIZE = 8;
 
-function bodyView(record: CapturedRequest, mode: BodyMode): ShownBody {
+function bodyView(record: CapturedRequest, headers: HeaderPairs, mode: BodyMode): ShownBody {
   const key = `${record.seq}:${mode}`;
   let entry = bodyCache.get(key);
   if (entry && entry.record === record) {
     bodyCache.delete(key);
   } else {
-    entry = { record, shown: showBody(record, mode) };
+    entry = {
+      record,
+      shown: showBody({ headers, body: record.body, truncated: record.truncated }, mode),
+    };
   }
   bodyCache.set(key, entry);
   const oldest = bodyCache.keys().next();
@@ -208,13 +213,13 @@ export function showBody(
   record: Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
   mode: BodyMode,
 ): ShownBody {
-  const { body, truncated } = record;
+  const { body, truncated, headers } = record;
   if (mode === 'hex') {
     return body.length === 0
       ? { view: { kind: 'empty', label: 'empty' }, note: '' }
       : { view: { kind: 'binary', label: 'hex, as received', bytes: body }, note: '' };
   }
-  const decoding = decodeContent(body, headerValue(record.headers, 'content-encoding'), truncated);
+  const decoding = decodeContent(body, headerValue(headers, 'content-encoding'), truncated);
   let bytes = body;
   let note = '';
   if (decoding.kind === 'decoded') {
@@ -227,7 +232,7 @@ export function showBody(
   const view =
     mode === 'raw'
       ? formatRaw(bytes, truncated)
-      : formatBody(bytes, headerValue(record.headers, 'content-type'), truncated);
+      : formatBody(bytes, headerValue(headers, 'content-type'), truncated);
   return { view, note };
 }
 
@@ -270,10 +275,7 @@ function exchangeRows(
   expanded: boolean,
   mode: BodyMode,
 ): Rows {
-  const shown = showBody(
-    { headers, body, truncated } as Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
-    mode,
-  );
+  const shown = showBody({ headers, body, truncated }, mode);
   const head = [
     '',
     title,
