@@ -99,7 +99,8 @@ export async function startCapture(config: AppConfig): Promise<RunningCapture> {
     replayTarget: (record) => replayPlan(config, route, record)?.to ?? null,
     async replay(record, request = {}) {
       const plan = replayPlan(config, route, record, request);
-      if (!plan) throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
+      if (!plan)
+        throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
       const draft = await replay(record, {
         ...plan,
         ...(request.edits ? { edits: request.edits } : {}),

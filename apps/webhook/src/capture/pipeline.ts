@@ -1,15 +1,15 @@
+import type { ForwardQueue } from '../forward/forward.js';
+import { forwardUrl } from '../forward/forward.js';
+import type { Router } from '../respond/routes.js';
+import { verify } from '../verify/verify.js';
 import {
+  type CapturedRequest,
   type ExchangeFailure,
   type ExchangeResponse,
   type RequestDraft,
   type SentResponse,
   StoredRequest,
-  type CapturedRequest,
 } from './record.js';
-import type { ForwardQueue } from '../forward/forward.js';
-import { forwardUrl } from '../forward/forward.js';
-import type { Router } from '../respond/routes.js';
-import { verify } from '../verify/verify.js';
 import type { Answer } from './server.js';
 import type { RequestStore } from './store.js';
 
@@ -44,7 +44,9 @@ export function answerFromForward(result: ExchangeResponse | ExchangeFailure): S
   return {
     status,
     headers: [['Content-Type', 'text/plain; charset=utf-8']],
-    body: Buffer.from(`webhook: forward to ${result.target} failed: ${result.failure} (${result.message})\n`),
+    body: Buffer.from(
+      `webhook: forward to ${result.target} failed: ${result.failure} (${result.message})\n`,
+    ),
   };
 }
 
@@ -62,7 +64,9 @@ function rejection(reason: string): SentResponse {
  * when the target answers (capturing never waits for it, unless --respond-with-forward asks to
  * answer with the target's response).
  */
-export function createPipeline(options: PipelineOptions): (draft: RequestDraft) => Answer | Promise<Answer> {
+export function createPipeline(
+  options: PipelineOptions,
+): (draft: RequestDraft) => Answer | Promise<Answer> {
   const { store, route, queue, complete } = options;
 
   return (draft) => {
@@ -105,9 +109,11 @@ export function createPipeline(options: PipelineOptions): (draft: RequestDraft) 
     const record = store.add({ ...checked, response, forward: { kind: 'pending', target: url } });
     void sent.then((forward) => {
       // Dropped from memory meanwhile: the printers and --save still get the whole record.
-      complete(store.update(record.seq, { forward }) ?? StoredRequest.from(record.seq, record).with({ forward }));
+      complete(
+        store.update(record.seq, { forward }) ??
+          StoredRequest.from(record.seq, record).with({ forward }),
+      );
     });
     return response;
   };
 }
-

@@ -221,7 +221,9 @@ export function groupHeaders(headers: HeaderPairs): Map<string, string | string[
     const previous = grouped.get(key);
     grouped.set(
       key,
-      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value],
+      previous === undefined
+        ? value
+        : [...(Array.isArray(previous) ? previous : [previous]), value],
     );
   }
   return grouped;

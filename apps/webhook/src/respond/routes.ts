@@ -82,7 +82,13 @@ export function prepareResponse(spec: ResponseSpec): PreparedResponse {
     );
   }
   const body = Buffer.from(spec.body, 'utf8');
-  return { status: spec.status, headers, headerMap, body, sent: { status: spec.status, headers, body } };
+  return {
+    status: spec.status,
+    headers,
+    headerMap,
+    body,
+    sent: { status: spec.status, headers, body },
+  };
 }
 
 function inferContentType(body: string): string {
