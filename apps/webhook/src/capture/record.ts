@@ -261,8 +261,11 @@ export class StoredRequest implements CapturedRequest {
   readonly verification?: Verification;
   readonly replayOf?: number;
   readonly headerBlock: Buffer;
+  /** Query pairs given that the target does not yield (hand-made records); else derived. */
+  readonly givenQuery: HeaderPairs | undefined;
 
-  constructor(fields: StoredFields) {
+  constructor(fields: StoredFields, givenQuery?: HeaderPairs) {
+    this.givenQuery = givenQuery;
     this.seq = fields.seq;
     this.receivedAt = fields.receivedAt;
     this.method = fields.method;
@@ -285,7 +288,7 @@ export class StoredRequest implements CapturedRequest {
     const headerBlock =
       draft instanceof StoredRequest ? draft.headerBlock : packHeaders(draft.headers);
     const { headers: _headers, query: _query, ...rest } = fieldsOf(draft);
-    return new StoredRequest({ ...rest, seq, headerBlock });
+    return new StoredRequest({ ...rest, seq, headerBlock }, givenQuery(draft));
   }
 
   get headers(): HeaderPairs {
@@ -293,13 +296,33 @@ export class StoredRequest implements CapturedRequest {
   }
 
   get query(): HeaderPairs {
+    if (this.givenQuery) return this.givenQuery;
     return this.method === 'CONNECT' ? [] : splitTarget(this.target).query;
   }
 
   /** The same record with some fields replaced (a forward result arriving). */
   with(patch: Partial<Pick<CapturedRequest, 'forward' | 'response' | 'verification'>>) {
-    return new StoredRequest({ ...fieldsOf(this), headerBlock: this.headerBlock, ...patch });
+    return new StoredRequest(
+      { ...fieldsOf(this), headerBlock: this.headerBlock, ...patch },
+      this.givenQuery,
+    );
   }
+}
+
+/**
+ * The draft's query when it is not what the target yields (records made by hand), else undefined
+ * so the record derives it when asked rather than holding thousands of pairs.
+ */
+function givenQuery(draft: RequestDraft | CapturedRequest): HeaderPairs | undefined {
+  if (draft instanceof StoredRequest) return draft.givenQuery;
+  if (draft.query.length === 0 && !draft.target.includes('?')) return undefined;
+  const derived = draft.method === 'CONNECT' ? [] : splitTarget(draft.target).query;
+  const same =
+    derived.length === draft.query.length &&
+    derived.every(
+      ([name, value], i) => draft.query[i]?.[0] === name && draft.query[i]?.[1] === value,
+    );
+  return same ? undefined : draft.query;
 }
 
 /** Own fields of a record, whether a plain object or a StoredRequest (whose getters spread loses). */
