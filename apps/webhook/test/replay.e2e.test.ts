@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('replay from the UI', { timeout: 60_000 }, () => {
-  it('r replays to a URL typed in the prompt; e edits in $EDITOR first', async () => {
+  it('r replays to a URL typed in the prompt, e edits in $EDITOR first, x copies as curl, X exports HAR', async () => {
     const cli = startInTerminal([CLI, '--port', '0'], {
       cols: 150,
       rows: 40,
@@ -63,22 +63,35 @@ describe('replay from the UI', { timeout: 60_000 }, () => {
     try {
       const address = await cli.address();
       const body = '{"event":"push","amount":12.50}';
-      await fetch(`${address}/hooks/e2e?x=1`, {
+      const first = await fetch(`${address}/hooks/e2e?x=1`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-event': 'push' },
         body,
       });
-      await waitFor(() => cli.screen().includes('1 kept / 1 seen'), cli.screen);
+      expect(first.status).toBe(200);
+      await waitFor(
+        () => cli.screen().includes('1 kept / 1 seen'),
+        () => cli.screen().slice(-3000),
+      );
 
       // No forward target and no --replay-to: r asks for a URL.
       let mark = cli.output().length;
       cli.terminal.write('r');
-      await waitFor(() => cli.screenSince(mark).includes('Replay to URL: http://'), cli.screen);
+      await waitFor(
+        () => cli.screenSince(mark).includes('Replay to URL: http://'),
+        () => cli.screen().slice(-3000),
+      );
       cli.terminal.write(`${receiverUrl.slice('http://'.length)}\r`);
-      await waitFor(() => received.length === 1, cli.screen);
+      await waitFor(
+        () => received.length === 1,
+        () => cli.screen().slice(-3000),
+      );
       expect(received[0]).toMatchObject({ method: 'POST', url: '/hooks/e2e?x=1', body });
       expect(received[0]?.headers['x-event']).toBe('push');
-      await waitFor(() => /#2 replay of #1 → 200 OK in \d+ ms/.test(cli.screen()), cli.screen);
+      await waitFor(
+        () => /#2 replay of #1 → 200 OK in \d+ ms/.test(cli.screen()),
+        () => cli.screen().slice(-3000),
+      );
       await waitFor(
         () => cli.screen().includes(`→ Replayed to ${receiverUrl}/hooks/e2e?x=1 · 200 OK`),
         cli.screen,
@@ -88,11 +101,54 @@ describe('replay from the UI', { timeout: 60_000 }, () => {
       // e: the editor changes the body and a header; the URL typed before is used again.
       mark = cli.output().length;
       cli.terminal.write('e');
-      await waitFor(() => received.length === 2, cli.screen);
+      await waitFor(
+        () => received.length === 2,
+        () => cli.screen().slice(-3000),
+      );
       expect(received[1]?.body).toBe('{"event":"edited","amount":12.50}');
       expect(received[1]?.headers['x-event']).toBe('edited');
       expect(received[1]?.headers['content-length']).toBe(String(received[1]?.body.length));
-      await waitFor(() => /#3 replay of #\d → 200 OK/.test(cli.screenSince(mark)), cli.screen);
+      await waitFor(
+        () => /#3 replay of #1 → 200 OK/.test(cli.screenSince(mark)),
+        () => cli.screen().slice(-3000),
+      );
+      await waitFor(
+        () => cli.screenSince(mark).includes('3 kept / 3 seen'),
+        () => cli.screen().slice(-3000),
+      );
+
+      // x: the curl command through OSC 52 and, this terminal not being known to take it, a file.
+      mark = cli.output().length;
+      cli.terminal.write('x');
+      await waitFor(
+        () => cli.screenSince(mark).includes('#3 as curl: ./webhook-3.curl.sh'),
+        cli.screen,
+      );
+      const script = readFileSync(join(directory, 'webhook-3.curl.sh'), 'utf8');
+      expect(script).toMatch(/^#!\/bin\/sh\ncurl /);
+      expect(script).toContain('"edited"');
+      const sequence = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(cli.output().slice(mark));
+      expect(Buffer.from(sequence?.[1] ?? '', 'base64').toString('utf8')).toBe(
+        script.replace(/^#!\/bin\/sh\n/, '').trimEnd(),
+      );
+
+      // X: the filtered list as HAR.
+      mark = cli.output().length;
+      cli.terminal.write('/edited\r');
+      await waitFor(
+        () => cli.screenSince(mark).includes('1 of 3 match'),
+        () => cli.screen().slice(-3000),
+      );
+      cli.terminal.write('X');
+      await waitFor(
+        () => /exported to \.\/webhook-[\d-]+\.har/.test(cli.screenSince(mark)),
+        cli.screen,
+      );
+      const harFile = readdirSync(directory).find((name) => name.endsWith('.har')) ?? '';
+      const har = JSON.parse(readFileSync(join(directory, harFile), 'utf8'));
+      expect(har.log.version).toBe('1.2');
+      expect(har.log.entries).toHaveLength(1);
+      expect(har.log.entries[0].request.postData.text).toBe('{"event":"edited","amount":12.50}');
 
       cli.terminal.write('q');
       expect((await cli.exited).exitCode).toBe(0);

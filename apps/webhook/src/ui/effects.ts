@@ -109,7 +109,8 @@ export function createEffects(context: EffectsContext): UiEffects {
 
 /** `#13 replay of #12 → 200 OK in 35 ms`, or why it failed. */
 export function replayNotice(original: CapturedRequest, replayed: CapturedRequest): Notice {
-  const head = `#${replayed.seq} replay of #${original.seq}`;
+  // A replay of a replay is linked to the first original, as the store links it.
+  const head = `#${replayed.seq} replay of #${replayed.replayOf ?? original.seq}`;
   const result = replayed.forward;
   if (!result || result.kind === 'pending') return { text: `${head} sent`, tone: 'info' };
   if (result.kind === 'failure') {
