@@ -91,6 +91,7 @@ describe('layout', () => {
         ['accept', '*/*'],
       ],
       target: '/second?a=1',
+      query: [['a', '1']],
       body: Buffer.from('{"hello":"world","n":[1,2]}'),
     });
     await ui.until((frame) => frame.includes('2 kept / 2 seen'));
