@@ -315,7 +315,7 @@ export class StoredRequest implements CapturedRequest {
  */
 function givenQuery(draft: RequestDraft | CapturedRequest): HeaderPairs | undefined {
   if (draft instanceof StoredRequest) return draft.givenQuery;
-  if (draft.query.length === 0 && !draft.target.includes('?')) return undefined;
+  if (draft.query.length === 0) return undefined;
   const derived = draft.method === 'CONNECT' ? [] : splitTarget(draft.target).query;
   const same =
     derived.length === draft.query.length &&

@@ -15,6 +15,8 @@ export interface CurlExport {
 export interface CurlOptions {
   /** Where a non-printable body goes (default `webhook-<seq>.body`). */
   readonly bodyFilePath?: string;
+  /** Send it somewhere else than where it was sent (default: the record's URL). */
+  readonly url?: string;
 }
 
 /**
@@ -69,8 +71,9 @@ const LEFT_TO_CURL = new Set(['content-length', 'transfer-encoding', 'connection
  */
 export function toCurl(record: CapturedRequest, options: CurlOptions = {}): CurlExport {
   const parts = ['curl', '--silent', '--show-error', '--include', '-X', shellQuote(record.method)];
-  parts.push('--url', shellWord(Buffer.from(record.url, 'latin1')));
-  const hostless = new URL(/^https?:\/\//i.test(record.url) ? record.url : 'http://x/').host;
+  const url = options.url ?? record.url;
+  parts.push('--url', shellWord(Buffer.from(url, 'latin1')));
+  const hostless = new URL(/^https?:\/\//i.test(url) ? url : 'http://x/').host;
   for (const [name, value] of record.headers) {
     const lower = name.toLowerCase();
     if (LEFT_TO_CURL.has(lower)) continue;

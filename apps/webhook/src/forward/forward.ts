@@ -162,6 +162,7 @@ export function sendRequest(
       resolve(result);
     };
     const https = parsed.protocol === 'https:';
+    const origin = `${parsed.protocol}//${parsed.host}`;
     const headers = forwardHeaders(request.headers, parsed, request.body.length);
     const send = https ? httpsRequest : httpRequest;
     const outgoing = send(parsed, {
@@ -169,8 +170,10 @@ export function sendRequest(
       // A flat [name, value, ...] list: Node sends it in this order, with this case, as latin1.
       headers: headers.flat() as unknown as Record<string, string>,
       agent: options.agents ? (https ? options.agents.https : options.agents.http) : false,
-      // The request-target as the client sent it, not re-encoded by URL.
-      path: `${parsed.pathname}${parsed.search}`,
+      // The request-target as the client sent it, not re-encoded by URL (which turns ' into %27).
+      path: url.startsWith(origin)
+        ? url.slice(origin.length) || '/'
+        : `${parsed.pathname}${parsed.search}`,
       setHost: false,
     });
     const timer = setTimeout(() => {
