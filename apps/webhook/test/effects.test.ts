@@ -17,7 +17,7 @@ afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
 function setup(clipboard: 'osc52' | 'file', editor = 'true') {
   const written: string[] = [];
-  const replays: { record: CapturedRequest; to: string; edits: unknown }[] = [];
+  const replays: { record: CapturedRequest; to: string | undefined; edits: unknown }[] = [];
   const services: UiServices = {
     replayTarget: () => null,
     async replay(record, request) {
@@ -26,7 +26,7 @@ function setup(clipboard: 'osc52' | 'file', editor = 'true') {
         replayOf: record.seq,
         forward: {
           kind: 'response',
-          target: request.to,
+          target: request.to ?? 'http://own.test/hooks',
           status: 201,
           statusText: 'Created',
           headers: [],
@@ -124,6 +124,9 @@ describe('r and e: replay', () => {
     const record = makeRecord();
     const notice = await effects.replay(record, 'http://127.0.0.1:3000', false);
     expect(replays).toEqual([{ record, to: 'http://127.0.0.1:3000', edits: undefined }]);
+    // null: the record's own target, left to the capture (its route shapes the path)
+    await effects.replay(record, null, false);
+    expect(replays[1]).toEqual({ record, to: undefined, edits: undefined });
     expect(suspended()).toBe(0);
     expect(notice).toEqual({
       text: expect.stringMatching(/replay of #\d+ → 201 Created in 4 ms$/),

@@ -278,7 +278,7 @@ describe('commands and their effects', () => {
     await ui.press('X');
     await ui.until((frame) => frame.includes('exported'));
     expect(calls).toEqual([
-      `replay #${first.seq} http://127.0.0.1:3000 false`,
+      `replay #${first.seq} null false`,
       `curl #${first.seq}`,
       'har 1 method:GET',
     ]);

@@ -43,7 +43,8 @@ export function syncDelay(lastRenderMs: number): number {
 export interface UiEffects {
   /** Where `record` is replayed without asking; null when nothing is configured. */
   replayTarget(record: CapturedRequest): string | null;
-  replay(record: CapturedRequest, target: string, edit: boolean): Promise<Notice>;
+  /** `target` null: the record's own target (its route keeps its say in the URL's path). */
+  replay(record: CapturedRequest, target: string | null, edit: boolean): Promise<Notice>;
   copyCurl(record: CapturedRequest): Promise<Notice>;
   exportHar(records: readonly CapturedRequest[], filter: string | null): Promise<Notice>;
 }
@@ -104,11 +105,13 @@ function perform(command: UiCommand, props: AppProps, dispatch: (event: UiEvent)
       props.store.clear();
       return;
     case 'replay': {
-      const target = effects?.replayTarget(command.record) ?? command.target;
-      if (effects && target === null) dispatch({ type: 'askReplayTarget', edit: command.edit });
-      else if (target !== null) report(effects?.replay(command.record, target, command.edit));
-      else report(undefined);
-      return;
+      if (!effects) return report(undefined);
+      // The record's own target first: sent without a URL, so its route still shapes the path.
+      if (effects.replayTarget(command.record) !== null) {
+        return report(effects.replay(command.record, null, command.edit));
+      }
+      if (command.target === null) return dispatch({ type: 'askReplayTarget', edit: command.edit });
+      return report(effects.replay(command.record, command.target, command.edit));
     }
     case 'copyCurl':
       report(effects?.copyCurl(command.record));

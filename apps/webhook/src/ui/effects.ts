@@ -19,12 +19,13 @@ export interface UiServices {
   /** The record's own replay target (its route's forward, --forward-to, --replay-to), or null. */
   replayTarget(record: CapturedRequest): string | null;
   /**
-   * Sends `record` again to `to` (a base URL), with `edits`, re-signed where a scheme applies, and
-   * adds the replay to the store; resolves with it once the target answered or failed.
+   * Sends `record` again to `to` (a base URL typed by the user) or, without it, to the record's
+   * own target, with `edits`, re-signed where a scheme applies, and adds the replay to the store;
+   * resolves with it once the target answered or failed.
    */
   replay(
     record: CapturedRequest,
-    request: { to: string; edits?: ReplayEdits },
+    request: { to?: string; edits?: ReplayEdits },
   ): Promise<CapturedRequest>;
   curl(record: CapturedRequest, options: CurlOptions): CurlExport;
   har(records: readonly CapturedRequest[]): HarDocument;
@@ -101,7 +102,10 @@ export function createEffects(context: EffectsContext): UiEffects {
         if (!edited.ok) return { text: printable(edited.error), tone: 'bad' };
         edits = edited.request;
       }
-      const replayed = await services.replay(record, { to: target, edits });
+      const replayed = await services.replay(record, {
+        ...(target === null ? {} : { to: target }),
+        ...(edits ? { edits } : {}),
+      });
       return replayNotice(record, replayed);
     },
   };

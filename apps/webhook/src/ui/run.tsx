@@ -32,7 +32,7 @@ export interface UiOptions {
 export function uiServices(capture: UiOptions['capture']): UiServices {
   return {
     replayTarget: (record) => capture.replayTarget(record),
-    replay: (record, request) => capture.replay(record, { to: request.to, edits: request.edits }),
+    replay: (record, request) => capture.replay(record, request),
     curl: toCurl,
     har: toHar,
   };
