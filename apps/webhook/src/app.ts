@@ -69,8 +69,8 @@ export async function startCapture(config: AppConfig): Promise<RunningCapture> {
   });
   const queue = new ForwardQueue({
     ...FORWARD_QUEUE_LIMITS,
-    // Waiting requests hold memory beyond the store's; never more than half of --max-memory.
-    maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 2),
+    // Waiting requests hold memory beyond the store's; never more than a quarter of --max-memory.
+    maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 4),
     timeoutMs: config.forward.timeoutMs,
     maxResponseBody: config.limits.maxBody,
   });

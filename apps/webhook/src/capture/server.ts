@@ -20,6 +20,8 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * (tens of bytes each) before the tool sees them: this bounds that.
  */
 export const MAX_CONNECTIONS = 128;
+/** A body this small is never paused for memory (see `capture`). */
+const SMALL_BODY_BYTES = 64 * 1024;
 /** What Node holds per header while parsing (two strings and their slots), beyond the bytes. */
 const HEADER_OVERHEAD_BYTES = 64;
 
@@ -175,7 +177,9 @@ export function createCaptureServer({
       chunks.push(part);
       kept += part.length;
       reserved += part.length;
-      if (!store.reserve(part.length, true)) {
+      // Past the in-flight budget, uploads wait; small bodies go on, so ordinary requests are
+      // still served while large uploads are held (they are bounded by the connection cap).
+      if (!store.reserve(part.length, true) && kept > SMALL_BODY_BYTES) {
         req.pause();
         paused.add(req);
       }

@@ -77,7 +77,12 @@ export class RequestStore {
    * then (bytes already read) and returns false, telling the caller to pause.
    */
   reserve(bytes: number, force = false): boolean {
-    const fits = this.inFlight + bytes <= this.limits.maxMemory;
+    // Bodies (forced) stop at 7/8 of the limit, so the headers of new requests still fit while
+    // uploads wait: a flood of held uploads cannot lock everyone else out.
+    const limit = force
+      ? this.limits.maxMemory - Math.floor(this.limits.maxMemory / 8)
+      : this.limits.maxMemory;
+    const fits = this.inFlight + bytes <= limit;
     if (!fits && !force) return false;
     this.inFlight += bytes;
     if (this.bytes + this.inFlight > this.limits.maxMemory) {
@@ -89,7 +94,7 @@ export class RequestStore {
 
   /** Whether requests in flight hold less than --max-memory (paused uploads may go on). */
   hasRoomInFlight(): boolean {
-    return this.inFlight < this.limits.maxMemory;
+    return this.inFlight < this.limits.maxMemory - Math.floor(this.limits.maxMemory / 8);
   }
 
   /** Gives back what `reserve` took. */

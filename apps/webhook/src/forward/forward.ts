@@ -252,6 +252,8 @@ interface Waiting {
   readonly request: OutgoingRequest;
   readonly url: string;
   readonly bytes: number;
+  /** The forward timeout counts from here: waiting in the queue uses it up too. */
+  readonly deadline: number;
   readonly resolve: (result: ExchangeResponse | ExchangeFailure) => void;
 }
 
@@ -296,14 +298,53 @@ export class ForwardQueue {
     }
     this.bytes += bytes;
     return new Promise((resolve) => {
-      this.waiting.push({ request, url, bytes, resolve });
+      const deadline = performance.now() + this.options.timeoutMs;
+      this.waiting.push({ request, url, bytes, deadline, resolve });
       this.pump();
+      this.sweepSoon();
+    });
+  }
+
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Fails the requests that waited out the whole forward timeout in the queue (a hanging target
+   * holds every slot), so each record is complete within the timeout of its arrival.
+   */
+  private sweepSoon(): void {
+    if (this.sweepTimer || this.waiting.length === 0) return;
+    this.sweepTimer = setTimeout(
+      () => {
+        this.sweepTimer = undefined;
+        const now = performance.now();
+        let kept = 0;
+        for (const item of this.waiting) {
+          if (item.deadline > now) this.waiting[kept++] = item;
+          else this.expire(item);
+        }
+        this.waiting.length = kept;
+        this.sweepSoon();
+      },
+      Math.max(50, this.options.timeoutMs / 4),
+    );
+    this.sweepTimer.unref();
+  }
+
+  private expire(item: Waiting): void {
+    this.bytes -= item.bytes;
+    item.resolve({
+      kind: 'failure',
+      target: item.url,
+      failure: 'timeout',
+      message: `no answer within ${this.options.timeoutMs} ms (waited in the forward queue)`,
+      durationMs: this.options.timeoutMs,
     });
   }
 
   /** Cancels everything waiting or under way (each resolves as `cancelled`). */
   close(): void {
     this.abort.abort();
+    clearTimeout(this.sweepTimer);
     for (const item of this.waiting.splice(0)) {
       item.resolve({
         kind: 'failure',
@@ -321,9 +362,14 @@ export class ForwardQueue {
     while (this.active < this.options.concurrency) {
       const item = this.waiting.shift();
       if (!item) return;
+      const left = item.deadline - performance.now();
+      if (left <= 0) {
+        this.expire(item);
+        continue;
+      }
       this.active += 1;
       void sendRequest(item.request, item.url, {
-        timeoutMs: this.options.timeoutMs,
+        timeoutMs: Math.ceil(left),
         maxResponseBody: this.options.maxResponseBody,
         signal: this.abort.signal,
         agents: this.agents,
