@@ -105,13 +105,16 @@ function perform(command: UiCommand, props: AppProps, dispatch: (event: UiEvent)
       props.store.clear();
       return;
     case 'replay': {
-      if (!effects) return report(undefined);
       // The record's own target first: sent without a URL, so its route still shapes the path.
-      if (effects.replayTarget(command.record) !== null) {
-        return report(effects.replay(command.record, null, command.edit));
+      if (!effects) report(undefined);
+      else if (effects.replayTarget(command.record) !== null) {
+        report(effects.replay(command.record, null, command.edit));
+      } else if (command.target === null) {
+        dispatch({ type: 'askReplayTarget', edit: command.edit });
+      } else {
+        report(effects.replay(command.record, command.target, command.edit));
       }
-      if (command.target === null) return dispatch({ type: 'askReplayTarget', edit: command.edit });
-      return report(effects.replay(command.record, command.target, command.edit));
+      return;
     }
     case 'copyCurl':
       report(effects?.copyCurl(command.record));
