@@ -172,7 +172,7 @@ function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const rows = [];
+const rows: Awaited<ReturnType<typeof throughput>>[] = [];
 rows.push(await throughput('bare node:http (answers 200)', bareServer));
 rows.push(await throughput('webhook --no-tui', () => headless()));
 // Forwarding on: every captured request is also sent to an app (a bare server of its own);

@@ -92,7 +92,7 @@ async function rawRequests(port: number, count: number, concurrency: number, req
 }
 
 describe('defect 3: --max-memory holds under both attacks', () => {
-  it(`${scaled(300, 1000)} requests of ~38,000 tiny headers with --max-memory 16MiB`, async () => {
+  it(`${scaled(150, 1000)} requests of ~38,000 tiny headers with --max-memory 16MiB`, async () => {
     const maxMemory = 16 * MiB;
     const cli = await startCli(['--max-memory', '16MiB', '--max-body', '1MiB']);
     const port = Number(new URL(cli.url).port);
@@ -100,7 +100,7 @@ describe('defect 3: --max-memory holds under both attacks', () => {
     const request = Buffer.from(
       `GET /h HTTP/1.1\r\nHost: x\r\n${'a:b\r\n'.repeat(38_000)}Connection: close\r\n\r\n`,
     );
-    const count = scaled(300, 1000);
+    const count = scaled(150, 1000);
     const statuses = await rawRequests(port, count, 8, request);
     await waitFor(() => cli.recorded() >= statuses.filter((status) => status === '200').length);
     const { peak } = residentMemory(cli.pid);
@@ -174,7 +174,7 @@ describe('forwarding to a dead or hanging target under a flood', () => {
           '--forward-timeout',
           '2',
         ]);
-        const count = scaled(1500, 6000);
+        const count = scaled(800, 6000);
         const body = Buffer.alloc(64 * 1024, 97);
         const result = await flood(cli.url, { count, concurrency: 16, body: () => body });
         await waitFor(

@@ -59,8 +59,13 @@ export function replayPlan(
 }
 
 /** Starts capturing: the store, the routes, the forward queue and a listening server. */
-export async function startCapture(config: AppConfig): Promise<RunningCapture> {
+export async function startCapture(
+  config: AppConfig,
+  /** Runs before the server listens (`--load`): a bad file stops the tool before any port opens. */
+  prepare?: (store: RequestStore) => Promise<void>,
+): Promise<RunningCapture> {
   const store = new RequestStore(config.limits);
+  await prepare?.(store);
   const route = createRouter({
     defaultResponse: config.defaultResponse,
     routes: config.routes,

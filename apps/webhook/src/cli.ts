@@ -45,7 +45,15 @@ function isLoopback(host: string): boolean {
 }
 
 async function run(config: AppConfig): Promise<void> {
-  const capture = await startCapture(config);
+  let loaded = 0;
+  const capture = await startCapture(config, async (store) => {
+    if (!config.loadFile) return;
+    loaded = await loadInto(
+      readSession(config.loadFile, { maxLineBytes: maxLineBytes(config.limits.maxBody) }),
+      (draft) => store.add(draft),
+      config.limits.maxRequests,
+    );
+  });
   onExit(() => {
     void capture.close();
   });
@@ -58,11 +66,6 @@ async function run(config: AppConfig): Promise<void> {
     );
   }
   if (config.loadFile) {
-    const loaded = await loadInto(
-      readSession(config.loadFile, { maxLineBytes: maxLineBytes(config.limits.maxBody) }),
-      (draft) => capture.store.add(draft),
-      config.limits.maxRequests,
-    );
     const held = capture.store.snapshot().records.length;
     warnings.push(
       `loaded ${loaded} records from ${config.loadFile} (${held} held within the limits)`,
