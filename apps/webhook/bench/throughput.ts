@@ -1,7 +1,8 @@
 // npm run bench:webhook [-- --duration 10 --connections 50]
 //
 // Requests per second the capture server answers (and records) with the UI drawing in a
-// pseudo-terminal and with --no-tui, each next to a bare node:http server that only answers 200,
+// pseudo-terminal, with --no-tui, and with --no-tui forwarding every request to a second bare
+// server (the user's app), each next to a bare node:http server that only answers 200,
 // all measured in the same run on the same machine; then the peak resident memory with the
 // retention limits full. Prints a table and writes JSON to bench/results/.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -171,9 +172,20 @@ function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const rows = [];
+const rows: Awaited<ReturnType<typeof throughput>>[] = [];
 rows.push(await throughput('bare node:http (answers 200)', bareServer));
 rows.push(await throughput('webhook --no-tui', () => headless()));
+// Forwarding on: every captured request is also sent to an app (a bare server of its own);
+// `forwarded` counts the answers the app gave, as --json would show them.
+{
+  const app = await bareServer();
+  rows.push(
+    await throughput('webhook --no-tui --forward-to (bare app)', () =>
+      headless(['--forward-to', app.url]),
+    ),
+  );
+  await app.stop();
+}
 rows.push(await throughput('webhook with the UI in a pty', () => withUi()));
 const memoryRows = [
   await memory('webhook --no-tui', (args) => headless(args)),
@@ -192,6 +204,7 @@ console.table(
     answered: row.completed,
     recorded: row.recorded ?? '-',
     errors: row.errors,
+    'vs bare': `${((row.requestsPerSecond / (rows[0]?.requestsPerSecond ?? 1)) * 100).toFixed(0)}%`,
   })),
 );
 console.table(

@@ -1,23 +1,98 @@
 import type { Server } from 'node:http';
+import { createPipeline } from './capture/pipeline.js';
+import type { CapturedRequest, RequestDraft } from './capture/record.js';
 import { createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
-import { createResponder } from './respond/routes.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/forward.js';
+import { type ReplayEdits, replay } from './replay/replay.js';
+import { createRouter, type Router } from './respond/routes.js';
+
+/** What the UI asks for a replay (`r`, or `e` with edits). */
+export interface ReplayRequest {
+  /** A base URL typed by the user; absent: the record's forward target, else `--replay-to`. */
+  readonly to?: string;
+  readonly edits?: ReplayEdits;
+  /** Re-sign when the record's route (or the config) names a scheme and secret; default true. */
+  readonly resign?: boolean;
+}
 
 export interface RunningCapture {
   readonly store: RequestStore;
   readonly server: Server;
   /** `http://127.0.0.1:9080`, with the real port when 0 was asked for. */
   readonly address: string;
+  /**
+   * Where `r` sends `record` without asking: its route's forward target, else `--forward-to`,
+   * else `--replay-to`; null when none is set (the UI then asks for a URL).
+   */
+  replayTarget(record: CapturedRequest): string | null;
+  /**
+   * Replays `record` (to `request.to`, else `replayTarget`), re-signed when a scheme applies, and
+   * adds the new record, linked by `replayOf`, to the store; resolves with it once the target has
+   * answered or failed. Rejects only when there is nowhere to send it.
+   */
+  replay(record: CapturedRequest, request?: ReplayRequest): Promise<CapturedRequest>;
+  /**
+   * Calls `listener` once for every record when it is complete (captured and forwarded, or
+   * replayed): what `--json`, the line printer and `--save` write. Returns the unsubscribe.
+   */
+  onRecord(listener: (record: CapturedRequest) => void): () => void;
+  /** Adds records read from a file (`--load`) without reporting them to `onRecord`. */
+  preload(drafts: Iterable<RequestDraft>): void;
   close(): Promise<void>;
 }
 
-/** Starts capturing: the store, the responder and a listening server. */
-export async function startCapture(config: AppConfig): Promise<RunningCapture> {
+/** Where a replay of `record` goes and how it is signed, from the config. */
+export function replayPlan(
+  config: Pick<AppConfig, 'replayTo'>,
+  route: Router,
+  record: CapturedRequest,
+  request: ReplayRequest = {},
+) {
+  const decision = route(record.method, record.path);
+  const resign = request.resign === false ? null : decision.verify;
+  if (request.to) return { to: request.to, route: null, resign };
+  if (decision.forward) return { to: decision.forward.base, route: decision.forward.route, resign };
+  if (config.replayTo) return { to: config.replayTo, route: null, resign };
+  return null;
+}
+
+/** Starts capturing: the store, the routes, the forward queue and a listening server. */
+export async function startCapture(
+  config: AppConfig,
+  /** Runs before the server listens (`--load`): a bad file stops the tool before any port opens. */
+  prepare?: (store: RequestStore) => Promise<void>,
+): Promise<RunningCapture> {
   const store = new RequestStore(config.limits);
+  await prepare?.(store);
+  const route = createRouter({
+    defaultResponse: config.defaultResponse,
+    routes: config.routes,
+    defaultForward: config.forward.defaultTarget,
+    defaultVerify: config.verify,
+  });
+  const queue = new ForwardQueue({
+    ...FORWARD_QUEUE_LIMITS,
+    // Waiting requests hold memory beyond the store's; never more than a quarter of --max-memory.
+    maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 4),
+    timeoutMs: config.forward.timeoutMs,
+    maxResponseBody: config.limits.maxBody,
+  });
+  const listeners = new Set<(record: CapturedRequest) => void>();
+  const complete = (record: CapturedRequest) => {
+    for (const listener of listeners) listener(record);
+  };
   const server = createCaptureServer({
     store,
-    respond: createResponder(config.defaultResponse, config.routes),
+    handle: createPipeline({
+      store,
+      route,
+      queue,
+      respondWithForward: config.forward.respondWithForward,
+      rejectInvalid: config.rejectInvalid,
+      complete,
+    }),
     maxBody: config.limits.maxBody,
     timeouts: config.timeouts,
   });
@@ -26,8 +101,31 @@ export async function startCapture(config: AppConfig): Promise<RunningCapture> {
     store,
     server,
     address: `http://${formatAddress(address.address, address.port)}`,
+    replayTarget: (record) => replayPlan(config, route, record)?.to ?? null,
+    async replay(record, request = {}) {
+      const plan = replayPlan(config, route, record, request);
+      if (!plan)
+        throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
+      const draft = await replay(record, {
+        ...plan,
+        ...(request.edits ? { edits: request.edits } : {}),
+        timeoutMs: config.forward.timeoutMs,
+        maxResponseBody: config.limits.maxBody,
+      });
+      const added = store.add(draft);
+      complete(added);
+      return added;
+    },
+    onRecord(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    preload(drafts) {
+      for (const draft of drafts) store.add(draft);
+    },
     close: () =>
       new Promise((resolve) => {
+        queue.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

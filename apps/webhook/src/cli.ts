@@ -2,31 +2,87 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { startCapture } from './app.js';
-import { HELP, parseCommand } from './config/load.js';
+import { HELP, maxLineBytes, parseCommand } from './config/load.js';
 import type { AppConfig } from './config/types.js';
+import { exportRecords } from './export/command.js';
+import { printable } from './format/printable.js';
 import { exitProcess, fail, installExitHandlers, onExit } from './lifecycle.js';
 import { blockOnSlowReader, createPrinter, requestJson, requestLine } from './output/printers.js';
+import { replayRecords } from './replay/command.js';
+import { loadInto, openSession, readSession } from './session/session.js';
 
 async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2), {
     cwd: process.cwd(),
     home: homedir(),
     xdgConfigHome: process.env.XDG_CONFIG_HOME,
+    variables: process.env,
     interactive: Boolean(process.stdout.isTTY && process.stdin.isTTY),
   });
-  if (command.kind === 'help') {
-    process.stdout.write(HELP);
-    return;
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP);
+      return;
+    case 'version':
+      process.stdout.write(`${version()}\n`);
+      return;
+    case 'replay':
+      blockOnSlowReader(process.stdout);
+      process.exitCode = await replayRecords(command, process.stdout, process.stderr);
+      return;
+    case 'export':
+      blockOnSlowReader(process.stdout);
+      await exportRecords(command, process.stdout, process.stderr);
+      return;
+    case 'run':
+      await run(command.config);
   }
-  if (command.kind === 'version') {
-    process.stdout.write(`${version()}\n`);
-    return;
-  }
-  await run(command.config);
+}
+
+/** Loopback addresses: anything else makes every captured request reachable from elsewhere. */
+function isLoopback(host: string): boolean {
+  return /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i.test(host);
 }
 
 async function run(config: AppConfig): Promise<void> {
-  const capture = await startCapture(config);
+  let loaded = 0;
+  const capture = await startCapture(config, async (store) => {
+    if (!config.loadFile) return;
+    loaded = await loadInto(
+      readSession(config.loadFile, { maxLineBytes: maxLineBytes(config.limits.maxBody) }),
+      (draft) => store.add(draft),
+      config.limits.maxRequests,
+    );
+  });
+  onExit(() => {
+    void capture.close();
+  });
+  const listening = new URL(capture.address).host;
+  const warnings: string[] = [];
+  if (!isLoopback(config.host)) {
+    warnings.push(
+      `warning: listening on ${listening} (--host ${config.host}), reachable from other machines: ` +
+        'anyone who can reach it sees its answers and fills its memory',
+    );
+  }
+  if (config.loadFile) {
+    const held = capture.store.snapshot().records.length;
+    warnings.push(
+      `loaded ${loaded} records from ${config.loadFile} (${held} held within the limits)`,
+    );
+  }
+  if (config.saveFile) {
+    const session = openSession(config.saveFile);
+    onExit(() => session.close());
+    capture.onRecord((record) => {
+      try {
+        session.append(record);
+      } catch (error) {
+        fail(error);
+      }
+    });
+  }
+  const notices = warnings.map((warning) => `webhook: ${printable(warning)}\n`).join('');
 
   if (config.output === 'tui') {
     // React's development build records a performance measure for every component on every
@@ -37,11 +93,19 @@ async function run(config: AppConfig): Promise<void> {
     process.env.NODE_ENV = 'production';
     // Loaded only when needed: scripts piping --json never pay for React.
     const { startUi } = await import('./ui/run.js');
-    const ui = startUi(capture.store, capture.address, {
-      onQuit: () => exitProcess(0),
-      onCrash: fail,
+    const { uiEnvironment } = await import('./ui/environment.js');
+    const ui = startUi(
+      capture.store,
+      capture.address,
+      { onQuit: () => exitProcess(0), onCrash: fail },
+      // $VISUAL/$EDITOR and the terminal's clipboard support, read once here like the rest.
+      { capture, environment: uiEnvironment(process.env, process.cwd()) },
+    );
+    // Printed again on the normal screen once the UI has gone, so the warning is not missed.
+    onExit(() => {
+      ui.close();
+      if (notices) process.stderr.write(notices);
     });
-    onExit(() => ui.close());
     return;
   }
 
@@ -54,11 +118,9 @@ async function run(config: AppConfig): Promise<void> {
   onExit(printer.flush);
   // A closed pipe (`webhook --json | head`) means nobody is reading any more.
   process.stdout.on('error', () => exitProcess(0));
-  const source = config.configFile ? ` (config: ${config.configFile})` : '';
-  process.stderr.write(`webhook: listening on ${capture.address}${source}\n`);
-  capture.store.subscribe((change) => {
-    if (change.kind === 'added') printer.print(change.record);
-  });
+  const source = config.configFile ? ` (config: ${printable(config.configFile)})` : '';
+  process.stderr.write(`${notices}webhook: listening on ${capture.address}${source}\n`);
+  capture.onRecord(printer.print);
 }
 
 function version(): string {

@@ -1,4 +1,5 @@
 import { CliError } from './errors.js';
+import { printable } from './format/printable.js';
 
 /** Exit codes for the signals that stop the tool: 128 + the signal number, as shells report. */
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -32,7 +33,9 @@ export function exitProcess(code: number): never {
 export function fail(error: unknown): never {
   restore();
   if (error instanceof CliError) {
-    process.stderr.write(`webhook: ${error.message}\n`);
+    // Messages quote config files, flags and saved sessions, any of which may be hostile: one
+    // filter here, so no escape sequence in them reaches the terminal (issue 17, defect 4).
+    process.stderr.write(`webhook: ${printable(error.message)}\n`);
     process.exit(error.exitCode);
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
+import { recordBytes } from '../src/capture/record.js';
 import type { AppConfig } from '../src/config/types.js';
 import { DEFAULT_LIMITS } from '../src/config/types.js';
 import { captureConfig, sendRaw as raw } from './helpers.js';
@@ -223,15 +224,40 @@ describe('retention', () => {
     expect(capture.store.snapshot().seen).toBe(5);
   });
 
-  it('drops the oldest beyond --max-memory of bodies', async () => {
+  it('drops the oldest beyond --max-memory, counting bodies and everything else a record holds', async () => {
     const { port, records, capture } = await start({
-      limits: { maxBody: 1000, maxRequests: 100, maxMemory: 2500 },
+      limits: { maxBody: 1000, maxRequests: 100, maxMemory: 4000 },
     });
     for (let i = 1; i <= 4; i += 1) {
       await fetch(`http://127.0.0.1:${port}/r${i}`, { method: 'POST', body: Buffer.alloc(1000) });
     }
     expect(records().map((record) => record.path)).toEqual(['/r3', '/r4']);
-    expect(capture.store.snapshot().bytes).toBe(2000);
+    const held = capture.store.snapshot().bytes;
+    expect(held).toBe(records().reduce((sum, record) => sum + recordBytes(record), 0));
+    expect(held).toBeGreaterThan(2000);
+    expect(held).toBeLessThanOrEqual(4000);
+  });
+
+  // Issue 17, defect 3: headers were neither counted nor stored compactly, so requests with
+  // thousands of tiny headers and no body were never dropped (3.85 GB with --max-memory 16MiB).
+  it('counts headers against --max-memory: bodiless requests with 8000 headers are dropped too', async () => {
+    const maxMemory = 1024 * 1024;
+    const { port, records, capture } = await start({
+      limits: { maxBody: 1000, maxRequests: 1000, maxMemory },
+    });
+    const headers = 'X-H: v\r\n'.repeat(8000); // 64 KiB of header lines
+    for (let i = 0; i < 40; i += 1) {
+      await raw(port, `GET /h${i} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`);
+    }
+    expect(capture.store.snapshot().seen).toBe(40);
+    const kept = records();
+    expect(kept.at(-1)?.headers).toHaveLength(8002);
+    const headerBytes = kept.reduce(
+      (sum, record) => sum + record.headers.reduce((n, [k, v]) => n + k.length + v.length, 0),
+      0,
+    );
+    expect(headerBytes).toBeLessThanOrEqual(maxMemory);
+    expect(kept.length).toBeLessThan(40);
   });
 
   it('clears, keeping the sequence going', async () => {

@@ -15,6 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the check
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
 const dir = mkdtempSync(join(tmpdir(), 'webhook-cli-'));
 
 describe.concurrent('the webhook command', () => {
@@ -44,6 +47,39 @@ describe.concurrent('the webhook command', () => {
     const run = await runCli(['--no-tui'], { cwd: project });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^webhook: config\.yaml:\d+: \(syntax\): /);
+  });
+
+  // Issue 17, defect 4: key and header names from the file were printed raw, so a crafted
+  // ./config.yaml could retitle the window, write the clipboard (OSC 52) and clear the screen.
+  it('escapes everything it prints from a config file', async () => {
+    const osc = '\u001b]0;pwned\u0007\u001b]52;c;cm0gLXJmIH4gIw==\u0007\u001b[2J';
+    const cases = [
+      `response:\n  headers:\n    "X${osc}": v\n`,
+      `routes:\n  - path: /a\n    method: "P${osc}"\n    response: {}\n`,
+      `"port${osc}\u009b31m": 1\n`,
+    ];
+    const runs = await Promise.all(
+      cases.map((text) => {
+        const project = mkdtempSync(join(tmpdir(), 'webhook-hostile-'));
+        writeFileSync(join(project, 'config.yaml'), text);
+        return runCli(['--no-tui'], { cwd: project });
+      }),
+    );
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toMatch(CONTROLS);
+      expect(run.stderr).toMatch(/␛\]0;pwned␇|␛\]52|<U\+009B>/);
+    }
+  });
+
+  it('warns when it listens beyond loopback', async () => {
+    const cli = new RunningCli(['--no-tui', '--host', '0.0.0.0', '--port', '0']);
+    try {
+      await cli.address();
+      expect(cli.stderr).toMatch(/warning: listening on 0\.0\.0\.0:\d+ .*other machines/);
+    } finally {
+      await cli.stop();
+    }
   });
 
   it('stops with exit 2 on a bad flag', async () => {

@@ -48,8 +48,20 @@ describe('config file', () => {
       body: 'accepted',
     });
     expect(config.routes).toEqual([
-      { path: '/hooks/github', method: 'POST', response: { status: 204, headers: [], body: '' } },
-      { path: '/api/*', method: null, response: { status: 200, headers: [], body: '{"ok":true}' } },
+      {
+        path: '/hooks/github',
+        method: 'POST',
+        response: { status: 204, headers: [], body: '' },
+        forward: null,
+        verify: null,
+      },
+      {
+        path: '/api/*',
+        method: null,
+        response: { status: 200, headers: [], body: '{"ok":true}' },
+        forward: null,
+        verify: null,
+      },
     ]);
   });
 

@@ -151,6 +151,12 @@ export function captureConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     limits: DEFAULT_LIMITS,
     timeouts: DEFAULT_TIMEOUTS,
     output: 'lines',
+    forward: { defaultTarget: null, timeoutMs: 10_000, respondWithForward: false },
+    verify: null,
+    rejectInvalid: false,
+    replayTo: null,
+    saveFile: null,
+    loadFile: null,
     ...overrides,
   };
 }

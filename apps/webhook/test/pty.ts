@@ -18,19 +18,23 @@ export function screenText(output: string): string {
 export interface TerminalOptions {
   readonly cols?: number;
   readonly rows?: number;
+  /** Variables added to the child's environment (EDITOR, TERM...). */
+  readonly env?: Record<string, string>;
+  /** Working directory (where `x` and `X` write files); the app's folder by default. */
+  readonly cwd?: string;
 }
 
 /** Starts `node args...` (the CLI by default) in a pseudo-terminal and records what it draws. */
 export function startInTerminal(
   args: readonly string[] = [CLI, '--port', '0'],
-  { cols = 120, rows = 30 }: TerminalOptions = {},
+  { cols = 120, rows = 30, env = {}, cwd }: TerminalOptions = {},
 ) {
   const terminal = pty.spawn(process.execPath, [...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    cwd: cwd ?? fileURLToPath(new URL('..', import.meta.url)),
     name: 'xterm-256color',
     cols,
     rows,
-    env: childEnv({ TERM: 'xterm-256color' }) as Record<string, string>,
+    env: childEnv({ TERM: 'xterm-256color', ...env }) as Record<string, string>,
   });
   let output = '';
   let lastDataAt = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturedRequest } from '../src/capture/record.js';
+import type { UiCommand } from '../src/ui/commands.js';
 import { COLLAPSED_BODY_LINES } from '../src/ui/detail.js';
 import { layoutFor } from '../src/ui/layout.js';
 import {
@@ -7,6 +8,7 @@ import {
   reduce,
   selectedIndex,
   selectedRecord,
+  step,
   type UiEvent,
   type UiState,
 } from '../src/ui/reducer.js';
@@ -238,5 +240,223 @@ describe('resize', () => {
     expect(state.detailTop).toBeGreaterThan(0);
     state = run(state, { type: 'resize', columns: 200, rows: 200 });
     expect(state.detailTop).toBe(0);
+  });
+});
+
+describe('commands', () => {
+  const stepAll = (state: UiState, ...events: UiEvent[]) => {
+    const commands: UiCommand[] = [];
+    let current = state;
+    for (const event of events) {
+      const next = step(current, event);
+      current = next.state;
+      commands.push(...next.commands);
+    }
+    return { state: current, commands };
+  };
+
+  it('q and Ctrl+C quit; Esc quits only without a filter', () => {
+    const state = withRecords(records(2));
+    expect(step(state, key('quit')).commands).toEqual([{ type: 'quit' }]);
+    expect(step(state, key('escape')).commands).toEqual([{ type: 'quit' }]);
+    const filtered = run(state, key('filter'), { type: 'type', text: 'r1' });
+    expect(step(filtered, key('escape')).commands).toEqual([]);
+  });
+
+  it('c empties the list and asks for the store to be cleared', () => {
+    expect(step(withRecords(records(2)), key('clear')).commands).toEqual([{ type: 'clear' }]);
+  });
+
+  it('r and e ask the caller to replay the selection (to its own target, or the last typed)', () => {
+    const list = records(2);
+    const state = withRecords(list);
+    expect(step(state, key('replay')).commands).toEqual([
+      { type: 'replay', record: list[1], target: null, edit: false },
+    ]);
+    expect(step(state, key('editReplay')).commands).toEqual([
+      { type: 'replay', record: list[1], target: null, edit: true },
+    ]);
+  });
+
+  it('without a target the caller asks for a URL, checked, then remembered', () => {
+    const list = records(1);
+    let state = run(withRecords(list), { type: 'askReplayTarget', edit: false });
+    expect(state.prompt).toEqual({ kind: 'replayTarget', text: 'http://', edit: false });
+    // Keys are text while the prompt is open.
+    let out = stepAll(
+      state,
+      { type: 'type', text: 'not a url' },
+      { type: 'erase' },
+      { type: 'submit' },
+    );
+    expect(out.commands).toEqual([]);
+    expect(out.state.notice?.tone).toBe('bad');
+    expect(out.state.prompt).not.toBeNull();
+    state = run(state, key('escape'));
+    expect(state.prompt).toBeNull();
+    out = stepAll(
+      run(state, { type: 'askReplayTarget', edit: true }),
+      { type: 'type', text: '127.0.0.1:4000/x' },
+      { type: 'submit' },
+    );
+    expect(out.commands).toEqual([
+      { type: 'replay', record: list[0], target: 'http://127.0.0.1:4000/x', edit: true },
+    ]);
+    expect(out.state.replayTarget).toBe('http://127.0.0.1:4000/x');
+    expect(step(out.state, key('replay')).commands[0]).toMatchObject({
+      type: 'replay',
+      target: 'http://127.0.0.1:4000/x',
+      edit: false,
+    });
+  });
+
+  it('r, e and x with nothing selected say so', () => {
+    const empty = initialState(COLUMNS, ROWS);
+    for (const name of ['replay', 'editReplay', 'copyCurl', 'exportHar'] as const) {
+      const next = step(empty, key(name));
+      expect(next.commands).toEqual([]);
+      expect(next.state.notice?.tone).toBe('bad');
+    }
+  });
+
+  it('x copies the selection; X exports the list, or the filtered part', () => {
+    const list = [
+      makeRecord({ path: '/a', method: 'GET' }),
+      makeRecord({ path: '/b' }),
+      makeRecord({ path: '/c', method: 'GET' }),
+    ];
+    const state = withRecords(list);
+    expect(step(state, key('copyCurl')).commands).toEqual([{ type: 'copyCurl', record: list[2] }]);
+    expect(step(state, key('exportHar')).commands).toEqual([
+      { type: 'exportHar', records: list, filter: null },
+    ]);
+    const filtered = run(
+      state,
+      key('filter'),
+      { type: 'type', text: 'method:GET' },
+      { type: 'submit' },
+    );
+    expect(step(filtered, key('exportHar')).commands).toEqual([
+      { type: 'exportHar', records: [list[0], list[2]], filter: 'method:GET' },
+    ]);
+  });
+
+  it('a notice shows until the next key', () => {
+    let state = run(withRecords(records(1)), {
+      type: 'notice',
+      notice: { text: 'copied', tone: 'good' },
+    });
+    expect(state.notice).toEqual({ text: 'copied', tone: 'good' });
+    state = run(state, key('down'));
+    expect(state.notice).toBeNull();
+  });
+});
+
+describe('filter', () => {
+  const list = [
+    makeRecord({ path: '/hooks/a', target: '/hooks/a', method: 'POST' }),
+    makeRecord({ path: '/health', target: '/health', method: 'GET' }),
+    makeRecord({ path: '/hooks/b', target: '/hooks/b', method: 'POST' }),
+    makeRecord({ path: '/hooks/c', target: '/hooks/c', method: 'PUT' }),
+  ];
+  const typed = (state: UiState, text: string) =>
+    run(
+      state,
+      key('filter'),
+      ...Array.from(text, (char): UiEvent => ({ type: 'type', text: char })),
+    );
+
+  it('filters the list as you type, keeping the filter on Enter', () => {
+    let state = typed(withRecords(list), 'hooks');
+    expect(state.prompt).toEqual({ kind: 'filter' });
+    expect(state.shown.map((r) => r.path)).toEqual(['/hooks/a', '/hooks/b', '/hooks/c']);
+    state = run(state, { type: 'type', text: ' method:POST' }, { type: 'submit' });
+    expect(state.prompt).toBeNull();
+    expect(state.shown.map((r) => r.path)).toEqual(['/hooks/a', '/hooks/b']);
+    expect(state.records).toHaveLength(4);
+    expect(state.filter.text).toBe('hooks method:POST');
+  });
+
+  it('moves the selection to the newest match when the selected request is filtered out', () => {
+    const state = typed(run(withRecords(list), key('newest')), 'method:GET');
+    expect(state.selectedSeq).toBe(list[1]?.seq);
+  });
+
+  it('keeps the last filter that parsed while the text does not, and says why', () => {
+    let state = typed(withRecords(list), 'method:PUT');
+    expect(state.shown).toHaveLength(1);
+    state = run(state, { type: 'type', text: ' status:4' });
+    expect(state.filter.error).toMatch(/status:/);
+    expect(state.shown).toHaveLength(1);
+    state = run(state, { type: 'erase' }, { type: 'erase' }, { type: 'erase' });
+    expect(state.filter.error).toBeNull();
+  });
+
+  it('Backspace widens the filter again', () => {
+    let state = typed(withRecords(list), 'hooks/a');
+    expect(state.shown).toHaveLength(1);
+    state = run(state, { type: 'erase' });
+    expect(state.shown).toHaveLength(3);
+  });
+
+  it('Esc clears the filter, while typing or after', () => {
+    let state = typed(withRecords(list), 'hooks/b');
+    state = run(state, key('escape'));
+    expect(state.prompt).toBeNull();
+    expect(state.filter.text).toBe('');
+    expect(state.shown).toHaveLength(4);
+    state = run(typed(state, 'health'), { type: 'submit' }, key('escape'));
+    expect(state.shown).toHaveLength(4);
+  });
+
+  it('matches only new arrivals, and forgets what retention dropped', () => {
+    const more = [
+      ...list,
+      makeRecord({ path: '/hooks/d', target: '/hooks/d' }),
+      makeRecord({ path: '/other', target: '/other' }),
+    ];
+    let state = typed(withRecords(list), 'hooks');
+    const before = state.shown;
+    state = run(state, sync(more));
+    expect(state.shown.slice(0, 3)).toEqual(before);
+    expect(state.shown.map((r) => r.path)).toEqual([
+      '/hooks/a',
+      '/hooks/b',
+      '/hooks/c',
+      '/hooks/d',
+    ]);
+    state = run(state, sync(more.slice(2)));
+    expect(state.shown.map((r) => r.path)).toEqual(['/hooks/b', '/hooks/c', '/hooks/d']);
+    state = run(state, sync([]));
+    expect(state.shown).toEqual([]);
+  });
+
+  it('n and N move to the next and previous match, wrapping around', () => {
+    let state = run(typed(withRecords(list), 'hooks'), { type: 'submit' });
+    expect(state.selectedSeq).toBe(list[3]?.seq);
+    state = run(state, key('nextMatch'));
+    expect(state.selectedSeq).toBe(list[2]?.seq);
+    state = run(state, key('nextMatch'), key('nextMatch'));
+    expect(state.selectedSeq).toBe(list[3]?.seq);
+    state = run(state, key('previousMatch'));
+    expect(state.selectedSeq).toBe(list[0]?.seq);
+  });
+
+  it('keys are text while the filter is typed', () => {
+    const state = typed(withRecords(list), 'q');
+    expect(state.filter.text).toBe('q');
+  });
+});
+
+describe('body view', () => {
+  it('v cycles pretty, raw, hex, and the choice stays when the selection moves', () => {
+    let state = withRecords(records(2, Buffer.from('{"a":1}')));
+    expect(state.bodyMode).toBe('pretty');
+    state = run(state, key('cycleBody'));
+    expect(state.bodyMode).toBe('raw');
+    state = run(state, key('down'), key('cycleBody'));
+    expect(state.bodyMode).toBe('hex');
+    state = run(state, key('cycleBody'));
+    expect(state.bodyMode).toBe('pretty');
   });
 });

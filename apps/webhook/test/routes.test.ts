@@ -40,8 +40,8 @@ describe('route matching', () => {
       route('/hooks/*', null, 'any hook'),
       route('/hooks/github', null, 'never reached'),
     ];
-    expect(findRoute(routes, 'POST', '/hooks/github')?.response.body).toBe('github post');
-    expect(findRoute(routes, 'GET', '/hooks/github')?.response.body).toBe('any hook');
+    expect(findRoute(routes, 'POST', '/hooks/github')?.response?.body).toBe('github post');
+    expect(findRoute(routes, 'GET', '/hooks/github')?.response?.body).toBe('any hook');
     expect(findRoute(routes, 'GET', '/other')).toBeNull();
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordBytes, StoredRequest } from '../src/capture/record.js';
 import { RequestStore, type StoreChange } from '../src/capture/store.js';
 import { makeRecord } from './helpers.js';
 
@@ -16,16 +17,46 @@ describe('request store', () => {
     expect(records.map((record) => record.seq)).toEqual(
       Array.from({ length: 10 }, (_, i) => 4991 + i),
     );
-    expect(bytes).toBe(records.reduce((sum, record) => sum + record.body.length, 0));
+    expect(bytes).toBe(records.reduce((sum, record) => sum + recordBytes(record), 0));
   });
 
   it('drops by bytes as well as by count, oldest first', () => {
-    const store = new RequestStore({ maxRequests: 100, maxMemory: 100 });
+    const one = recordBytes(StoredRequest.from(1, makeRecord({ body: Buffer.alloc(40) })));
+    const store = new RequestStore({ maxRequests: 100, maxMemory: one * 2 + 10 });
     add(store, 40);
     add(store, 40);
     add(store, 40);
     expect(store.snapshot().records.map((record) => record.seq)).toEqual([2, 3]);
-    expect(store.snapshot().bytes).toBe(80);
+    expect(store.snapshot().bytes).toBe(one * 2);
+  });
+
+  it('counts requests in flight against --max-memory, dropping records for them', () => {
+    const one = recordBytes(StoredRequest.from(1, makeRecord({ body: Buffer.alloc(40) })));
+    const store = new RequestStore({ maxRequests: 100, maxMemory: one * 3 });
+    add(store, 40);
+    add(store, 40);
+    expect(store.reserve(one)).toBe(true);
+    expect(store.snapshot().records).toHaveLength(2);
+    expect(store.reserve(one)).toBe(true);
+    expect(store.snapshot().records.map((record) => record.seq)).toEqual([2]);
+    expect(store.reserve(one * 2)).toBe(false); // requests in flight alone would exceed it
+    store.release(one * 2);
+    expect(store.inFlightBytes).toBe(0);
+  });
+
+  it('replaces a record by its update, and ignores updates of records no longer held', () => {
+    const store = new RequestStore({ maxRequests: 2, maxMemory: 1 << 20 });
+    const first = add(store, 1);
+    add(store, 1);
+    const changes: StoreChange['kind'][] = [];
+    store.subscribe((change) => changes.push(change.kind));
+    const forward = { kind: 'pending', target: 'http://x/' } as const;
+    expect(store.update(first.seq, { forward })?.forward).toEqual(forward);
+    expect(store.get(first.seq)?.forward).toEqual(forward);
+    expect(store.get(first.seq)?.headers).toEqual(first.headers);
+    add(store, 1);
+    expect(store.update(first.seq, { forward })).toBeNull();
+    expect(changes).toEqual(['updated', 'added']);
   });
 
   it('returns the same snapshot until something changes', () => {

@@ -2,7 +2,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestStore } from '../src/capture/store.js';
-import { App, FRAME_MS, syncDelay } from '../src/ui/App.js';
+import { App, FRAME_MS, syncDelay, type UiEffects } from '../src/ui/App.js';
 import { layoutFor } from '../src/ui/layout.js';
 import { makeRecord, waitFor } from './helpers.js';
 
@@ -24,13 +24,17 @@ afterEach(() => {
   instance = undefined;
 });
 
-function mount(store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 })) {
+function mount(
+  store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 }),
+  effects?: UiEffects,
+) {
   const onQuit = vi.fn();
   instance = render(
     <App
       store={store}
       address="http://127.0.0.1:9080"
       onQuit={onQuit}
+      effects={effects}
       fallbackSize={{ columns: COLUMNS, rows: ROWS }}
     />,
   );
@@ -72,7 +76,7 @@ describe('layout', () => {
     // Each pane draws its own rounded border; the detail pane starts where the list ends.
     expect(lines[0]?.indexOf('╭', 1)).toBe(layout.listWidth);
     expect(lines.at(-1)).toContain(' http://127.0.0.1:9080 · 0 kept / 0 seen ');
-    expect(lines.at(-1)).toContain('jk/↑↓ select  Enter body  PgUp/PgDn scroll  c clear');
+    expect(lines.at(-1)).toContain('v view  / filter  r replay  x curl');
     expect(lines.at(-1)).toContain('q quit');
   });
 
@@ -86,6 +90,7 @@ describe('layout', () => {
         ['Content-Type', 'application/json'],
         ['accept', '*/*'],
       ],
+      target: '/second?a=1',
       query: [['a', '1']],
       body: Buffer.from('{"hello":"world","n":[1,2]}'),
     });
@@ -227,10 +232,86 @@ describe('keys', () => {
     add(ui.store, '/a');
     await ui.until((frame) => frame.includes('/a'));
     const before = ui.frame();
-    await ui.press('x');
+    await ui.press('z');
     await ui.press('Q');
     expect(ui.frame()).toBe(before);
     expect(ui.onQuit).not.toHaveBeenCalled();
+  });
+});
+
+describe('commands and their effects', () => {
+  function fakeEffects(target: string | null) {
+    const calls: string[] = [];
+    const effects: UiEffects = {
+      replayTarget: () => target,
+      replay: async (record, to, edit) => {
+        calls.push(`replay #${record.seq} ${to} ${edit}`);
+        return { text: `#9 replay of #${record.seq} → 200 OK in 1 ms`, tone: 'good' };
+      },
+      copyCurl: async (record) => {
+        calls.push(`curl #${record.seq}`);
+        return { text: 'copied as curl', tone: 'good' };
+      },
+      exportHar: async (records, filter) => {
+        calls.push(`har ${records.length} ${filter}`);
+        return { text: 'exported', tone: 'good' };
+      },
+    };
+    return { effects, calls };
+  }
+
+  it('r, x and X run their effects and show the outcome in the status bar', async () => {
+    const { effects, calls } = fakeEffects('http://127.0.0.1:3000');
+    const ui = mount(undefined, effects);
+    const first = add(ui.store, '/a');
+    add(ui.store, '/b', { method: 'GET' });
+    await ui.until((frame) => frame.includes('2 kept / 2 seen'));
+    await ui.press('j');
+    await ui.press('r');
+    await ui.until((frame) => frame.includes(`#9 replay of #${first.seq} → 200 OK in 1 ms`));
+    await ui.press('x');
+    await ui.until((frame) => frame.includes('copied as curl'));
+    await ui.press('/method:GET');
+    await ui.until((frame) => frame.includes('1 of 2 match'));
+    expect(ui.frame()).not.toMatch(/POST \/a/);
+    await ui.press('\r');
+    await ui.press('X');
+    await ui.until((frame) => frame.includes('exported'));
+    expect(calls).toEqual([
+      `replay #${first.seq} null false`,
+      `curl #${first.seq}`,
+      'har 1 method:GET',
+    ]);
+  });
+
+  it('asks for a URL when the request has no target of its own', async () => {
+    const { effects, calls } = fakeEffects(null);
+    const ui = mount(undefined, effects);
+    const record = add(ui.store, '/a');
+    await ui.until((frame) => frame.includes('1 kept'));
+    await ui.press('e');
+    await ui.until((frame) => frame.includes('Edit, then replay to URL: http://'));
+    await ui.press('127.0.0.1:4000');
+    await ui.press('\r');
+    await ui.until((frame) => frame.includes('replay of'));
+    expect(calls).toEqual([`replay #${record.seq} http://127.0.0.1:4000/ true`]);
+  });
+
+  it('marks verified, failed and replayed requests in the list', async () => {
+    const ui = mount();
+    add(ui.store, '/good', {
+      verification: { scheme: 'github', ok: true, reason: 'signature valid' },
+    });
+    add(ui.store, '/bad', {
+      verification: { scheme: 'github', ok: false, reason: 'signature mismatch' },
+    });
+    add(ui.store, '/again', { replayOf: 1 });
+    await ui.until((frame) => frame.includes('3 kept'));
+    const frame = ui.frame();
+    expect(frame).toMatch(/│ ↻ \d\d:\d\d:\d\d POST \/again/);
+    expect(frame).toMatch(/│ ✗ \d\d:\d\d:\d\d POST \/bad/);
+    expect(frame).toMatch(/│ ✓ \d\d:\d\d:\d\d POST \/good/);
+    expect(frame).toContain('↻ replay of #1');
   });
 });
 

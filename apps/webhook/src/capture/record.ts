@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { HeaderPairs } from '../config/types.js';
 
 /** One captured request, as received: nothing normalised away. */
@@ -26,6 +27,131 @@ export interface CapturedRequest {
   /** Client address and port, e.g. `127.0.0.1:51234`. */
   readonly remote: string;
   readonly httpVersion: string;
+  /**
+   * The response this tool sent to the client: the configured one, the forward target's (with
+   * --respond-with-forward), or a 401 (--reject-invalid). Absent on replays, where this tool was
+   * the client, and on records loaded from files written before it existed.
+   */
+  readonly response?: SentResponse;
+  /**
+   * The exchange with a forward target: for a captured request, what the `--forward-to` or route
+   * target answered (or why it did not); for a replay, the replay target's answer. `pending` while
+   * it is under way. Absent when nothing was forwarded.
+   */
+  readonly forward?: ForwardResult;
+  /** The signature check of the route's (or the global) `verify` scheme; absent when none applies. */
+  readonly verification?: Verification;
+  /** For a replay: the `seq` of the record it replays (the original, not an earlier replay of it). */
+  readonly replayOf?: number;
+}
+
+/** A record before the store numbers it. */
+export type RequestDraft = Omit<CapturedRequest, 'seq'>;
+
+/**
+ * Header values, everywhere in records, are "binary strings": one character per byte as received
+ * (what Node's `rawHeaders` gives, latin1), so the exact bytes survive for forwarding, replay and
+ * export. `headerValueBytes` gives the bytes back; `headerValueText` is what to show a person.
+ */
+export function headerValueBytes(value: string): Buffer {
+  return Buffer.from(value, 'latin1');
+}
+
+/** The value decoded as UTF-8 when its bytes are valid UTF-8 (`ZoÃ«` shows as `Zoë`), else as is. */
+export function headerValueText(value: string): string {
+  // ASCII (the common case) is the same either way; skip the round trip.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: testing for non-ASCII
+  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  const bytes = headerValueBytes(value);
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
+}
+
+/** What this tool answered. `headers` in the order sent; `body` the bytes sent. */
+export interface SentResponse {
+  readonly status: number;
+  readonly headers: HeaderPairs;
+  readonly body: Buffer;
+}
+
+/** Why an exchange with a forward or replay target produced no response. */
+export type ExchangeFailureKind =
+  /** Connection refused: nothing listens there. */
+  | 'refused'
+  /** No complete answer within the forward timeout. */
+  | 'timeout'
+  /** The connection was reset or closed before a complete answer. */
+  | 'reset'
+  /** The target's host name does not resolve. */
+  | 'dns'
+  /** Not sent: the forward queue was full (a slow or dead target under a flood). */
+  | 'queue-full'
+  /** Not sent: the tool stopped first. */
+  | 'cancelled'
+  /** Anything else (TLS failure, a malformed answer...); `message` says what. */
+  | 'error';
+
+/** The target answered. Header values are binary strings, as for requests. */
+export interface ExchangeResponse {
+  readonly kind: 'response';
+  /** The full URL the request was sent to. */
+  readonly target: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: HeaderPairs;
+  /** The answer's body as received (not decoded), at most --max-body bytes kept. */
+  readonly body: Buffer;
+  /** Bytes of body the target sent, kept or not. */
+  readonly size: number;
+  readonly truncated: boolean;
+  /** From sending the request to the end of the answer, in ms. */
+  readonly durationMs: number;
+}
+
+/** The target did not answer. `message` is a short human explanation (`connect ECONNREFUSED ...`). */
+export interface ExchangeFailure {
+  readonly kind: 'failure';
+  readonly target: string;
+  readonly failure: ExchangeFailureKind;
+  readonly message: string;
+  readonly durationMs: number;
+}
+
+/** Queued or under way. */
+export interface ExchangePending {
+  readonly kind: 'pending';
+  readonly target: string;
+}
+
+export type ForwardResult = ExchangeResponse | ExchangeFailure | ExchangePending;
+
+/** The signature schemes `verify` knows (config `scheme`). */
+export const SIGNATURE_SCHEMES = [
+  'github',
+  'stripe',
+  'standard-webhooks',
+  'slack',
+  'shopify',
+  'hmac-sha256',
+  'hmac-sha512',
+] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** The outcome of checking a request's signature. */
+export interface Verification {
+  readonly scheme: SignatureScheme;
+  readonly ok: boolean;
+  /**
+   * Why, in a few words: `signature valid`, `signature mismatch`, `timestamp outside tolerance
+   * (412 s)`, `missing Stripe-Signature header`. `verificationText` makes the line to show.
+   */
+  readonly reason: string;
+}
+
+/** `✓ github signature valid`, `✗ stripe: timestamp outside tolerance (412 s)`. */
+export function verificationText(verification: Verification): string {
+  return verification.ok
+    ? `✓ ${verification.scheme} ${verification.reason}`
+    : `✗ ${verification.scheme}: ${verification.reason}`;
 }
 
 /** Case-insensitive lookup of the first header with that name. */
@@ -69,4 +195,195 @@ export function splitTarget(target: string): { path: string; query: HeaderPairs 
 export function completeUrl(target: string, host: string | undefined, fallbackHost: string) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
   return `http://${host || fallbackHost}${target.startsWith('/') ? '' : '/'}${target}`;
+}
+
+/**
+ * Headers as one buffer of `name:value\n` lines (values are binary strings, so each character is
+ * one byte). A request may carry tens of thousands of headers; as `[name, value]` arrays they
+ * would cost about fifteen times their size in the heap (issue 17, defect 3). Names never contain
+ * `:` and values never contain a line break (Node's parser refuses both; loaded files are checked).
+ */
+export function packHeaders(headers: HeaderPairs): Buffer {
+  let length = 0;
+  for (const [name, value] of headers) length += name.length + value.length + 2;
+  const block = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const [name, value] of headers) {
+    offset += block.write(name, offset, 'latin1');
+    block[offset++] = 0x3a; // :
+    offset += block.write(value, offset, 'latin1');
+    block[offset++] = 0x0a; // \n
+  }
+  return block;
+}
+
+/** The pairs back from `packHeaders`. */
+export function unpackHeaders(block: Buffer): HeaderPairs {
+  const pairs: [string, string][] = [];
+  let start = 0;
+  while (start < block.length) {
+    let end = block.indexOf(0x0a, start);
+    if (end === -1) end = block.length;
+    const colon = block.indexOf(0x3a, start);
+    const split = colon === -1 || colon > end ? end : colon;
+    pairs.push([
+      block.toString('latin1', start, split),
+      block.toString('latin1', Math.min(split + 1, end), end),
+    ]);
+    start = end + 1;
+  }
+  return pairs;
+}
+
+/** Fields a record is built from; headers packed, query derived from the target when asked. */
+export interface StoredFields extends Omit<CapturedRequest, 'headers' | 'query'> {
+  readonly headerBlock: Buffer;
+}
+
+/**
+ * A record as the store holds it: headers packed in one buffer and the query parsed from the
+ * target only when read, so what it costs is close to the bytes it came from.
+ */
+export class StoredRequest implements CapturedRequest {
+  readonly seq: number;
+  readonly receivedAt: number;
+  readonly method: string;
+  readonly target: string;
+  readonly path: string;
+  readonly url: string;
+  readonly body: Buffer;
+  readonly size: number;
+  readonly truncated: boolean;
+  readonly remote: string;
+  readonly httpVersion: string;
+  readonly response?: SentResponse;
+  readonly forward?: ForwardResult;
+  readonly verification?: Verification;
+  readonly replayOf?: number;
+  readonly headerBlock: Buffer;
+  /** Query pairs given that the target does not yield (hand-made records); else derived. */
+  readonly givenQuery: HeaderPairs | undefined;
+
+  constructor(fields: StoredFields, givenQuery?: HeaderPairs) {
+    this.givenQuery = givenQuery;
+    this.seq = fields.seq;
+    this.receivedAt = fields.receivedAt;
+    this.method = fields.method;
+    this.target = fields.target;
+    this.path = fields.path;
+    this.url = fields.url;
+    this.body = fields.body;
+    this.size = fields.size;
+    this.truncated = fields.truncated;
+    this.remote = fields.remote;
+    this.httpVersion = fields.httpVersion;
+    this.headerBlock = fields.headerBlock;
+    if (fields.response) this.response = fields.response;
+    if (fields.forward) this.forward = fields.forward;
+    if (fields.verification) this.verification = fields.verification;
+    if (fields.replayOf !== undefined) this.replayOf = fields.replayOf;
+  }
+
+  static from(seq: number, draft: RequestDraft | CapturedRequest): StoredRequest {
+    const headerBlock =
+      draft instanceof StoredRequest ? draft.headerBlock : packHeaders(draft.headers);
+    const { headers: _headers, query: _query, ...rest } = fieldsOf(draft);
+    return new StoredRequest({ ...rest, seq, headerBlock }, givenQuery(draft));
+  }
+
+  get headers(): HeaderPairs {
+    return unpackHeaders(this.headerBlock);
+  }
+
+  get query(): HeaderPairs {
+    if (this.givenQuery) return this.givenQuery;
+    return this.method === 'CONNECT' ? [] : splitTarget(this.target).query;
+  }
+
+  /** The same record with some fields replaced (a forward result arriving). */
+  with(patch: Partial<Pick<CapturedRequest, 'forward' | 'response' | 'verification'>>) {
+    return new StoredRequest(
+      { ...fieldsOf(this), headerBlock: this.headerBlock, ...patch },
+      this.givenQuery,
+    );
+  }
+}
+
+/**
+ * The draft's query when it is not what the target yields (records made by hand), else undefined
+ * so the record derives it when asked rather than holding thousands of pairs.
+ */
+function givenQuery(draft: RequestDraft | CapturedRequest): HeaderPairs | undefined {
+  if (draft instanceof StoredRequest) return draft.givenQuery;
+  if (draft.query.length === 0) return undefined;
+  const derived = draft.method === 'CONNECT' ? [] : splitTarget(draft.target).query;
+  const same =
+    derived.length === draft.query.length &&
+    derived.every(
+      ([name, value], i) => draft.query[i]?.[0] === name && draft.query[i]?.[1] === value,
+    );
+  return same ? undefined : draft.query;
+}
+
+/** Own fields of a record, whether a plain object or a StoredRequest (whose getters spread loses). */
+function fieldsOf(record: RequestDraft | CapturedRequest): CapturedRequest & { seq: number } {
+  const fields = {
+    seq: 'seq' in record ? record.seq : 0,
+    receivedAt: record.receivedAt,
+    method: record.method,
+    target: record.target,
+    path: record.path,
+    url: record.url,
+    query: [] as HeaderPairs,
+    headers: [] as HeaderPairs,
+    body: record.body,
+    size: record.size,
+    truncated: record.truncated,
+    remote: record.remote,
+    httpVersion: record.httpVersion,
+  } as CapturedRequest & { seq: number };
+  const optional = fields as {
+    response?: SentResponse;
+    forward?: ForwardResult;
+    verification?: Verification;
+    replayOf?: number;
+  };
+  if (record.response) optional.response = record.response;
+  if (record.forward) optional.forward = record.forward;
+  if (record.verification) optional.verification = record.verification;
+  if (record.replayOf !== undefined) optional.replayOf = record.replayOf;
+  return fields;
+}
+
+/**
+ * Bytes a record holds, as `--max-memory` counts them: every buffer and string it keeps plus a
+ * fixed allowance for the object itself. Responses shared by every request (the configured ones)
+ * cost nothing per record and are not counted.
+ */
+export const RECORD_OVERHEAD_BYTES = 512;
+
+export function recordBytes(record: CapturedRequest): number {
+  const headerBytes =
+    record instanceof StoredRequest ? record.headerBlock.length : pairsBytes(record.headers);
+  let bytes =
+    RECORD_OVERHEAD_BYTES +
+    record.body.length +
+    headerBytes +
+    record.target.length +
+    record.path.length +
+    record.url.length;
+  if (record.forward && record.forward.kind === 'response') {
+    bytes += record.forward.body.length + pairsBytes(record.forward.headers);
+  }
+  if (record.response && record.response !== record.forward) {
+    bytes += pairsBytes(record.response.headers);
+  }
+  return bytes;
+}
+
+/** Bytes of header pairs held as arrays of strings: their text and about 48 bytes per pair. */
+export function pairsBytes(headers: HeaderPairs): number {
+  let bytes = 0;
+  for (const [name, value] of headers) bytes += name.length + value.length + 48;
+  return bytes;
 }

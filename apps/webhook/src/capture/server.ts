@@ -7,28 +7,82 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ServerTimeouts } from '../config/types.js';
+import type { HeaderPairs, ServerTimeouts } from '../config/types.js';
 import { listenError } from '../errors.js';
-import type { Responder } from '../respond/routes.js';
-import { completeUrl, pairHeaders, splitTarget } from './record.js';
+import { completeUrl, pairHeaders, type RequestDraft, splitTarget } from './record.js';
 import type { RequestStore } from './store.js';
 
 /** Bytes of request line and headers accepted; more gets 431. */
 export const MAX_HEADER_BYTES = 256 * 1024;
+/**
+ * Connections open at once; Node closes the ones beyond at once. Each connection may hold up to
+ * 256 KiB of headers while they are parsed, which Node keeps as one string per name and value
+ * (tens of bytes each) before the tool sees them: this bounds that.
+ */
+export const MAX_CONNECTIONS = 128;
+/** A body this small is never paused for memory (see `capture`). */
+const SMALL_BODY_BYTES = 64 * 1024;
+/** What Node holds per header while parsing (two strings and their slots), beyond the bytes. */
+const HEADER_OVERHEAD_BYTES = 64;
+
+/** The answer to write: status, headers in order (binary strings), body. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: HeaderPairs;
+  readonly body: Buffer;
+}
+
+/** Takes a complete request (not yet numbered) and decides the answer; may wait (a forward). */
+export type RequestHandler = (draft: RequestDraft) => Answer | Promise<Answer>;
 
 export interface CaptureOptions {
   readonly store: RequestStore;
-  readonly respond: Responder;
+  readonly handle: RequestHandler;
   /** Bytes of a body kept; the rest is read (so the client gets its answer) and dropped. */
   readonly maxBody: number;
   readonly timeouts: ServerTimeouts;
+  /** Connections open at once (default MAX_CONNECTIONS). */
+  readonly maxConnections?: number;
 }
 
+/** The first value of a header in Node's flat `rawHeaders`, without building `req.headers`. */
+function rawHeader(raw: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
+}
+
+/** What a request's line and headers hold in memory while it is in flight. */
+function headBytes(req: IncomingMessage): number {
+  let bytes = (req.url?.length ?? 0) + 64;
+  for (const field of req.rawHeaders) bytes += field.length + HEADER_OVERHEAD_BYTES / 2;
+  return bytes;
+}
+
+const OVERLOADED: Answer = {
+  status: 503,
+  headers: [
+    ['Content-Type', 'text/plain; charset=utf-8'],
+    ['Retry-After', '1'],
+  ],
+  body: Buffer.from('webhook: requests in flight already hold --max-memory; try again\n'),
+};
+
 /**
- * An HTTP server that records every complete request into the store and answers it with the
- * configured response. Requests the client abandons before the end of the body are not recorded.
+ * An HTTP server that hands every complete request to `handle` and writes its answer. Requests
+ * the client abandons before the end of the body are not recorded. Everything a request holds
+ * while it arrives (headers, the body kept so far) is reserved in the store against --max-memory:
+ * a request whose headers do not fit is answered 503; a body that does not fit pauses its
+ * connection until others finish (the sender waits, through TCP).
  */
-export function createCaptureServer({ store, respond, maxBody, timeouts }: CaptureOptions): Server {
+export function createCaptureServer({
+  store,
+  handle,
+  maxBody,
+  timeouts,
+  maxConnections = MAX_CONNECTIONS,
+}: CaptureOptions): Server {
   // Node's defaults (16 KiB of headers, the first 2000 kept) would answer 431 to, or silently cut,
   // requests a capture tool exists to show; the size stays bounded so a client cannot exhaust memory.
   const server = createServer(
@@ -42,6 +96,7 @@ export function createCaptureServer({ store, respond, maxBody, timeouts }: Captu
     (req, res) => capture(req, res),
   );
   server.maxHeadersCount = 0;
+  server.maxConnections = maxConnections;
 
   let listeningAddress = '';
   server.on('listening', () => {
@@ -51,19 +106,29 @@ export function createCaptureServer({ store, respond, maxBody, timeouts }: Captu
     }
   });
 
-  /** The record of a complete request; `body` is what was kept of `size` bytes. */
-  function record(req: IncomingMessage, receivedAt: number, body: Buffer, size: number) {
+  /** Requests paused because requests in flight hold --max-memory; resumed as memory frees. */
+  const paused = new Set<IncomingMessage>();
+  const release = (bytes: number) => {
+    store.release(bytes);
+    if (paused.size === 0 || !store.hasRoomInFlight()) return;
+    for (const req of paused) req.resume();
+    paused.clear();
+  };
+
+  /** The draft of a complete request; `body` is what was kept of `size` bytes. */
+  function draft(req: IncomingMessage, receivedAt: number, body: Buffer, size: number) {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
     // CONNECT names an authority (`host:443`), not a path: it is its own URL.
     const { path, query } =
       method === 'CONNECT' ? { path: target, query: [] } : splitTarget(target);
-    return store.add({
+    const host = rawHeader(req.rawHeaders, 'host');
+    return {
       receivedAt,
       method,
       target,
       path,
-      url: method === 'CONNECT' ? target : completeUrl(target, req.headers.host, listeningAddress),
+      url: method === 'CONNECT' ? target : completeUrl(target, host, listeningAddress),
       query,
       headers: pairHeaders(req.rawHeaders),
       body,
@@ -71,11 +136,37 @@ export function createCaptureServer({ store, respond, maxBody, timeouts }: Captu
       truncated: size > body.length,
       remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
       httpVersion: req.httpVersion,
-    });
+    } satisfies RequestDraft;
+  }
+
+  function write(res: ServerResponse, answer: Answer): void {
+    if (res.headersSent || res.destroyed) return;
+    res.statusCode = answer.status;
+    for (const [name, value] of groupHeaders(answer.headers)) res.setHeader(name, value);
+    // Headers still unsent, so Node adds Content-Length and writes it all at once.
+    res.end(answer.body);
   }
 
   function capture(req: IncomingMessage, res: ServerResponse): void {
     const receivedAt = Date.now();
+    req.on('error', () => {});
+    res.on('error', () => {});
+    let reserved = headBytes(req);
+    if (!store.reserve(reserved)) {
+      res.shouldKeepAlive = false;
+      write(res, OVERLOADED);
+      req.resume();
+      return;
+    }
+    let released = false;
+    const releaseAll = () => {
+      if (released) return;
+      released = true;
+      paused.delete(req);
+      release(reserved);
+    };
+    // An aborted upload ends in 'close' without 'end': nothing to record, nobody to answer.
+    req.on('close', releaseAll);
     const chunks: Buffer[] = [];
     let kept = 0;
     let size = 0;
@@ -85,17 +176,22 @@ export function createCaptureServer({ store, respond, maxBody, timeouts }: Captu
       const part = chunk.length <= maxBody - kept ? chunk : chunk.subarray(0, maxBody - kept);
       chunks.push(part);
       kept += part.length;
+      reserved += part.length;
+      // Past the in-flight budget, uploads wait; small bodies go on, so ordinary requests are
+      // still served while large uploads are held (they are bounded by the connection cap).
+      if (!store.reserve(part.length, true) && kept > SMALL_BODY_BYTES) {
+        req.pause();
+        paused.add(req);
+      }
     });
-    // An aborted upload ends in 'error' (and never 'end'): nothing to record, nobody to answer.
-    req.on('error', () => {});
-    res.on('error', () => {});
     req.on('end', () => {
-      const { method, path } = record(req, receivedAt, Buffer.concat(chunks, kept), size);
-      const response = respond(method, path);
-      res.statusCode = response.status;
-      for (const [name, value] of response.headerMap) res.setHeader(name, value);
-      // Headers still unsent, so Node adds Content-Length and writes it all at once.
-      res.end(response.body);
+      const complete = draft(req, receivedAt, Buffer.concat(chunks, kept), size);
+      chunks.length = 0;
+      // The record (counted by the store) and the forward queue hold the request from here on.
+      releaseAll();
+      const answer = handle(complete);
+      if (answer instanceof Promise) void answer.then((ready) => write(res, ready));
+      else write(res, answer);
     });
   }
 
@@ -103,16 +199,38 @@ export function createCaptureServer({ store, respond, maxBody, timeouts }: Captu
   // listens. Capture it like any request, answer with the configured response, and close.
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
-    const body = head.subarray(0, maxBody);
-    const { method, path } = record(req, Date.now(), Buffer.from(body), head.length);
-    const response = respond(method, path);
-    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
-    for (const [name, value] of response.headers) lines.push(`${name}: ${value}`);
-    lines.push(`Content-Length: ${response.body.length}`, 'Connection: close', '', '');
-    socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), response.body]));
+    const body = Buffer.from(head.subarray(0, maxBody));
+    void Promise.resolve(handle(draft(req, Date.now(), body, head.length))).then((response) => {
+      const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
+      for (const [name, value] of response.headers) {
+        if (name.toLowerCase() !== 'content-length' && name.toLowerCase() !== 'connection') {
+          lines.push(`${name}: ${value}`);
+        }
+      }
+      lines.push(`Content-Length: ${response.body.length}`, 'Connection: close', '', '');
+      socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), response.body]));
+    });
   });
 
   return server;
+}
+
+/** Header pairs grouped by name (repeats as arrays, first spelling kept), as `setHeader` takes. */
+export function groupHeaders(headers: HeaderPairs): Map<string, string | string[]> {
+  const grouped = new Map<string, string | string[]>();
+  const byLowerName = new Map<string, string>();
+  for (const [name, value] of headers) {
+    const key = byLowerName.get(name.toLowerCase()) ?? name;
+    byLowerName.set(name.toLowerCase(), key);
+    const previous = grouped.get(key);
+    grouped.set(
+      key,
+      previous === undefined
+        ? value
+        : [...(Array.isArray(previous) ? previous : [previous]), value],
+    );
+  }
+  return grouped;
 }
 
 /** `127.0.0.1:9080`, `[::1]:9080`. */

@@ -10,8 +10,22 @@ import {
   parseDocument,
   type YAMLMap,
 } from 'yaml';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../capture/record.js';
 import { configError } from '../errors.js';
-import type { FileConfig, HeaderPairs, ResponseSpec, RouteSpec } from './types.js';
+import {
+  DEFAULT_TOLERANCE_SECONDS,
+  type FileConfig,
+  type HeaderPairs,
+  type ResponseSpec,
+  type RouteSpec,
+  type VerifySpec,
+} from './types.js';
+
+/** `${NAME}` in a string of the file: replaced by that environment variable (as the chat service does). */
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Environment variables for `${VAR}`, passed in: nothing but the CLI's entry reads process.env. */
+export type Variables = Readonly<Record<string, string | undefined>>;
 
 /** An HTTP token (RFC 9110), which is what a method is. */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -20,7 +34,7 @@ const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * Reads and validates a YAML config file (`file` is the name messages use). Every problem is a CliError (exit 2) naming the file, the
  * line and the key, raised before anything listens.
  */
-export function loadConfigFile(path: string, file = path): FileConfig {
+export function loadConfigFile(path: string, file = path, variables: Variables = {}): FileConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -28,11 +42,11 @@ export function loadConfigFile(path: string, file = path): FileConfig {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     throw configError(file, 0, '(file)', `cannot be read (${reason})`);
   }
-  return parseConfigText(text, file);
+  return parseConfigText(text, file, variables);
 }
 
 /** Parses config text; `file` only names it in messages. */
-export function parseConfigText(text: string, file: string): FileConfig {
+export function parseConfigText(text: string, file: string, variables: Variables = {}): FileConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const [syntax] = doc.errors;
@@ -40,7 +54,7 @@ export function parseConfigText(text: string, file: string): FileConfig {
     const line = syntax.linePos?.[0]?.line ?? lineCounter.linePos(syntax.pos[0]).line;
     throw configError(file, line, '(syntax)', firstLine(syntax.message));
   }
-  return new ConfigReader(file, lineCounter, doc).read(doc.contents);
+  return new ConfigReader(file, lineCounter, doc, variables).read(doc.contents);
 }
 
 function firstLine(message: string): string {
@@ -55,21 +69,38 @@ class ConfigReader {
     private readonly file: string,
     private readonly lines: LineCounter,
     private readonly doc: Doc,
+    private readonly variables: Variables,
   ) {}
 
   read(root: unknown): FileConfig {
     if (root === null || root === undefined) return { routes: [] };
     const map = this.map(root, '(top level)');
-    const fields = this.fields(map, '', ['port', 'host', 'response', 'routes']);
-    const config: { port?: number; host?: string; response?: ResponseSpec; routes: RouteSpec[] } = {
-      routes: [],
-    };
+    const fields = this.fields(map, '', [
+      'port',
+      'host',
+      'response',
+      'forward',
+      'verify',
+      'routes',
+    ]);
+    const config: {
+      port?: number;
+      host?: string;
+      response?: ResponseSpec;
+      forward?: string;
+      verify?: VerifySpec;
+      routes: RouteSpec[];
+    } = { routes: [] };
     const port = fields.get('port');
     if (port) config.port = this.integer(port, 'port', 0, 65535);
     const host = fields.get('host');
     if (host) config.host = this.nonEmptyString(host, 'host');
     const response = fields.get('response');
     if (response) config.response = this.response(response, 'response');
+    const forward = fields.get('forward');
+    if (forward) config.forward = this.url(forward, 'forward');
+    const verify = fields.get('verify');
+    if (verify) config.verify = this.verify(verify, 'verify');
     const routes = fields.get('routes');
     if (routes) config.routes = this.routes(routes);
     return config;
@@ -82,7 +113,13 @@ class ConfigReader {
     return seq.items.map((item, index) => {
       const key = `routes[${index}]`;
       const map = this.map(item, key);
-      const fields = this.fields(map, `${key}.`, ['path', 'method', 'response']);
+      const fields = this.fields(map, `${key}.`, [
+        'path',
+        'method',
+        'response',
+        'forward',
+        'verify',
+      ]);
       const pathNode = fields.get('path');
       if (!pathNode) throw this.error(map, key, 'needs a path');
       const path = this.nonEmptyString(pathNode, `${key}.path`);
@@ -97,9 +134,109 @@ class ConfigReader {
         method = method.toUpperCase();
       }
       const responseNode = fields.get('response');
-      if (!responseNode) throw this.error(map, key, 'needs a response');
-      return { path, method, response: this.response(responseNode, `${key}.response`) };
+      const forwardNode = fields.get('forward');
+      const verifyNode = fields.get('verify');
+      if (!responseNode && !forwardNode && !verifyNode) {
+        throw this.error(map, key, 'needs a response, a forward or a verify');
+      }
+      return {
+        path,
+        method,
+        response: responseNode ? this.response(responseNode, `${key}.response`) : null,
+        forward: forwardNode ? this.urlOrOff(forwardNode, `${key}.forward`) : null,
+        verify: verifyNode ? this.verifyOrOff(verifyNode, `${key}.verify`) : null,
+      };
     });
+  }
+
+  /** An http(s) URL to forward to. */
+  private url(node: Node, key: string): string {
+    const text = this.nonEmptyString(node, key);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw this.error(node, key, `is not a URL: ${text}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw this.error(node, key, `must be an http:// or https:// URL (got ${text})`);
+    }
+    if (url.search || url.hash) {
+      throw this.error(node, key, 'must not have a query or fragment (the request brings its own)');
+    }
+    return text;
+  }
+
+  private urlOrOff(node: Node, key: string): string | false {
+    return this.scalar(node) === false ? false : this.url(node, key);
+  }
+
+  private verifyOrOff(node: Node, key: string): VerifySpec | false {
+    return this.scalar(node) === false ? false : this.verify(node, key);
+  }
+
+  /** `{scheme, secret, tolerance?, header?, encoding?, prefix?}`. */
+  private verify(node: Node, key: string): VerifySpec {
+    const map = this.map(node, key);
+    const fields = this.fields(map, `${key}.`, [
+      'scheme',
+      'secret',
+      'tolerance',
+      'header',
+      'encoding',
+      'prefix',
+    ]);
+    const schemeNode = fields.get('scheme');
+    if (!schemeNode) throw this.error(map, key, 'needs a scheme');
+    const scheme = this.string(schemeNode, `${key}.scheme`);
+    if (!(SIGNATURE_SCHEMES as readonly string[]).includes(scheme)) {
+      throw this.error(
+        schemeNode,
+        `${key}.scheme`,
+        `unknown scheme ${scheme} (expected one of: ${SIGNATURE_SCHEMES.join(', ')})`,
+      );
+    }
+    const secretNode = fields.get('secret');
+    if (!secretNode)
+      throw this.error(map, key, 'needs a secret (e.g. secret: $' + '{GITHUB_WEBHOOK_SECRET})');
+    const secret = this.nonEmptyString(secretNode, `${key}.secret`);
+    const spec: { -readonly [K in keyof VerifySpec]: VerifySpec[K] } = {
+      scheme: scheme as SignatureScheme,
+      secret,
+      toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
+    };
+    const tolerance = fields.get('tolerance');
+    if (tolerance)
+      spec.toleranceSeconds = this.integer(tolerance, `${key}.tolerance`, 1, 86_400 * 365);
+    const generic = scheme === 'hmac-sha256' || scheme === 'hmac-sha512';
+    for (const name of ['header', 'encoding', 'prefix'] as const) {
+      const field = fields.get(name);
+      if (field && !generic) {
+        throw this.error(field, `${key}.${name}`, `only applies to hmac-sha256 and hmac-sha512`);
+      }
+    }
+    const header = fields.get('header');
+    if (generic && !header)
+      throw this.error(map, key, `needs a header (the one carrying the signature)`);
+    if (header) {
+      spec.header = this.nonEmptyString(header, `${key}.header`);
+      try {
+        validateHeaderName(spec.header);
+      } catch {
+        throw this.error(header, `${key}.header`, 'is not a valid header name');
+      }
+    }
+    const encoding = fields.get('encoding');
+    if (encoding) {
+      const value = this.string(encoding, `${key}.encoding`);
+      if (value !== 'hex' && value !== 'base64') {
+        throw this.error(encoding, `${key}.encoding`, `must be hex or base64 (got ${value})`);
+      }
+      spec.encoding = value;
+    }
+    const prefix = fields.get('prefix');
+    if (prefix) spec.prefix = this.string(prefix, `${key}.prefix`);
+    return spec;
   }
 
   private response(node: Node, key: string): ResponseSpec {
@@ -179,7 +316,13 @@ class ConfigReader {
     if (typeof value !== 'string') {
       throw this.error(node, key, `must be a string (got ${show(value)}; quote it)`);
     }
-    return value;
+    return value.replace(ENV_REFERENCE, (_match, name: string) => {
+      const replacement = this.variables[name];
+      if (replacement === undefined || replacement === '') {
+        throw this.error(node, key, `environment variable ${name} is not set`);
+      }
+      return replacement;
+    });
   }
 
   private nonEmptyString(node: Node, key: string): string {

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
-import { loadConfigFile } from './file.js';
+import { loadConfigFile, type Variables } from './file.js';
 import { formatSize, parseSize } from './size.js';
 import {
   type AppConfig,
   BUILT_IN_RESPONSE,
+  DEFAULT_FORWARD_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_LIMITS,
   DEFAULT_PORT,
@@ -16,6 +17,8 @@ import {
 } from './types.js';
 
 export const HELP = `Usage: webhook [options]
+       webhook replay --from FILE.jsonl (--id N | --all) --to URL [--resign] [-c FILE] [--save FILE]
+       webhook export --from FILE.jsonl (--har OUT.har | --curl) [--id N]
 
 Catches every HTTP request on a local port and shows it live in a terminal UI.
 
@@ -29,6 +32,13 @@ Options:
       --max-memory <size> bytes of bodies kept, oldest dropped first (default ${formatSize(DEFAULT_LIMITS.maxMemory)})
       --no-tui            print one line per request instead of the UI
       --json              print one JSON object per request (implies --no-tui)
+      --forward-to <url>  also send every request to this URL (routes may name their own)
+      --forward-timeout <s>  seconds a forward target has to answer (default ${DEFAULT_FORWARD_TIMEOUT_MS / 1000})
+      --respond-with-forward answer callers with the forward target's response
+      --reject-invalid    answer 401 to requests whose signature does not verify
+      --replay-to <url>   where r replays in the UI when no forward target applies
+      --save <file>       append every record to this JSON Lines file
+      --load <file>       start with the records of a file written by --save or --json
   -h, --help              show this help
   -v, --version           show the version
 
@@ -38,6 +48,8 @@ Keys in the UI: Up/k Down/j select, Enter expands the body, PgUp/PgDn scroll, c 
 
 /** The bits of the environment the CLI depends on, passed in so nothing else reads process.env. */
 export interface Environment {
+  /** For `${VAR}` in the config file (secrets). */
+  readonly variables?: Variables;
   readonly cwd: string;
   readonly home: string;
   readonly xdgConfigHome: string | undefined;
@@ -45,25 +57,137 @@ export interface Environment {
   readonly interactive: boolean;
 }
 
+/** `webhook replay`: records from a file sent again. */
+export interface ReplayCommand {
+  readonly kind: 'replay';
+  readonly from: string;
+  /** Seqs as in the file; null: all. */
+  readonly ids: readonly number[] | null;
+  readonly to: string;
+  readonly resign: boolean;
+  readonly saveFile: string | null;
+  /** The routes, verify schemes and limits of the config (for --resign and timeouts). */
+  readonly config: AppConfig;
+}
+
+/** `webhook export`: records from a file as HAR or curl commands. */
+export interface ExportCommand {
+  readonly kind: 'export';
+  readonly from: string;
+  readonly ids: readonly number[] | null;
+  /** A path, or `-` for stdout. */
+  readonly har: string | null;
+  readonly curl: boolean;
+  readonly maxLineBytes: number;
+}
+
 export type Command =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run'; readonly config: AppConfig };
+  | { readonly kind: 'run'; readonly config: AppConfig }
+  | ReplayCommand
+  | ExportCommand;
 
 export function parseCommand(argv: readonly string[], env: Environment): Command {
   let values: ReturnType<typeof parseFlags>['values'];
+  let positionals: string[];
   try {
-    ({ values } = parseFlags(argv));
+    ({ values, positionals } = parseFlags(argv));
   } catch (error) {
     throw usageError((error as Error).message);
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
+  const [subcommand, extra] = positionals;
+  if (
+    extra !== undefined ||
+    (subcommand !== undefined && !['replay', 'export'].includes(subcommand))
+  ) {
+    throw usageError(`unexpected argument: ${extra ?? subcommand}`);
+  }
+  const only = (allowed: readonly string[], what: string) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value !== undefined && !allowed.includes(name)) {
+        throw usageError(`--${name} does not apply to ${what}`);
+      }
+    }
+  };
+  if (subcommand === 'export') {
+    only(['from', 'id', 'all', 'har', 'curl', 'max-body'], 'webhook export');
+    if (!values.from) throw usageError('webhook export needs --from FILE.jsonl');
+    if (!values.har && !values.curl) throw usageError('webhook export needs --har FILE or --curl');
+    return {
+      kind: 'export',
+      from: values.from,
+      ids: readIds(values.id),
+      har: values.har ?? null,
+      curl: Boolean(values.curl),
+      maxLineBytes: maxLineBytes(readLimits(values).maxBody),
+    };
+  }
+  if (subcommand === 'replay') {
+    only(
+      ['from', 'id', 'all', 'to', 'resign', 'config', 'save', 'max-body', 'forward-timeout'],
+      'webhook replay',
+    );
+    if (!values.from) throw usageError('webhook replay needs --from FILE.jsonl');
+    if (!values.to) throw usageError('webhook replay needs --to URL');
+    if ((values.id === undefined) === !values.all) {
+      throw usageError('webhook replay needs either --id N (repeatable) or --all');
+    }
+    const config = runConfig(values, env);
+    if (values.resign && !config.verify && !config.routes.some((route) => route.verify)) {
+      throw usageError('--resign needs a verify scheme and secret in the config file');
+    }
+    return {
+      kind: 'replay',
+      from: values.from,
+      ids: values.all ? null : readIds(values.id),
+      to: readUrl('--to', values.to),
+      resign: Boolean(values.resign),
+      saveFile: values.save ?? null,
+      config,
+    };
+  }
+  return { kind: 'run', config: runConfig(values, env) };
+}
 
+/** Bytes of one line of a saved file: a record's body (base64) and headers, with room. */
+export function maxLineBytes(maxBody: number): number {
+  return Math.ceil(maxBody * 1.4) + 4 * 1024 * 1024;
+}
+
+function readIds(ids: string[] | undefined): number[] | null {
+  if (ids === undefined) return null;
+  return ids.map((id) => {
+    if (!/^\d{1,15}$/.test(id) || Number(id) < 1) {
+      throw usageError(`--id must be a record's seq, a positive integer (got ${id})`);
+    }
+    return Number(id);
+  });
+}
+
+function readUrl(flag: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`${flag} must be an http:// or https:// URL (got ${text})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`${flag} must be an http:// or https:// URL (got ${text})`);
+  }
+  if (url.search || url.hash) {
+    throw usageError(`${flag} must not have a query or fragment (the request brings its own)`);
+  }
+  return text;
+}
+
+function runConfig(values: ReturnType<typeof parseFlags>['values'], env: Environment): AppConfig {
   const limits = readLimits(values);
   const configFile = findConfigFile(values.config, env);
   const file = configFile
-    ? loadConfigFile(resolve(env.cwd, configFile), configFile)
+    ? loadConfigFile(resolve(env.cwd, configFile), configFile, env.variables)
     : { routes: [] };
   const output: OutputMode = values.json
     ? 'json'
@@ -73,27 +197,71 @@ export function parseCommand(argv: readonly string[], env: Environment): Command
   if (values.host !== undefined && values.host.trim() === '') {
     throw usageError('--host must not be empty');
   }
+  const defaultTarget = values['forward-to']
+    ? readUrl('--forward-to', values['forward-to'])
+    : (file.forward ?? null);
+  const forwards = defaultTarget !== null || file.routes.some((route) => route.forward);
+  if (values['respond-with-forward'] && !forwards) {
+    throw usageError('--respond-with-forward needs --forward-to or a route with forward');
+  }
+  if (values['reject-invalid'] && !file.verify && !file.routes.some((route) => route.verify)) {
+    throw usageError('--reject-invalid needs a verify scheme and secret in the config file');
+  }
+  if (values.save !== undefined && values.save.trim() === '')
+    throw usageError('--save needs a file');
+  if (values.load !== undefined && values.load.trim() === '')
+    throw usageError('--load needs a file');
   return {
-    kind: 'run',
-    config: {
-      host: values.host ?? file.host ?? DEFAULT_HOST,
-      port: values.port === undefined ? (file.port ?? DEFAULT_PORT) : readPort(values.port),
-      configFile,
-      defaultResponse: file.response ?? BUILT_IN_RESPONSE,
-      routes: file.routes,
-      limits,
-      timeouts: DEFAULT_TIMEOUTS,
-      output,
+    host: values.host ?? file.host ?? DEFAULT_HOST,
+    port: values.port === undefined ? (file.port ?? DEFAULT_PORT) : readPort(values.port),
+    configFile,
+    defaultResponse: file.response ?? BUILT_IN_RESPONSE,
+    routes: file.routes,
+    limits,
+    timeouts: DEFAULT_TIMEOUTS,
+    output,
+    forward: {
+      defaultTarget,
+      timeoutMs: readSeconds('--forward-timeout', values['forward-timeout']),
+      respondWithForward: Boolean(values['respond-with-forward']),
     },
+    verify: file.verify ?? null,
+    rejectInvalid: Boolean(values['reject-invalid']),
+    replayTo: values['replay-to'] ? readUrl('--replay-to', values['replay-to']) : null,
+    saveFile: values.save ?? null,
+    loadFile: values.load ?? null,
   };
+}
+
+function readSeconds(flag: string, text: string | undefined): number {
+  if (text === undefined) return DEFAULT_FORWARD_TIMEOUT_MS;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+    throw usageError(`${flag} must be a number of seconds from 0.001 to 3600 (got ${text})`);
+  }
+  return Math.max(1, Math.round(seconds * 1000));
 }
 
 function parseFlags(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     strict: true,
-    allowPositionals: false,
+    allowPositionals: true,
     options: {
+      'forward-to': { type: 'string' },
+      'forward-timeout': { type: 'string' },
+      'respond-with-forward': { type: 'boolean' },
+      'reject-invalid': { type: 'boolean' },
+      'replay-to': { type: 'string' },
+      save: { type: 'string' },
+      load: { type: 'string' },
+      from: { type: 'string' },
+      id: { type: 'string', multiple: true },
+      all: { type: 'boolean' },
+      to: { type: 'string' },
+      resign: { type: 'boolean' },
+      har: { type: 'string' },
+      curl: { type: 'boolean' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       config: { type: 'string', short: 'c' },
@@ -116,7 +284,7 @@ function readPort(text: string): number {
   return port;
 }
 
-function readLimits(values: Record<string, string | boolean | undefined>): Limits {
+function readLimits(values: Record<string, unknown>): Limits {
   const size = (flag: 'max-body' | 'max-memory', fallback: number): number => {
     const text = values[flag];
     if (typeof text !== 'string') return fallback;

@@ -1,5 +1,22 @@
+import type { SignatureScheme } from '../capture/record.js';
+
 /** Header pairs in the order they were written; names may repeat. */
 export type HeaderPairs = readonly (readonly [name: string, value: string])[];
+
+/** How a route's (or every) request is signed: what `verify` checks and a re-signed replay writes. */
+export interface VerifySpec {
+  readonly scheme: SignatureScheme;
+  /** The secret, `${VAR}` already expanded. Never printed. */
+  readonly secret: string;
+  /** Seconds a timestamped signature (stripe, standard-webhooks, slack) may be old or early. */
+  readonly toleranceSeconds: number;
+  /** hmac-sha256/512 only: the header carrying the signature. */
+  readonly header?: string;
+  /** hmac-sha256/512 only: how the digest is written (default hex). */
+  readonly encoding?: 'hex' | 'base64';
+  /** hmac-sha256/512 only: text before the digest in the header, e.g. `sha256=` (default none). */
+  readonly prefix?: string;
+}
 
 export interface ResponseSpec {
   readonly status: number;
@@ -12,7 +29,12 @@ export interface RouteSpec {
   readonly path: string;
   /** Upper-cased; null matches every method. */
   readonly method: string | null;
-  readonly response: ResponseSpec;
+  /** null: the next matching route's response, else the default one. */
+  readonly response: ResponseSpec | null;
+  /** A URL to forward to; false: do not forward; null or absent: as the next matching route, else global. */
+  readonly forward?: string | false | null;
+  /** The signature to check; false: none; null or absent: as the next matching route, else global. */
+  readonly verify?: VerifySpec | false | null;
 }
 
 /** What a config file may say; everything optional. */
@@ -20,6 +42,10 @@ export interface FileConfig {
   readonly port?: number;
   readonly host?: string;
   readonly response?: ResponseSpec;
+  /** Where every request is forwarded unless a route says otherwise (`--forward-to` overrides). */
+  readonly forward?: string;
+  /** The signature every request is checked against unless a route says otherwise. */
+  readonly verify?: VerifySpec;
   readonly routes: readonly RouteSpec[];
 }
 
@@ -49,6 +75,14 @@ export interface ServerTimeouts {
 
 export type OutputMode = 'tui' | 'lines' | 'json';
 
+export interface ForwardSettings {
+  /** `--forward-to` or the file's `forward`: the target when no route names one; null: none. */
+  readonly defaultTarget: string | null;
+  /** No complete answer within this many ms is a `timeout` failure. */
+  readonly timeoutMs: number;
+  /** Answer the original caller with the target's response (`--respond-with-forward`). */
+  readonly respondWithForward: boolean;
+}
 /** Everything the CLI needs, read and validated once at start-up. */
 export interface AppConfig {
   readonly host: string;
@@ -60,6 +94,17 @@ export interface AppConfig {
   readonly limits: Limits;
   readonly timeouts: ServerTimeouts;
   readonly output: OutputMode;
+  readonly forward: ForwardSettings;
+  /** The file's top-level `verify`, for requests no route's `verify` covers; null: none. */
+  readonly verify: VerifySpec | null;
+  /** Answer 401 to requests whose signature does not verify (`--reject-invalid`). */
+  readonly rejectInvalid: boolean;
+  /** Where replays go when no forward target applies (`--replay-to`); null: ask. */
+  readonly replayTo: string | null;
+  /** `--save FILE.jsonl`: every record appended as it completes; null: none. */
+  readonly saveFile: string | null;
+  /** `--load FILE.jsonl`: records to start with; null: none. */
+  readonly loadFile: string | null;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -81,6 +126,10 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   // Node checks every 30 s by default, which would let a slow client run 30 s over.
   checkIntervalMs: 1_000,
 };
+export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
+/** Seconds of clock difference a timestamped signature may have (Stripe's and Svix's default). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
 /** The answer when no config file says otherwise. */
 export const BUILT_IN_RESPONSE: ResponseSpec = {
   status: 200,

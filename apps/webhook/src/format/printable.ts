@@ -1,22 +1,29 @@
 /**
- * Characters a terminal would act on rather than show: C0 controls (ESC starts every escape
- * sequence), DEL, C1 controls (0x9B is a one-byte CSI on some terminals) and the bidirectional
- * overrides that can reorder what is shown.
+ * Characters a terminal would act on, or show as nothing, rather than show: C0 controls (ESC
+ * starts every escape sequence), DEL, C1 controls (0x9B is a one-byte CSI on some terminals), every
+ * format character (bidirectional marks and overrides that reorder what is shown, zero-width
+ * spaces and joiners that terminals and layout libraries measure differently, the byte order
+ * mark), the line and paragraph separators, and lone surrogates.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
+/** The stand-in shown for a character `printable` replaces. */
 function visible(char: string): string {
-  const code = char.charCodeAt(0);
+  const code = char.codePointAt(0) ?? 0;
   if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␀ ... ␟ (ESC shows as ␛)
   if (code === 0x7f) return '\u2421'; // ␡
   return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
+/** Finds the stand-ins `printable` writes, so views can style them apart from the text. */
+export const STAND_IN = /<U\+[0-9A-F]{4,6}>|[\u2400-\u2421]/g;
+
 /**
- * Text that is safe to write to a terminal on one line: every control character is replaced by a
- * visible stand-in and tabs by spaces. All text from requests goes through here before display, so
- * a request cannot move the cursor, change colours or retitle the window.
+ * Text that is safe to write to a terminal on one line: every control or invisible character is
+ * replaced by a visible stand-in and tabs by spaces. All text from requests goes through here
+ * before display, so a request cannot move the cursor, change colours, retitle the window or
+ * hide part of itself.
  */
 export function printable(text: string): string {
   return text.replace(UNSAFE, visible).replaceAll('\t', '    ');

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { CapturedRequest } from '../capture/record.js';
 import { printable } from '../format/printable.js';
 import { clock } from '../format/time.js';
@@ -9,26 +8,8 @@ export function requestLine(record: CapturedRequest): string {
   return `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)} ${size}`;
 }
 
-/** One record as a JSON object; the body is text when it is valid UTF-8, otherwise base64. */
-export function requestJson(record: CapturedRequest): string {
-  const utf8 = isUtf8(record.body);
-  return JSON.stringify({
-    seq: record.seq,
-    time: new Date(record.receivedAt).toISOString(),
-    method: record.method,
-    url: record.url,
-    path: record.path,
-    target: record.target,
-    query: record.query,
-    headers: record.headers,
-    remote: record.remote,
-    httpVersion: record.httpVersion,
-    size: record.size,
-    truncated: record.truncated,
-    bodyEncoding: utf8 ? 'utf8' : 'base64',
-    body: record.body.toString(utf8 ? 'utf8' : 'base64'),
-  });
-}
+/** One record as a JSON line: see `output/json.ts`. */
+export { requestJson } from './json.js';
 
 /**
  * Writes one line per record to `stream`, gathering the lines of one event-loop turn into a single

@@ -1,4 +1,5 @@
-import type { HeaderPairs, ResponseSpec, RouteSpec } from '../config/types.js';
+import type { SentResponse } from '../capture/record.js';
+import type { HeaderPairs, ResponseSpec, RouteSpec, VerifySpec } from '../config/types.js';
 
 /** A response ready to write: headers complete, body encoded once at start-up. */
 export interface PreparedResponse {
@@ -8,6 +9,8 @@ export interface PreparedResponse {
   /** The same headers grouped by name (repeats as arrays), the form `setHeader` takes. */
   readonly headerMap: ReadonlyMap<string, string | string[]>;
   readonly body: Buffer;
+  /** The same, as a record's `response` (one object shared by every request it answers). */
+  readonly sent: SentResponse;
 }
 
 export type Responder = (method: string, path: string) => PreparedResponse;
@@ -48,8 +51,14 @@ export function createResponder(
     }
     return response;
   };
-  for (const spec of [defaultResponse, ...routes.map((route) => route.response)]) prepare(spec);
-  return (method, path) => prepare(findRoute(routes, method, path)?.response ?? defaultResponse);
+  for (const spec of [defaultResponse, ...routes.map((route) => route.response)]) {
+    if (spec) prepare(spec);
+  }
+  return (method, path) =>
+    prepare(
+      routes.find((route) => route.response && routeMatches(route, method, path))?.response ??
+        defaultResponse,
+    );
 }
 
 /** Adds a Content-Type from the body when the config gave none: JSON, else plain text. */
@@ -72,7 +81,14 @@ export function prepareResponse(spec: ResponseSpec): PreparedResponse {
         : [...(Array.isArray(previous) ? previous : [previous]), value],
     );
   }
-  return { status: spec.status, headers, headerMap, body: Buffer.from(spec.body, 'utf8') };
+  const body = Buffer.from(spec.body, 'utf8');
+  return {
+    status: spec.status,
+    headers,
+    headerMap,
+    body,
+    sent: { status: spec.status, headers, body },
+  };
 }
 
 function inferContentType(body: string): string {
@@ -82,4 +98,50 @@ function inferContentType(body: string): string {
   } catch {
     return 'text/plain; charset=utf-8';
   }
+}
+
+/** What the routes decide for one request: each aspect from the first matching route that sets it. */
+export interface RouteDecision {
+  readonly response: PreparedResponse;
+  /** Where to forward (`base` joined with the request by `forwardUrl`), or null. */
+  readonly forward: { readonly base: string; readonly route: RouteSpec | null } | null;
+  readonly verify: VerifySpec | null;
+}
+
+export interface RouterSettings {
+  readonly defaultResponse: ResponseSpec;
+  readonly routes: readonly RouteSpec[];
+  /** `--forward-to` or the file's top-level `forward`. */
+  readonly defaultForward: string | null;
+  /** The file's top-level `verify`. */
+  readonly defaultVerify: VerifySpec | null;
+}
+
+export type Router = (method: string, path: string) => RouteDecision;
+
+/**
+ * For each aspect (response, forward, verify) the first route in file order that matches and sets
+ * it wins; a route that leaves it out lets later routes, then the top-level setting, decide;
+ * `forward: false` / `verify: false` stop the search (no forwarding, no check).
+ */
+export function createRouter(settings: RouterSettings): Router {
+  const respond = createResponder(settings.defaultResponse, settings.routes);
+  return (method, path) => {
+    let forward: RouteDecision['forward'] | undefined;
+    let verify: VerifySpec | null | undefined;
+    for (const route of settings.routes) {
+      if (forward !== undefined && verify !== undefined) break;
+      if (!routeMatches(route, method, path)) continue;
+      if (forward === undefined && route.forward !== undefined && route.forward !== null) {
+        forward = route.forward === false ? null : { base: route.forward, route };
+      }
+      if (verify === undefined && route.verify !== undefined && route.verify !== null) {
+        verify = route.verify === false ? null : route.verify;
+      }
+    }
+    if (forward === undefined) {
+      forward = settings.defaultForward ? { base: settings.defaultForward, route: null } : null;
+    }
+    return { response: respond(method, path), forward, verify: verify ?? settings.defaultVerify };
+  };
 }

@@ -1,4 +1,7 @@
 import { isUtf8 } from 'node:buffer';
+import { headerValueText } from '../capture/record.js';
+import { reindentJson } from '../format/json-tokens.js';
+import { multipartBoundary, parseMultipart } from '../format/multipart.js';
 import { printable, printableLines } from '../format/printable.js';
 
 /**
@@ -7,7 +10,16 @@ import { printable, printableLines } from '../format/printable.js';
  */
 export const PRETTY_LIMIT = 1024 * 1024;
 
-/** How a body is shown: text lines, or bytes for a hex dump built only for the rows on screen. */
+/** Multipart bodies nested inside multipart bodies are shown part by part this deep, then as text. */
+const MAX_MULTIPART_DEPTH = 2;
+
+/** One part of a multipart body: its headers (printable), then its body by its own type. */
+export interface BodyPart {
+  readonly headers: readonly string[];
+  readonly view: BodyView;
+}
+
+/** How a body is shown: text lines, bytes for a hex dump built only for the rows on screen, parts. */
 export type BodyView =
   | { readonly kind: 'empty'; readonly label: string }
   | {
@@ -16,19 +28,32 @@ export type BodyView =
       /** Printable lines, not yet wrapped to the pane. */
       readonly lines: readonly string[];
     }
-  | { readonly kind: 'binary'; readonly label: string; readonly bytes: Buffer };
+  | { readonly kind: 'binary'; readonly label: string; readonly bytes: Buffer }
+  | {
+      readonly kind: 'multipart';
+      readonly label: string;
+      readonly parts: readonly BodyPart[];
+      /** A note after the last part (parts left out, a body cut short), or null. */
+      readonly note: string | null;
+    };
 
 /**
- * Chooses how to show a body: JSON (by content type, or because it parses) pretty-printed when
- * that loses nothing; form fields; UTF-8 text; otherwise a hex dump. Never throws: anything
- * unexpected falls back to the raw text or the hex dump.
+ * Chooses how to show a body: JSON (by content type, or because it parses) re-indented with every
+ * literal as sent; form fields; multipart part by part; UTF-8 text; otherwise a hex dump. Never
+ * throws: anything unexpected falls back to the raw text or the hex dump.
  */
 export function formatBody(
   body: Buffer,
   contentType: string | undefined,
   truncated = false,
+  depth = 0,
 ): BodyView {
   if (body.length === 0) return { kind: 'empty', label: 'empty' };
+  const boundary = depth < MAX_MULTIPART_DEPTH ? multipartBoundary(contentType) : null;
+  if (boundary !== null) {
+    const multipart = formatMultipart(body, boundary, truncated, depth);
+    if (multipart) return multipart;
+  }
   const text = decodeUtf8(body, truncated);
   if (text === null) return { kind: 'binary', label: 'binary, hex dump', bytes: body };
   const type = (contentType ?? '').toLowerCase();
@@ -41,34 +66,73 @@ export function formatBody(
         lines: fields.map(([name, value]) => `${printable(name)} = ${printable(value)}`),
       };
     }
+    // A byte order mark before JSON is not JSON to a strict parser (nor to most receivers): say
+    // it is there, since it is invisible, and show the JSON after it.
+    const bom = text.startsWith('\ufeff');
+    const json = bom ? text.slice(1) : text;
+    const bomNote = bom ? ', after a byte order mark <U+FEFF>' : '';
     if (body.length > PRETTY_LIMIT && type.includes('json')) {
       return {
         kind: 'json',
-        label: 'JSON, shown as sent (over 1 MiB)',
+        label: `JSON${bomNote}, shown as sent (over 1 MiB)`,
         lines: printableLines(text),
       };
     }
-    const json = body.length <= PRETTY_LIMIT ? parseJson(text) : undefined;
-    if (json !== undefined) {
-      if (jsonIsLossless(text)) {
-        return {
-          kind: 'json',
-          label: 'JSON',
-          lines: printableLines(JSON.stringify(json, null, 2)),
-        };
-      }
-      return {
-        kind: 'json',
-        label: 'JSON, shown as sent (re-indenting would change numbers or duplicate keys)',
-        lines: printableLines(text),
-      };
+    if (body.length <= PRETTY_LIMIT && isJsonContainer(json)) {
+      const indented = reindentJson(json);
+      return indented
+        ? { kind: 'json', label: `JSON${bomNote}`, lines: indented.map(printable) }
+        : {
+            kind: 'json',
+            label: `JSON${bomNote}, shown as sent (nested too deep to indent)`,
+            lines: printableLines(text),
+          };
     }
-    const label = type.includes('json') ? 'text (not valid JSON)' : 'text';
+    const label = type.includes('json') ? `text (not valid JSON${bomNote})` : 'text';
     return { kind: 'text', label, lines: printableLines(text) };
   } catch {
     // Pathological input (say, JSON nested deeper than the stack): show it as it came.
     return { kind: 'text', label: 'text', lines: printableLines(text) };
   }
+}
+
+/** The body as UTF-8 text lines, without reformatting (the `raw` view); hex when not UTF-8. */
+export function formatRaw(body: Buffer, truncated = false): BodyView {
+  if (body.length === 0) return { kind: 'empty', label: 'empty' };
+  const text = decodeUtf8(body, truncated);
+  if (text === null) return { kind: 'binary', label: 'binary, hex dump', bytes: body };
+  return { kind: 'text', label: 'raw text', lines: printableLines(text) };
+}
+
+function formatMultipart(
+  body: Buffer,
+  boundary: string,
+  truncated: boolean,
+  depth: number,
+): BodyView | null {
+  const parsed = parseMultipart(body, boundary);
+  if (!parsed) return null;
+  const parts = parsed.parts.map((part, index): BodyPart => {
+    const type = part.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+    const last = index === parsed.parts.length - 1;
+    return {
+      headers: part.headers.map(
+        ([name, value]) => `${printable(name)}: ${printable(headerValueText(value))}`,
+      ),
+      view: formatBody(part.body, type, truncated && last, depth + 1),
+    };
+  });
+  const notes: string[] = [];
+  if (parsed.more > 0)
+    notes.push(`${parsed.more} more part${parsed.more === 1 ? '' : 's'} not shown`);
+  if (!parsed.complete) notes.push('no closing boundary: the body ends inside the last part');
+  const count = parsed.parts.length + parsed.more;
+  return {
+    kind: 'multipart',
+    label: `multipart, ${count} part${count === 1 ? '' : 's'}`,
+    parts,
+    note: notes.length > 0 ? notes.join('; ') : null,
+  };
 }
 
 /** The body as text when it is UTF-8; a truncated body may end in the middle of a character. */
@@ -81,92 +145,16 @@ function decodeUtf8(body: Buffer, truncated: boolean): string | null {
   return null;
 }
 
-function parseJson(text: string): unknown {
+/** Whether `text` is a JSON object or array (`123` or `"x"` is shown as is anyway). */
+function isJsonContainer(text: string): boolean {
   const start = text.trimStart()[0];
-  // Only objects and arrays are worth pretty-printing; `123` or `"x"` is shown as is anyway.
-  if (start !== '{' && start !== '[') return undefined;
+  if (start !== '{' && start !== '[') return false;
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-/**
- * Whether `JSON.stringify(JSON.parse(text))` keeps everything `text` says. It does not for
- * integers beyond 2^53, numbers with more digits than a double holds, numbers that overflow, and
- * duplicate keys (the last one wins). `text` must be valid JSON. Iterative, so nesting depth does
- * not matter.
- */
-export function jsonIsLossless(text: string): boolean {
-  // One entry per open container: the keys seen so far for an object, null for an array.
-  const stack: (Set<string> | null)[] = [];
-  let expectKey = false;
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (char === '{') {
-      stack.push(new Set());
-      expectKey = true;
-      i += 1;
-    } else if (char === '[') {
-      stack.push(null);
-      i += 1;
-    } else if (char === '}' || char === ']') {
-      stack.pop();
-      expectKey = false;
-      i += 1;
-    } else if (char === ',') {
-      expectKey = stack.at(-1) instanceof Set;
-      i += 1;
-    } else if (char === '"') {
-      const end = stringEnd(text, i);
-      const keys = stack.at(-1);
-      if (expectKey && keys) {
-        const key = JSON.parse(text.slice(i, end)) as string;
-        if (keys.has(key)) return false;
-        keys.add(key);
-        expectKey = false;
-      }
-      i = end;
-    } else if (char === '-' || (char >= '0' && char <= '9')) {
-      const match = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
-      match.lastIndex = i;
-      const number = match.exec(text);
-      if (!number) return false;
-      if (!numberIsExact(number[0], number[1] === undefined && number[2] === undefined)) {
-        return false;
-      }
-      i += number[0].length;
-    } else {
-      i += 1; // whitespace, ':', and the letters of true, false, null
-    }
-  }
-  return true;
-}
-
-/** Index just after the string literal starting at `start`. */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    const char = text[i];
-    if (char === '\\') i += 2;
-    else if (char === '"') return i + 1;
-    else i += 1;
-  }
-  return i;
-}
-
-function numberIsExact(literal: string, isInteger: boolean): boolean {
-  const value = Number(literal);
-  if (!Number.isFinite(value)) return false;
-  if (isInteger) return Number.isSafeInteger(value);
-  const mantissa = literal
-    .replace(/^-/, '')
-    .replace(/[eE].*$/, '')
-    .replace('.', '');
-  const significant = mantissa.replace(/^0+/, '').replace(/0+$/, '');
-  return significant.length <= 17;
 }
 
 /** Bytes per hex-dump row that fit in `width` columns. */

@@ -1,24 +1,37 @@
-import type { CapturedRequest } from '../capture/record.js';
-import { headerValue } from '../capture/record.js';
+import { STATUS_CODES } from 'node:http';
+import type { CapturedRequest, ForwardResult } from '../capture/record.js';
+import { headerValue, headerValueText, verificationText } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
+import type { HeaderPairs } from '../config/types.js';
+import { decodeContent } from '../format/decode.js';
 import { printable } from '../format/printable.js';
 import { fullTimestamp } from '../format/time.js';
-import { type BodyView, formatBody, hexBytesPerRow, hexRow } from './body.js';
+import { type BodyView, formatBody, formatRaw, hexBytesPerRow, hexRow } from './body.js';
+import { rowCount, wrap } from './text-width.js';
 
-export type Tone = 'title' | 'heading' | 'meta' | 'plain' | 'hint';
+export type Tone = 'title' | 'heading' | 'meta' | 'plain' | 'hint' | 'good' | 'bad';
 
 export interface DetailLine {
   readonly text: string;
   readonly tone: Tone;
 }
 
+/** How the body is shown; `v` cycles through them. */
+export type BodyMode = 'pretty' | 'raw' | 'hex';
+export const BODY_MODES: readonly BodyMode[] = ['pretty', 'raw', 'hex'];
+
 /**
  * The detail pane's content as lines already wrapped to the pane. `line(i)` builds rows on demand
- * for hex dumps, so a 10 MiB binary body costs only the rows on screen.
+ * (hex dumps, long text), so a 10 MiB body costs only the rows on screen.
  */
 export interface DetailDocument {
   readonly length: number;
   line(index: number): DetailLine;
+  /**
+   * Index of the `... N more lines (Enter to expand)` line when the body is collapsed, else null.
+   * The pane keeps it in view (see `visibleLines`): it is the only sign the body is cut.
+   */
+  readonly markerIndex: number | null;
 }
 
 /** Body lines shown before `Enter` expands the body. */
@@ -28,18 +41,20 @@ export function buildDetail(
   record: CapturedRequest,
   width: number,
   expanded: boolean,
+  mode: BodyMode = 'pretty',
 ): DetailDocument {
   const cached = lastDetail;
   if (
     cached &&
     cached.record === record &&
     cached.width === width &&
-    cached.expanded === expanded
+    cached.expanded === expanded &&
+    cached.mode === mode
   ) {
     return cached.document;
   }
-  const document = composeDetail(record, width, expanded);
-  lastDetail = { record, width, expanded, document };
+  const document = composeDetail(record, width, expanded, mode);
+  lastDetail = { record, width, expanded, mode, document };
   return document;
 }
 
@@ -48,19 +63,49 @@ let lastDetail: {
   record: CapturedRequest;
   width: number;
   expanded: boolean;
+  mode: BodyMode;
   document: DetailDocument;
 } | null = null;
 
-function composeDetail(record: CapturedRequest, width: number, expanded: boolean): DetailDocument {
+/**
+ * The lines the pane shows from `top`: when the body is collapsed and its marker would fall below
+ * the pane, the marker takes the pane's last row, so it is always visible.
+ */
+export function visibleLines(document: DetailDocument, top: number, rows: number): DetailLine[] {
+  const lines: DetailLine[] = [];
+  const end = Math.min(document.length, top + rows);
+  for (let index = top; index < end; index += 1) lines.push(document.line(index));
+  const marker = document.markerIndex;
+  if (marker !== null && marker >= end && lines.length > 0) {
+    lines[lines.length - 1] = document.line(marker);
+  }
+  return lines;
+}
+
+function composeDetail(
+  record: CapturedRequest,
+  width: number,
+  expanded: boolean,
+  mode: BodyMode,
+): DetailDocument {
   const head: DetailLine[] = [];
   const add = (text: string, tone: Tone) => {
     for (const part of wrap(text, width)) head.push({ text: part, tone });
   };
   add(`${printable(record.method)} ${printable(record.url)}`, 'title');
   add(
-    `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${record.remote} · HTTP/${record.httpVersion}`,
+    `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${printable(record.remote)} · HTTP/${printable(record.httpVersion)}`,
     'meta',
   );
+  if (record.replayOf !== undefined) add(`↻ replay of #${record.replayOf}`, 'meta');
+  if (record.verification) {
+    add(printable(verificationText(record.verification)), record.verification.ok ? 'good' : 'bad');
+  }
+  if (record.response) add(`Answered ${statusLine(record.response.status)}`, 'meta');
+  if (record.forward) {
+    const summary = exchangeSummary(record.forward, record.replayOf !== undefined);
+    add(summary.text, summary.tone);
+  }
   if (record.query.length > 0) {
     add('', 'plain');
     add(`Query parameters (${record.query.length})`, 'heading');
@@ -68,19 +113,47 @@ function composeDetail(record: CapturedRequest, width: number, expanded: boolean
       add(`  ${printable(name)} = ${printable(value)}`, 'plain');
   }
   add('', 'plain');
-  add(`Headers (${record.headers.length})`, 'heading');
-  for (const [name, value] of sortHeaders(record.headers)) {
-    add(`  ${printable(name)}: ${printable(value)}`, 'plain');
+  // A stored record unpacks its headers on each read: once here.
+  const headers = record.headers;
+  add(`Headers (${headers.length})`, 'heading');
+  for (const [name, value] of sortHeaders(headers)) {
+    add(`  ${printable(name)}: ${printable(headerValueText(value))}`, 'plain');
   }
   add('', 'plain');
 
-  const view = bodyView(record);
+  const { view, note } = bodyView(record, headers, mode);
   const size = record.truncated
     ? `${formatSize(record.body.length)} kept of ${formatSize(record.size)} (truncated by --max-body)`
     : formatSize(record.size);
-  add(`Body · ${view.label} · ${size}`, 'heading');
+  add(`Body · ${view.label}${note} · ${size}`, 'heading');
 
-  const body = bodyRows(view, width, expanded);
+  const requestBody = collapse(bodyRows(view, width), expanded);
+  const tail: Rows[] = [];
+  if (record.response) {
+    const { status, headers, body } = record.response;
+    tail.push(
+      exchangeRows(
+        `Response sent · ${statusLine(status)}`,
+        headers,
+        body,
+        false,
+        width,
+        expanded,
+        mode,
+      ),
+    );
+  }
+  if (record.forward?.kind === 'response') {
+    const answer = record.forward;
+    const title = `${record.replayOf !== undefined ? 'Replay' : 'Forward'} answer · ${statusLine(answer.status, answer.statusText)} · ${answer.durationMs} ms`;
+    tail.push(
+      exchangeRows(title, answer.headers, answer.body, answer.truncated, width, expanded, mode),
+    );
+  }
+  const body =
+    tail.length === 0
+      ? requestBody
+      : { ...concat([requestBody, ...tail]), markerIndex: requestBody.markerIndex };
   return {
     length: head.length + body.length,
     line: (index) =>
@@ -89,6 +162,7 @@ function composeDetail(record: CapturedRequest, width: number, expanded: boolean
         : index - head.length < body.length
           ? body.line(index - head.length)
           : EMPTY,
+    markerIndex: body.markerIndex === null ? null : head.length + body.markerIndex,
   };
 }
 
@@ -103,86 +177,221 @@ export function sortHeaders(headers: CapturedRequest['headers']) {
   });
 }
 
+interface ShownBody {
+  readonly view: BodyView;
+  /** What was done to the bytes before showing them, for the heading (e.g. `, decoded from gzip`). */
+  readonly note: string;
+}
+
 /** Formatting a body can be costly (10 MiB of JSON): keep the few most recently viewed. */
-const bodyCache = new Map<CapturedRequest, BodyView>();
+const bodyCache = new Map<string, { record: CapturedRequest; shown: ShownBody }>();
 const BODY_CACHE_SIZE = 8;
 
-function bodyView(record: CapturedRequest): BodyView {
-  let view = bodyCache.get(record);
-  if (view) {
-    bodyCache.delete(record);
+function bodyView(record: CapturedRequest, headers: HeaderPairs, mode: BodyMode): ShownBody {
+  const key = `${record.seq}:${mode}`;
+  let entry = bodyCache.get(key);
+  if (entry && entry.record === record) {
+    bodyCache.delete(key);
   } else {
-    view = formatBody(record.body, headerValue(record.headers, 'content-type'), record.truncated);
-  }
-  bodyCache.set(record, view);
-  const oldest = bodyCache.keys().next();
-  if (bodyCache.size > BODY_CACHE_SIZE && !oldest.done) bodyCache.delete(oldest.value);
-  return view;
-}
-
-function bodyRows(view: BodyView, width: number, expanded: boolean): DetailDocument {
-  if (view.kind === 'empty') return { length: 0, line: () => EMPTY };
-  const more = (count: number): DetailLine => ({
-    text: `... ${count} more line${count === 1 ? '' : 's'} (Enter to expand)`,
-    tone: 'hint',
-  });
-  if (view.kind === 'binary') {
-    const perRow = hexBytesPerRow(width);
-    const total = Math.ceil(view.bytes.length / perRow);
-    const shown = expanded ? total : Math.min(total, COLLAPSED_BODY_LINES);
-    const hidden = total - shown;
-    return {
-      length: shown + (hidden > 0 ? 1 : 0),
-      line: (index) =>
-        index < shown ? { text: hexRow(view.bytes, index, perRow), tone: 'plain' } : more(hidden),
+    entry = {
+      record,
+      shown: showBody({ headers, body: record.body, truncated: record.truncated }, mode),
     };
   }
-  // Collapsed shows the first rows as they appear on screen (a long line counts for each row it
-  // wraps to) and only counts the rest, so a huge one-line body costs little until expanded.
-  const limit = expanded ? Number.POSITIVE_INFINITY : COLLAPSED_BODY_LINES;
-  const rows: DetailLine[] = [];
-  let total = 0;
-  for (const line of view.lines) {
-    if (rows.length < limit) {
-      for (const part of wrap(line, width, limit - rows.length))
-        rows.push({ text: part, tone: 'plain' });
-    }
-    total += rowCount(line, width);
-  }
-  const hidden = total - rows.length;
-  if (hidden > 0) rows.push(more(hidden));
-  return { length: rows.length, line: (index) => rows[index] ?? EMPTY };
-}
-
-/** Rows `line` takes once wrapped to `width` code points. */
-function rowCount(line: string, width: number): number {
-  let points = line.length;
-  for (let i = 0; i < line.length; i += 1) {
-    const code = line.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) points -= 1; // a surrogate pair is one code point
-  }
-  return Math.max(1, Math.ceil(points / width));
+  bodyCache.set(key, entry);
+  const oldest = bodyCache.keys().next();
+  if (bodyCache.size > BODY_CACHE_SIZE && !oldest.done) bodyCache.delete(oldest.value);
+  return entry.shown;
 }
 
 /**
- * Hard-wraps a line to `width` code points (a line never spills over the pane), returning at most
- * `maxParts` rows.
+ * The body in one of the three modes. `pretty` and `raw` undo a `Content-Encoding` first (bounded,
+ * see `decodeContent`); `hex` shows the bytes as received. The record is never changed: forward,
+ * replay and export send what arrived.
  */
-export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INFINITY): string[] {
-  if (line.length <= width) return [line];
-  const parts: string[] = [];
-  let part = '';
-  let points = 0;
-  for (const char of line) {
-    if (points === width) {
-      parts.push(part);
-      if (parts.length >= maxParts) return parts;
-      part = '';
-      points = 0;
-    }
-    part += char;
-    points += 1;
+export function showBody(
+  record: Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
+  mode: BodyMode,
+): ShownBody {
+  const { body, truncated, headers } = record;
+  if (mode === 'hex') {
+    return body.length === 0
+      ? { view: { kind: 'empty', label: 'empty' }, note: '' }
+      : { view: { kind: 'binary', label: 'hex, as received', bytes: body }, note: '' };
   }
-  parts.push(part);
-  return parts.slice(0, maxParts);
+  const decoding = decodeContent(body, headerValue(headers, 'content-encoding'), truncated);
+  let bytes = body;
+  let note = '';
+  if (decoding.kind === 'decoded') {
+    bytes = decoding.bytes;
+    note = `, decoded from ${printable(decoding.codings)} (${formatSize(bytes.length)}${decoding.partial ? ', the start only' : ''})`;
+  } else if (decoding.kind === 'failed') {
+    note = `, ${printable(decoding.codings)} not decoded: ${decoding.reason}`;
+    return { view: formatRaw(body, truncated), note };
+  }
+  const view =
+    mode === 'raw'
+      ? formatRaw(bytes, truncated)
+      : formatBody(bytes, headerValue(headers, 'content-type'), truncated);
+  return { view, note };
 }
+
+/** `200 OK`: the status and its reason phrase (the target's own, else the standard one). */
+function statusLine(status: number, reason?: string): string {
+  const phrase = reason || STATUS_CODES[status] || '';
+  return phrase ? `${status} ${printable(phrase)}` : String(status);
+}
+
+/** One line about a forward (or a replay's) exchange, for the top of the detail pane. */
+function exchangeSummary(result: ForwardResult, isReplay: boolean): DetailLine {
+  const verb = isReplay ? 'Replayed to' : 'Forwarded to';
+  const target = printable(result.target);
+  switch (result.kind) {
+    case 'pending':
+      return { text: `→ ${verb} ${target} · waiting for the answer…`, tone: 'meta' };
+    case 'failure':
+      return {
+        text: `✗ ${verb} ${target} · ${result.failure}: ${printable(result.message)} · ${result.durationMs} ms`,
+        tone: 'bad',
+      };
+    case 'response':
+      return {
+        text: `→ ${verb} ${target} · ${statusLine(result.status, result.statusText)} · ${result.durationMs} ms`,
+        tone: result.status >= 400 ? 'bad' : 'good',
+      };
+  }
+}
+
+/** Lines of a response shown collapsed, like the request body's; all of it once expanded. */
+export const COLLAPSED_RESPONSE_LINES = 10;
+
+/** A response under the request: a heading, its headers, then its body by its type. */
+function exchangeRows(
+  title: string,
+  headers: HeaderPairs,
+  body: Buffer,
+  truncated: boolean,
+  width: number,
+  expanded: boolean,
+  mode: BodyMode,
+): Rows {
+  const shown = showBody({ headers, body, truncated }, mode);
+  const head = [
+    '',
+    title,
+    ...sortHeaders(headers).map(
+      ([name, value]) => `  ${printable(name)}: ${printable(headerValueText(value))}`,
+    ),
+  ];
+  const bodyHeading = `Body · ${shown.view.label}${shown.note} · ${formatSize(body.length)}`;
+  const headingRows = textRows([head[0] ?? '', head[1] ?? ''], width, 'heading');
+  const headerRows = textRows(head.slice(2), width, 'plain');
+  const bodyRowsAll = bodyRows(shown.view, width);
+  let rows = bodyRowsAll;
+  if (!expanded && bodyRowsAll.length > COLLAPSED_RESPONSE_LINES + 1) {
+    const hidden = bodyRowsAll.length - COLLAPSED_RESPONSE_LINES;
+    const more: DetailLine = {
+      text: `... ${hidden} more line${hidden === 1 ? '' : 's'} (Enter to expand)`,
+      tone: 'hint',
+    };
+    rows = {
+      length: COLLAPSED_RESPONSE_LINES + 1,
+      line: (index) => (index < COLLAPSED_RESPONSE_LINES ? bodyRowsAll.line(index) : more),
+    };
+  }
+  const parts = [headingRows, headerRows];
+  if (shown.view.kind !== 'empty') parts.push(textRows([bodyHeading], width, 'heading'), rows);
+  else parts.push(textRows(['Body · empty'], width, 'heading'));
+  return concat(parts);
+}
+
+/** A run of rows, built on demand. */
+interface Rows {
+  readonly length: number;
+  line(index: number): DetailLine;
+}
+
+const NO_ROWS: Rows = { length: 0, line: () => EMPTY };
+
+function bodyRows(view: BodyView, width: number): Rows {
+  switch (view.kind) {
+    case 'empty':
+      return NO_ROWS;
+    case 'binary': {
+      const perRow = hexBytesPerRow(width);
+      return {
+        length: Math.ceil(view.bytes.length / perRow),
+        line: (index) => ({ text: hexRow(view.bytes, index, perRow), tone: 'plain' }),
+      };
+    }
+    case 'multipart': {
+      const runs: Rows[] = [];
+      view.parts.forEach((part, index) => {
+        const heading = `── part ${index + 1} of ${view.parts.length} · ${part.view.label} ──`;
+        runs.push(textRows([heading], width, 'heading'));
+        runs.push(textRows(part.headers, width, 'meta'));
+        runs.push(bodyRows(part.view, width));
+      });
+      if (view.note) runs.push(textRows([`── ${view.note}`], width, 'hint'));
+      return concat(runs);
+    }
+    default:
+      return textRows(view.lines, width, 'plain');
+  }
+}
+
+/**
+ * Lines wrapped to `width`, counted up front but wrapped only as far as someone reads: a huge
+ * one-line body costs little until it is scrolled through.
+ */
+function textRows(lines: readonly string[], width: number, tone: Tone): Rows {
+  let length = 0;
+  for (const line of lines) length += rowCount(line, width);
+  const rows: DetailLine[] = [];
+  let next = 0;
+  return {
+    length,
+    line(index) {
+      while (rows.length <= index && next < lines.length) {
+        for (const part of wrap(lines[next] ?? '', width)) rows.push({ text: part, tone });
+        next += 1;
+      }
+      return rows[index] ?? EMPTY;
+    },
+  };
+}
+
+function concat(runs: readonly Rows[]): Rows {
+  const starts: number[] = [];
+  let length = 0;
+  for (const run of runs) {
+    starts.push(length);
+    length += run.length;
+  }
+  return {
+    length,
+    line(index) {
+      for (let i = runs.length - 1; i >= 0; i -= 1) {
+        if (index >= (starts[i] ?? 0)) return runs[i]?.line(index - (starts[i] ?? 0)) ?? EMPTY;
+      }
+      return EMPTY;
+    },
+  };
+}
+
+/** The first rows of a collapsed body, then a line saying how many more there are. */
+function collapse(rows: Rows, expanded: boolean): Rows & { markerIndex: number | null } {
+  const hidden = rows.length - COLLAPSED_BODY_LINES;
+  if (expanded || hidden <= 0) return { ...rows, line: rows.line, markerIndex: null };
+  const marker: DetailLine = {
+    text: `... ${hidden} more line${hidden === 1 ? '' : 's'} (Enter to expand)`,
+    tone: 'hint',
+  };
+  return {
+    length: COLLAPSED_BODY_LINES + 1,
+    line: (index) => (index < COLLAPSED_BODY_LINES ? rows.line(index) : marker),
+    markerIndex: COLLAPSED_BODY_LINES,
+  };
+}
+
+export { wrap };

@@ -1,12 +1,30 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
-import { buildDetail } from './detail.js';
+import type { Notice, UiCommand } from './commands.js';
+import { BODY_MODES, type BodyMode, buildDetail } from './detail.js';
+import { type Filter, matches, narrows, parseFilter } from './filter.js';
 import { layoutFor } from './layout.js';
 
-/** The whole UI state: views are functions of it, and only `reduce` changes it. */
+/** The filter typed after `/`: its text, and the last version of it that parsed. */
+export interface FilterState {
+  readonly text: string;
+  /** The filter the list shows, or null for the whole list. Kept while the text does not parse. */
+  readonly applied: Filter | null;
+  /** Why `text` does not parse, shown in the status bar; null when it does. */
+  readonly error: string | null;
+}
+
+/** A line of text being typed in the status bar. */
+export type Prompt =
+  | { readonly kind: 'filter' }
+  | { readonly kind: 'replayTarget'; readonly text: string; readonly edit: boolean };
+
+/** The whole UI state: views are functions of it, and only `step`/`reduce` change it. */
 export interface UiState {
-  /** Oldest first, as the store holds them; the list shows them newest first. */
+  /** Oldest first, as the store holds them. */
   readonly records: readonly CapturedRequest[];
+  /** The records the list shows, oldest first: `records` itself, or those the filter matches. */
+  readonly shown: readonly CapturedRequest[];
   /** Requests seen since start (kept or not). */
   readonly seen: number;
   /** The selected request's seq, or null when there is none. */
@@ -17,10 +35,20 @@ export interface UiState {
   readonly detailTop: number;
   /** Whether the body is shown whole; each newly selected request starts collapsed. */
   readonly expanded: boolean;
+  /** How bodies are shown (`v` cycles); kept from one request to the next. */
+  readonly bodyMode: BodyMode;
+  readonly filter: FilterState;
+  /** Text being typed in the status bar, if any: keys are then text, not commands. */
+  readonly prompt: Prompt | null;
+  /** The last replay URL typed, used for records without a target of their own. */
+  readonly replayTarget: string | null;
+  /** The last command's outcome, shown in the status bar until the next key. */
+  readonly notice: Notice | null;
   readonly columns: number;
   readonly rows: number;
 }
 
+/** Keys that mean the same in every state; bound to terminal keys in one table in keys.ts. */
 export type UiKey =
   | 'up'
   | 'down'
@@ -29,80 +57,258 @@ export type UiKey =
   | 'pageUp'
   | 'pageDown'
   | 'toggleBody'
-  | 'clear';
+  | 'cycleBody'
+  | 'clear'
+  | 'filter'
+  | 'nextMatch'
+  | 'previousMatch'
+  | 'replay'
+  | 'editReplay'
+  | 'copyCurl'
+  | 'exportHar'
+  | 'escape'
+  | 'quit';
 
 export type UiEvent =
   | { readonly type: 'key'; readonly key: UiKey }
+  /** Characters typed (or pasted) into the prompt. */
+  | { readonly type: 'type'; readonly text: string }
+  /** Backspace in the prompt. */
+  | { readonly type: 'erase' }
+  /** Enter in the prompt. */
+  | { readonly type: 'submit' }
   | { readonly type: 'sync'; readonly snapshot: StoreSnapshot }
-  | { readonly type: 'resize'; readonly columns: number; readonly rows: number };
+  | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
+  | { readonly type: 'notice'; readonly notice: Notice }
+  /** `r`/`e` found no target for the record: ask for a URL. */
+  | { readonly type: 'askReplayTarget'; readonly edit: boolean };
+
+export interface Step {
+  readonly state: UiState;
+  readonly commands: readonly UiCommand[];
+}
+
+const NO_FILTER: FilterState = { text: '', applied: null, error: null };
 
 export function initialState(columns: number, rows: number): UiState {
   return {
     records: [],
+    shown: [],
     seen: 0,
     selectedSeq: null,
     listTop: 0,
     detailTop: 0,
     expanded: false,
+    bodyMode: 'pretty',
+    filter: NO_FILTER,
+    prompt: null,
+    replayTarget: null,
+    notice: null,
     columns,
     rows,
   };
 }
 
+/** The state after `event`, for callers that perform no commands (tests, `useReducer`). */
 export function reduce(state: UiState, event: UiEvent): UiState {
+  return step(state, event).state;
+}
+
+/** The state after `event`, and the effects the caller must perform. Pure. */
+export function step(state: UiState, event: UiEvent): Step {
   switch (event.type) {
     case 'sync':
-      return arrive(state, event.snapshot);
+      return only(arrive(state, event.snapshot));
     case 'resize':
-      return settle({ ...state, columns: event.columns, rows: event.rows });
+      return only(settle({ ...state, columns: event.columns, rows: event.rows }));
+    case 'notice':
+      return only({ ...state, notice: event.notice });
+    case 'askReplayTarget':
+      return only({
+        ...state,
+        prompt: { kind: 'replayTarget', text: 'http://', edit: event.edit },
+      });
+    case 'type':
+      return only(typeText(state, event.text));
+    case 'erase':
+      return only(eraseText(state));
+    case 'submit':
+      return submit(state);
     case 'key':
-      return press(state, event.key);
+      return press({ ...state, notice: null }, event.key);
   }
 }
 
-function press(state: UiState, key: UiKey): UiState {
+const only = (state: UiState): Step => ({ state, commands: [] });
+
+function press(state: UiState, key: UiKey): Step {
   const selected = selectedIndex(state);
-  const last = state.records.length - 1;
+  const last = state.shown.length - 1;
   switch (key) {
+    case 'quit':
+      return { state, commands: [{ type: 'quit' }] };
+    case 'escape':
+      if (state.prompt?.kind === 'replayTarget') return only({ ...state, prompt: null });
+      if (state.prompt || state.filter.text !== '') {
+        return only(applyFilter({ ...state, prompt: null }, NO_FILTER));
+      }
+      return { state, commands: [{ type: 'quit' }] };
     case 'up':
-      return select(state, selected === null ? null : Math.max(0, selected - 1));
+      return only(select(state, selected === null ? null : Math.max(0, selected - 1)));
     case 'down':
-      return select(state, selected === null ? null : Math.min(last, selected + 1));
+      return only(select(state, selected === null ? null : Math.min(last, selected + 1)));
     case 'newest':
-      return select(state, last >= 0 ? 0 : null);
+      return only(select(state, last >= 0 ? 0 : null));
     case 'oldest':
-      return select(state, last >= 0 ? last : null);
+      return only(select(state, last >= 0 ? last : null));
+    case 'nextMatch':
+    case 'previousMatch': {
+      if (last < 0) return only(state);
+      const from = selected ?? -1;
+      const next =
+        key === 'nextMatch' ? (from + 1) % (last + 1) : (from - 1 + last + 1) % (last + 1);
+      return only(select(state, next));
+    }
     case 'pageUp':
     case 'pageDown': {
       const page = Math.max(1, layoutFor(state.columns, state.rows).detailRows - 1);
       const top = state.detailTop + (key === 'pageDown' ? page : -page);
-      return settle({ ...state, detailTop: top });
+      return only(settle({ ...state, detailTop: top }));
     }
     case 'toggleBody':
-      return selected === null ? state : settle({ ...state, expanded: !state.expanded });
+      return only(selected === null ? state : settle({ ...state, expanded: !state.expanded }));
+    case 'cycleBody': {
+      const next = BODY_MODES[(BODY_MODES.indexOf(state.bodyMode) + 1) % BODY_MODES.length];
+      return only(settle({ ...state, bodyMode: next ?? 'pretty' }));
+    }
     case 'clear':
       return {
-        ...state,
-        records: [],
-        selectedSeq: null,
-        listTop: 0,
-        detailTop: 0,
-        expanded: false,
+        state: {
+          ...state,
+          records: [],
+          shown: [],
+          selectedSeq: null,
+          listTop: 0,
+          detailTop: 0,
+          expanded: false,
+        },
+        commands: [{ type: 'clear' }],
       };
+    case 'filter':
+      return only({ ...state, prompt: { kind: 'filter' } });
+    case 'replay':
+    case 'editReplay': {
+      const record = selectedRecord(state);
+      const edit = key === 'editReplay';
+      if (!record) return only(notice(state, 'Nothing selected to replay', 'bad'));
+      // The caller knows the record's own target (its route's forward, --forward-to,
+      // --replay-to); without one it sends `askReplayTarget` back and the prompt opens.
+      return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
+    }
+    case 'copyCurl': {
+      const record = selectedRecord(state);
+      if (!record) return only(notice(state, 'Nothing selected to copy', 'bad'));
+      return { state, commands: [{ type: 'copyCurl', record }] };
+    }
+    case 'exportHar': {
+      if (state.shown.length === 0) return only(notice(state, 'Nothing to export', 'bad'));
+      const filter = state.filter.applied ? state.filter.applied.text : null;
+      return { state, commands: [{ type: 'exportHar', records: state.shown, filter }] };
+    }
   }
+}
+
+const notice = (state: UiState, text: string, tone: 'info' | 'good' | 'bad'): UiState => ({
+  ...state,
+  notice: { text, tone },
+});
+
+function typeText(state: UiState, text: string): UiState {
+  const prompt = state.prompt;
+  if (!prompt) return state;
+  if (prompt.kind === 'replayTarget') {
+    return { ...state, prompt: { ...prompt, text: prompt.text + text } };
+  }
+  return applyFilterText(state, state.filter.text + text);
+}
+
+function eraseText(state: UiState): UiState {
+  const prompt = state.prompt;
+  if (!prompt) return state;
+  if (prompt.kind === 'replayTarget') {
+    return { ...state, prompt: { ...prompt, text: Array.from(prompt.text).slice(0, -1).join('') } };
+  }
+  return applyFilterText(state, Array.from(state.filter.text).slice(0, -1).join(''));
+}
+
+function submit(state: UiState): Step {
+  const prompt = state.prompt;
+  if (!prompt) return only(state);
+  if (prompt.kind === 'filter') return only({ ...state, prompt: null });
+  const record = selectedRecord(state);
+  if (!record) return only(notice({ ...state, prompt: null }, 'Nothing selected to replay', 'bad'));
+  const target = replayUrl(prompt.text);
+  if (typeof target !== 'string') return only(notice(state, target.error, 'bad'));
+  return {
+    state: { ...state, prompt: null, replayTarget: target },
+    commands: [{ type: 'replay', record, target, edit: prompt.edit }],
+  };
+}
+
+/** A replay target typed in the prompt: an absolute http(s) URL. */
+export function replayUrl(text: string): string | { error: string } {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+    return { error: `Replay needs an http:// or https:// URL (got ${url.protocol})` };
+  } catch {
+    return { error: 'Replay needs a URL such as http://127.0.0.1:3000/hooks' };
+  }
+}
+
+function applyFilterText(state: UiState, text: string): UiState {
+  if (text.trim() === '') return applyFilter(state, { text, applied: null, error: null });
+  const parsed = parseFilter(text);
+  if (!parsed.ok) return { ...state, filter: { ...state.filter, text, error: parsed.error } };
+  return applyFilter(state, { text, applied: parsed.filter, error: null });
+}
+
+/**
+ * Shows what `filter` matches. A filter that narrows the one before (typing more of a word, adding
+ * a term) is tried only on the previous matches.
+ */
+function applyFilter(state: UiState, filter: FilterState): UiState {
+  const next = filter.applied;
+  const previous = state.filter.applied;
+  let shown: readonly CapturedRequest[];
+  if (!next) shown = state.records;
+  else if (previous && narrows(previous, next)) shown = state.shown.filter((r) => matches(next, r));
+  else shown = state.records.filter((record) => matches(next, record));
+  const base = { ...state, filter, shown };
+  if (selectedIndex(base) !== null) return settle(base);
+  // The selection is filtered out: show the newest match.
+  return settle({
+    ...base,
+    selectedSeq: shown.at(-1)?.seq ?? null,
+    listTop: 0,
+    detailTop: 0,
+    expanded: false,
+  });
 }
 
 /**
  * New store contents. A selection on the newest request (or no selection) moves to the new newest;
  * any other stays on the request the user chose, at the same place on screen when possible. A
- * selected request that retention dropped gives way to the oldest one left.
+ * selected request that retention dropped gives way to the oldest one left. With a filter, only
+ * the new arrivals are matched (retention only ever drops the oldest).
  */
 function arrive(state: UiState, snapshot: StoreSnapshot): UiState {
   const records = snapshot.records;
-  const previousNewest = state.records.at(-1)?.seq ?? null;
+  const previousNewest = state.shown.at(-1)?.seq ?? null;
   const following = state.selectedSeq === null || state.selectedSeq === previousNewest;
-  const base = { ...state, records, seen: snapshot.seen };
-  const newest = records.at(-1);
+  const base = { ...state, records, shown: shownAfter(state, records), seen: snapshot.seen };
+  const shown = base.shown;
+  const newest = shown.at(-1);
   if (!newest) return { ...base, selectedSeq: null, listTop: 0, detailTop: 0, expanded: false };
   if (following) {
     const next = { ...base, selectedSeq: newest.seq, listTop: 0 };
@@ -113,10 +319,35 @@ function arrive(state: UiState, snapshot: StoreSnapshot): UiState {
   const before = selectedIndex(state);
   const after = selectedIndex(base);
   if (after === null || before === null) {
-    return settle({ ...base, selectedSeq: records[0]?.seq ?? null, detailTop: 0, expanded: false });
+    return settle({ ...base, selectedSeq: shown[0]?.seq ?? null, detailTop: 0, expanded: false });
   }
   // Keep the selected row where it was on screen; settle() still brings it into view.
   return settle({ ...base, listTop: state.listTop + (after - before) });
+}
+
+/**
+ * What the filter shows of new store contents. Only records that are new or were replaced (a
+ * forward finished: same seq, new object) are matched again; the others keep their verdict, so
+ * arrivals cost one walk and no matching of what was already matched.
+ */
+function shownAfter(state: UiState, records: readonly CapturedRequest[]) {
+  const filter = state.filter.applied;
+  if (!filter) return records;
+  const previous = state.records;
+  const shown = state.shown;
+  const result: CapturedRequest[] = [];
+  let p = 0;
+  let q = 0;
+  for (const record of records) {
+    while (p < previous.length && (previous[p] as CapturedRequest).seq < record.seq) p += 1;
+    if (previous[p] === record) {
+      while (q < shown.length && (shown[q] as CapturedRequest).seq < record.seq) q += 1;
+      if (shown[q] === record) result.push(record);
+    } else if (matches(filter, record)) {
+      result.push(record);
+    }
+  }
+  return result;
 }
 
 /** Selects the request at `index` (newest first); a new selection starts at the top, collapsed. */
@@ -130,7 +361,7 @@ function select(state: UiState, index: number | null): UiState {
 /** Clamps both scroll positions: the selection visible in the list, the detail within its content. */
 function settle(state: UiState): UiState {
   const layout = layoutFor(state.columns, state.rows);
-  const count = state.records.length;
+  const count = state.shown.length;
   let listTop = Math.min(state.listTop, Math.max(0, count - layout.listRows));
   const selected = selectedIndex(state);
   if (selected !== null) {
@@ -140,7 +371,7 @@ function settle(state: UiState): UiState {
   listTop = Math.max(0, listTop);
   const record = selectedRecord(state);
   const detailLength = record
-    ? buildDetail(record, layout.detailTextWidth, state.expanded).length
+    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode).length
     : 0;
   const detailTop = Math.max(0, Math.min(state.detailTop, detailLength - layout.detailRows));
   if (listTop === state.listTop && detailTop === state.detailTop) return state;
@@ -149,7 +380,7 @@ function settle(state: UiState): UiState {
 
 /** The record shown at `index` in the list (0 = newest). */
 export function recordAt(state: UiState, index: number): CapturedRequest | undefined {
-  return state.records[state.records.length - 1 - index];
+  return state.shown[state.shown.length - 1 - index];
 }
 
 export function selectedRecord(state: UiState): CapturedRequest | undefined {
@@ -161,12 +392,13 @@ export function selectedRecord(state: UiState): CapturedRequest | undefined {
 export function selectedIndex(state: UiState): number | null {
   const seq = state.selectedSeq;
   if (seq === null) return null;
+  const list = state.shown;
   let low = 0;
-  let high = state.records.length - 1;
+  let high = list.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const candidate = state.records[middle]?.seq ?? 0;
-    if (candidate === seq) return state.records.length - 1 - middle;
+    const candidate = list[middle]?.seq ?? 0;
+    if (candidate === seq) return list.length - 1 - middle;
     if (candidate < seq) low = middle + 1;
     else high = middle - 1;
   }

@@ -1,8 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource react */
-import { render } from 'ink';
+import { type Instance, render } from 'ink';
+import type { RunningCapture } from '../app.js';
 import type { RequestStore } from '../capture/store.js';
-import { App } from './App.js';
-import { enterFullScreen } from './terminal.js';
+import { toCurl } from '../export/curl.js';
+import { toHar } from '../export/har.js';
+import { App, type UiEffects } from './App.js';
+import { createEffects, type UiServices } from './effects.js';
+import type { UiEnvironment } from './environment.js';
+import type { UiEvent, UiState } from './reducer.js';
+import { enterFullScreen, type TerminalSession } from './terminal.js';
 
 export interface RunningUi {
   /** Unmounts the UI and restores the terminal; idempotent. */
@@ -16,41 +22,106 @@ export interface UiHandlers {
   readonly onCrash: (error: unknown) => void;
 }
 
+export interface UiOptions {
+  readonly environment: UiEnvironment;
+  /** Replays go through the running capture: it knows the routes, targets and secrets. */
+  readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget'>;
+}
+
+/** The services the UI's effects use: the capture's replay, the export formats. */
+export function uiServices(capture: UiOptions['capture']): UiServices {
+  return {
+    replayTarget: (record) => capture.replayTarget(record),
+    replay: (record, request) => capture.replay(record, request),
+    curl: toCurl,
+    har: toHar,
+  };
+}
+
 /** Starts the full-screen UI on the process's terminal. */
-export function startUi(store: RequestStore, address: string, handlers: UiHandlers): RunningUi {
+export function startUi(
+  store: RequestStore,
+  address: string,
+  handlers: UiHandlers,
+  options?: UiOptions,
+): RunningUi {
   const { stdout, stdin } = process;
-  const terminal = enterFullScreen(stdout, stdin);
+  let terminal: TerminalSession | null = null;
+  let ink: Instance | null = null;
   let lastRenderMs = 0;
-  const ui = (
-    <App
-      store={store}
-      address={address}
-      onQuit={handlers.onQuit}
-      lastRenderMs={() => lastRenderMs}
-    />
-  );
-  const ink = render(ui, {
-    stdout,
-    stdin,
-    onRender: ({ renderTime }) => {
-      lastRenderMs = renderTime;
-    },
-    // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
-    exitOnCtrlC: false,
-    patchConsole: true,
-    maxFps: 30,
-  });
-  ink.waitUntilExit().catch(handlers.onCrash);
+  let lastState: UiState | undefined;
   let closed = false;
+  const channel: { current: ((event: UiEvent) => void) | null } = { current: null };
+
+  const effects: UiEffects | undefined = options
+    ? createEffects({
+        environment: options.environment,
+        services: uiServices(options.capture),
+        writeTerminal: (text) => stdout.write(text),
+        suspend: async (work) => {
+          takeDown();
+          // Ink stops reading stdin but leaves it flowing; the editor must get every key.
+          stdin.pause();
+          try {
+            return await work();
+          } finally {
+            if (!closed) mount();
+          }
+        },
+      })
+    : undefined;
+
+  function mount(): void {
+    terminal = enterFullScreen(stdout, stdin);
+    const ui = (
+      <App
+        store={store}
+        address={address}
+        onQuit={handlers.onQuit}
+        effects={effects}
+        initial={lastState}
+        channel={channel}
+        onState={(state) => {
+          lastState = state;
+        }}
+        lastRenderMs={() => lastRenderMs}
+      />
+    );
+    const instance = render(ui, {
+      stdout,
+      stdin,
+      onRender: ({ renderTime }) => {
+        lastRenderMs = renderTime;
+      },
+      // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
+      exitOnCtrlC: false,
+      patchConsole: true,
+      maxFps: 30,
+    });
+    ink = instance;
+    instance.waitUntilExit().catch(handlers.onCrash);
+  }
+
+  function takeDown(): void {
+    const instance = ink;
+    const session = terminal;
+    ink = null;
+    terminal = null;
+    try {
+      instance?.unmount();
+      // Ink keeps the instance per stdout: a later render would reuse the unmounted one.
+      instance?.cleanup();
+    } finally {
+      session?.restore();
+    }
+  }
+
+  mount();
   return {
     close() {
       if (closed) return;
       closed = true;
-      try {
-        ink.unmount();
-      } finally {
-        terminal.restore();
-      }
+      takeDown();
     },
   };
 }

@@ -1,0 +1,119 @@
+import type { ForwardQueue } from '../forward/forward.js';
+import { forwardUrl } from '../forward/forward.js';
+import type { Router } from '../respond/routes.js';
+import { verify } from '../verify/verify.js';
+import {
+  type CapturedRequest,
+  type ExchangeFailure,
+  type ExchangeResponse,
+  type RequestDraft,
+  type SentResponse,
+  StoredRequest,
+} from './record.js';
+import type { Answer } from './server.js';
+import type { RequestStore } from './store.js';
+
+export interface PipelineOptions {
+  readonly store: RequestStore;
+  readonly route: Router;
+  readonly queue: ForwardQueue;
+  readonly respondWithForward: boolean;
+  readonly rejectInvalid: boolean;
+  /** Called once per record when it is complete (its forward finished): printers, --save. */
+  readonly complete: (record: CapturedRequest) => void;
+}
+
+/** Headers of a target's answer that describe its connection, not the message. */
+const NOT_RELAYED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+]);
+
+/** The answer the original caller gets with --respond-with-forward. */
+export function answerFromForward(result: ExchangeResponse | ExchangeFailure): SentResponse {
+  if (result.kind === 'response') {
+    const headers = result.headers.filter(([name]) => !NOT_RELAYED.has(name.toLowerCase()));
+    return { status: result.status, headers, body: result.body };
+  }
+  const status = result.failure === 'timeout' ? 504 : result.failure === 'queue-full' ? 503 : 502;
+  return {
+    status,
+    headers: [['Content-Type', 'text/plain; charset=utf-8']],
+    body: Buffer.from(
+      `webhook: forward to ${result.target} failed: ${result.failure} (${result.message})\n`,
+    ),
+  };
+}
+
+function rejection(reason: string): SentResponse {
+  return {
+    status: 401,
+    headers: [['Content-Type', 'text/plain; charset=utf-8']],
+    body: Buffer.from(`webhook: signature verification failed: ${reason}\n`),
+  };
+}
+
+/**
+ * What happens to each complete request: the route decides the response, the signature check and
+ * the forward target; the record goes into the store at once, and its forward result follows
+ * when the target answers (capturing never waits for it, unless --respond-with-forward asks to
+ * answer with the target's response).
+ */
+export function createPipeline(
+  options: PipelineOptions,
+): (draft: RequestDraft) => Answer | Promise<Answer> {
+  const { store, route, queue, complete } = options;
+
+  return (draft) => {
+    const decision = route(draft.method, draft.path);
+    const verification = decision.verify ? verify(draft, decision.verify) : undefined;
+    const rejected = options.rejectInvalid && verification !== undefined && !verification.ok;
+    let response: SentResponse = rejected
+      ? rejection(verification?.reason ?? '')
+      : decision.response.sent;
+    const checked = verification ? { ...draft, verification } : draft;
+
+    if (!decision.forward || rejected) {
+      const record = store.add({ ...checked, response });
+      complete(record);
+      return response;
+    }
+
+    const url = forwardUrl(decision.forward.base, decision.forward.route, draft.target);
+    const sent: Promise<ExchangeResponse | ExchangeFailure> = draft.truncated
+      ? Promise.resolve({
+          kind: 'failure',
+          target: url,
+          failure: 'error',
+          message: 'body truncated by --max-body; not forwarded',
+          durationMs: 0,
+        })
+      : queue.submit(
+          { method: draft.method, target: draft.target, headers: draft.headers, body: draft.body },
+          url,
+        );
+
+    if (options.respondWithForward) {
+      return sent.then((forward) => {
+        response = answerFromForward(forward);
+        complete(store.add({ ...checked, response, forward }));
+        return response;
+      });
+    }
+
+    const record = store.add({ ...checked, response, forward: { kind: 'pending', target: url } });
+    void sent.then((forward) => {
+      // Dropped from memory meanwhile: the printers and --save still get the whole record.
+      complete(
+        store.update(record.seq, { forward }) ??
+          StoredRequest.from(record.seq, record).with({ forward }),
+      );
+    });
+    return response;
+  };
+}

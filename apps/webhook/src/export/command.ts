@@ -1,0 +1,71 @@
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { StoredRequest } from '../capture/record.js';
+import type { ExportCommand } from '../config/load.js';
+import { CliError } from '../errors.js';
+import { printable } from '../format/printable.js';
+import { terminalSafeJson } from '../output/json.js';
+import { readSession } from '../session/session.js';
+import { toCurl } from './curl.js';
+import { HAR_CREATOR, harEntry } from './har.js';
+
+/** Where an export writes: a file, or stdout for `-`. */
+function output(path: string, stdout: NodeJS.WritableStream) {
+  if (path === '-') return { write: (text: string) => void stdout.write(text), close() {} };
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new CliError(`${path}: cannot write (${(error as NodeJS.ErrnoException).code})`, 1);
+  }
+  return {
+    write: (text: string) => {
+      writeSync(fd, text);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/**
+ * `webhook export --from FILE (--har OUT | --curl) [--id N]`. The HAR is written entry by entry
+ * as the file is read, so a session of any length exports in bounded memory. curl commands go to
+ * stdout; bodies that are not printable text go to `webhook-<seq>.body` in the current directory.
+ */
+export async function exportRecords(
+  command: ExportCommand,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  const wanted = command.ids ? new Set(command.ids) : null;
+  const har = command.har ? output(command.har, stdout) : null;
+  let entries = 0;
+  har?.write(
+    `{"log":{"version":"1.2","creator":${JSON.stringify(HAR_CREATOR)},"pages":[],"entries":[`,
+  );
+  try {
+    for await (const { fileSeq, draft } of readSession(command.from, {
+      maxLineBytes: command.maxLineBytes,
+    })) {
+      if (wanted && !wanted.has(fileSeq)) continue;
+      const record = StoredRequest.from(fileSeq, draft);
+      if (har) {
+        har.write(`${entries === 0 ? '\n' : ',\n'}${terminalSafeJson(harEntry(record))}`);
+      }
+      if (command.curl) {
+        const curl = toCurl(record);
+        if (curl.bodyFile) {
+          writeFileSync(curl.bodyFile.path, curl.bodyFile.bytes);
+          stderr.write(`webhook: #${fileSeq}: body written to ${printable(curl.bodyFile.path)}\n`);
+        }
+        stdout.write(`${entries === 0 ? '' : '\n'}${curl.command}\n`);
+      }
+      entries += 1;
+    }
+    har?.write('\n]}}\n');
+  } finally {
+    har?.close();
+  }
+  if (entries === 0) stderr.write(`webhook: no records exported from ${printable(command.from)}\n`);
+  else if (command.har && command.har !== '-') {
+    stderr.write(`webhook: ${entries} records written to ${printable(command.har)}\n`);
+  }
+}

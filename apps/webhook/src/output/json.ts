@@ -1,0 +1,117 @@
+import { isUtf8 } from 'node:buffer';
+import type {
+  CapturedRequest,
+  ForwardResult,
+  SentResponse,
+  Verification,
+} from '../capture/record.js';
+import { headerValueBytes, verificationText } from '../capture/record.js';
+import type { HeaderPairs } from '../config/types.js';
+
+/**
+ * Characters `JSON.stringify` leaves raw that a terminal or a reader's editor acts on: C1 controls
+ * (U+009B is a one-byte CSI), DEL, the bidirectional marks and overrides, U+2028/U+2029 (line
+ * breaks to JavaScript and some editors), U+FEFF and the other invisible format characters
+ * (zero-width space, joiners, soft hyphen...). Each is written as its `\u` escape, which every
+ * JSON parser reads back as the same character (issue 17, defect 5).
+ */
+const UNSAFE_IN_JSON =
+  /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** JSON text that is safe to print on a terminal: only printable characters, one line. */
+export function terminalSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE_IN_JSON, escapeChar);
+}
+
+/**
+ * A header pair in JSON: `[name, value]` with the value decoded as UTF-8 when its bytes are valid
+ * UTF-8 (ASCII always is), else `[name, base64, "base64"]`. Either way the exact bytes come back.
+ */
+export type JsonHeader = [string, string] | [string, string, 'base64'];
+
+export function headersToJson(headers: HeaderPairs): JsonHeader[] {
+  return headers.map(([name, value]) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: testing for non-ASCII
+    if (!/[^\u0000-\u007f]/.test(value)) return [name, value];
+    const bytes = headerValueBytes(value);
+    return isUtf8(bytes)
+      ? [name, bytes.toString('utf8')]
+      : [name, bytes.toString('base64'), 'base64'];
+  });
+}
+
+/** `body` as text when it is valid UTF-8, else base64; `bodyEncoding` says which. */
+export function bodyToJson(body: Buffer): { bodyEncoding: 'utf8' | 'base64'; body: string } {
+  const utf8 = isUtf8(body);
+  return { bodyEncoding: utf8 ? 'utf8' : 'base64', body: body.toString(utf8 ? 'utf8' : 'base64') };
+}
+
+function responseJson(response: SentResponse) {
+  return {
+    status: response.status,
+    headers: headersToJson(response.headers),
+    ...bodyToJson(response.body),
+  };
+}
+
+function forwardJson(forward: ForwardResult) {
+  switch (forward.kind) {
+    case 'pending':
+      return { target: forward.target, pending: true };
+    case 'failure':
+      return {
+        target: forward.target,
+        failure: forward.failure,
+        message: forward.message,
+        durationMs: forward.durationMs,
+      };
+    case 'response':
+      return {
+        target: forward.target,
+        status: forward.status,
+        statusText: forward.statusText,
+        headers: headersToJson(forward.headers),
+        size: forward.size,
+        truncated: forward.truncated,
+        durationMs: forward.durationMs,
+        ...bodyToJson(forward.body),
+      };
+  }
+}
+
+function verificationJson(verification: Verification) {
+  return { ...verification, text: verificationText(verification) };
+}
+
+/**
+ * One record as the `--json` / `--save` object: everything replay and export need (the raw
+ * bytes, header order and case, the response sent, the forward result, the verification).
+ */
+export function recordToJson(record: CapturedRequest): Record<string, unknown> {
+  return {
+    seq: record.seq,
+    time: new Date(record.receivedAt).toISOString(),
+    method: record.method,
+    url: record.url,
+    path: record.path,
+    target: record.target,
+    query: record.query,
+    headers: headersToJson(record.headers),
+    remote: record.remote,
+    httpVersion: record.httpVersion,
+    size: record.size,
+    truncated: record.truncated,
+    ...bodyToJson(record.body),
+    ...(record.response ? { response: responseJson(record.response) } : {}),
+    ...(record.forward ? { forward: forwardJson(record.forward) } : {}),
+    ...(record.verification ? { verification: verificationJson(record.verification) } : {}),
+    ...(record.replayOf !== undefined ? { replayOf: record.replayOf } : {}),
+  };
+}
+
+/** One `--json` line (without its newline). */
+export function requestJson(record: CapturedRequest): string {
+  return terminalSafeJson(recordToJson(record));
+}

@@ -1,0 +1,87 @@
+import type { CapturedRequest, RequestDraft } from '../capture/record.js';
+import { splitTarget } from '../capture/record.js';
+import type { HeaderPairs, RouteSpec, VerifySpec } from '../config/types.js';
+import { forwardUrl, sendRequest } from '../forward/forward.js';
+import { sign } from '../verify/verify.js';
+
+/** Changes made before a replay ("replay with modifications"); anything absent stays as captured. */
+export interface ReplayEdits {
+  readonly method?: string;
+  /** Path and query, as they go on the wire. */
+  readonly target?: string;
+  /** The complete header list (order and case as given; values binary strings). */
+  readonly headers?: HeaderPairs;
+  readonly body?: Buffer;
+}
+
+export interface ReplayOptions {
+  /**
+   * Where to send it: a base URL, joined with the request's target by `forwardUrl`'s rule
+   * (with `route`, the part of the path the route matched is replaced by the base's path).
+   */
+  readonly to: string;
+  readonly route?: RouteSpec | null;
+  /** Recompute the signature (fresh timestamp) under this scheme and secret; null: send as is. */
+  readonly resign?: VerifySpec | null;
+  readonly edits?: ReplayEdits;
+  readonly timeoutMs?: number;
+  readonly maxResponseBody?: number;
+  /** The clock for the fresh timestamp (tests). */
+  readonly now?: () => number;
+}
+
+export const REPLAY_DEFAULTS = { timeoutMs: 10_000, maxResponseBody: 10 * 1024 * 1024 } as const;
+
+/**
+ * Sends `record` again (edited, re-signed) and returns the new record to add to the store: the
+ * request as sent, `replayOf` the original's seq, `forward` the target's answer or failure. Never
+ * rejects for network failures; those are in `forward`.
+ */
+export async function replay(
+  record: CapturedRequest,
+  options: ReplayOptions,
+): Promise<RequestDraft> {
+  const now = options.now ?? Date.now;
+  const edits = options.edits ?? {};
+  const method = edits.method ?? record.method;
+  const target = edits.target ?? record.target;
+  const body = edits.body ?? record.body;
+  let headers = edits.headers ?? record.headers;
+  const sentAt = now();
+  if (options.resign) headers = sign({ headers, body }, options.resign, sentAt);
+  const url = forwardUrl(options.to, options.route ?? null, target);
+  const { path } = splitTarget(target);
+  const base: RequestDraft = {
+    receivedAt: sentAt,
+    method,
+    target,
+    path,
+    url,
+    query: [],
+    headers,
+    body,
+    size: body.length,
+    truncated: false,
+    remote: 'replay',
+    httpVersion: '1.1',
+    // A replay of a replay still points at the request first captured.
+    replayOf: record.replayOf ?? record.seq,
+  };
+  if (record.truncated && edits.body === undefined) {
+    return {
+      ...base,
+      forward: {
+        kind: 'failure',
+        target: url,
+        failure: 'error',
+        message: 'body truncated by --max-body when captured; not replayed',
+        durationMs: 0,
+      },
+    };
+  }
+  const forward = await sendRequest({ method, target, headers, body }, url, {
+    timeoutMs: options.timeoutMs ?? REPLAY_DEFAULTS.timeoutMs,
+    maxResponseBody: options.maxResponseBody ?? REPLAY_DEFAULTS.maxResponseBody,
+  });
+  return { ...base, forward };
+}

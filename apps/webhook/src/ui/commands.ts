@@ -1,0 +1,37 @@
+import type { CapturedRequest } from '../capture/record.js';
+
+/**
+ * What the reducer asks its caller to do: every effect (the store, the network, the clipboard,
+ * files, $EDITOR, quitting) happens at the edge, in `App.tsx`'s command runner, never in the
+ * reducer. Results come back as `notice` events.
+ */
+export type UiCommand =
+  | { readonly type: 'quit' }
+  /** Empty the store (the `seen` count keeps counting). */
+  | { readonly type: 'clear' }
+  /**
+   * Send `record` again: to its own target (its route's forward, --forward-to, --replay-to), else
+   * to `target` (the URL last typed), else ask for one. With `edit`, open it in $EDITOR first and
+   * send what was saved (ngrok's replay with modifications). The replay is recorded as a new entry
+   * linked to `record`.
+   */
+  | {
+      readonly type: 'replay';
+      readonly record: CapturedRequest;
+      readonly target: string | null;
+      readonly edit: boolean;
+    }
+  /** `record` as a curl command, to the clipboard (OSC 52) or, failing that, a file. */
+  | { readonly type: 'copyCurl'; readonly record: CapturedRequest }
+  /** `records` (oldest first) as a HAR 1.2 file; `filter` is the filter that chose them, if any. */
+  | {
+      readonly type: 'exportHar';
+      readonly records: readonly CapturedRequest[];
+      readonly filter: string | null;
+    };
+
+/** A message for the status bar: what a command did, or why it could not. */
+export interface Notice {
+  readonly text: string;
+  readonly tone: 'info' | 'good' | 'bad';
+}

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CapturedRequest } from '../capture/record.js';
+import { formatSize } from '../config/size.js';
+import type { CurlExport, CurlOptions } from '../export/curl.js';
+import type { HarDocument } from '../export/har.js';
+import { printable } from '../format/printable.js';
+import type { ReplayEdits } from '../replay/replay.js';
+import type { UiEffects } from './App.js';
+import { OSC52_LIMIT, osc52 } from './clipboard.js';
+import type { Notice } from './commands.js';
+import { type EditableRequest, fromEditableText, toEditableText } from './edit.js';
+import type { UiEnvironment } from './environment.js';
+
+/** What the UI's effects need from the rest of the tool: sending, and the export formats. */
+export interface UiServices {
+  /** The record's own replay target (its route's forward, --forward-to, --replay-to), or null. */
+  replayTarget(record: CapturedRequest): string | null;
+  /**
+   * Sends `record` again to `to` (a base URL typed by the user) or, without it, to the record's
+   * own target, with `edits`, re-signed where a scheme applies, and adds the replay to the store;
+   * resolves with it once the target answered or failed.
+   */
+  replay(
+    record: CapturedRequest,
+    request: { to?: string; edits?: ReplayEdits },
+  ): Promise<CapturedRequest>;
+  curl(record: CapturedRequest, options: CurlOptions): CurlExport;
+  har(records: readonly CapturedRequest[]): HarDocument;
+}
+
+export interface EffectsContext {
+  readonly environment: UiEnvironment;
+  readonly services: UiServices;
+  /** Writes to the terminal between frames (the OSC 52 sequence). */
+  readonly writeTerminal: (text: string) => void;
+  /**
+   * Gives the terminal to another program for the duration of `work` (the UI is taken down and
+   * put back as it was): $EDITOR needs the whole screen and the keyboard.
+   */
+  readonly suspend: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Clock for file names; tests fix it. */
+  readonly now?: () => Date;
+}
+
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/[-:]/g, '')
+    .replace('T', '-');
+
+export function createEffects(context: EffectsContext): UiEffects {
+  const { environment, services } = context;
+  const now = context.now ?? (() => new Date());
+  return {
+    replayTarget: (record) => services.replayTarget(record),
+
+    async copyCurl(record) {
+      const { command, bodyFile } = services.curl(record, {
+        bodyFilePath: `webhook-${record.seq}.body`,
+      });
+      if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
+      const bodyNote = bodyFile ? ` (body in ./${printable(bodyFile.path)})` : '';
+      const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
+      if (fits) context.writeTerminal(osc52(command));
+      if (fits && environment.clipboard === 'osc52') {
+        return {
+          text: `#${record.seq} copied as curl to the clipboard (OSC 52, ${formatSize(Buffer.byteLength(command))})${bodyNote}`,
+          tone: 'good',
+        };
+      }
+      const name = `webhook-${record.seq}.curl.sh`;
+      await writeFile(join(environment.directory, name), `#!/bin/sh\n${command}\n`, {
+        mode: 0o755,
+      });
+      const why = fits ? 'clipboard not known to work here' : 'too long for the clipboard';
+      return { text: `#${record.seq} as curl: ./${name}${bodyNote} (${why})`, tone: 'good' };
+    },
+
+    async exportHar(records, filter) {
+      const name = `webhook-${stamp(now())}.har`;
+      const document = `${JSON.stringify(services.har(records), null, 2)}\n`;
+      await writeFile(join(environment.directory, name), document);
+      const which = filter ? ` matching /${printable(filter)}` : '';
+      const count = `${records.length} request${records.length === 1 ? '' : 's'}`;
+      return { text: `${count}${which} exported to ./${name} (HAR 1.2)`, tone: 'good' };
+    },
+
+    async replay(record, target, edit) {
+      const original: EditableRequest = {
+        method: record.method,
+        target: record.target,
+        headers: record.headers,
+        body: record.body,
+      };
+      let edits: ReplayEdits | undefined;
+      if (edit) {
+        const edited = await context.suspend(() => editInEditor(environment.editor, original));
+        if (!edited.ok) return { text: printable(edited.error), tone: 'bad' };
+        edits = edited.request;
+      }
+      const replayed = await services.replay(record, {
+        ...(target === null ? {} : { to: target }),
+        ...(edits ? { edits } : {}),
+      });
+      return replayNotice(record, replayed);
+    },
+  };
+}
+
+/** `#13 replay of #12 → 200 OK in 35 ms`, or why it failed. */
+export function replayNotice(original: CapturedRequest, replayed: CapturedRequest): Notice {
+  // A replay of a replay is linked to the first original, as the store links it.
+  const head = `#${replayed.seq} replay of #${replayed.replayOf ?? original.seq}`;
+  const result = replayed.forward;
+  if (!result || result.kind === 'pending') return { text: `${head} sent`, tone: 'info' };
+  if (result.kind === 'failure') {
+    return {
+      text: `${head} failed: ${result.failure} (${printable(result.message)})`,
+      tone: 'bad',
+    };
+  }
+  const status = `${result.status}${result.statusText ? ` ${printable(result.statusText)}` : ''}`;
+  return {
+    text: `${head} → ${status} in ${result.durationMs} ms`,
+    tone: result.status >= 400 ? 'bad' : 'good',
+  };
+}
+
+/** Opens the request in the editor (through the shell, as git does) and reads back the result. */
+async function editInEditor(
+  editor: string,
+  request: EditableRequest,
+): Promise<{ ok: true; request: EditableRequest } | { ok: false; error: string }> {
+  const directory = await mkdtemp(join(tmpdir(), 'webhook-edit-'));
+  const file = join(directory, 'request.http');
+  try {
+    const text = toEditableText(request);
+    await writeFile(file, text, { mode: 0o600 });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(`${editor} ${shellQuote(file)}`, { shell: true, stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (exitCode) => resolve(exitCode));
+    });
+    if (code !== 0) return { ok: false, error: `Editor exited with ${code}: nothing replayed` };
+    const edited = await readFile(file);
+    if (edited.equals(Buffer.alloc(0))) return { ok: false, error: 'Empty file: nothing replayed' };
+    return fromEditableText(edited, request);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,56 @@
+import stringWidth from 'string-width';
+
+/** Printable ASCII only: one column per character, the common case, measured without a table. */
+const ASCII = /^[\u0020-\u007e]*$/;
+
+/** Columns `text` takes on a terminal (wide characters count 2, combining marks 0). */
+export function columnsOf(text: string): number {
+  return ASCII.test(text) ? text.length : stringWidth(text);
+}
+
+/**
+ * Hard-wraps a line to `width` terminal columns (a line never spills over the pane), returning at
+ * most `maxParts` rows. A wide character that does not fit at the end of a row starts the next.
+ */
+export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INFINITY): string[] {
+  const safeWidth = Math.max(1, width);
+  if (ASCII.test(line)) {
+    if (line.length <= safeWidth) return [line];
+    const parts: string[] = [];
+    for (let at = 0; at < line.length && parts.length < maxParts; at += safeWidth) {
+      parts.push(line.slice(at, at + safeWidth));
+    }
+    return parts;
+  }
+  const parts: string[] = [];
+  let part = '';
+  let used = 0;
+  for (const char of line) {
+    const size = stringWidth(char);
+    if (used + size > safeWidth && part !== '') {
+      parts.push(part);
+      if (parts.length >= maxParts) return parts;
+      part = '';
+      used = 0;
+    }
+    part += char;
+    used += size;
+  }
+  parts.push(part);
+  return parts.slice(0, maxParts);
+}
+
+/** Rows `line` takes once wrapped to `width` columns. */
+export function rowCount(line: string, width: number): number {
+  const safeWidth = Math.max(1, width);
+  if (ASCII.test(line)) return Math.max(1, Math.ceil(line.length / safeWidth));
+  return wrap(line, safeWidth).length;
+}
+
+/** Cuts or pads `text` to exactly `width` columns, so a highlight spans the whole row. */
+export function fit(text: string, width: number): string {
+  const size = columnsOf(text);
+  if (size <= width) return text + ' '.repeat(width - size);
+  const [head = ''] = wrap(text, Math.max(1, width - 1), 1);
+  return `${head}…${' '.repeat(Math.max(0, width - 1 - columnsOf(head)))}`;
+}

@@ -1,0 +1,285 @@
+import { createServer } from 'node:net';
+import { sign as githubSign } from '@octokit/webhooks-methods';
+import Stripe from 'stripe';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningCapture, startCapture } from '../src/app.js';
+import type { CapturedRequest } from '../src/capture/record.js';
+import { headerValue, verificationText } from '../src/capture/record.js';
+import type { AppConfig, RouteSpec } from '../src/config/types.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../src/config/types.js';
+import { ForwardQueue, forwardUrl } from '../src/forward/forward.js';
+import { requestJson } from '../src/output/json.js';
+import { captureConfig, sendRaw, waitFor } from './helpers.js';
+import { startReceiver } from './receiver.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(overrides: Partial<AppConfig> = {}) {
+  const capture = await startCapture(captureConfig(overrides));
+  cleanups.push(() => capture.close());
+  const completed: CapturedRequest[] = [];
+  capture.onRecord((record) => completed.push(record));
+  const port = Number(new URL(capture.address).port);
+  return { capture, port, completed };
+}
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const target = await startReceiver(...args);
+  cleanups.push(() => target.close());
+  return target;
+}
+
+const forwardTo = (url: string, extra: Partial<AppConfig['forward']> = {}) => ({
+  forward: { defaultTarget: url, timeoutMs: 2000, respondWithForward: false, ...extra },
+});
+
+/** A port where nothing listens. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('forward', () => {
+  it('sends method, path, query, headers (order, case; hop-by-hop dropped, Host rewritten) and the exact bytes', async () => {
+    const app = await receiver();
+    const { port, capture, completed } = await start(forwardTo(`${app.url}/base/`));
+    const body = Buffer.from([0x7b, 0xff, 0x00, 0x7d, 0x0a]);
+    const answer = await sendRaw(
+      port,
+      Buffer.concat([
+        Buffer.from(
+          'PATCH /hooks/a%20b?x=1&x=2 HTTP/1.1\r\nHost: public.example\r\nX-Zeta: z\r\n' +
+            'x-alpha: Zo\xc3\xab\r\nKeep-Alive: timeout=5\r\nConnection: close, X-Drop\r\nX-Drop: no\r\n' +
+            'Transfer-Encoding: chunked\r\n\r\n5\r\n',
+          'latin1',
+        ),
+        body,
+        Buffer.from('\r\n0\r\n\r\n'),
+      ]),
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/); // the configured response: forwarding does not wait
+    await waitFor(() => completed.length === 1);
+    const [seen] = app.received;
+    expect(seen?.method).toBe('PATCH');
+    expect(seen?.url).toBe('/base/hooks/a%20b?x=1&x=2');
+    expect(seen?.body).toEqual(body);
+    const names = [];
+    for (let i = 0; i < (seen?.rawHeaders.length ?? 0); i += 2) names.push(seen?.rawHeaders[i]);
+    expect(names.slice(0, 4)).toEqual(['Host', 'X-Zeta', 'x-alpha', 'Content-Length']);
+    expect(seen?.rawHeaders[1]).toBe(new URL(app.url).host);
+    expect(seen?.rawHeaders[5]).toBe('Zo\xc3\xab'); // the bytes as sent, not re-encoded
+    expect(names).not.toContain('X-Drop');
+    expect(names).not.toContain('Transfer-Encoding');
+
+    const record = completed[0];
+    expect(record?.forward).toMatchObject({
+      kind: 'response',
+      target: `${app.url}/base/hooks/a%20b?x=1&x=2`,
+      status: 201,
+      statusText: 'Created',
+    });
+    if (record?.forward?.kind !== 'response') throw new Error('no response');
+    expect(record.forward.body.toString()).toBe('{"received":true}');
+    expect(headerValue(record.forward.headers, 'x-app')).toBe('yes');
+    expect(record.forward.durationMs).toBeGreaterThanOrEqual(0);
+    expect(capture.store.snapshot().records[0]?.forward?.kind).toBe('response');
+    const json = JSON.parse(requestJson(record)) as { forward: { status: number; body: string } };
+    expect(json.forward.status).toBe(201);
+    expect(json.forward.body).toBe('{"received":true}');
+    expect(record.response?.status).toBe(200);
+  });
+
+  it('routes: the first matching route with a forward wins; its matched path is replaced', async () => {
+    const github = await receiver();
+    const other = await receiver();
+    const routes: RouteSpec[] = [
+      { path: '/hooks/github/*', method: null, response: null, forward: `${github.url}/gh` },
+      { path: '/hooks/quiet', method: null, response: null, forward: false },
+      { path: '/hooks/*', method: null, response: null, forward: `${other.url}/` },
+    ];
+    const { port, completed } = await start({ routes });
+    for (const path of ['/hooks/github/push?a=1', '/hooks/quiet', '/hooks/stripe', '/elsewhere']) {
+      await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body: 'x' });
+    }
+    await waitFor(() => completed.length === 4);
+    expect(github.received.map((request) => request.url)).toEqual(['/gh/push?a=1']);
+    expect(other.received.map((request) => request.url)).toEqual(['/stripe']);
+    expect(forwardUrl('http://h:1/app', routes[0] ?? null, '/hooks/github')).toBe('http://h:1/app');
+  });
+
+  it('records refused, timeout and reset failures, and answers the caller at once', async () => {
+    const hang = await receiver(() => {}); // never answers
+    const reset = await receiver((req) => req.socket.destroy());
+    for (const [target, failure] of [
+      [`http://127.0.0.1:${await deadPort()}`, 'refused'],
+      [hang.url, 'timeout'],
+      [reset.url, 'reset'],
+    ] as const) {
+      const { port, completed } = await start(forwardTo(target, { timeoutMs: 300 }));
+      const response = await fetch(`http://127.0.0.1:${port}/x`, { method: 'POST', body: 'hi' });
+      expect(response.status).toBe(200);
+      await waitFor(() => completed.length === 1);
+      expect(completed[0]?.forward).toMatchObject({ kind: 'failure', failure });
+      const json = JSON.parse(requestJson(completed[0] as CapturedRequest)) as {
+        forward: { failure: string };
+      };
+      expect(json.forward.failure).toBe(failure);
+    }
+  });
+
+  it('--respond-with-forward answers with the target’s response, or 502/504 when it fails', async () => {
+    const app = await receiver((_req, res) => {
+      res.writeHead(418, { 'X-Teapot': 'short and stout' });
+      res.end('no coffee');
+    });
+    const { port, completed } = await start(forwardTo(app.url, { respondWithForward: true }));
+    const response = await fetch(`http://127.0.0.1:${port}/brew`, { method: 'POST', body: 'x' });
+    expect(response.status).toBe(418);
+    expect(response.headers.get('x-teapot')).toBe('short and stout');
+    expect(await response.text()).toBe('no coffee');
+    expect(completed[0]?.response?.status).toBe(418);
+
+    const dead = await start(
+      forwardTo(`http://127.0.0.1:${await deadPort()}`, { respondWithForward: true }),
+    );
+    const failed = await fetch(`http://127.0.0.1:${dead.port}/brew`, { method: 'POST', body: 'x' });
+    expect(failed.status).toBe(502);
+    expect(await failed.text()).toContain('refused');
+  });
+
+  it('a full queue refuses more (queue-full) instead of growing', async () => {
+    const hang = await receiver(() => {});
+    const queue = new ForwardQueue({
+      concurrency: 1,
+      maxQueued: 3,
+      maxQueuedBytes: 1 << 20,
+      timeoutMs: 5000,
+      maxResponseBody: 1024,
+    });
+    cleanups.push(() => queue.close());
+    const request = { method: 'POST', target: '/', headers: [], body: Buffer.from('x') };
+    const results = Array.from({ length: 5 }, () => queue.submit(request, hang.url));
+    expect(await results[3]).toMatchObject({ kind: 'failure', failure: 'queue-full' });
+    expect(await results[4]).toMatchObject({ kind: 'failure', failure: 'queue-full' });
+    expect(queue.load.requests).toBe(3);
+    queue.close();
+    expect(await results[2]).toMatchObject({ failure: 'cancelled' });
+  });
+});
+
+describe('verify while capturing', () => {
+  const github = {
+    scheme: 'github',
+    secret: 'gh-secret',
+    toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
+  } as const;
+
+  it('records the verification of a delivery signed by @octokit/webhooks-methods, and --reject-invalid answers 401', async () => {
+    const routes: RouteSpec[] = [
+      { path: '/hooks/github', method: 'POST', response: null, verify: github },
+    ];
+    const { port, completed } = await start({ routes, rejectInvalid: true });
+    const body = '{"action":"opened","number":12.50}';
+    const good = await fetch(`http://127.0.0.1:${port}/hooks/github`, {
+      method: 'POST',
+      headers: { 'X-Hub-Signature-256': await githubSign('gh-secret', body) },
+      body,
+    });
+    expect(good.status).toBe(200);
+    const bad = await fetch(`http://127.0.0.1:${port}/hooks/github`, {
+      method: 'POST',
+      headers: { 'X-Hub-Signature-256': await githubSign('wrong', body) },
+      body,
+    });
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).toContain('signature mismatch');
+    const other = await fetch(`http://127.0.0.1:${port}/elsewhere`, { method: 'POST', body });
+    expect(other.status).toBe(200);
+    expect(
+      completed.map((record) => record.verification && verificationText(record.verification)),
+    ).toEqual(['✓ github signature valid', '✗ github: signature mismatch', undefined]);
+    const json = JSON.parse(requestJson(completed[1] as CapturedRequest)) as {
+      verification: { ok: boolean; text: string };
+      response: { status: number };
+    };
+    expect(json.verification).toMatchObject({ ok: false, text: '✗ github: signature mismatch' });
+    expect(json.response.status).toBe(401);
+  });
+});
+
+describe('replay', () => {
+  it('re-signs a stale Stripe delivery with a fresh timestamp, which stripe.webhooks accepts at the target', async () => {
+    const stripe = new Stripe('sk_test_not_used_for_network');
+    const secret = 'whsec_replay';
+    const verdicts: string[] = [];
+    const app = await receiver((req, res, body) => {
+      try {
+        stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature']), secret);
+        verdicts.push('valid');
+        res.end('ok');
+      } catch (error) {
+        verdicts.push((error as Error).message.slice(0, 40));
+        res.writeHead(400).end('bad signature');
+      }
+    });
+    const verify = {
+      scheme: 'stripe',
+      secret,
+      toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
+    } as const;
+    const { port, capture, completed } = await start({
+      routes: [{ path: '/hooks/stripe', method: null, response: null, verify }],
+      replayTo: app.url,
+    });
+    const payload = '{"id":"evt_1","object":"event","amount":12.50}';
+    const oneHourAgo = Math.floor(Date.now() / 1000) - 3600;
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret,
+      timestamp: oneHourAgo,
+    });
+    await fetch(`http://127.0.0.1:${port}/hooks/stripe`, {
+      method: 'POST',
+      headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+      body: payload,
+    });
+    const original = capture.store.snapshot().records[0] as CapturedRequest;
+    expect(original.verification?.reason).toMatch(/^timestamp outside tolerance \(360\d s\)$/);
+    expect(capture.replayTarget(original)).toBe(app.url);
+
+    const plain = await capture.replay(original, { resign: false });
+    const resigned = await capture.replay(original);
+    const edited = await capture.replay(resigned, {
+      edits: { body: Buffer.from('{"id":"evt_1","object":"event","amount":99.00}') },
+    });
+    expect(verdicts).toEqual([expect.stringContaining('Timestamp outside'), 'valid', 'valid']);
+    expect(app.received[2]?.body.toString()).toContain('99.00');
+    for (const replayed of [plain, resigned, edited]) {
+      expect(replayed.replayOf).toBe(original.seq);
+      expect(replayed.url).toBe(`${app.url}/hooks/stripe`);
+    }
+    expect(resigned.forward).toMatchObject({ kind: 'response', status: 200 });
+    expect(capture.store.snapshot().records.map((record) => record.replayOf)).toEqual([
+      undefined,
+      original.seq,
+      original.seq,
+      original.seq,
+    ]);
+    expect(completed).toHaveLength(4);
+    expect(JSON.parse(requestJson(edited)).replayOf).toBe(original.seq);
+  });
+
+  it('rejects when there is nowhere to send it', async () => {
+    const { port, capture } = await start();
+    await fetch(`http://127.0.0.1:${port}/x`);
+    const record = capture.store.snapshot().records[0] as CapturedRequest;
+    expect(capture.replayTarget(record)).toBeNull();
+    await expect(capture.replay(record)).rejects.toThrow(/no replay target/);
+  });
+});
