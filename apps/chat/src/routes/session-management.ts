@@ -20,7 +20,10 @@ const SessionId = Type.String({
 });
 const UserId = Type.String({ pattern: '^[A-Za-z0-9]{17}$' });
 
-const SessionView = Type.Object({
+/** string or null, as one JSON-schema type list (cheaper to compile than an anyOf). */
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+
+const sessionViewFields = {
   _id: Type.String(),
   sessionId: Type.String(),
   userId: Type.String(),
@@ -30,11 +33,12 @@ const SessionView = Type.Object({
   lastActivityAt: Type.String(),
   expiresAt: Type.String(),
   /** The client address and User-Agent of the login; null when unknown. */
-  ip: Type.Union([Type.String(), Type.Null()]),
-  userAgent: Type.Union([Type.String(), Type.Null()]),
+  ip: NullableString,
+  userAgent: NullableString,
   /** Whether it is the session making this request. */
   current: Type.Boolean(),
-});
+};
+const SessionView = Type.Object(sessionViewFields);
 type SessionView = Static<typeof SessionView>;
 
 const Page = {
@@ -96,9 +100,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
     {
       schema: {
         querystring: Type.Object({ sessionId: SessionId }),
-        response: {
-          200: Type.Intersect([Type.Object({ success: Type.Literal(true) }), SessionView]),
-        },
+        response: { 200: Type.Object({ success: Type.Literal(true), ...sessionViewFields }) },
       },
     },
     async (request) => {
