@@ -44,7 +44,8 @@ const OUTBOX_FILE = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-[0-9a-f]{8}\.eml$/;
 async function pruneOutbox(dir: string, retentionSeconds: number): Promise<void> {
   const names = (await readdir(dir)).filter((name) => OUTBOX_FILE.test(name)).sort();
   const cutoff = Date.now() - retentionSeconds * 1000;
-  const excess = names.length - OUTBOX_MAX_MESSAGES;
+  // One place is left for the message about to be written.
+  const excess = names.length - (OUTBOX_MAX_MESSAGES - 1);
   for (const [index, name] of names.entries()) {
     const path = join(dir, name);
     if (index >= excess) {
