@@ -475,3 +475,47 @@ describe('revocation with the account warm in memory', () => {
     report('revocation', { cacheEnabled: cache?.enabled, sqlChangeToRefusalMs: latencies });
   });
 });
+
+/**
+ * API tokens are a new input on every route (README, API tokens): malformed, oversized, hostile
+ * values after `nit_` are refused with 401 in the error shape, never a 5xx, on the routes that
+ * admit tokens as on those that do not.
+ */
+describe('hostile API tokens', () => {
+  const HOSTILE = [
+    'nit_',
+    'nit_x',
+    `nit_${'A'.repeat(42)}`,
+    `nit_${'A'.repeat(44)}`,
+    `nit_${'A'.repeat(8_000)}`,
+    `nit_${"'; DROP TABLE api_tokens; --".padEnd(43, 'x')}`,
+    `nit_${'%00'.repeat(15)}`,
+    `nit_${'é'.repeat(43)}`,
+    `NIT_${'A'.repeat(43)}`,
+    `nit_${'A'.repeat(43)}.${'B'.repeat(43)}`,
+  ];
+
+  it('answers each with 401 in the error shape', async () => {
+    const failures: string[] = [];
+    for (const token of HOSTILE) {
+      for (const [method, url] of [
+        ['POST', '/events'],
+        ['GET', '/events'],
+        ['GET', '/devices'],
+        ['DELETE', '/api-tokens/00000000-0000-4000-8000-000000000000'],
+      ] as const) {
+        const response = await ctx.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { payload: '{"not json' } : {}),
+        });
+        const body = response.json();
+        if (response.statusCode !== 401 || body.status !== 'error') {
+          failures.push(`${method} ${url} with ${token.slice(0, 20)}…: ${response.statusCode}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
