@@ -23,6 +23,13 @@ import {
 } from '../resources/schemas.js';
 import { API_TOKEN_SCOPES, type ApiTokenService } from './api-tokens.js';
 
+/** One or more of the scopes, each at most once. */
+const ScopesSchema = Type.Array(Type.Union(API_TOKEN_SCOPES.map((scope) => Type.Literal(scope))), {
+  minItems: 1,
+  maxItems: API_TOKEN_SCOPES.length,
+  uniqueItems: true,
+});
+
 /**
  * API tokens as a resource: the generic list (filters, sort, paging), reads and the SQL come
  * from the definition; the routes are their own, as a token is minted by the service (never
@@ -37,14 +44,7 @@ export const apiTokens: ResourceDefinition = {
   systemColumns: ['id', 'created_at'],
   columns: {
     name: text({ required: true, filterable: true, sortable: true, maxLength: 100 }),
-    scopes: {
-      schema: Type.Array(Type.Union(API_TOKEN_SCOPES.map((scope) => Type.Literal(scope))), {
-        minItems: 1,
-        maxItems: API_TOKEN_SCOPES.length,
-        uniqueItems: true,
-      }),
-      required: true,
-    },
+    scopes: { schema: ScopesSchema, required: true },
     /** `nit_` and the next 8 characters: enough to tell tokens apart, useless to an attacker. */
     token_prefix: { schema: Type.String(), required: true },
     /** The admin who created it (kept when that account is deleted). */
@@ -57,7 +57,7 @@ export const apiTokens: ResourceDefinition = {
 const CreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: apiTokens.columns.scopes?.schema ?? Type.Never(),
+    scopes: ScopesSchema,
     expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   },
   { additionalProperties: false },
