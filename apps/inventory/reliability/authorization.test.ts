@@ -26,16 +26,20 @@ import {
 /**
  * Issue 7: the authorization matrix. Every operation of the OpenAPI document (and the test
  * checks that the app's route table has no route the document lacks) × every principal, each
- * answer compared with what the spec's rules say. The rules below are written from
- * shared/specs/network-inventory.md (Authentication, roles table and rules 6-8) and, where the
- * spec says "not shown", from the choices apps/inventory/README.md documents; not from the code.
+ * answer compared with what the rules say. The rules below are written from the product's
+ * specification (authentication, the roles table, the owner rule; a viewer "cannot modify") and,
+ * where it is silent, from the choices apps/inventory/README.md documents; not from the code.
  */
 
-type Rule =
+type Rule = (
   | { kind: 'public' }
   | { kind: 'authenticated' }
   | { kind: 'roles'; roles: readonly Role[] }
-  | { kind: 'ownerOrAdmin' };
+  | { kind: 'ownerOrAdmin' }
+) & {
+  /** The API token scope that admits a system (README, API tokens); none: tokens refused. */
+  scope?: 'events:write' | 'events:read';
+};
 type Role = 'admin' | 'editor' | 'viewer';
 
 const INVENTORY = ['locations', 'devices', 'interfaces', 'vlans'];
@@ -58,10 +62,17 @@ function ruleFor(method: string, path: string): Rule {
   }
   // Audit logs: admin only (spec, Links, events, audit logs, metrics).
   if (first === 'audit-logs') return { kind: 'roles', roles: ['admin'] };
+  // API tokens are created, read and revoked by admins (README, API tokens).
+  if (first === 'api-tokens') return { kind: 'roles', roles: ['admin'] };
+  // Events: read by any valid token or an `events:read` API token; posted by systems with an
+  // `events:write` API token, and by admins and editors (a viewer "cannot modify").
+  if (first === 'events') {
+    return method === 'GET'
+      ? { kind: 'authenticated', scope: 'events:read' }
+      : { kind: 'roles', roles: ['admin', 'editor'], scope: 'events:write' };
+  }
   // Reads of everything else: any valid token (spec: viewer reads and lists resources).
   if (method === 'GET') return { kind: 'authenticated' };
-  // Events are posted by systems and webhooks (spec); README: with any valid token.
-  if (first === 'events') return { kind: 'authenticated' };
   // Metrics are written by monitoring with an editor's or admin's token (README).
   if (first === 'metrics') return { kind: 'roles', roles: ['admin', 'editor'] };
   // Links: admin or editor (spec 7, and the roles table: "editor may also ... links").
@@ -91,8 +102,19 @@ const PRINCIPALS = [
   'wrong-scheme',
   'cookie-admin',
   'cookie-viewer',
+  'reactivated',
+  'api-token-events-write',
+  'api-token-events-read',
+  'api-token-revoked',
+  'api-token-expired',
 ] as const;
 type Principal = (typeof PRINCIPALS)[number];
+
+/** API tokens that work, and the scope each holds. */
+const API_TOKEN_SCOPE: Partial<Record<Principal, Rule['scope']>> = {
+  'api-token-events-write': 'events:write',
+  'api-token-events-read': 'events:read',
+};
 
 /** Tokens that must not authenticate: 401 on every route that is not public. */
 const INVALID: readonly Principal[] = [
@@ -103,6 +125,10 @@ const INVALID: readonly Principal[] = [
   'foreign-secret',
   'password-changed',
   'wrong-scheme',
+  // A token from before a deactivation, the account active again (README: stays dead).
+  'reactivated',
+  'api-token-revoked',
+  'api-token-expired',
 ];
 
 type Outcome = 'allowed' | 401 | 403;
@@ -112,6 +138,10 @@ function expected(rule: Rule, principal: Principal): Outcome {
   if (INVALID.includes(principal)) return 401;
   // README: a deactivated account's token is refused with 403 `Account is inactive`.
   if (principal === 'deactivated') return 403;
+  // An API token: only the routes declaring its scope, whatever their roles.
+  if (principal.startsWith('api-token-')) {
+    return rule.scope !== undefined && rule.scope === API_TOKEN_SCOPE[principal] ? 'allowed' : 403;
+  }
   if (rule.kind === 'authenticated') return 'allowed';
   const role: Role =
     principal === 'admin' || principal === 'cookie-admin'
@@ -152,6 +182,36 @@ beforeAll(async () => {
   const other = await createUser('matrix-other');
   const deactivated = await createUser('matrix-inactive');
   const changed = await createUser('matrix-changed');
+  const reactivated = await createUser('matrix-reactivated');
+  for (const inactive of [true, false]) {
+    const status = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/users/${reactivated.id}`,
+      payload: { inactive_status: inactive },
+    });
+    expect(status.statusCode).toBe(200);
+  }
+  const apiToken = async (name: string, scopes: string[]) => {
+    const made = await ctx.as('admin', {
+      method: 'POST',
+      url: '/api-tokens',
+      payload: { name, scopes },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json<{ id: string; token: string }>();
+  };
+  const writer = await apiToken('matrix-write', ['events:write']);
+  const reader = await apiToken('matrix-read', ['events:read']);
+  const revoked = await apiToken('matrix-revoked', ['events:write', 'events:read']);
+  expect(
+    (await ctx.as('admin', { method: 'DELETE', url: `/api-tokens/${revoked.id}` })).statusCode,
+  ).toBe(204);
+  const expired = await apiToken('matrix-expired', ['events:write', 'events:read']);
+  await sql`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = ${expired.id}`.execute(
+    ctx.store.db,
+  );
+  // The record the matrix reads and (with a body that never parses) deletes.
+  const target = await apiToken('matrix-target', ['events:read']);
   const deactivate = await ctx.as('admin', {
     method: 'PUT',
     url: `/users/${deactivated.id}`,
@@ -196,6 +256,11 @@ beforeAll(async () => {
     // The service also reads the token from the `Bearer` cookie (README).
     'cookie-admin': { cookie: `Bearer=${admin}` },
     'cookie-viewer': { cookie: `Bearer=${ctx.tokens.viewer}` },
+    reactivated: bearer(reactivated.token),
+    'api-token-events-write': bearer(writer.token),
+    'api-token-events-read': bearer(reader.token),
+    'api-token-revoked': bearer(revoked.token),
+    'api-token-expired': bearer(expired.token),
   } satisfies Record<Principal, Record<string, string>>);
 
   const location = await create(ctx, 'locations', { name: 'matrix' });
@@ -214,6 +279,7 @@ beforeAll(async () => {
     events: event.id,
     metrics: device.id,
     users: ownerId,
+    'api-tokens': target.id,
   });
 });
 afterAll(() => ctx?.close());
@@ -307,7 +373,11 @@ describe('authorization matrix: every route × every principal', () => {
       'alg-none': 'Unauthorized: Invalid token',
       'foreign-secret': 'Unauthorized: Invalid token',
       'password-changed': 'Unauthorized: Token no longer valid',
+      reactivated: 'Unauthorized: Token no longer valid',
       deactivated: 'Account is inactive',
+      'api-token-revoked': 'Unauthorized: Invalid token',
+      'api-token-expired': 'Unauthorized: Token expired',
+      'api-token-events-write': 'Forbidden: You do not have permission to perform this action',
     };
     for (const [principal, message] of Object.entries(messages)) {
       const response = await ctx.app.inject({
@@ -403,5 +473,49 @@ describe('revocation with the account warm in memory', () => {
   afterAll(() => {
     const cache = (ctx.app as unknown as { userCache?: { enabled: boolean } }).userCache;
     report('revocation', { cacheEnabled: cache?.enabled, sqlChangeToRefusalMs: latencies });
+  });
+});
+
+/**
+ * API tokens are a new input on every route (README, API tokens): malformed, oversized, hostile
+ * values after `nit_` are refused with 401 in the error shape, never a 5xx, on the routes that
+ * admit tokens as on those that do not.
+ */
+describe('hostile API tokens', () => {
+  const HOSTILE = [
+    'nit_',
+    'nit_x',
+    `nit_${'A'.repeat(42)}`,
+    `nit_${'A'.repeat(44)}`,
+    `nit_${'A'.repeat(8_000)}`,
+    `nit_${"'; DROP TABLE api_tokens; --".padEnd(43, 'x')}`,
+    `nit_${'%00'.repeat(15)}`,
+    `nit_${'é'.repeat(43)}`,
+    `NIT_${'A'.repeat(43)}`,
+    `nit_${'A'.repeat(43)}.${'B'.repeat(43)}`,
+  ];
+
+  it('answers each with 401 in the error shape', async () => {
+    const failures: string[] = [];
+    for (const token of HOSTILE) {
+      for (const [method, url] of [
+        ['POST', '/events'],
+        ['GET', '/events'],
+        ['GET', '/devices'],
+        ['DELETE', '/api-tokens/00000000-0000-4000-8000-000000000000'],
+      ] as const) {
+        const response = await ctx.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { payload: '{"not json' } : {}),
+        });
+        const body = response.json();
+        if (response.statusCode !== 401 || body.status !== 'error') {
+          failures.push(`${method} ${url} with ${token.slice(0, 20)}…: ${response.statusCode}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });

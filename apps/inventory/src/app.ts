@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '@netops/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
+import { ApiTokenService } from './auth/api-tokens.js';
+import { apiTokenRoutes, apiTokens } from './auth/api-tokens-routes.js';
 import { authGuard } from './auth/guard.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { authRoutes } from './auth/routes.js';
@@ -72,7 +74,7 @@ export async function buildApp(
   app.removeContentTypeParser('text/plain');
 
   installErrorHandler(app, {
-    ...constraintMessages([...RESOURCES, users, events]),
+    ...constraintMessages([...RESOURCES, users, events, apiTokens]),
     ...METRIC_CONSTRAINT_MESSAGES,
   });
   // Before every other hook and route, so that every answer (refusals, 404s) carries the
@@ -94,7 +96,8 @@ export async function buildApp(
   const userCache = new UserCache((id) => findUserForRequest(db, id));
   userCache.attach(await store.listen(USER_CHANGES_CHANNEL, userCache.handlers));
   app.addHook('onClose', () => userCache.close());
-  await app.register(authGuard, { users: userCache, tokens });
+  const apiTokenService = new ApiTokenService(db as AnyDatabase, config.jwtSecret);
+  await app.register(authGuard, { users: userCache, tokens, apiTokens: apiTokenService });
   if (!config.listCache) disableListCache(db);
   await app.register(serviceRoutes, { db: db as AnyDatabase });
   await app.register(healthRoutes, { db: db as AnyDatabase });
@@ -103,12 +106,18 @@ export async function buildApp(
   await app.register(passwordResetRoutes, {
     db: db as AnyDatabase,
     hasher,
-    mailer: createMailer({ ...config.mail, outboxDir: join(config.dataDir, 'outbox') }),
+    mailer: createMailer({
+      ...config.mail,
+      outboxDir: join(config.dataDir, 'outbox'),
+      // Every message is a reset code, worthless once expired.
+      outboxRetentionSeconds: config.resetTtlSeconds,
+    }),
     resetTtlSeconds: config.resetTtlSeconds,
   });
   await registerResources(app, db as AnyDatabase);
   await app.register(eventRoutes, { db: db as AnyDatabase });
   await app.register(metricRoutes, { db: db as AnyDatabase });
   await app.register(auditRoutes, { db: db as AnyDatabase });
+  await app.register(apiTokenRoutes, { db: db as AnyDatabase, service: apiTokenService });
   return app;
 }

@@ -184,9 +184,13 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
       headers: bearer(admin),
       payload: { inactive_status: false },
     });
+    // Reactivated, the account's tokens from before the deactivation stay dead (issue 13,
+    // finding 3): the other instance learns that too, and a new sign-in works on both.
     await expect
       .poll(() => status(second, viewer), { timeout: PROPAGATION_MS, interval: 10 })
-      .toBe(200);
+      .toBe(401);
+    const fresh = await login(first, 'viewer', TEST_PASSWORD);
+    expect(await status(second, fresh)).toBe(200);
   });
 
   it('reads every row from the database while the notification connection is down', async () => {

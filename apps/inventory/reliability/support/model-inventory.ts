@@ -36,6 +36,8 @@ const RULES: Record<string, ResourceRules> = {
   links: { defaults: { status: 'up' } },
   events: {},
   users: { defaults: { role: 'viewer', inactive_status: false }, putIsPartial: true },
+  // The service fills these in (README, API tokens); the rest is as sent.
+  'api-tokens': { ignore: ['token_prefix', 'created_by', 'last_used_at'] },
 };
 
 /** Deleting a record of the key: [resource, field, effect] for records pointing to it. */

@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, forbidden, unauthorized } from '../errors.js';
+import {
+  type ApiTokenPrincipal,
+  type ApiTokenScope,
+  type ApiTokenService,
+  isApiToken,
+} from './api-tokens.js';
 import { type Access, isAllowed, type Role } from './roles.js';
 import { INVALID_TOKEN_MESSAGE, type TokenService } from './tokens.js';
 import type { UserCache } from './user-cache.js';
@@ -15,10 +21,17 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; routes that do not say are for signed-in users only. */
     access?: Access;
+    /**
+     * The scope an API token needs to call the route (auth/api-tokens.ts); routes that do not
+     * declare one refuse API tokens. Independent of `access`, which is about people.
+     */
+    apiTokenScope?: ApiTokenScope;
   }
   interface FastifyRequest {
-    /** Set by the guard on every route that is not public. */
+    /** Set by the guard on every route that is not public, unless an API token called it. */
     user: AuthenticatedUser | null;
+    /** Set by the guard when an API token called the route. */
+    apiToken: ApiTokenPrincipal | null;
   }
   interface FastifyInstance {
     /** The account rows the guard reads; mutations of accounts make it forget theirs. */
@@ -33,6 +46,7 @@ export const REVOKED_TOKEN_MESSAGE = 'Unauthorized: Token no longer valid';
 export interface GuardOptions {
   users: UserCache;
   tokens: TokenService;
+  apiTokens: ApiTokenService;
 }
 
 /** The header wins over the cookie; a header with another scheme is a bad token, not none. */
@@ -52,10 +66,19 @@ export function presentedToken(request: FastifyRequest): string | undefined {
  * user's row (from memory, forgotten on every change: see user-cache.ts): a deactivated account
  * or a password changed since the token was minted ends the token, and the role comes from the
  * row, so a demotion takes effect without waiting for tokens to expire.
+ *
+ * A token carries its account's `password_changed_at` (claim `pwd`), which is the account's token
+ * epoch: it moves on a password change and on a deactivation (a trigger, migration 010), so a
+ * reactivated account's old tokens stay dead. An inactive account's token is answered 403 (it
+ * says why), one from before the epoch moved 401.
+ *
+ * API tokens (`nit_…`) are checked by their own service and admitted only by routes declaring
+ * the scope they hold (`config.apiTokenScope`).
  */
 export const authGuard = fp<GuardOptions>(
-  async (app, { users, tokens }) => {
+  async (app, { users, tokens, apiTokens }) => {
     app.decorateRequest('user', null);
+    app.decorateRequest('apiToken', null);
     app.decorate('userCache', users);
     app.addHook('onRequest', async (request) => {
       // Unknown routes answer 404 (or 405) whoever asks.
@@ -64,12 +87,20 @@ export const authGuard = fp<GuardOptions>(
       if (access === 'public') return;
       const token = presentedToken(request);
       if (token === undefined) throw unauthorized();
+      if (isApiToken(token)) {
+        const principal = await apiTokens.verify(token);
+        const scope = request.routeOptions.config.apiTokenScope;
+        if (scope === undefined || !principal.scopes.includes(scope)) throw forbidden();
+        request.apiToken = principal;
+        return;
+      }
       const claims = tokens.verify(token);
       const user = await users.find(claims.sub);
-      if (!user || user.password_changed_at.getTime() !== claims.pwd) {
+      if (!user) throw unauthorized(REVOKED_TOKEN_MESSAGE);
+      if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
+      if (user.password_changed_at.getTime() !== claims.pwd) {
         throw unauthorized(REVOKED_TOKEN_MESSAGE);
       }
-      if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
       request.user = { id: user.id, username: user.username, role: user.role };
       const routeId = (request.params as { id?: unknown } | undefined)?.id;
       if (

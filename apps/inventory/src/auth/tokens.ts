@@ -8,8 +8,9 @@ export interface TokenClaims {
   username: string;
   role: Role;
   /**
-   * The user's password_changed_at in epoch milliseconds when the token was minted; a token
-   * whose value differs from the current one predates a password change and is refused.
+   * The user's password_changed_at in epoch milliseconds when the token was minted: the account's
+   * token epoch, moved by a password change and by a deactivation (migration 010). A token whose
+   * value differs from the current one predates one of those and is refused.
    */
   pwd: number;
 }

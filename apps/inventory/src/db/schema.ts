@@ -30,9 +30,39 @@ export interface AuditLogsTable {
   created_at: Generated<Date>;
 }
 
+export interface PasswordResetCodesTable {
+  code_hash: string;
+  user_id: string;
+  expires_at: Date;
+  created_at: Generated<Date>;
+}
+
+/** Budgets shared by every instance (migration 010): one row per counted event. */
+export interface AccountThrottleTable {
+  kind: string;
+  subject: string;
+  created_at: Generated<Date>;
+}
+
+/** Credentials of systems (migration 010; src/auth/api-tokens.ts). */
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  scopes: string[];
+  token_hash: string;
+  token_prefix: string;
+  created_by: string | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   audit_logs: AuditLogsTable;
+  password_reset_codes: PasswordResetCodesTable;
+  account_throttle: AccountThrottleTable;
+  api_tokens: ApiTokensTable;
 }
 
 export const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);

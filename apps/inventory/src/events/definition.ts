@@ -11,8 +11,8 @@ export const events: ResourceDefinition = {
   name: 'events',
   table: 'events',
   notFoundMessage: 'Event not found',
-  // Systems and webhooks post events with any valid token (see events/routes.ts).
-  writeRoles: ['admin', 'editor', 'viewer'],
+  // A viewer "cannot modify"; systems and webhooks post with an API token (events/routes.ts).
+  writeRoles: ['admin', 'editor'],
   systemColumns: ['id', 'created_at'],
   defaultSort: [{ column: 'created_at', direction: 'desc' }],
   timeRange: 'created_at',

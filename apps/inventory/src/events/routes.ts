@@ -13,19 +13,22 @@ import {
 import { events } from './definition.js';
 
 /**
- * POST /events (any valid token: monitoring systems and webhooks report with their own account),
- * GET /events (the generic list: filters, sort, time range) and GET /events/{id}. Events are
+ * POST /events (admins and editors, and systems with an API token of scope `events:write`; a
+ * viewer cannot modify anything), GET /events (the generic list: filters, sort, time range) and
+ * GET /events/{id} (any signed-in user, and API tokens of scope `events:read`). Events are
  * telemetry, not changes to the inventory: they are not written to the audit log.
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (app, { db }) => {
   const record = recordSchema(events);
-  const authenticated = { access: 'authenticated' } as const;
+  const authenticated = { access: 'authenticated', apiTokenScope: 'events:read' } as const;
+  const writers = { access: events.writeRoles, apiTokenScope: 'events:write' } as const;
 
   app.get(
     '/events',
     {
       config: authenticated,
       schema: {
+        summary: 'List events (signed-in users; API tokens with scope events:read)',
         querystring: listQuerySchema(events),
         response: responses({ 200: pageSchema(events) }),
       },
@@ -36,8 +39,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async
   app.post(
     '/events',
     {
-      config: authenticated,
-      schema: { body: fullRecordSchema(events), response: responses({ 201: record }) },
+      config: writers,
+      schema: {
+        summary: 'Report an event (admins, editors; API tokens with scope events:write)',
+        body: fullRecordSchema(events),
+        response: responses({ 201: record }),
+      },
     },
     async (request, reply) => {
       // A device_id that does not exist fails the foreign key: 400 `device_id: Device not found`.
@@ -48,7 +55,14 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async
 
   app.get(
     '/events/:id',
-    { config: authenticated, schema: { params: IdParams, response: responses({ 200: record }) } },
+    {
+      config: authenticated,
+      schema: {
+        summary: 'Read an event (signed-in users; API tokens with scope events:read)',
+        params: IdParams,
+        response: responses({ 200: record }),
+      },
+    },
     async (request) => {
       const row = await findRow(db, events, request.params.id);
       if (!row) throw notFound(events.notFoundMessage);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -23,6 +23,38 @@ export interface MailerConfig {
   from: string;
   /** Where messages are written when there is no SMTP server (a development convenience). */
   outboxDir: string;
+  /**
+   * How long an outbox message is kept: older ones are deleted as new ones are written (the
+   * service's messages carry reset codes, worthless once expired). Unset: kept for a day.
+   */
+  outboxRetentionSeconds?: number;
+}
+
+/** The outbox never holds more than this many messages: the oldest go first. */
+export const OUTBOX_MAX_MESSAGES = 1000;
+const DEFAULT_OUTBOX_RETENTION_SECONDS = 24 * 60 * 60;
+/** The names this mailer gives its files; nothing else in the folder is ever deleted. */
+const OUTBOX_FILE = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-[0-9a-f]{8}\.eml$/;
+
+/**
+ * Deletes the outbox's messages older than the retention, then the oldest beyond
+ * OUTBOX_MAX_MESSAGES, so that the folder stays bounded whatever the traffic. Names begin with
+ * their creation time, so their order is their age.
+ */
+async function pruneOutbox(dir: string, retentionSeconds: number): Promise<void> {
+  const names = (await readdir(dir)).filter((name) => OUTBOX_FILE.test(name)).sort();
+  const cutoff = Date.now() - retentionSeconds * 1000;
+  // One place is left for the message about to be written.
+  const excess = names.length - (OUTBOX_MAX_MESSAGES - 1);
+  for (const [index, name] of names.entries()) {
+    const path = join(dir, name);
+    if (index >= excess) {
+      const info = await stat(path).catch(() => undefined);
+      // Oldest first: the first message young enough ends the walk.
+      if (info && info.mtimeMs >= cutoff) break;
+    }
+    await unlink(path).catch(() => {});
+  }
 }
 
 /**
@@ -48,6 +80,10 @@ export function createMailer(config: MailerConfig): Mailer {
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const path = join(config.outboxDir, name);
+      await pruneOutbox(
+        config.outboxDir,
+        config.outboxRetentionSeconds ?? DEFAULT_OUTBOX_RETENTION_SECONDS,
+      );
       await writeFile(path, info.message as Buffer, { mode: 0o600 });
       return { via: 'outbox', path };
     },

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ROLES } from '../auth/roles.js';
 import { flag, oneOf, type ResourceDefinition } from '../resources/definition.js';
+import type { Budget } from './throttle.js';
 
 /**
  * Accounts, described like any resource so lists, filters, reads and the SQL come from the
@@ -29,9 +30,10 @@ export const users: ResourceDefinition = {
     role: oneOf(ROLES, { default: 'viewer', filterable: true, sortable: true }),
     inactive_status: flag({ default: false, filterable: true, sortable: true }),
   },
+  // Unique regardless of letter case (migration 009).
   constraintMessages: {
-    users_email_key: 'Email already exists',
-    users_username_key: 'Username already exists',
+    users_email_lower_key: 'Email already exists',
+    users_username_lower_key: 'Username already exists',
   },
 };
 
@@ -40,3 +42,13 @@ export const ADMIN_ONLY_FIELDS = ['role', 'inactive_status'] as const;
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const PasswordSchema = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 });
+
+/**
+ * Attempts a non-admin may make, per account and hour, at a username or e-mail address other
+ * than their own (users/routes.ts): enough for a person choosing a name, too few to map accounts.
+ */
+export const NAME_CHANGE_BUDGET: Budget = {
+  kind: 'name-change:account',
+  limit: 5,
+  windowSeconds: 3600,
+};

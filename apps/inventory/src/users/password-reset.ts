@@ -10,6 +10,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { AnyDatabase } from '../resources/repository.js';
 import { responses, SuccessMessage } from '../resources/schemas.js';
 import { PasswordSchema, users } from './definition.js';
+import { type Budget, spendBudgets } from './throttle.js';
 
 export interface PasswordResetOptions {
   db: AnyDatabase;
@@ -23,6 +24,15 @@ export const FORGOT_PASSWORD_MESSAGE =
   'If an account with this e-mail address exists, a password reset code has been sent to it';
 export const INVALID_RESET_CODE = 'Invalid or expired reset code';
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+/**
+ * Reset e-mails an account gets, and a client address causes, per RESET_TTL (15 minutes by
+ * default). The account's window is the codes' lifetime on purpose: while its budget is spent,
+ * the codes it was sent are all still valid, so a stranger asking on the owner's behalf can
+ * fill the owner's mailbox a little but never leave them without a working code.
+ */
+export const RESET_MAILS_PER_ACCOUNT = 3;
+export const RESET_MAILS_PER_CLIENT = 10;
 
 /** 256 random bits, base64url: 43 characters. */
 const CODE_BYTES = 32;
@@ -52,14 +62,39 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
     mailer.close();
   });
 
-  const sendResetCode = async (email: string, log: FastifyBaseLogger) => {
+  const perAccount: Budget = {
+    kind: 'reset-mail:account',
+    limit: RESET_MAILS_PER_ACCOUNT,
+    windowSeconds: resetTtlSeconds,
+  };
+  const perClient: Budget = {
+    kind: 'reset-mail:client',
+    limit: RESET_MAILS_PER_CLIENT,
+    windowSeconds: resetTtlSeconds,
+  };
+
+  const sendResetCode = async (email: string, clientIp: string, log: FastifyBaseLogger) => {
+    // Addresses are unique regardless of letter case (migration 009): people type them anyhow.
     const user = await db
       .selectFrom('users')
       .select(['id', 'email'])
-      .where('email', '=', email)
+      .where(sql`lower(email)`, '=', sql`lower(${email})`)
       .where('inactive_status', '=', false)
       .executeTakeFirst();
     if (!user) return;
+    const spent = await spendBudgets(db, [
+      { budget: perAccount, subject: String(user.id) },
+      { budget: perClient, subject: clientIp },
+    ]);
+    if (!spent.allowed) {
+      log.warn({ userId: user.id }, 'password reset e-mail not sent: budget spent');
+      return;
+    }
+    // Expired codes are worthless: gone at the next request, so the table stays bounded.
+    await db
+      .deleteFrom('password_reset_codes')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
     const code = randomBytes(CODE_BYTES).toString('base64url');
     await db
       .insertInto('password_reset_codes')
@@ -107,9 +142,11 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
       },
     },
     async (request) => {
-      const work = sendResetCode(request.body.email, request.log).catch((error: unknown) => {
-        request.log.error({ err: error }, 'password reset e-mail failed');
-      });
+      const work = sendResetCode(request.body.email, request.ip, request.log).catch(
+        (error: unknown) => {
+          request.log.error({ err: error }, 'password reset e-mail failed');
+        },
+      );
       running.add(work);
       void work.finally(() => running.delete(work));
       return { status: 'success' as const, message: FORGOT_PASSWORD_MESSAGE };
@@ -144,7 +181,9 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
           .executeTakeFirst();
         if (!used) throw badRequest(INVALID_RESET_CODE);
         const userId = String(used.user_id);
-        await trx
+        // An inactive account's code is refused (the same answer: its state is nobody's
+        // business); the row is locked by the update, so a deactivation cannot slip in between.
+        const updated = await trx
           .updateTable('users')
           .set({
             password_hash: passwordHash,
@@ -152,8 +191,12 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
             updated_at: sql`now()`,
           })
           .where('id', '=', userId)
-          .execute();
-        // The user's other codes die with this one; tokens minted before now stop working.
+          .where('inactive_status', '=', false)
+          .returning('id')
+          .executeTakeFirst();
+        if (!updated) throw badRequest(INVALID_RESET_CODE);
+        // The user's other codes die with this one (migration 010's trigger does it too); tokens
+        // minted before now stop working.
         await trx.deleteFrom('password_reset_codes').where('user_id', '=', userId).execute();
         return {
           result: undefined,

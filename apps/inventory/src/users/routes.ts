@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../auth/passwords.js';
-import { forbidden, notFound } from '../errors.js';
+import { ApiError, forbidden, notFound } from '../errors.js';
 import { withDefaults } from '../resources/definition.js';
 import { type ListQuery, sendListPage } from '../resources/pages.js';
 import {
@@ -25,7 +25,8 @@ import {
   responses,
   SuccessMessage,
 } from '../resources/schemas.js';
-import { ADMIN_ONLY_FIELDS, PasswordSchema, users } from './definition.js';
+import { ADMIN_ONLY_FIELDS, NAME_CHANGE_BUDGET, PasswordSchema, users } from './definition.js';
+import { spendBudgets } from './throttle.js';
 
 export interface UserRoutesOptions {
   db: AnyDatabase;
@@ -35,6 +36,9 @@ export interface UserRoutesOptions {
 const adminOnly = { access: ['admin'] } as const;
 const userRecord = recordSchema(users);
 const ownerOrAdmin = { access: { ownerOr: ['admin'] } } as const;
+
+export const TOO_MANY_NAME_CHANGES =
+  'Too many attempts to change the username or e-mail address; try again later';
 
 const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
   action,
@@ -53,8 +57,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
   app,
   { db, hasher },
 ) => {
-  const existingUser = async (id: string) => {
-    const row = await findRow(db, users, id);
+  const existingUser = async (id: string, from: AnyDatabase = db) => {
+    const row = await findRow(from, users, id);
     if (!row) throw notFound(users.notFoundMessage);
     return row;
   };
@@ -116,20 +120,74 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
     async (request) => {
       const { id } = request.params;
       const fields = request.body as Row;
-      const current = await existingUser(id);
-      if (request.user?.role !== 'admin') {
-        const changesAdminField = ADMIN_ONLY_FIELDS.some(
-          (field) => field in fields && fields[field] !== current[field],
-        );
-        if (changesAdminField) throw forbidden();
-      }
+      const actor = request.user;
+      const isAdmin = actor?.role === 'admin';
+      if (!isAdmin) await spendNameChange(id, fields);
+      // What the caller may write: an owner never writes role or status, not even their current
+      // values (writing them back would undo a demotion that commits meanwhile).
+      const writable = isAdmin
+        ? fields
+        : Object.fromEntries(
+            Object.entries(fields).filter(
+              ([field]) => !(ADMIN_ONLY_FIELDS as readonly string[]).includes(field),
+            ),
+          );
       return mutateWithAudit(db, request, async (trx) => {
-        const row = await updateRow(trx, users, id, fields);
+        // The checks read the row locked, in the transaction that writes it.
+        const current = await trx
+          .selectFrom('users')
+          .select(['role', 'inactive_status'])
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current) throw notFound(users.notFoundMessage);
+        if (!isAdmin) {
+          const changesAdminField = ADMIN_ONLY_FIELDS.some(
+            (field) => field in fields && fields[field] !== current[field],
+          );
+          if (changesAdminField) throw forbidden();
+        } else if (ADMIN_ONLY_FIELDS.some((field) => field in fields)) {
+          // An admin demoted or deactivated while this request ran no longer changes roles.
+          const stillAdmin = await trx
+            .selectFrom('users')
+            .select('id')
+            .where('id', '=', actor?.id ?? '')
+            .where('role', '=', 'admin')
+            .where('inactive_status', '=', false)
+            .forShare()
+            .executeTakeFirst();
+          if (!stillAdmin) throw forbidden();
+        }
+        if (Object.keys(writable).length === 0) {
+          return { result: await existingUser(id, trx), audit: [] };
+        }
+        const row = await updateRow(trx, users, id, writable);
         if (!row) throw notFound(users.notFoundMessage);
-        return { result: row, audit: [entry('update', id, fields)] };
+        return { result: row, audit: [entry('update', id, writable)] };
       });
     },
   );
+
+  /**
+   * A non-admin learns that a username or e-mail address is taken from the 409 an attempt to
+   * take it gets, as an admin does; what keeps that from being a directory of accounts is a
+   * budget: NAME_CHANGE_BUDGET attempts per account and hour at a username or address other
+   * than their own, whatever the outcome. Once spent, every such attempt is 429, free names
+   * included (429 for taken names alone would answer the question just the same).
+   */
+  const spendNameChange = async (id: string, fields: Row) => {
+    const current = await existingUser(id);
+    const differs = (field: 'username' | 'email') =>
+      typeof fields[field] === 'string' &&
+      (fields[field] as string).toLowerCase() !== String(current[field]).toLowerCase();
+    if (!differs('username') && !differs('email')) return;
+    const outcome = await spendBudgets(db, [{ budget: NAME_CHANGE_BUDGET, subject: id }]);
+    if (!outcome.allowed) {
+      throw new ApiError(429, TOO_MANY_NAME_CHANGES, {
+        'Retry-After': String(outcome.retryAfterSeconds),
+      });
+    }
+  };
 
   app.delete(
     '/users/:id',
