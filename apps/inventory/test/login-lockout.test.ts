@@ -27,9 +27,18 @@ const LOCKED = { status: 'error', message: 'Too many failed logins, try again la
 async function startInstance(options: { redisUrl?: string; prefix?: string } = {}) {
   const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
   await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
+  const protections = readProtectionsConfig({});
   const app = await buildApp(
     testConfig({
-      protections: { ...readProtectionsConfig({}), rateLimitMax: 0, redisUrl: options.redisUrl },
+      protections: {
+        ...protections,
+        rateLimitMax: 0,
+        redisUrl: options.redisUrl,
+        // A minute rather than the default 1 s: on a loaded machine a burst takes longer than
+        // 1 s to reach the check, and later attempts would rightly pass (the unit test below
+        // checks the default waits).
+        loginLockout: { ...protections.loginLockout, accountFirstDelayMs: 60_000 },
+      },
       ...(options.prefix ? { loginLockoutKeyPrefix: options.prefix } : {}),
     }),
     { store },
@@ -95,7 +104,7 @@ function lockoutScenarios(instances: () => FastifyInstance[]) {
     const refused = await login(on(20), 'admin', 'guess-20', '192.0.2.200');
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual(LOCKED);
-    expect(Number(refused.headers['retry-after'])).toBe(1);
+    expect(Number(refused.headers['retry-after'])).toBe(60);
     // The owner at home is exempt.
     expect((await login(on(21), 'admin', TEST_PASSWORD, home)).statusCode).toBe(200);
     // An unknown name is counted the same way (nothing tells which names exist).
@@ -171,6 +180,14 @@ describe('the policy (memory store, a clock of its own)', () => {
     now += 24 * 60 * minute;
     for (let i = 0; i < 4; i++) expect(await lockout.attempt('admin', '198.51.100.1')).toBe(0);
     expect(waitAfter(1000, 5, minute, 15 * minute)).toBe(15 * minute);
+    // The account's waits: 1 s after the 20th failure from all addresses, then doubling.
+    const { failuresPerAccount: after, accountFirstDelayMs: first, maxDelayMs: max } = policy;
+    expect([20, 21, 22, 30, 31].map((n) => waitAfter(n, after, first, max))).toEqual([
+      1000, 2000, 4000, 900_000, 900_000,
+    ]);
+    const spread = new MemoryLoginLockout(policy, () => now);
+    for (let i = 0; i < 20; i++) expect(await spread.attempt('root', `192.0.2.${i}`)).toBe(0);
+    expect(await spread.attempt('root', '192.0.2.99')).toBe(1000);
   });
 
   it('keeps at most maxRecords records and never evicts a running wait', async () => {
