@@ -7,6 +7,7 @@ import { auditRoutes } from './audit/routes.js';
 import { ApiTokenService } from './auth/api-tokens.js';
 import { apiTokenRoutes, apiTokens } from './auth/api-tokens-routes.js';
 import { authGuard } from './auth/guard.js';
+import { type LoginLockout, MemoryLoginLockout, RedisLoginLockout } from './auth/login-lockout.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { authRoutes } from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
@@ -24,7 +25,7 @@ import { serializerCompiler } from './http/serialization.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createMailer } from './mail/mailer.js';
 import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
-import { fastifyServerOptions, protections } from './protections/index.js';
+import { connectRedis, fastifyServerOptions, protections } from './protections/index.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import { disableListCache } from './resources/list-cache.js';
 import type { AnyDatabase } from './resources/repository.js';
@@ -41,6 +42,8 @@ export type AppConfig = Omit<
   jwtSecret: string;
   /** Redis key prefix of the rate-limit counters (instances sharing a budget use the same). */
   rateLimitKeyPrefix?: string;
+  /** Redis key prefix of the login lock-out's records (instances sharing them use the same). */
+  loginLockoutKeyPrefix?: string;
 };
 
 export interface AppDependencies {
@@ -101,7 +104,7 @@ export async function buildApp(
   if (!config.listCache) disableListCache(db);
   await app.register(serviceRoutes, { db: db as AnyDatabase });
   await app.register(healthRoutes, { db: db as AnyDatabase });
-  await app.register(authRoutes, { db, hasher, tokens });
+  await app.register(authRoutes, { db, hasher, tokens, lockout: await loginLockout(app, config) });
   await app.register(userRoutes, { db: db as AnyDatabase, hasher });
   await app.register(passwordResetRoutes, {
     db: db as AnyDatabase,
@@ -120,4 +123,16 @@ export async function buildApp(
   await app.register(auditRoutes, { db: db as AnyDatabase });
   await app.register(apiTokenRoutes, { db: db as AnyDatabase, service: apiTokenService });
   return app;
+}
+
+/** Failed logins are counted in Redis when instances share one (REDIS_URL), else in memory. */
+async function loginLockout(app: FastifyInstance, config: AppConfig): Promise<LoginLockout> {
+  const policy = config.protections.loginLockout;
+  const url = config.protections.redisUrl;
+  if (url === undefined) return new MemoryLoginLockout(policy);
+  const redis = await connectRedis(url, app.log, 'inventory-login-lockout');
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return new RedisLoginLockout(redis, policy, app.log, config.loginLockoutKeyPrefix);
 }

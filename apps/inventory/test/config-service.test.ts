@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_MAIL_FROM, loadConfig } from '../src/config.js';
 import { DEFAULT_CORS_ORIGINS } from '../src/protections/config.js';
+import { DEFAULT_LOGIN_LOCKOUT } from '../src/protections/login-lockout-policy.js';
 
 /** The variables part 2 added to the one typed configuration: protections, mail, reset codes. */
 describe('loadConfig: protections, mail and password reset', () => {
@@ -15,6 +16,8 @@ describe('loadConfig: protections, mail and password reset', () => {
       tls: undefined,
       bodyLimit: 1024 * 1024,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 60_000 },
+      allowedHosts: { any: false, names: [] },
+      loginLockout: DEFAULT_LOGIN_LOCKOUT,
     });
     expect(config.mail).toEqual({ smtpUrl: undefined, from: DEFAULT_MAIL_FROM });
     expect(config.resetTtlSeconds).toBe(900);

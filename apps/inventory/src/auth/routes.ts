@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { responses, SuccessMessage } from '../resources/schemas.js';
 import { INACTIVE_ACCOUNT_MESSAGE, presentedToken, TOKEN_COOKIE } from './guard.js';
+import type { LoginLockout } from './login-lockout.js';
 import type { PasswordHasher } from './passwords.js';
 import type { TokenService } from './tokens.js';
 import { findUserForLogin } from './users.js';
@@ -15,9 +16,12 @@ export interface AuthRoutesOptions {
   db: Kysely<Database>;
   hasher: PasswordHasher;
   tokens: TokenService;
+  /** Bounds failed logins per account (login-lockout.ts). */
+  lockout: LoginLockout;
 }
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+export const LOGIN_LOCKED_MESSAGE = 'Too many failed logins, try again later';
 
 const LoginResult = Type.Object({
   status: Type.Literal('success'),
@@ -37,7 +41,7 @@ const LoginBody = Type.Object(
 /** POST /users/login and POST /users/logout. */
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app,
-  { db, hasher, tokens },
+  { db, hasher, tokens, lockout },
 ) => {
   const cookieOptions = {
     path: '/',
@@ -54,6 +58,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
     },
     async (request, reply) => {
       const { username, password } = request.body;
+      // Before any password work: a refused attempt costs no argon2 verification.
+      const waitMs = await lockout.attempt(username, request.ip);
+      if (waitMs > 0) {
+        throw new ApiError(429, LOGIN_LOCKED_MESSAGE, {
+          'retry-after': String(Math.ceil(waitMs / 1000)),
+        });
+      }
       const user = await findUserForLogin(db, username);
       // Unknown users cost one argon2 verify too (against a dummy hash): timing tells nothing.
       const valid = await hasher.verify(user?.password_hash, password);
@@ -62,6 +73,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
         await writeAuditEntries(db, actorOf(request), [sessionEntry('login_failed', username)]);
         throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
       }
+      // The password matched: whoever knows it is no guesser, whatever the account's state.
+      await lockout.succeeded(username, request.ip);
       // Only after the password matched: the account's state is nobody else's business.
       if (user.inactive_status) throw new ApiError(403, INACTIVE_ACCOUNT_MESSAGE);
       const token = tokens.sign({

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { type AllowedHosts, type HostPattern, parseHost } from './host-guard.js';
+import { DEFAULT_LOGIN_LOCKOUT, type LoginLockoutPolicy } from './login-lockout-policy.js';
 
 /**
  * The protections' part of the service configuration, read once from the environment by the
@@ -23,6 +25,10 @@ export interface ProtectionsConfig {
   bodyLimit: number;
   /** How long the HTTP server waits for slow or idle clients. */
   timeouts: ServerTimeouts;
+  /** Host names the API answers besides IP literals and localhost (DNS rebinding). */
+  allowedHosts: AllowedHosts;
+  /** Failed logins allowed per account before delays (LOGIN_* variables). */
+  loginLockout: LoginLockoutPolicy;
 }
 
 /**
@@ -105,6 +111,12 @@ export const ProtectionsEnvSchema = Type.Object({
   REQUEST_TIMEOUT_MS: integerText('Time allowed to receive the whole request'),
   KEEP_ALIVE_TIMEOUT_MS: integerText('Idle time before a kept-alive connection is closed'),
   CONNECTION_TIMEOUT_MS: integerText('Inactivity before a socket is destroyed; 0: never'),
+  ALLOWED_HOSTS: Type.Optional(
+    Type.String({ description: 'Comma list of host names (host or host:port) served, or "*"' }),
+  ),
+  LOGIN_FAILURES_PER_ADDRESS: integerText('Failed logins per account and address before delays'),
+  LOGIN_FAILURES_PER_ACCOUNT: integerText('Failed logins per account before delays'),
+  LOGIN_MAX_DELAY_SECONDS: integerText('Longest delay after failed logins, in seconds'),
 });
 
 type ProtectionsEnv = Partial<Record<keyof typeof ProtectionsEnvSchema.properties, string>>;
@@ -146,6 +158,10 @@ export function readProtectionsConfig(env: Record<string, string | undefined>): 
 
   const trustProxy = collect(problems, 'TRUST_PROXY', () => parseTrustProxy(vars.TRUST_PROXY));
   const corsOrigins = collect(problems, 'CORS_ORIGINS', () => parseCorsOrigins(vars.CORS_ORIGINS));
+  const allowedHosts = collect(problems, 'ALLOWED_HOSTS', () =>
+    parseAllowedHosts(vars.ALLOWED_HOSTS, env.HOST?.trim()),
+  );
+  const loginLockout = readLoginLockout(vars, problems);
 
   const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = vars;
   if ((certFile === undefined) !== (keyFile === undefined)) {
@@ -162,7 +178,59 @@ export function readProtectionsConfig(env: Record<string, string | undefined>): 
     tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
     bodyLimit,
     timeouts,
+    allowedHosts: allowedHosts ?? { any: false, names: [] },
+    loginLockout,
   };
+}
+
+function readLoginLockout(vars: ProtectionsEnv, problems: string[]): LoginLockoutPolicy {
+  const policy: LoginLockoutPolicy = {
+    ...DEFAULT_LOGIN_LOCKOUT,
+    failuresPerAddress: Number(
+      vars.LOGIN_FAILURES_PER_ADDRESS ?? DEFAULT_LOGIN_LOCKOUT.failuresPerAddress,
+    ),
+    failuresPerAccount: Number(
+      vars.LOGIN_FAILURES_PER_ACCOUNT ?? DEFAULT_LOGIN_LOCKOUT.failuresPerAccount,
+    ),
+    maxDelayMs:
+      vars.LOGIN_MAX_DELAY_SECONDS === undefined
+        ? DEFAULT_LOGIN_LOCKOUT.maxDelayMs
+        : Number(vars.LOGIN_MAX_DELAY_SECONDS) * 1000,
+  };
+  if (policy.failuresPerAddress < 1)
+    problems.push('LOGIN_FAILURES_PER_ADDRESS: must be at least 1');
+  if (policy.failuresPerAccount < 1)
+    problems.push('LOGIN_FAILURES_PER_ACCOUNT: must be at least 1');
+  if (policy.maxDelayMs < 1000 || policy.maxDelayMs > 86_400_000) {
+    problems.push('LOGIN_MAX_DELAY_SECONDS: must be 1 to 86400');
+  }
+  return policy;
+}
+
+/**
+ * ALLOWED_HOSTS: `*` (serve every Host), or a comma list of `name`, `name:port`, `.domain`
+ * (the domain and every name under it), `[IPv6]`. The name HOST listens on, when it is a name,
+ * is added. IP literals and localhost are served whatever the list says (see host-guard.ts).
+ */
+export function parseAllowedHosts(text: string | undefined, listenHost?: string): AllowedHosts {
+  const names: HostPattern[] = [];
+  if (listenHost !== undefined && listenHost !== '' && isIP(listenHost) === 0) {
+    const parsed = parseHost(listenHost);
+    if (parsed !== undefined) names.push({ name: parsed.name, port: undefined });
+  }
+  if (text === undefined || text === '') return { any: false, names };
+  if (text === '*') return { any: true, names };
+  for (const entry of splitList(text)) {
+    const domain = entry.startsWith('.');
+    const parsed = parseHost(domain ? entry.slice(1) : entry);
+    if (entry === '*' || parsed === undefined) {
+      throw new Error(
+        `"${entry}" is not a host like inventory.example.com, inventory.example.com:8443 or .example.com ("*" alone allows every host)`,
+      );
+    }
+    names.push({ name: domain ? `.${parsed.name}` : parsed.name, port: parsed.port });
+  }
+  return { any: false, names };
 }
 
 function readTimeouts(vars: ProtectionsEnv, problems: string[]): ServerTimeouts {

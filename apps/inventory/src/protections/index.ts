@@ -5,7 +5,9 @@ import { DEFAULT_CORS_ORIGINS, PROTECTIONS_DEFAULTS } from './config.js';
 import { contentCheck } from './content-check.js';
 import { corsHeaders, originGuard } from './cors.js';
 import { fetchMetadata } from './fetch-metadata.js';
+import { type AllowedHosts, DEFAULT_ALLOWED_HOSTS, hostGuard } from './host-guard.js';
 import { rateLimiting } from './rate-limit.js';
+import { requestBodyRules } from './request-body.js';
 import { requestIdHeader } from './request-id.js';
 import { responseTime } from './response-time.js';
 import { securityHeaders } from './security-headers.js';
@@ -20,6 +22,8 @@ export interface ProtectionsOptions {
   rateLimitWindowMs?: number;
   redisUrl?: string | undefined;
   corsOrigins?: readonly string[];
+  /** Host names served besides IP literals and localhost (ALLOWED_HOSTS). */
+  allowedHosts?: AllowedHosts;
   /** A Redis client for the rate-limit counters, owned (and closed) by the caller. */
   redis?: Redis | undefined;
   /** Redis key prefix of the counters (instances sharing a budget must agree). */
@@ -32,7 +36,9 @@ export interface ProtectionsOptions {
  * Every cross-cutting protection, applied app-wide (fastify-plugin) through hooks. Register it
  * before any route. The order is deliberate:
  * onRequest: request id header -> security headers -> CORS headers and preflight answers -> rate
- * limit -> origin guard (403) -> fetch metadata (403); preValidation: content check (400);
+ * limit -> host guard (421) -> origin guard (403) -> fetch metadata (403); preParsing: bodies
+ * where none is taken (400; unknown routes skip reading theirs); preValidation: content check
+ * (400);
  * onSend: X-Response-Time, Permissions-Policy, compression.
  * Security headers come first so that every refusal carries them; the rate limit comes before the
  * refusals so that they count and carry X-RateLimit-*.
@@ -51,8 +57,10 @@ export const protections = fp<ProtectionsOptions>(
       redisUrl: options.redisUrl,
       keyPrefix: options.rateLimitKeyPrefix,
     });
+    await app.register(hostGuard, { allowed: options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS });
     await app.register(originGuard, { origins: corsOrigins });
     await app.register(fetchMetadata);
+    await app.register(requestBodyRules);
     await app.register(contentCheck);
     await app.register(compression, { threshold: options.compressionThreshold });
   },
@@ -61,7 +69,13 @@ export const protections = fp<ProtectionsOptions>(
 
 export { compression } from './compression.js';
 export * from './config.js';
-export { contentCheck, findMarkup, formatPath, holdsMarkup } from './content-check.js';
+export {
+  contentCheck,
+  findMarkup,
+  formatPath,
+  holdsMarkup,
+  holdsRefusedText,
+} from './content-check.js';
 export { corsHeaders, ORIGIN_NOT_ALLOWED, originGuard } from './cors.js';
 export { CROSS_SITE_REQUEST_BLOCKED, fetchMetadata } from './fetch-metadata.js';
 export {
@@ -69,7 +83,16 @@ export {
   type GracefulShutdownOptions,
   installGracefulShutdown,
 } from './graceful-shutdown.js';
-export { rateLimiting, TOO_MANY_REQUESTS } from './rate-limit.js';
+export {
+  type AllowedHosts,
+  HOST_NOT_ALLOWED,
+  hostGuard,
+  isHostAllowed,
+  parseHost,
+} from './host-guard.js';
+export { DEFAULT_LOGIN_LOCKOUT, type LoginLockoutPolicy } from './login-lockout-policy.js';
+export { connectRedis, rateLimiting, TOO_MANY_REQUESTS } from './rate-limit.js';
+export { BODY_NOT_TAKEN, PUBLIC_BODY_LIMIT, requestBodyRules } from './request-body.js';
 export {
   REQUEST_ID_HEADER,
   type RequestTrace,

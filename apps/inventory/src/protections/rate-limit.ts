@@ -69,18 +69,22 @@ export const rateLimiting = fp<RateLimitingOptions>(
  * leaving every instance with its own budget. Commands fail fast (no offline queue, 1 s timeout)
  * so that a Redis outage cannot stall requests.
  */
-async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  log: FastifyBaseLogger,
+  connectionName = 'inventory-rate-limit',
+): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 1000,
-    connectionName: 'inventory-rate-limit',
+    connectionName,
   });
   let lastError: Error | undefined;
   redis.on('error', (error: Error) => {
     lastError = error;
-    log.warn({ err: error }, 'rate-limit Redis connection error');
+    log.warn({ err: error }, `${connectionName}: Redis connection error`);
   });
   try {
     await redis.connect();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CORS_ORIGINS,
+  DEFAULT_LOGIN_LOCKOUT,
   ProtectionsConfigError,
   parseCorsOrigins,
   parseTrustProxy,
@@ -18,6 +19,8 @@ describe('readProtectionsConfig', () => {
       tls: undefined,
       bodyLimit: 1_048_576,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 60_000 },
+      allowedHosts: { any: false, names: [] },
+      loginLockout: DEFAULT_LOGIN_LOCKOUT,
     });
     expect(DEFAULT_CORS_ORIGINS).toContain('http://localhost:3000');
     expect(DEFAULT_CORS_ORIGINS).toContain('http://127.0.0.1:5173');
@@ -37,6 +40,11 @@ describe('readProtectionsConfig', () => {
       REQUEST_TIMEOUT_MS: '1500',
       KEEP_ALIVE_TIMEOUT_MS: '700',
       CONNECTION_TIMEOUT_MS: '0',
+      ALLOWED_HOSTS: 'Inventory.Example.COM., .ops.example:8443, [::1]:3000',
+      HOST: 'inventory.lan',
+      LOGIN_FAILURES_PER_ADDRESS: '3',
+      LOGIN_FAILURES_PER_ACCOUNT: '50',
+      LOGIN_MAX_DELAY_SECONDS: '3600',
       PORT: 'not ours to read',
     });
     expect(config).toEqual({
@@ -48,6 +56,21 @@ describe('readProtectionsConfig', () => {
       tls: { certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem' },
       bodyLimit: 2048,
       timeouts: { headersMs: 500, requestMs: 1500, keepAliveMs: 700, connectionMs: 0 },
+      allowedHosts: {
+        any: false,
+        names: [
+          { name: 'inventory.lan', port: undefined },
+          { name: 'inventory.example.com', port: undefined },
+          { name: '.ops.example', port: 8443 },
+          { name: '::1', port: 3000 },
+        ],
+      },
+      loginLockout: {
+        ...DEFAULT_LOGIN_LOCKOUT,
+        failuresPerAddress: 3,
+        failuresPerAccount: 50,
+        maxDelayMs: 3_600_000,
+      },
     });
     expect(readProtectionsConfig({ RATE_LIMIT_MAX: '', CORS_ORIGINS: ' ' }).rateLimitMax).toBe(100);
   });
@@ -67,6 +90,9 @@ describe('readProtectionsConfig', () => {
         REQUEST_TIMEOUT_MS: '30000',
         KEEP_ALIVE_TIMEOUT_MS: '0',
         CONNECTION_TIMEOUT_MS: 'soon',
+        ALLOWED_HOSTS: 'https://inventory.example.com',
+        LOGIN_FAILURES_PER_ADDRESS: '0',
+        LOGIN_MAX_DELAY_SECONDS: '0',
       });
     } catch (error) {
       thrown = error;
@@ -84,6 +110,9 @@ describe('readProtectionsConfig', () => {
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS',
       'KEEP_ALIVE_TIMEOUT_MS',
       'CONNECTION_TIMEOUT_MS',
+      'ALLOWED_HOSTS',
+      'LOGIN_FAILURES_PER_ADDRESS',
+      'LOGIN_MAX_DELAY_SECONDS',
     ]) {
       expect(problems).toContain(name);
     }

@@ -72,18 +72,22 @@ describe('CORS', () => {
   });
 
   it("accepts the API's own origin, as browsers send it on same-origin POSTs", async () => {
-    const response = await app.inject({
+    const named = await buildTestApp({
+      env: { RATE_LIMIT_MAX: '1000', ALLOWED_HOSTS: 'inventory.internal' },
+    });
+    const response = await named.inject({
       method: 'POST',
       url: '/echo',
       headers: { host: 'inventory.internal:8443', origin: 'http://inventory.internal:8443' },
       payload: { a: 1 },
     });
     expect(response.statusCode).toBe(200);
-    const spoofed = await app.inject({
+    const spoofed = await named.inject({
       url: '/hello',
       headers: { host: 'inventory.internal:8443', origin: 'https://inventory.internal:8443' },
     });
     expect(spoofed.statusCode).toBe(403);
+    await named.close();
   });
 
   it('lets a browser read a 429 sent to an allowed origin', async () => {

@@ -79,6 +79,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
     app.route({
       method,
       url: '/echo',
+      // Any body (an empty schema): routes without a body schema refuse bodies.
+      schema: { body: {} },
       handler: async (request) => ({ body: request.body ?? null }),
     });
   }
