@@ -34,3 +34,21 @@ export function createValidatorCompiler(): FastifySchemaCompiler<object> {
       FastifySchemaCompiler<object>
     >;
 }
+
+let valueChecker: ReturnType<typeof createAjv> | undefined;
+const compiledChecks = new WeakMap<object, (value: unknown) => boolean>();
+
+/**
+ * Whether `value` matches `schema` as a body value would (no coercion), with the same formats
+ * as requests: for values the schemas cannot see whole, such as the items of a `__in` list.
+ */
+export function matchesSchema(schema: object, value: unknown): boolean {
+  let check = compiledChecks.get(schema);
+  if (!check) {
+    valueChecker ??= createAjv(false);
+    const validate = valueChecker.compile(schema);
+    check = (candidate) => validate(candidate) === true;
+    compiledChecks.set(schema, check);
+  }
+  return check(value);
+}

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors.js';
-import { type ResourceDefinition, withDefaults } from './definition.js';
+import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
-import { type ListQuery, sendListPage } from './pages.js';
+import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
   checkBatch,
@@ -29,8 +29,10 @@ import {
   NoContent,
   pageSchema,
   partialRecordSchema,
+  readQuerySchema,
   recordSchema,
   responses,
+  TAG_CHANGES,
 } from './schemas.js';
 
 /**
@@ -74,7 +76,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     audit: AuditEntry[],
   ) => writeWithAudit<R>(db, request, statement, audit);
 
-  const prepare = (values: Row) => definition.prepareWrite?.(values) ?? values;
+  const tagged = tagColumns(definition);
+  /** The definition's own adjustments, and tags stored as a sorted set. */
+  const prepare = (given: Row) => {
+    const values = definition.prepareWrite?.(given) ?? given;
+    if (!tagged.some((column) => Array.isArray(values[column]))) return values;
+    const normalised = { ...values };
+    for (const column of tagged) {
+      const tags = normalised[column];
+      if (Array.isArray(tags)) normalised[column] = normaliseTags(tags as string[]);
+    }
+    return normalised;
+  };
 
   /** PUT replaces the whole record: absent optional fields return to their default or null. */
   const replacement = (body: Row): Row =>
@@ -136,6 +149,15 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
       refuseDuplicateIds(items.map((item) => item.id));
+      items.forEach((item, index) => {
+        const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
+        const replaced = tagged.filter((column) => item[column] !== undefined);
+        if (changes.length > 0 && replaced.length > 0) {
+          throw badRequest(
+            `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
+          );
+        }
+      });
       const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
@@ -172,11 +194,26 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.get(
     '/:id',
-    { config: read, schema: { params: IdParams, response: responses({ 200: record }) } },
-    async (request) => {
-      const row = await findRow(db, definition, request.params.id);
+    {
+      config: read,
+      schema: {
+        params: IdParams,
+        querystring: readQuerySchema(definition),
+        response: responses({ 200: record }),
+      },
+    },
+    async (request, reply) => {
+      const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+      const selected = selectedFields(definition, fields, brief);
+      const row = await findRow(db, definition, request.params.id, selected);
       if (!row) throw notFound(definition.notFoundMessage);
-      return row;
+      if (!selected) return row;
+      // The route's schema requires every field; a selection is written as it is.
+      const projected = project([row], selected)[0] ?? {};
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => JSON.stringify(payload))
+        .send(projected);
     },
   );
 

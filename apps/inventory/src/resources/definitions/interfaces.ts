@@ -5,6 +5,7 @@ import {
   macAddress,
   oneOf,
   type ResourceDefinition,
+  tagList,
   reference,
   text,
 } from '../definition.js';
@@ -17,6 +18,7 @@ export const interfaces: ResourceDefinition = {
   table: 'interfaces',
   notFoundMessage: 'Interface not found',
   writeRoles: ['admin'],
+  search: ['name', 'description', 'type', 'mac_address', 'ip_address', 'mode'],
   columns: {
     device_id: reference('devices', { required: true, filterable: true }),
     name: text({ required: true, filterable: true, sortable: true }),
@@ -37,6 +39,7 @@ export const interfaces: ResourceDefinition = {
     mode: text({ filterable: true, sortable: true }),
     ifindex: integer({ filterable: true, sortable: true }),
     ip_address: ipAddress({ filterable: true, sortable: true }),
+    tags: tagList(),
   },
   constraintMessages: {
     interfaces_device_id_name_key: 'Interface name already exists on this device',
