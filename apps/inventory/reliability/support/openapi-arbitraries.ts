@@ -550,7 +550,15 @@ function queryArbitrary(
   const parts: fc.Arbitrary<QueryPart>[] = [];
   for (const parameter of operation.queryParams) {
     const { schema, name } = parameter;
-    if (schema.type === 'array') {
+    if (schema.type === 'array' && name !== 'sortby' && schema.items) {
+      // A repeatable filter (tags): each occurrence one item, valid or not.
+      const items = schema.items as JsonSchema;
+      const value = fc.oneof(
+        { weight: 4, arbitrary: validValue(items, name, operation, options).map(asQueryText) },
+        { weight: 2, arbitrary: invalidValue(items).map(asQueryText) },
+      );
+      parts.push(value.map((text): QueryPart => [name, text]));
+    } else if (schema.type === 'array') {
       // sortby: `<field>:<direction>`, from real fields and odd ones.
       const sortValue = fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...options.sortFields(operation)) },

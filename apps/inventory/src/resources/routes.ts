@@ -199,7 +199,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         params: IdParams,
         querystring: readQuerySchema(definition),
-        response: responses({ 200: record }),
+        response: responses({ 200: recordSchema(definition, true) }),
       },
     },
     async (request, reply) => {

@@ -161,16 +161,25 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
   return Type.Object(properties, { additionalProperties: false });
 }
 
-/** A record as the API returns it: every visible column, always present. */
-export function recordSchema(definition: ResourceDefinition) {
-  const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };
+/**
+ * A record as the API returns it: every visible column, always present; or, where a read may
+ * choose its fields (`selectable`: lists and single reads), each present unless left out.
+ */
+export function recordSchema(definition: ResourceDefinition, selectable = false) {
+  const maybe = (schema: TSchema) => (selectable ? Type.Optional(schema) : schema);
+  const properties: Record<string, TSchema> = { id: maybe(Type.String({ format: 'uuid' })) };
   for (const name of Object.keys(definition.columns)) {
-    properties[name] = fieldSchema(definition, name, false);
+    properties[name] = maybe(fieldSchema(definition, name, false));
   }
   for (const column of systemColumnsOf(definition)) {
-    if (column !== 'id') properties[column] = Type.String({ format: 'date-time' });
+    if (column !== 'id') properties[column] = maybe(Type.String({ format: 'date-time' }));
   }
-  return Type.Object(properties);
+  return Type.Object(
+    properties,
+    selectable
+      ? { description: 'Every field, or only those chosen with `fields` or `brief`.' }
+      : {},
+  );
 }
 
 export function pageSchema(definition: ResourceDefinition) {
@@ -183,7 +192,7 @@ export function pageSchema(definition: ResourceDefinition) {
       total_count: Type.Integer(),
       next_cursor: Type.Union([Type.String(), Type.Null()]),
     }),
-    data: Type.Array(recordSchema(definition)),
+    data: Type.Array(recordSchema(definition, true)),
   });
 }
 

@@ -21,6 +21,7 @@ export const devices: ResourceDefinition = {
   table: 'devices',
   notFoundMessage: 'Device not found',
   writeRoles: ['admin'],
+  briefFields: ['hostname'],
   search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],
   columns: {
     hostname: text({ required: true, filterable: true, sortable: true }),

@@ -18,6 +18,7 @@ export const interfaces: ResourceDefinition = {
   table: 'interfaces',
   notFoundMessage: 'Interface not found',
   writeRoles: ['admin'],
+  briefFields: ['name'],
   search: ['name', 'description', 'type', 'mac_address', 'ip_address', 'mode'],
   columns: {
     device_id: reference('devices', { required: true, filterable: true }),

@@ -5,6 +5,7 @@ export const locations: ResourceDefinition = {
   table: 'locations',
   notFoundMessage: 'Location not found',
   writeRoles: ['admin'],
+  briefFields: ['name'],
   search: ['name', 'city', 'country', 'address'],
   columns: {
     name: text({ required: true, filterable: true, sortable: true }),

@@ -5,6 +5,7 @@ export const vlans: ResourceDefinition = {
   table: 'vlans',
   notFoundMessage: 'VLAN not found',
   writeRoles: ['admin'],
+  briefFields: ['vlan_id', 'name'],
   search: ['name', 'description', 'status'],
   columns: {
     // 802.1Q reserves 0 and 4095.
