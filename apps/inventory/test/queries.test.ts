@@ -501,3 +501,75 @@ describe('keyset cursors', () => {
     }
   });
 });
+
+describe('bulk create', () => {
+  it('creates every item in order, or none, with one audit row each', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      payload: [
+        { vlan_id: 3501, name: 'bulk-a', tags: ['b', 'a'] },
+        { vlan_id: 3502, name: 'bulk-b' },
+        { vlan_id: 3503, name: 'bulk-c', status: 'active' },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const rows = created.json<Array<{ id: string; vlan_id: number; tags: string[] }>>();
+    expect(rows.map((row) => row.vlan_id)).toEqual([3501, 3502, 3503]);
+    expect(rows[0]?.tags).toEqual(['a', 'b']);
+    expect(rows[1]?.tags).toEqual([]);
+    const audit = await ctx.as('admin', {
+      method: 'GET',
+      url: '/audit-logs?resource_type=vlans&action=create&limit=100',
+    });
+    const audited = new Set(
+      audit.json<{ data: Array<{ resource_id: string }> }>().data.map((row) => row.resource_id),
+    );
+    for (const row of rows) expect(audited.has(row.id)).toBe(true);
+  });
+
+  it('names the item and field of a clash or invalid value, and writes nothing', async () => {
+    const count = async () =>
+      (await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id__gte=3600' })).json().meta
+        .total_count;
+    const clash = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      payload: [
+        { vlan_id: 3601, name: 'x' },
+        { vlan_id: 3602, name: 'y' },
+        { vlan_id: 3601, name: 'z' },
+      ],
+    });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toBe('Item 2: VLAN id already exists (vlan_id)');
+    const invalid = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      payload: [
+        { vlan_id: 3603, name: 'ok' },
+        { vlan_id: 9999, name: 'bad' },
+      ],
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().message).toBe('body/1/vlan_id must be <= 4094');
+    const dangling = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      payload: [
+        { hostname: 'bulk-ok', ip: '192.0.2.9' },
+        { hostname: 'bulk-dangling', ip: '192.0.2.9', location_id: uuidv7() },
+      ],
+    });
+    expect(dangling.statusCode).toBe(400);
+    expect(dangling.json().message).toMatch(/^Item 1: location_id: Location not found/);
+    for (const payload of [
+      [],
+      Array.from({ length: 1001 }, (_, i) => ({ vlan_id: 1 + i, name: 'n' })),
+    ]) {
+      const response = await ctx.as('admin', { method: 'POST', url: '/vlans', payload });
+      expect(response.statusCode).toBe(400);
+    }
+    expect(await count()).toBe(0);
+  });
+});

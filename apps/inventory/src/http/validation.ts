@@ -26,13 +26,42 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
   return ajv;
 }
 
+type Validate = ((data: unknown) => boolean) & { errors?: unknown };
+
+/**
+ * A body that is one record or an array of them (bulk create): `anyOf: [object, array]`. Ajv
+ * would report both branches' errors, the first of which ("must be object") says nothing about
+ * an array's bad item; validated by the branch its JSON type picks, an error names the item
+ * and the field (`body/3/hostname ...`).
+ */
+function oneOrMany(schema: unknown): { one: object; many: object } | undefined {
+  const branches = (schema as { anyOf?: Array<{ type?: unknown }> }).anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
+  const one = branches.find((branch) => branch.type === 'object');
+  const many = branches.find((branch) => branch.type === 'array');
+  return one && many ? { one, many } : undefined;
+}
+
 export function createValidatorCompiler(): FastifySchemaCompiler<object> {
   const strict = createAjv(false);
   const coercing = createAjv('array');
-  return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema) as ReturnType<
+  return ({ schema, httpPart }) => {
+    const branches = httpPart === 'body' ? oneOrMany(schema) : undefined;
+    if (branches) {
+      const one = strict.compile(branches.one);
+      const many = strict.compile(branches.many);
+      const validate: Validate = (data) => {
+        const chosen = Array.isArray(data) ? many : one;
+        const valid = chosen(data);
+        validate.errors = chosen.errors;
+        return valid;
+      };
+      return validate as ReturnType<FastifySchemaCompiler<object>>;
+    }
+    return (httpPart === 'body' ? strict : coercing).compile(schema) as ReturnType<
       FastifySchemaCompiler<object>
     >;
+  };
 }
 
 let valueChecker: ReturnType<typeof createAjv> | undefined;

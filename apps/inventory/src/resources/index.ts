@@ -10,7 +10,12 @@ export { RESOURCES, resourceByName };
 
 export async function registerResources(app: FastifyInstance, db: AnyDatabase) {
   for (const definition of RESOURCES) {
-    await app.register(resourceRoutes, { prefix: `/${definition.name}`, definition, db });
+    await app.register(resourceRoutes, {
+      prefix: `/${definition.name}`,
+      definition,
+      db,
+      constraintMessages: constraintMessages(),
+    });
   }
   await app.register(tagRoutes, { prefix: '/tags', db, resources: RESOURCES });
 }

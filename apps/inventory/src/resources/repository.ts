@@ -617,6 +617,44 @@ export function insertStatement(
   };
 }
 
+/**
+ * Bulk create: every item in one INSERT (typed by the table's own row type through
+ * jsonb_populate_recordset), so all are stored or none. Items are given their ids here; the
+ * caller puts the returned rows back in the items' order.
+ */
+export function insertRowsStatement(
+  definition: ResourceDefinition,
+  items: readonly Row[],
+): { ids: string[]; write: StatementWrite } {
+  const fields = [...new Set(items.flatMap((values) => fieldsOf(values)))].sort();
+  assertColumns(definition, fields);
+  const ids = items.map(() => uuidv7());
+  const table = sql.table(definition.table);
+  const columns = ['id', ...fields];
+  return {
+    ids,
+    write: {
+      shape: JSON.stringify(['bulk-insert', definition.table, fields]),
+      parts: (param) => ({
+        steps: [
+          step(
+            'created__',
+            sql`INSERT INTO ${table} (${sql.join(columns.map((column) => sql.ref(column)))})
+              SELECT ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}
+              FROM jsonb_populate_recordset(NULL::${table}, ${param('items')}::jsonb) AS r
+              RETURNING ${sql.join(visibleColumns(definition).map((column) => sql.ref(column)))}`,
+          ),
+        ],
+        written: sql`SELECT id FROM created__`,
+        result: sql`SELECT * FROM created__`,
+      }),
+      values: {
+        items: JSON.stringify(items.map((values, index) => ({ ...values, id: ids[index] }))),
+      },
+    },
+  };
+}
+
 /** Answers the row as now stored, or nothing when there is no such id. */
 export function updateStatement(
   db: AnyDatabase,

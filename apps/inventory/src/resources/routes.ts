@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
@@ -12,6 +13,7 @@ import {
   deleteRowsStatement,
   deleteStatement,
   findRow,
+  insertRowsStatement,
   insertStatement,
   type Row,
   rowExists,
@@ -23,6 +25,8 @@ import {
   BatchResult,
   batchUpdateSchema,
   CountResult,
+  createBodySchema,
+  createdSchema,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
@@ -51,6 +55,8 @@ function refuseDuplicateIds(ids: readonly string[]): void {
 export interface ResourceRoutesOptions {
   definition: ResourceDefinition;
   db: AnyDatabase;
+  /** Messages of named constraints (index.ts's constraintMessages), for bulk errors. */
+  constraintMessages?: ConstraintMessages;
 }
 
 /**
@@ -60,7 +66,7 @@ export interface ResourceRoutesOptions {
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
-  { definition, db },
+  { definition, db, constraintMessages = {} },
 ) => {
   const read = { access: 'authenticated' } as const;
   const write = { access: definition.writeRoles };
@@ -118,6 +124,32 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     changes,
   });
 
+  /**
+   * Bulk create: every item validated (the schema) before anything is written, then one
+   * statement, so all are stored or none, each with its audit row. A constraint an item breaks
+   * is reported with that item's index.
+   */
+  const createMany = async (request: FastifyRequest, items: readonly Row[]) => {
+    const prepared = items.map((item) => prepare(withDefaults(definition, item)));
+    const { ids, write: insert } = insertRowsStatement(definition, prepared);
+    let rows: Row[];
+    try {
+      rows = await writeAudited(
+        request,
+        insert,
+        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
+      );
+    } catch (error) {
+      throw withItemIndex(error, prepared, constraintMessages);
+    }
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new Error(`the bulk insert into ${definition.table} did not return ${id}`);
+      return row;
+    });
+  };
+
   app.get(
     '/',
     {
@@ -130,8 +162,23 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.post(
     '/',
-    { config: write, schema: { body: fullRecord, response: responses({ 201: record }) } },
+    {
+      config: write,
+      schema: {
+        body: createBodySchema(definition),
+        response: responses({ 201: createdSchema(definition) }),
+      },
+    },
     async (request, reply) => {
+      if (Array.isArray(request.body)) {
+        const rows = await createMany(request, request.body as Row[]);
+        // Written here: the route's serialiser knows the one-record branch only.
+        return reply
+          .status(201)
+          .type('application/json; charset=utf-8')
+          .serializer((payload) => JSON.stringify(payload))
+          .send(rows);
+      }
       const values = prepare(withDefaults(definition, request.body as Row));
       const { id, write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, [entry('create', id, values)]);

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { ONE_OR_MANY } from '../http/serialization.js';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
 import {
   filterableColumns,
@@ -45,6 +46,20 @@ export function fullRecordSchema(
     properties[name] = fieldSchema(definition, name, !column.required);
   }
   return Type.Object(properties, { additionalProperties: false });
+}
+
+/** POST: one record, or an array of 1 to MAX_BATCH_ITEMS records created all or none. */
+export function createBodySchema(definition: ResourceDefinition) {
+  const record = fullRecordSchema(definition);
+  return Type.Union([record, Type.Array(record, { minItems: 1, maxItems: MAX_BATCH_ITEMS })], {
+    description: `One record, or an array of 1 to ${MAX_BATCH_ITEMS} created all or none.`,
+  });
+}
+
+/** POST's answer: the record, or the records in the order sent. */
+export function createdSchema(definition: ResourceDefinition) {
+  const record = recordSchema(definition);
+  return Type.Union([record, Type.Array(record)], { [ONE_OR_MANY]: true });
 }
 
 /** PATCH: any non-empty subset of the columns. */
