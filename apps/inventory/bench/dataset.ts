@@ -238,11 +238,7 @@ export async function loadDataset(
           location_id: next() < 0.97 ? location : null,
           last_seen: new Date(now - Math.floor(next() * 86_400_000)).toISOString(),
           tags: [
-            ...new Set([
-              pickEnvironment(),
-              pickSite(),
-              ...EXTRA_TAGS.filter(() => next() < 0.15),
-            ]),
+            ...new Set([pickEnvironment(), pickSite(), ...EXTRA_TAGS.filter(() => next() < 0.15)]),
           ].sort(),
         };
       }

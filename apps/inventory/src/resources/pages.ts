@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceDefinition } from './definition.js';
 import { listCacheOf, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
 import { badRequest } from '../errors.js';
+import { sendCsv, wantsCsv } from './csv-export.js';
 import { type CursorCodec, FOREIGN_CURSOR } from './cursor.js';
 import { parseConditions } from './lookups.js';
 import {
@@ -58,30 +59,20 @@ export const project = (rows: readonly Row[], fields: readonly string[]) =>
   rows.map((row) => Object.fromEntries(fields.map((field) => [field, row[field] ?? null])));
 
 /** One page of a resource, optionally restricted to one parent (`fixedFilters`). */
-export async function listPage(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  query: ListQuery,
-  fixedFilters: Row = {},
-  cursors?: CursorCodec,
-) {
+/** The rows a list query selects and their order (for a page or an export). */
+export function listSelection(definition: ResourceDefinition, query: ListQuery, fixedFilters: Row) {
   const {
-    page: requestedPage,
-    limit: requested,
+    page: _page,
+    limit: _limit,
     sortby = [],
     from,
     to,
-    cursor,
+    cursor: _cursor,
     fields,
     brief,
     format: _format,
     ...filters
   } = query;
-  if (cursor !== undefined && requestedPage !== undefined) {
-    throw badRequest('Use either page or cursor, not both');
-  }
-  const page = requestedPage ?? 1;
-  const limit = Math.min(requested, MAX_PAGE_SIZE);
   const sort =
     sortby.length > 0 ? parseSortKeys(definition, sortby) : (definition.defaultSort ?? []);
   const conditions = parseConditions(definition, { ...filters, ...fixedFilters });
@@ -89,7 +80,23 @@ export async function listPage(
     definition.timeRange !== undefined && (from !== undefined || to !== undefined)
       ? [{ column: definition.timeRange, from, to }]
       : [];
-  const selected = selectedFields(definition, fields, brief);
+  return { sort, conditions, ranges, selected: selectedFields(definition, fields, brief) };
+}
+
+export async function listPage(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  query: ListQuery,
+  fixedFilters: Row = {},
+  cursors?: CursorCodec,
+) {
+  const { page: requestedPage, limit: requested, cursor } = query;
+  if (cursor !== undefined && requestedPage !== undefined) {
+    throw badRequest('Use either page or cursor, not both');
+  }
+  const page = requestedPage ?? 1;
+  const limit = Math.min(requested, MAX_PAGE_SIZE);
+  const { sort, conditions, ranges, selected } = listSelection(definition, query, fixedFilters);
   // The list a cursor belongs to: its resource, sort and every condition.
   const list = JSON.stringify([sort, conditionsKey(definition.table, conditions, ranges)]);
   const after =
@@ -138,6 +145,17 @@ export async function sendListPage(
   query: ListQuery,
   fixedFilters: Row = {},
 ) {
+  if (wantsCsv(request, query.format)) {
+    // Every matching row: paging parameters do not apply to an export.
+    if (query.cursor !== undefined || query.page !== undefined) {
+      throw badRequest('A CSV export has every matching row: page and cursor do not apply');
+    }
+    const { selected, ...selection } = listSelection(definition, query, fixedFilters);
+    return sendCsv(reply, db, definition, {
+      ...selection,
+      ...(selected ? { fields: selected } : {}),
+    });
+  }
   const cache = listCacheOf(db);
   const key = JSON.stringify([request.routeOptions.url, definition.table, query, fixedFilters]);
   const rendered = cache.pages.get(key);

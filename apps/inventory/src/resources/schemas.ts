@@ -148,6 +148,14 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
       }),
     ),
     ...fieldSelectionSchema(definition),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+        description:
+          '`csv`: every matching row as text/csv (header row of the selected fields; cells ' +
+          "starting with = + - @ are prefixed with '; tags joined by commas). Also " +
+          '`Accept: text/csv`. Not with page or cursor.',
+      }),
+    ),
     // No maximum: larger sizes are clamped to MAX_PAGE_SIZE, and meta.limit says so.
     limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
     // Repeatable; the validator turns a single value into a one-item array. The grammar
