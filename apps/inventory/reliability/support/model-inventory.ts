@@ -274,7 +274,8 @@ export class InventoryModel {
       const text = String(value);
       // Lookups, search, cursors and field selection: checked by test/queries.test.ts against
       // an oracle; here only their answers' shape is (ResponseChecker).
-      if (name.includes('__') || ['q', 'cursor', 'fields', 'brief'].includes(name)) return [];
+      if (name.includes('__') || ['q', 'cursor', 'fields', 'brief', 'format'].includes(name))
+        return [];
       if (name === 'page') page = Number(text);
       else if (name === 'limit') limit = Math.min(Number(text), 100);
       else if (name === 'sortby') continue;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 
 /**
@@ -800,6 +801,18 @@ export class ResponseChecker {
         return contentType?.startsWith('text/') ? [] : [`${status} should be text`];
       }
       if (documented === undefined) return text === '' ? [] : [`${status} should have no body`];
+      // A list's CSV export (its `format` parameter): text a CSV parser reads.
+      if (
+        contentType?.startsWith('text/csv') &&
+        operation.queryParams.some((parameter) => parameter.name === 'format')
+      ) {
+        try {
+          parseCsv(text);
+          return [];
+        } catch (error) {
+          return [`${status}: not CSV: ${(error as Error).message}`];
+        }
+      }
       return this.#validate(documented, text, `${status}`);
     }
     const errorShape = this.#validate(
