@@ -94,3 +94,60 @@ describe('CSV export', () => {
     }
   });
 });
+
+describe('CSV import', () => {
+  const importCsv = (text: string, url = '/vlans') =>
+    ctx.as('admin', {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'text/csv' },
+      payload: text,
+    });
+
+  it('re-creates what an export holds (quotes, line breaks, neutralised formulas, tags)', async () => {
+    const exported = await ctx.as('viewer', {
+      method: 'GET',
+      url: '/vlans?format=csv&vlan_id__lte=4&sortby=vlan_id:asc',
+    });
+    const before = parse(exported.body, { columns: true }) as Array<Record<string, string>>;
+    const db = ctx.store.db as AnyDatabase;
+    await db.deleteFrom('vlans').where('vlan_id', '<=', 4).execute();
+    const imported = await importCsv(exported.body);
+    expect(imported.statusCode, imported.body).toBe(201);
+    const rows = imported.json<Array<Record<string, unknown>>>();
+    expect(rows.map((row) => row.vlan_id)).toEqual([1, 2, 3, 4]);
+    expect(rows[1]?.description).toBe('=HYPERLINK("http://evil.example")');
+    expect(rows[0]?.tags).toEqual(['core', 'prod']);
+    const after = parse(
+      (
+        await ctx.as('viewer', {
+          method: 'GET',
+          url: '/vlans?format=csv&vlan_id__lte=4&sortby=vlan_id:asc',
+        })
+      ).body,
+      { columns: true },
+    ) as Array<Record<string, string>>;
+    const data = (records: Array<Record<string, string>>) =>
+      records.map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest);
+    expect(data(after)).toEqual(data(before));
+  });
+
+  it('names the row and field of a bad cell or a clash, and writes nothing', async () => {
+    const cases: Array<[string, number, string]> = [
+      ['vlan_id,name\n3700,a\n9999,b\n', 400, 'Row 3 (vlan_id): must be <= 4094'],
+      ['vlan_id,name\n3700,a\n3701\n', 400, 'Malformed CSV'],
+      ['vlan_id,name\n3700,a\n1,taken\n', 409, 'Row 3: VLAN id already exists (vlan_id)'],
+      ['vlan_id,nope\n3700,a\n', 400, 'Unknown field in CSV header: nope'],
+      ['vlan_id,name\n3700,<script>alert(1)</script>\n', 400, 'contains HTML or script content'],
+      ['vlan_id,name\n', 400, 'at least one row'],
+      ['name\nx\n', 400, 'Row 2 (vlan_id): is required'],
+    ];
+    for (const [text, status, message] of cases) {
+      const response = await importCsv(text);
+      expect(response.statusCode, text).toBe(status);
+      expect(response.json().message, text).toContain(message);
+    }
+    const count = await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id__gte=3700' });
+    expect(count.json().meta.total_count).toBe(0);
+  });
+});

@@ -88,6 +88,7 @@ export function withItemIndex(
   error: unknown,
   items: readonly Record<string, unknown>[],
   messages: ConstraintMessages,
+  label: (index: number) => string = (index) => `Item ${index}`,
 ): unknown {
   const translated = translateDatabaseError(error, messages);
   if (!translated || !isPostgresError(error)) return error;
@@ -105,6 +106,6 @@ export function withItemIndex(
   // Two items with one unique value: the second is the clash; one item: it clashes with a row.
   const index = holders.length > 1 ? holders[1] : holders[0];
   if (index === undefined) return error;
-  translated.message = `Item ${index}: ${translated.message} (${field})`;
+  translated.message = `${label(index)}: ${translated.message} (${field})`;
   return translated;
 }

@@ -81,3 +81,31 @@ export function matchesSchema(schema: object, value: unknown): boolean {
   }
   return check(value);
 }
+
+const compiledValidators = new WeakMap<
+  object,
+  ReturnType<ReturnType<typeof createAjv>['compile']>
+>();
+
+/**
+ * Why `value` does not match `schema` (as a body would be validated), as ` (<field>): <reason>`,
+ * or undefined when it matches: for records read from a file, whose errors must name the row.
+ */
+export function matchingErrors(schema: object, value: unknown): string | undefined {
+  let validate = compiledValidators.get(schema);
+  if (!validate) {
+    valueChecker ??= createAjv(false);
+    validate = valueChecker.compile(schema);
+    compiledValidators.set(schema, validate);
+  }
+  if (validate(value)) return undefined;
+  const [issue] = validate.errors ?? [];
+  if (!issue) return ': invalid';
+  const field =
+    issue.keyword === 'required'
+      ? String(issue.params.missingProperty)
+      : issue.keyword === 'additionalProperties'
+        ? String(issue.params.additionalProperty)
+        : issue.instancePath.replace(/^\//, '');
+  return ` (${field}): ${issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid')}`;
+}

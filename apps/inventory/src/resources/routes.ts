@@ -4,6 +4,7 @@ import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/a
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
+import { acceptCsv, rowNumber } from './csv-import.js';
 import { resourceByName } from './definitions/index.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
@@ -68,6 +69,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   app,
   { definition, db, constraintMessages = {} },
 ) => {
+  acceptCsv(app, definition);
   const read = { access: 'authenticated' } as const;
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
@@ -140,7 +142,11 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
       );
     } catch (error) {
-      throw withItemIndex(error, prepared, constraintMessages);
+      // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
+      const csv = (request as { csvImport?: boolean }).csvImport === true;
+      throw withItemIndex(error, prepared, constraintMessages, (index) =>
+        csv ? `Row ${rowNumber(index)}` : `Item ${index}`,
+      );
     }
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     return ids.map((id) => {
