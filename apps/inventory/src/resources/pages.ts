@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResourceDefinition } from './definition.js';
-import { listCacheOf, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
 import { badRequest } from '../errors.js';
 import { sendCsv, wantsCsv } from './csv-export.js';
 import { type CursorCodec, FOREIGN_CURSOR } from './cursor.js';
+import type { ResourceDefinition } from './definition.js';
+import { listCacheOf, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
 import { parseConditions } from './lookups.js';
 import {
   type AnyDatabase,

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
-import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
+import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {

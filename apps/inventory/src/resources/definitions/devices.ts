@@ -2,8 +2,8 @@ import {
   ipAddress,
   oneOf,
   type ResourceDefinition,
-  tagList,
   reference,
+  tagList,
   text,
   timestamp,
 } from '../definition.js';

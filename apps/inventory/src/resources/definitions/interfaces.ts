@@ -5,8 +5,8 @@ import {
   macAddress,
   oneOf,
   type ResourceDefinition,
-  tagList,
   reference,
+  tagList,
   text,
 } from '../definition.js';
 

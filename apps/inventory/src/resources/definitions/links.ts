@@ -1,4 +1,4 @@
-import { oneOf, type ResourceDefinition, tagList, reference, text } from '../definition.js';
+import { oneOf, type ResourceDefinition, reference, tagList, text } from '../definition.js';
 
 export const links: ResourceDefinition = {
   name: 'links',
