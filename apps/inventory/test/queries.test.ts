@@ -573,3 +573,34 @@ describe('bulk create', () => {
     expect(await count()).toBe(0);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes lookups, tags, search, cursors, fields, CSV and bulk create', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const list = document.paths['/devices'].get;
+    const names = list.parameters.map((parameter: { name: string }) => parameter.name);
+    for (const name of [
+      'hostname__ic',
+      'location_id__isnull',
+      'tags',
+      'q',
+      'cursor',
+      'fields',
+      'brief',
+      'format',
+    ]) {
+      expect(names, name).toContain(name);
+    }
+    expect(names).not.toContain('location_id__lt');
+    const vlanNames = document.paths['/vlans'].get.parameters.map((p: { name: string }) => p.name);
+    expect(vlanNames).toContain('vlan_id__gte');
+    const meta = list.responses['200'].content['application/json'].schema.properties.meta;
+    expect(Object.keys(meta.properties)).toContain('next_cursor');
+    const body = document.paths['/devices'].post.requestBody.content['application/json'].schema;
+    expect(body.anyOf.map((branch: { type: string }) => branch.type).sort()).toEqual([
+      'array',
+      'object',
+    ]);
+    expect(document.paths['/tags'].get).toBeDefined();
+  });
+});

@@ -168,6 +168,27 @@ export class InventoryModel {
     this.applied[kind] = (this.applied[kind] ?? 0) + 1;
     switch (`${operation.method} ${second ? 'one' : 'all'}`) {
       case 'POST all': {
+        // Bulk create (README, Queries): the records in the order sent.
+        if (Array.isArray(body)) {
+          const rows = answer as Row[];
+          if (!Array.isArray(rows) || rows.length !== body.length) {
+            return [
+              `bulk create of ${body.length} answered ${JSON.stringify(answer).slice(0, 200)}`,
+            ];
+          }
+          return rows.flatMap((created, index) => {
+            const values = this.#written(
+              resource,
+              { ...rules.defaults, ...(body[index] as Row) },
+              true,
+            );
+            this.#table(resource).set(String(created.id), {
+              values,
+              created_at: String(created.created_at),
+            });
+            return this.#differences(resource, String(created.id), created, 'bulk create answer');
+          });
+        }
         const created = answer as Row;
         const values = this.#written(resource, { ...rules.defaults, ...(body as Row) }, true);
         this.#table(resource).set(String(created.id), {
