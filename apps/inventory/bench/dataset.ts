@@ -158,6 +158,11 @@ async function insertAll(db: AnyDatabase, table: string, rows: Iterable<Row>): P
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
+/** Device tags (issue 14): an environment, a data centre, and now and then a few more. */
+const ENVIRONMENT_TAGS = ['prod', 'staging', 'lab'];
+const SITE_TAGS = ['dc1', 'dc2', 'dc3', 'edge-pop'];
+const EXTRA_TAGS = ['pci', 'monitored', 'core', 'legacy', 'ipv6'];
+
 /** Fills an empty, migrated inventory with the data set of `shape`. */
 export async function loadDataset(
   db: AnyDatabase,
@@ -172,6 +177,8 @@ export async function loadDataset(
   const pickSpeed = zipf(SPEEDS, 1.2, next);
   const pickSeverity = zipf(SEVERITIES, 1.3, next);
   const pickEventType = zipf(EVENT_TYPES, 1.0, next);
+  const pickEnvironment = zipf(ENVIRONMENT_TAGS, 1.2, next);
+  const pickSite = zipf(SITE_TAGS, 1.0, next);
   const modelPickers = Object.fromEntries(
     VENDORS.map((vendor) => [vendor, zipf(VENDOR_MODELS[vendor] ?? [], 0.9, next)]),
   );
@@ -230,6 +237,9 @@ export async function loadDataset(
           rack_position: `R${pad(1 + Math.floor(next() * 40), 2)}-U${pad(1 + Math.floor(next() * 42), 2)}`,
           location_id: next() < 0.97 ? location : null,
           last_seen: new Date(now - Math.floor(next() * 86_400_000)).toISOString(),
+          tags: [
+            ...new Set([pickEnvironment(), pickSite(), ...EXTRA_TAGS.filter(() => next() < 0.15)]),
+          ].sort(),
         };
       }
     })(),

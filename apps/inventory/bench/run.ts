@@ -275,6 +275,9 @@ async function main() {
     );
     for (const scenario of scenarios) {
       let n = 0;
+      await scenario.prepare?.(async (path) =>
+        (await fetch(`${server.url}${path}`, { headers })).json(),
+      );
       const next = () => scenario.request(n++);
       // One request first: it must succeed, and its answer is what the ceiling will send.
       const probe = next();

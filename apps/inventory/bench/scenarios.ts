@@ -15,6 +15,8 @@ export interface BenchRequest {
 export interface Scenario {
   name: string;
   kind: ScenarioKind;
+  /** Reads what its requests need from the running server first (a cursor it signed). */
+  prepare?(get: (path: string) => Promise<unknown>): Promise<void>;
   request(n: number): BenchRequest;
 }
 
@@ -31,6 +33,31 @@ export interface DatasetFacts {
 }
 
 const BATCH_SIZE = 100;
+
+/** Issue 14's tag filter: two of the data set's tags (dataset.ts), all of them required. */
+export const BENCH_TAG_FILTER = ['prod', 'dc1'] as const;
+
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
+/**
+ * Keyset paging at depth: the cursor a page-900 answer carries (meta.next_cursor) points at row
+ * 90,000, so the scenario asks for the page after it by cursor, every time.
+ */
+function deepKeysetPage(name: string, query: string): Scenario {
+  let path = '';
+  return {
+    name,
+    kind: 'list',
+    async prepare(get) {
+      const page = (await get(`/devices?page=900&limit=100${query}`)) as {
+        meta: { next_cursor: string | null };
+      };
+      if (!page.meta.next_cursor) throw new Error(`${name}: the data set has no page 901`);
+      path = `/devices?limit=100${query}&cursor=${encodeURIComponent(page.meta.next_cursor)}`;
+    },
+    request: () => ({ method: 'GET', path }),
+  };
+}
 
 export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] {
   const ids = facts.deviceIds;
@@ -61,6 +88,25 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
       name: 'deep page sorted by hostname',
       kind: 'list',
       request: () => get('/devices?page=900&limit=100&sortby=hostname:asc'),
+    },
+    deepKeysetPage('deep keyset page (cursor at row 90,000)', ''),
+    deepKeysetPage('deep keyset page sorted by hostname', '&sortby=hostname:asc'),
+    {
+      name: 'tag filter (2 tags, all)',
+      kind: 'list',
+      request: () =>
+        get(`/devices?${BENCH_TAG_FILTER.map((tag) => `tags=${tag}`).join('&')}&limit=100`),
+    },
+    {
+      // A different 4-digit substring each time: the trigram index, and no reused page.
+      name: 'hostname__ic (rotating)',
+      kind: 'list',
+      request: (n) => get(`/devices?hostname__ic=${pad((n * 7919) % 10_000, 4)}&limit=100`),
+    },
+    {
+      name: 'search q= (rotating)',
+      kind: 'list',
+      request: (n) => get(`/devices?q=sn${pad((n * 7919) % 100_000, 5)}&limit=100`),
     },
     { name: 'GET /devices/{id}', kind: 'read', request: (n) => get(`/devices/${idAt(n * 7919)}`) },
     {

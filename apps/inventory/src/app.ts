@@ -26,6 +26,7 @@ import { createValidatorCompiler } from './http/validation.js';
 import { createMailer } from './mail/mailer.js';
 import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
 import { connectRedis, fastifyServerOptions, protections } from './protections/index.js';
+import { CursorCodec } from './resources/cursor.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import { disableListCache } from './resources/list-cache.js';
 import type { AnyDatabase } from './resources/repository.js';
@@ -88,6 +89,7 @@ export async function buildApp(
   });
   const catalogue = installRouting(app);
   app.decorate('routeCatalogue', catalogue);
+  app.decorate('listCursors', new CursorCodec(config.jwtSecret));
 
   const db = store.db;
   const tokens = new TokenService(config.jwtSecret, config.tokenTtlSeconds);

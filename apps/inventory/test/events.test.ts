@@ -91,7 +91,13 @@ describe('events', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const all = await list('');
-    expect(all.meta).toEqual({ current_page: 1, limit: 10, total_pages: 1, total_count: 4 });
+    expect(all.meta).toEqual({
+      current_page: 1,
+      limit: 10,
+      total_pages: 1,
+      total_count: 4,
+      next_cursor: null,
+    });
     expect(all.data.map((event) => event.id)).toEqual(made.map((event) => event.id).reverse());
 
     expect((await list('?severity=critical')).data.map((event) => event.message)).toEqual([

@@ -43,13 +43,25 @@ describe('paging', () => {
   it('defaults to page 1 of 10 and reports the totals', async () => {
     const { status, body } = await list('');
     expect(status).toBe(200);
-    expect(body.meta).toEqual({ current_page: 1, limit: 10, total_pages: 3, total_count: 25 });
+    expect(body.meta).toEqual({
+      current_page: 1,
+      limit: 10,
+      total_pages: 3,
+      total_count: 25,
+      next_cursor: expect.any(String),
+    });
     expect(body.data).toHaveLength(10);
   });
 
   it('clamps a limit above 100 and says so in meta.limit', async () => {
     const { body } = await list('?limit=500');
-    expect(body.meta).toEqual({ current_page: 1, limit: 100, total_pages: 1, total_count: 25 });
+    expect(body.meta).toEqual({
+      current_page: 1,
+      limit: 100,
+      total_pages: 1,
+      total_count: 25,
+      next_cursor: null,
+    });
     expect(body.data).toHaveLength(25);
   });
 
@@ -57,12 +69,12 @@ describe('paging', () => {
     expect((await list('?page=3')).body.data).toHaveLength(5);
     const past = await list('?page=4');
     expect(past.body).toEqual({
-      meta: { current_page: 4, limit: 10, total_pages: 3, total_count: 25 },
+      meta: { current_page: 4, limit: 10, total_pages: 3, total_count: 25, next_cursor: null },
       data: [],
     });
     const nothing = await list('?vendor=Nokia');
     expect(nothing.body).toEqual({
-      meta: { current_page: 1, limit: 10, total_pages: 0, total_count: 0 },
+      meta: { current_page: 1, limit: 10, total_pages: 0, total_count: 0, next_cursor: null },
       data: [],
     });
   });

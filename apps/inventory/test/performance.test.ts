@@ -420,7 +420,19 @@ describe('cost', () => {
         await run('?limit=100&page=12'),
         await run('?status=active&vendor=Cisco&sortby=vendor:asc&sortby=hostname:desc&limit=100'),
         await run('?status=active&sortby=hostname:desc&limit=100&page=5'),
+        // Issue 14: lookups, tags, search, field selection and keyset pages are one too.
+        await run('?hostname__ic=host-00&vendor__in=Cisco,Arista&vendor__isnull=false&limit=100'),
+        await run('?tags=core&tags=prod&q=host&status__n=offline&limit=100'),
+        await run('?fields=id,hostname&sortby=hostname:asc&limit=100'),
       ];
+      // A cursor deep in the list: the same single statement.
+      const deep = await counted.app.inject({
+        method: 'GET',
+        url: '/devices?limit=100&page=12&sortby=vendor:desc',
+        headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+      });
+      const cursor = encodeURIComponent(deep.json().meta.next_cursor);
+      counts.push(await run(`?limit=100&sortby=vendor:desc&cursor=${cursor}`));
       // The page: version, count and rows in one statement.
       expect(counts).toEqual(counts.map(() => 1));
     } finally {

@@ -119,7 +119,7 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       const replaced = put.json();
       expect(replaced.id).toBe(created.id);
       for (const [column, spec] of Object.entries(definition.columns)) {
-        if (!spec.required) expect(replaced[column]).toBe(spec.default ?? null);
+        if (!spec.required) expect(replaced[column]).toEqual(spec.default ?? null);
       }
 
       const patch = await ctx.as('admin', {
@@ -336,7 +336,13 @@ describe('devices', () => {
       url: `/devices/${device.id}/interfaces?limit=2&sortby=name:desc`,
     });
     expect(list.statusCode).toBe(200);
-    expect(list.json().meta).toEqual({ current_page: 1, limit: 2, total_pages: 2, total_count: 3 });
+    expect(list.json().meta).toEqual({
+      current_page: 1,
+      limit: 2,
+      total_pages: 2,
+      total_count: 3,
+      next_cursor: expect.any(String),
+    });
     expect(list.json().data.map((row: { name: string }) => row.name)).toEqual(['eth2', 'eth1']);
     const count = await ctx.as('viewer', {
       method: 'GET',

@@ -22,6 +22,7 @@ const device = {
   serial_number: null,
   rack_position: 'R1-U2',
   location_id: null,
+  tags: ['core'],
   last_seen: new Date('2026-01-02T03:04:05.678Z'),
   created_at: new Date('2026-01-01T00:00:00.000Z'),
   updated_at: new Date('2026-01-01T00:00:01.500Z'),
@@ -42,7 +43,9 @@ describe('response serialisation (src/http/serialization.ts)', () => {
   });
 
   it('writes a record and a page exactly as the route schema does', () => {
-    const page = { meta: { current_page: 1, limit: 2, total_pages: 1, total_count: 2 } };
+    const page = {
+      meta: { current_page: 1, limit: 2, total_pages: 1, total_count: 2, next_cursor: null },
+    };
     const body = {
       ...page,
       data: [device, { ...device, vendor: 'Cisco', last_seen: null, status: 'active' }],

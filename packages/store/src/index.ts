@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import {
@@ -122,6 +123,9 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   const pglite = await PGlite.create({
     ...(inMemory ? {} : { dataDir: config.dataDir }),
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
+    // Trigram indexes (`CREATE EXTENSION pg_trgm` in the apps' migrations): PostgreSQL ships the
+    // extension with the server, PGlite as a module loaded here.
+    extensions: { pg_trgm },
     ...(config.loadDataDir ? { loadDataDir: config.loadDataDir } : {}),
     parsers: {
       [pgliteTypes.INT8]: parseNumber,

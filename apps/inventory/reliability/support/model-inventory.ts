@@ -22,18 +22,22 @@ interface ResourceRules {
   ignore?: string[];
 }
 
+/** README, Queries: every tagged record has a tag list, empty unless given. */
+const TAGGED = { tags: [] };
+
 const RULES: Record<string, ResourceRules> = {
-  locations: {},
-  devices: { defaults: { status: 'active' } },
+  locations: { defaults: TAGGED },
+  devices: { defaults: { status: 'active', ...TAGGED } },
   interfaces: {
+    defaults: TAGGED,
     // "speed_mbps (derived from speed when not given)".
     derive: (values) =>
       typeof values.speed === 'string' && (values.speed_mbps ?? null) === null
         ? { ...values, speed_mbps: Math.round(Number.parseFloat(values.speed) * 1000) }
         : values,
   },
-  vlans: {},
-  links: { defaults: { status: 'up' } },
+  vlans: { defaults: TAGGED },
+  links: { defaults: { status: 'up', ...TAGGED } },
   events: {},
   users: { defaults: { role: 'viewer', inactive_status: false }, putIsPartial: true },
   // The service fills these in (README, API tokens); the rest is as sent.
@@ -166,6 +170,27 @@ export class InventoryModel {
     this.applied[kind] = (this.applied[kind] ?? 0) + 1;
     switch (`${operation.method} ${second ? 'one' : 'all'}`) {
       case 'POST all': {
+        // Bulk create (README, Queries): the records in the order sent.
+        if (Array.isArray(body)) {
+          const rows = answer as Row[];
+          if (!Array.isArray(rows) || rows.length !== body.length) {
+            return [
+              `bulk create of ${body.length} answered ${JSON.stringify(answer).slice(0, 200)}`,
+            ];
+          }
+          return rows.flatMap((created, index) => {
+            const values = this.#written(
+              resource,
+              { ...rules.defaults, ...(body[index] as Row) },
+              true,
+            );
+            this.#table(resource).set(String(created.id), {
+              values,
+              created_at: String(created.created_at),
+            });
+            return this.#differences(resource, String(created.id), created, 'bulk create answer');
+          });
+        }
         const created = answer as Row;
         const values = this.#written(resource, { ...rules.defaults, ...(body as Row) }, true);
         this.#table(resource).set(String(created.id), {
@@ -194,13 +219,24 @@ export class InventoryModel {
       case 'PATCH all': {
         const problems = duplicates(body as Row[]);
         for (const item of body as Row[]) {
-          const { id: itemId, ...fields } = item;
+          const { id: itemId, add_tags: added, remove_tags: removed, ...fields } = item;
           const stored = this.#table(resource).get(String(itemId).toLowerCase());
           if (!stored) {
             problems.push(`batch PATCH acknowledged for ${String(itemId)}, which the model lacks`);
             continue;
           }
           stored.values = { ...stored.values, ...this.#written(resource, fields, false) };
+          // README, Queries: add_tags and remove_tags change the record's tags as they are.
+          if (added !== undefined || removed !== undefined) {
+            const current = (stored.values.tags as string[] | undefined) ?? [];
+            const without = new Set((removed as string[] | undefined) ?? []);
+            stored.values.tags = normalise(
+              [...current, ...((added as string[] | undefined) ?? [])].filter(
+                (tag) => !without.has(tag),
+              ),
+              undefined,
+            );
+          }
         }
         return problems;
       }
@@ -259,6 +295,10 @@ export class InventoryModel {
     let limit = 10;
     for (const [name, value] of query) {
       const text = String(value);
+      // Lookups, search, cursors and field selection: checked by test/queries.test.ts against
+      // an oracle; here only their answers' shape is (ResponseChecker).
+      if (name.includes('__') || ['q', 'cursor', 'fields', 'brief', 'format'].includes(name))
+        return [];
       if (name === 'page') page = Number(text);
       else if (name === 'limit') limit = Math.min(Number(text), 100);
       else if (name === 'sortby') continue;
@@ -317,6 +357,9 @@ export class InventoryModel {
         tests.push((value) => value === text);
       } else if (kind === 'string') {
         tests.push((value) => value === text);
+      } else if (kind === 'array') {
+        // `?tags=a&tags=b`: records carrying every tag given.
+        tests.push((value) => Array.isArray(value) && value.includes(text));
       } else {
         return undefined;
       }
@@ -432,6 +475,8 @@ function duplicates(items: readonly Row[]): string[] {
 
 function normalise(value: unknown, format: string | undefined): unknown {
   if (value === undefined) return null;
+  // Tags, the only list field: a set, stored sorted (README, Queries).
+  if (Array.isArray(value)) return [...new Set(value as string[])].sort();
   if (typeof value !== 'string') return value;
   if (format === 'uuid') return value.toLowerCase();
   if (format === 'date-time') {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 
 /**
@@ -550,7 +551,15 @@ function queryArbitrary(
   const parts: fc.Arbitrary<QueryPart>[] = [];
   for (const parameter of operation.queryParams) {
     const { schema, name } = parameter;
-    if (schema.type === 'array') {
+    if (schema.type === 'array' && name !== 'sortby' && schema.items) {
+      // A repeatable filter (tags): each occurrence one item, valid or not.
+      const items = schema.items as JsonSchema;
+      const value = fc.oneof(
+        { weight: 4, arbitrary: validValue(items, name, operation, options).map(asQueryText) },
+        { weight: 2, arbitrary: invalidValue(items).map(asQueryText) },
+      );
+      parts.push(value.map((text): QueryPart => [name, text]));
+    } else if (schema.type === 'array') {
       // sortby: `<field>:<direction>`, from real fields and odd ones.
       const sortValue = fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...options.sortFields(operation)) },
@@ -792,6 +801,18 @@ export class ResponseChecker {
         return contentType?.startsWith('text/') ? [] : [`${status} should be text`];
       }
       if (documented === undefined) return text === '' ? [] : [`${status} should have no body`];
+      // A list's CSV export (its `format` parameter): text a CSV parser reads.
+      if (
+        contentType?.startsWith('text/csv') &&
+        operation.queryParams.some((parameter) => parameter.name === 'format')
+      ) {
+        try {
+          parseCsv(text);
+          return [];
+        } catch (error) {
+          return [`${status}: not CSV: ${(error as Error).message}`];
+        }
+      }
       return this.#validate(documented, text, `${status}`);
     }
     const errorShape = this.#validate(

@@ -77,3 +77,35 @@ export function translateDatabaseError(
       return error.code.startsWith('22') ? badRequest('Invalid value') : undefined;
   }
 }
+
+/**
+ * A database error of a bulk write, named after the item that caused it: `Item 3: Hostname
+ * already exists (hostname)`. The item is found by the value PostgreSQL names in its detail
+ * (`Key (hostname)=(r1) ...`); errors naming no value are left as
+ * they are (the error handler translates them).
+ */
+export function withItemIndex(
+  error: unknown,
+  items: readonly Record<string, unknown>[],
+  messages: ConstraintMessages,
+  label: (index: number) => string = (index) => `Item ${index}`,
+): unknown {
+  const translated = translateDatabaseError(error, messages);
+  if (!translated || !isPostgresError(error)) return error;
+  const match = /^Key \(([^)]*)\)=\((.*)\)/.exec(error.detail ?? '');
+  const [, columns = '', values = ''] = match ?? [];
+  const field = columns.split(', ').at(-1) ?? '';
+  const value = values.split(', ').at(-1);
+  const holders = items
+    .map((item, index) => ({ held: item[field], index }))
+    .filter(
+      ({ held }) =>
+        held !== undefined && held !== null && String(held).toLowerCase() === value?.toLowerCase(),
+    )
+    .map(({ index }) => index);
+  // Two items with one unique value: the second is the clash; one item: it clashes with a row.
+  const index = holders.length > 1 ? holders[1] : holders[0];
+  if (index === undefined) return error;
+  translated.message = `${label(index)}: ${translated.message} (${field})`;
+  return translated;
+}

@@ -45,6 +45,9 @@ function scalarTypes(schema: Schema): { types: Set<JsonType>; format?: string } 
   };
 }
 
+/** Marks an `anyOf: [record, array of records]` response whose arrays the route writes. */
+export const ONE_OR_MANY = 'x-one-or-many';
+
 const WRITING_FORMATS = new Set(['date-time', 'date', 'time']);
 
 /**
@@ -64,6 +67,12 @@ export function wireSchema(schema: unknown): unknown {
   if (typeof object.format === 'string' && !WRITING_FORMATS.has(object.format)) {
     const { format: _validationOnly, ...rest } = object;
     object = rest;
+  }
+  // One record or an array of them (bulk create): the route writes arrays itself, so the
+  // serialiser needs the record's branch only and never validates to pick one.
+  if (object[ONE_OR_MANY] === true && Array.isArray(object.anyOf)) {
+    const record = (object.anyOf as Schema[]).find((branch) => branch.type === 'object');
+    if (record) return wireSchema(record);
   }
   if (Array.isArray(object.anyOf)) {
     const scalar = scalarTypes(object);

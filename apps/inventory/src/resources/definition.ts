@@ -1,6 +1,17 @@
 import { type TSchema, Type } from 'typebox';
 import type { Role } from '../auth/roles.js';
 
+/** What a column holds; the lookups it offers follow from it (lookups.ts). */
+export type ColumnKind =
+  | 'text'
+  | 'enum'
+  | 'integer'
+  | 'timestamp'
+  | 'uuid'
+  | 'ip'
+  | 'boolean'
+  | 'tags';
+
 /**
  * A resource is declared, not programmed: its table, its columns and what each may be used for,
  * who may write it, and the few hooks for behaviour that is really its own. routes.ts derives
@@ -12,7 +23,14 @@ export interface ColumnDefinition {
   /** Needed on create and on full replace (PUT). Required columns are never null. */
   required?: boolean;
   /** The value a create or replace stores when the field is absent (mirrors the DB default). */
-  default?: string | number | boolean;
+  default?: string | number | boolean | readonly string[];
+  /** Never null, not even when optional (a tag list is empty instead). */
+  notNull?: boolean;
+  /**
+   * What the column holds, which decides the lookups it offers (lookups.ts). Inferred from the
+   * schema when absent (kindOf).
+   */
+  kind?: ColumnKind;
   /** Exact-match query filter `?column=value`. */
   filterable?: boolean;
   /** Usable in `?sortby=column:asc|desc`. */
@@ -43,6 +61,13 @@ export interface ResourceDefinition {
   defaultSort?: readonly { column: string; direction: 'asc' | 'desc' }[];
   /** A timestamp column bounded by the list parameters `from` and `to` (both inclusive). */
   timeRange?: string;
+  /**
+   * Text columns `?q=` searches (case-insensitive substring, any of them). Migration 011 indexes
+   * the same expression (searchExpression in lookups.ts) with trigrams.
+   */
+  search?: readonly string[];
+  /** Fields of `?brief=true` besides id; the first declared column when absent. */
+  briefFields?: readonly string[];
   /** Adjusts the values of a create, replace or update before they are written. */
   prepareWrite?: (values: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -110,6 +135,34 @@ export const reference = (resource: string, options: Partial<ColumnDefinition> =
     references: resource,
     ...options,
   }) satisfies ColumnDefinition;
+
+/** A tag: a slug of lower-case letters, digits, `-` and `_`, 1 to 64 characters. */
+export const TAG_PATTERN = '^[a-z0-9_-]{1,64}$';
+export const MAX_TAGS_PER_RECORD = 50;
+export const TagSchema = Type.String({ pattern: TAG_PATTERN, maxLength: 64 });
+
+/**
+ * A record's tags: a set of slugs, stored sorted and without duplicates in a `text[]` column
+ * with a GIN index (migration 011). `?tags=a&tags=b` matches records carrying all of them.
+ */
+export const tagList = (options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.Array(TagSchema, { maxItems: MAX_TAGS_PER_RECORD }),
+    kind: 'tags',
+    notNull: true,
+    default: [],
+    filterable: true,
+    ...options,
+  }) satisfies ColumnDefinition;
+
+/** Tags as stored: sorted, each once. */
+export const normaliseTags = (tags: readonly string[]): string[] => [...new Set(tags)].sort();
+
+/** The columns holding tags (at most one in practice). */
+export const tagColumns = (definition: ResourceDefinition): string[] =>
+  Object.entries(definition.columns)
+    .filter(([, column]) => column.kind === 'tags')
+    .map(([name]) => name);
 
 /** A new record's values: the absent fields that declare a default get it. */
 export function withDefaults(

@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConstraintMessages } from '../db/errors.js';
-import type { ResourceDefinition } from './definition.js';
+import { MAX_TAGS_PER_RECORD, type ResourceDefinition, tagColumns } from './definition.js';
 import { RESOURCES, resourceByName } from './definitions/index.js';
 import type { AnyDatabase } from './repository.js';
 import { resourceRoutes } from './routes.js';
+import { tagRoutes } from './tags.js';
 
 export { RESOURCES, resourceByName };
 
 export async function registerResources(app: FastifyInstance, db: AnyDatabase) {
   for (const definition of RESOURCES) {
-    await app.register(resourceRoutes, { prefix: `/${definition.name}`, definition, db });
+    await app.register(resourceRoutes, {
+      prefix: `/${definition.name}`,
+      definition,
+      db,
+      constraintMessages: constraintMessages(),
+    });
   }
+  await app.register(tagRoutes, { prefix: '/tags', db, resources: RESOURCES });
 }
 
 /**
@@ -28,6 +35,10 @@ export function constraintMessages(
         const target = resourceByName(spec.references);
         messages[`${definition.table}_${column}_fkey`] = `${column}: ${target.notFoundMessage}`;
       }
+    }
+    for (const column of tagColumns(definition)) {
+      messages[`${definition.table}_${column}_check`] =
+        `${column}: at most ${MAX_TAGS_PER_RECORD} tags per record`;
     }
     Object.assign(messages, definition.constraintMessages);
   }

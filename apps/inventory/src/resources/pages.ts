@@ -1,45 +1,129 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from '../errors.js';
+import { sendCsv, wantsCsv } from './csv-export.js';
+import { type CursorCodec, FOREIGN_CURSOR } from './cursor.js';
 import type { ResourceDefinition } from './definition.js';
 import { listCacheOf, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
-import { type AnyDatabase, listRows, parseSortKeys, type Row, tableVersion } from './repository.js';
+import { parseConditions } from './lookups.js';
+import {
+  type AnyDatabase,
+  conditionsKey,
+  listRows,
+  parseSortKeys,
+  type RangeFilter,
+  type Row,
+  tableVersion,
+  visibleColumns,
+} from './repository.js';
 import { MAX_PAGE_SIZE } from './schemas.js';
 
-/** A validated list query (see listQuerySchema): paging, sort keys, filters. */
+/** A validated list query (see listQuerySchema): paging, sort keys, fields, filters. */
 export interface ListQuery {
-  page: number;
+  page?: number;
   limit: number;
   sortby?: string[];
+  cursor?: string;
+  fields?: string;
+  brief?: boolean;
+  format?: string;
   [filter: string]: unknown;
 }
 
+/**
+ * The fields a response is limited to (`?fields=a,b` or `?brief=true`), or undefined for all of
+ * them; 400 for an unknown field.
+ */
+export function selectedFields(
+  definition: ResourceDefinition,
+  fields: string | undefined,
+  brief: boolean | undefined,
+): string[] | undefined {
+  if (fields !== undefined && brief) throw badRequest('Use either fields or brief, not both');
+  if (brief) {
+    const first = Object.keys(definition.columns)[0];
+    return ['id', ...(definition.briefFields ?? (first ? [first] : []))];
+  }
+  if (fields === undefined) return undefined;
+  const visible = visibleColumns(definition);
+  const names = [...new Set(fields.split(',').map((name) => name.trim()))];
+  for (const name of names) {
+    if (!visible.includes(name)) {
+      throw badRequest(`Unknown field in fields: ${name}: fields are ${visible.join(', ')}`);
+    }
+  }
+  return names;
+}
+
+/** Each row with only `fields`, in the order asked for. */
+export const project = (rows: readonly Row[], fields: readonly string[]) =>
+  rows.map((row) => Object.fromEntries(fields.map((field) => [field, row[field] ?? null])));
+
 /** One page of a resource, optionally restricted to one parent (`fixedFilters`). */
+/** The rows a list query selects and their order (for a page or an export). */
+export function listSelection(definition: ResourceDefinition, query: ListQuery, fixedFilters: Row) {
+  const {
+    page: _page,
+    limit: _limit,
+    sortby = [],
+    from,
+    to,
+    cursor: _cursor,
+    fields,
+    brief,
+    format: _format,
+    ...filters
+  } = query;
+  const sort =
+    sortby.length > 0 ? parseSortKeys(definition, sortby) : (definition.defaultSort ?? []);
+  const conditions = parseConditions(definition, { ...filters, ...fixedFilters });
+  const ranges: RangeFilter[] =
+    definition.timeRange !== undefined && (from !== undefined || to !== undefined)
+      ? [{ column: definition.timeRange, from, to }]
+      : [];
+  return { sort, conditions, ranges, selected: selectedFields(definition, fields, brief) };
+}
+
 export async function listPage(
   db: AnyDatabase,
   definition: ResourceDefinition,
   query: ListQuery,
   fixedFilters: Row = {},
+  cursors?: CursorCodec,
 ) {
-  const { page, limit: requested, sortby = [], from, to, ...filters } = query;
+  const { page: requestedPage, limit: requested, cursor } = query;
+  if (cursor !== undefined && requestedPage !== undefined) {
+    throw badRequest('Use either page or cursor, not both');
+  }
+  const page = requestedPage ?? 1;
   const limit = Math.min(requested, MAX_PAGE_SIZE);
-  const { totalCount, rows, version } = await listRows(db, definition, {
+  const { sort, conditions, ranges, selected } = listSelection(definition, query, fixedFilters);
+  // The list a cursor belongs to: its resource, sort and every condition.
+  const list = JSON.stringify([sort, conditionsKey(definition.table, conditions, ranges)]);
+  const after =
+    cursor !== undefined && cursors ? cursors.decode(cursor, definition.name, list) : undefined;
+  if (after !== undefined && after.length !== sort.length + 1) {
+    throw badRequest(FOREIGN_CURSOR);
+  }
+  const { totalCount, rows, nextKey, version } = await listRows(db, definition, {
     page,
     limit,
-    sort: sortby.length > 0 ? parseSortKeys(definition, sortby) : (definition.defaultSort ?? []),
-    filters: { ...filters, ...fixedFilters },
-    ranges:
-      definition.timeRange !== undefined && (from !== undefined || to !== undefined)
-        ? [{ column: definition.timeRange, from, to }]
-        : [],
+    sort,
+    conditions,
+    ranges,
+    ...(after !== undefined ? { after } : {}),
+    ...(selected ? { columns: selected } : {}),
   });
   return {
     meta: {
-      current_page: page,
+      current_page: after !== undefined ? null : page,
       limit,
       total_pages: Math.ceil(totalCount / limit),
       total_count: totalCount,
+      next_cursor: nextKey && cursors ? cursors.encode(definition.name, list, nextKey) : null,
     },
-    data: rows,
+    data: selected ? project(rows, selected) : rows,
     version,
+    selected,
   };
 }
 
@@ -61,14 +145,32 @@ export async function sendListPage(
   query: ListQuery,
   fixedFilters: Row = {},
 ) {
+  if (wantsCsv(request, query.format)) {
+    // Every matching row: paging parameters do not apply to an export.
+    if (query.cursor !== undefined || query.page !== undefined) {
+      throw badRequest('A CSV export has every matching row: page and cursor do not apply');
+    }
+    const { selected, ...selection } = listSelection(definition, query, fixedFilters);
+    return sendCsv(reply, db, definition, {
+      ...selection,
+      ...(selected ? { fields: selected } : {}),
+    });
+  }
   const cache = listCacheOf(db);
   const key = JSON.stringify([request.routeOptions.url, definition.table, query, fixedFilters]);
   const rendered = cache.pages.get(key);
   if (rendered !== undefined && (await tableVersion(db, definition.table)) === rendered.version) {
     return reply.type(JSON_CONTENT).send(rendered.body);
   }
-  const { version, ...page } = await listPage(db, definition, query, fixedFilters);
-  const body = Buffer.from(reply.serialize(page) as string);
+  const { version, selected, ...page } = await listPage(
+    db,
+    definition,
+    query,
+    fixedFilters,
+    request.server.listCursors,
+  );
+  // With some fields only, the route's schema (every field required) cannot write the page.
+  const body = Buffer.from(selected ? JSON.stringify(page) : (reply.serialize(page) as string));
   if (version !== undefined && body.length <= MAX_RENDERED_PAGE_BYTES) {
     cache.pages.set(key, { version, body });
   }

@@ -3,8 +3,20 @@ import { v7 as uuidv7 } from 'uuid';
 import type { StatementWrite } from '../audit/audit-log.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import { badRequest, notFound } from '../errors.js';
-import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
+import {
+  type ResourceDefinition,
+  sortableColumns,
+  systemColumnsOf,
+  tagColumns,
+} from './definition.js';
 import { listCacheOf } from './list-cache.js';
+import {
+  type Condition,
+  conditionShape,
+  conditionSql,
+  conditionValues,
+  kindOf,
+} from './lookups.js';
 
 /**
  * The SQL of every resource, driven by its definition. Identifiers come only from the definition
@@ -25,10 +37,14 @@ export interface ListRequest {
   page: number;
   limit: number;
   sort: readonly SortKey[];
-  /** column -> value, exact match, combined with AND. */
-  filters: Readonly<Record<string, unknown>>;
+  /** Filters, lookups, tags and search, combined with AND (lookups.ts). */
+  conditions: readonly Condition[];
   /** Inclusive bounds on columns (a time range), combined with the filters. */
   ranges?: readonly RangeFilter[];
+  /** Keyset paging: the sort values and then the id of the row the page starts after. */
+  after?: readonly unknown[];
+  /** Columns to read (the others are not selected); every visible column when absent. */
+  columns?: readonly string[];
 }
 
 export interface RangeFilter {
@@ -40,6 +56,8 @@ export interface RangeFilter {
 export interface ListResult {
   totalCount: number;
   rows: Row[];
+  /** The sort values and id of the page's last row, when more rows follow it. */
+  nextKey?: unknown[];
   /** The table's version the page was read at (list-cache.ts); absent for unversioned tables. */
   version?: number;
 }
@@ -74,6 +92,8 @@ export function parseSortKeys(definition: ResourceDefinition, values: readonly s
 
 const TOTAL = '__total_count';
 const VERSION = '__table_version';
+/** A timestamp sort key's value as PostgreSQL writes it (microseconds; a Date keeps millis). */
+const keyText = (column: string) => `__key:${column}`;
 /** From this offset on, the page is found through its ids first (see below). */
 const DEFERRED_JOIN_OFFSET = 1000;
 /** Below every UUID the service generates: "no known position, start from the first row". */
@@ -81,35 +101,95 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** What decides the text of a list statement; the values only fill its parameters. */
 interface ListShape {
-  filters: readonly string[];
+  conditions: readonly string[];
   ranges: ReadonlyArray<{ column: string; from: boolean; to: boolean }>;
   sort: readonly SortKey[];
   /** Offset past DEFERRED_JOIN_OFFSET: ids first. */
   deep: boolean;
   /** Deep, in id order, with a recorded position to start from. */
   anchored: boolean;
+  /** Keyset page: which of the cursor's sort values are null (the SQL differs). */
+  after: readonly boolean[] | null;
+  columns: readonly string[];
 }
 
-const filterParam = (column: string) => `filter:${column}`;
 const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
+const afterParam = (index: number) => `after:${index}`;
 
 /**
- * The conditions of a list or a count: its filters (exact) and time bounds (inclusive). A count
- * without any reads the table's maintained row count instead (migration 007).
+ * The conditions of a list or a count: its filters and lookups (lookups.ts) and time bounds
+ * (inclusive). A count without any reads the table's maintained row count instead (migration 007).
  */
-function conditionsOf(shape: Pick<ListShape, 'filters' | 'ranges'>, param: ParameterOf) {
-  const conditions = shape.filters.map(
-    (column) => sql`${sql.ref(column)} = ${param(filterParam(column))}`,
-  );
-  for (const { column, from, to } of shape.ranges) {
-    if (from) conditions.push(sql`${sql.ref(column)} >= ${param(rangeParam(column, 'from'))}`);
-    if (to) conditions.push(sql`${sql.ref(column)} <= ${param(rangeParam(column, 'to'))}`);
+function conditionsOf(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  ranges: ListShape['ranges'],
+  param: ParameterOf,
+  alias?: string,
+) {
+  const all = conditions.map((condition) => conditionSql(definition, condition, param, alias));
+  for (const { column, from, to } of ranges) {
+    const ref = sql.ref(alias ? `${alias}.${column}` : column);
+    if (from) all.push(sql`${ref} >= ${param(rangeParam(column, 'from'))}`);
+    if (to) all.push(sql`${ref} <= ${param(rangeParam(column, 'to'))}`);
   }
-  return conditions;
+  return all;
 }
 
 const whereOf = (all: readonly RawBuilder<unknown>[]) =>
   all.length > 0 ? sql`WHERE ${sql.join(all, sql` AND `)}` : sql``;
+
+/** Columns that never hold null: a keyset over them alone is one row comparison. */
+function neverNull(definition: ResourceDefinition, column: string): boolean {
+  if ((systemColumnsOf(definition) as readonly string[]).includes(column)) return true;
+  const spec = definition.columns[column];
+  return spec?.required === true || spec?.notNull === true;
+}
+
+/**
+ * The rows after a cursor's position in the order `keys` (the sort, then id), where PostgreSQL
+ * puts nulls last in ascending order and first in descending order. One row comparison, which
+ * a (column, id) index serves as a range, when every key runs the same way and none can be null;
+ * otherwise the expanded form: equal on the first i-1 keys and after on the i-th.
+ */
+function keysetCondition(
+  definition: ResourceDefinition,
+  keys: readonly SortKey[],
+  nulls: readonly boolean[],
+  param: ParameterOf,
+  alias: string,
+) {
+  const ref = (column: string) => sql.ref(`${alias}.${column}`);
+  const direction = keys[0]?.direction ?? 'asc';
+  if (
+    keys.every((key) => key.direction === direction && neverNull(definition, key.column)) &&
+    nulls.every((isNull) => !isNull)
+  ) {
+    const left = sql.join(keys.map((key) => ref(key.column)));
+    const right = sql.join(keys.map((_, index) => param(afterParam(index))));
+    return direction === 'asc' ? sql`(${left}) > (${right})` : sql`(${left}) < (${right})`;
+  }
+  const equal = (key: SortKey, index: number) =>
+    nulls[index]
+      ? sql`${ref(key.column)} IS NULL`
+      : sql`${ref(key.column)} = ${param(afterParam(index))}`;
+  const after = (key: SortKey, index: number) => {
+    const value = param(afterParam(index));
+    if (key.direction === 'asc') {
+      return nulls[index]
+        ? sql`false`
+        : sql`(${ref(key.column)} > ${value} OR ${ref(key.column)} IS NULL)`;
+    }
+    return nulls[index] ? sql`${ref(key.column)} IS NOT NULL` : sql`${ref(key.column)} < ${value}`;
+  };
+  const branches = keys.map((key, index) =>
+    sql.join([...keys.slice(0, index).map(equal), after(key, index)], sql` AND `),
+  );
+  return sql`(${sql.join(
+    branches.map((branch) => sql`(${branch})`),
+    sql` OR `,
+  )})`;
+}
 
 /**
  * The table's version and row count (migrations 004 and 007), for the statements that read them
@@ -136,29 +216,55 @@ function totalOf(
            ELSE ${counted} END`;
 }
 
+/** The sort keys of a list, then id: what orders its rows and positions a cursor. */
+const keysOf = (sort: readonly SortKey[]): SortKey[] => [
+  ...sort,
+  { column: 'id', direction: 'asc' },
+];
+
 /**
  * One statement per page whatever its size, filters, sort or depth: the table's version, the
- * count of all matching rows and the page itself. What list-cache.ts recorded is used only
- * through expressions comparing its version with the one read in this statement, so a stale
- * entry changes nothing but the cost. The version side always yields one row, so an empty page
- * (past the end, or nothing matching) still reports the total; the page side is then a single
- * all-null row.
+ * count of all matching rows and the page itself (one row more than asked, to know whether
+ * another page follows). What list-cache.ts recorded is used only through expressions comparing
+ * its version with the one read in this statement, so a stale entry changes nothing but the
+ * cost. The version side always yields one row, so an empty page (past the end, or nothing
+ * matching) still reports the total; the page side is then a single all-null row.
  */
-function listStatement(definition: ResourceDefinition, shape: ListShape, param: ParameterOf) {
+function listStatement(
+  definition: ResourceDefinition,
+  shape: ListShape & { parsed: readonly Condition[] },
+  param: ParameterOf,
+) {
   const table = sql.table(definition.table);
-  const columns = visibleColumns(definition);
-  const conditions = conditionsOf(shape, param);
-  // Then by id, so rows equal on every requested key still come in one fixed order.
+  const { columns } = shape;
+  const conditionsFor = (alias: string) =>
+    conditionsOf(definition, shape.parsed, shape.ranges, param, alias);
+  const keys = keysOf(shape.sort);
   const orderBy = (alias: string): RawBuilder<unknown> =>
-    sql.join([
-      ...shape.sort.map(
-        (key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`,
-      ),
-      sql`${sql.ref(`${alias}.id`)} asc`,
-    ]);
-  const pageColumns = sql.join(columns.map((column) => sql.ref(`t.${column}`)));
+    sql.join(
+      keys.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`),
+    );
+  const timestampKeys = shape.sort
+    .map((key) => key.column)
+    .filter((column) => {
+      const spec = definition.columns[column];
+      return (
+        column === 'created_at' || column === 'updated_at' || (spec && kindOf(spec) === 'timestamp')
+      );
+    });
+  const pageColumns = sql.join([
+    ...columns.map((column) => sql.ref(`t.${column}`)),
+    ...timestampKeys.map(
+      (column) => sql`${sql.ref(`t.${column}`)}::text AS ${sql.ref(keyText(column))}`,
+    ),
+  ]);
+  const outerColumns = [...columns, ...timestampKeys.map(keyText)];
   let page: RawBuilder<unknown>;
-  if (shape.deep) {
+  if (shape.after !== null) {
+    const keyset = keysetCondition(definition, keys, shape.after, param, 't');
+    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf([...conditionsFor('t'), keyset])}
+      ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
+  } else if (shape.deep) {
     // In id order, a page can start from a row whose position an earlier page recorded (paging
     // on from page 900 to 901 walks 100 index entries, not 90,100), but only while the table is
     // still at the version it was recorded at; otherwise from the start, skipping `offset`.
@@ -166,10 +272,10 @@ function listStatement(definition: ResourceDefinition, shape: ListShape, param: 
       sql`(SELECT CASE WHEN v.version = ${param('anchor_version')} THEN ${then} ELSE ${otherwise} END FROM v)`;
     const keyConditions = shape.anchored
       ? [
-          ...conditions,
+          ...conditionsFor('k'),
           sql`k.id >= ${whileUnchanged(sql`${param('anchor_id')}::uuid`, sql`${param('nil_id')}::uuid`)}`,
         ]
-      : conditions;
+      : conditionsFor('k');
     const skip = shape.anchored
       ? whileUnchanged(sql`${param('anchor_skip')}::bigint`, sql`${param('offset')}::bigint`)
       : sql`${param('offset')}`;
@@ -181,24 +287,20 @@ function listStatement(definition: ResourceDefinition, shape: ListShape, param: 
         LIMIT ${param('limit')} OFFSET ${skip}
       ) AS keys JOIN ${table} AS t ON t.id = keys.id`;
   } else {
-    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditions)} ORDER BY ${orderBy('t')}
+    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditionsFor('t'))} ORDER BY ${orderBy('t')}
       LIMIT ${param('limit')} OFFSET ${param('offset')}`;
   }
   return sql`
     WITH ${versionStep(param)}
-    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(table, conditions, param)} AS ${sql.ref(TOTAL)},
-      ${sql.join(columns.map((column) => sql.ref(`p.${column}`)))}
+    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(table, conditionsOf(definition, shape.parsed, shape.ranges, param), param)} AS ${sql.ref(TOTAL)},
+      ${sql.join(outerColumns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
     ORDER BY ${orderBy('p')}`;
 }
 
 /** Parameter values of a list's or a count's conditions. */
-function conditionValues(
-  filters: Readonly<Record<string, unknown>>,
-  ranges: readonly RangeFilter[],
-) {
-  const values: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(filters)) values[filterParam(column)] = value;
+function boundValues(conditions: readonly Condition[], ranges: readonly RangeFilter[]) {
+  const values: Record<string, unknown> = conditionValues(conditions);
   for (const { column, from, to } of ranges) {
     if (from !== undefined) values[rangeParam(column, 'from')] = from;
     if (to !== undefined) values[rangeParam(column, 'to')] = to;
@@ -211,46 +313,71 @@ const rangeShape = (ranges: readonly RangeFilter[]) =>
     .map(({ column, from, to }) => ({ column, from: from !== undefined, to: to !== undefined }))
     .filter((range) => range.from || range.to);
 
+/** What identifies a set of matching rows (for reused counts and anchors, and for cursors). */
+export const conditionsKey = (
+  table: string,
+  conditions: readonly Condition[],
+  ranges: readonly RangeFilter[],
+) =>
+  JSON.stringify([
+    table,
+    conditions.map((condition) => [conditionShape(condition), condition.value]),
+    ranges,
+  ]);
+
 /** One page of a resource with its exact total, in one statement (see listStatement). */
 export async function listRows(
   db: AnyDatabase,
   definition: ResourceDefinition,
   request: ListRequest,
 ): Promise<ListResult> {
-  const columns = visibleColumns(definition);
+  const visible = visibleColumns(definition);
   const ranges = request.ranges ?? [];
+  const keys = keysOf(request.sort);
+  // Whatever was asked for, the sort keys and id are read too: they order the page and make
+  // its cursor. The response writes only the fields asked for.
+  const columns = request.columns
+    ? visible.filter(
+        (column) => request.columns?.includes(column) || keys.some((key) => key.column === column),
+      )
+    : visible;
   // The schemas already admit only declared fields; this keeps the SQL safe on its own.
   for (const column of [
-    ...Object.keys(request.filters),
+    ...request.conditions.filter((c) => c.operator !== 'search').map((c) => c.column),
     ...request.sort.map((key) => key.column),
     ...ranges.map((range) => range.column),
+    ...columns,
   ]) {
-    if (!columns.includes(column))
+    if (!visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
-  const offset = (request.page - 1) * request.limit;
+  const keyset = request.after !== undefined;
+  const offset = keyset ? 0 : (request.page - 1) * request.limit;
   const cache = listCacheOf(db);
-  const listKey = JSON.stringify([definition.table, request.filters, ranges]);
+  const listKey = conditionsKey(definition.table, request.conditions, ranges);
   const cachedCount = cache.counts.get(listKey);
   const inIdOrder = request.sort.length === 0;
-  const deep = offset >= DEFERRED_JOIN_OFFSET;
+  const deep = !keyset && offset >= DEFERRED_JOIN_OFFSET;
   const anchor = deep && inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
-  const shape: ListShape = {
-    filters: Object.keys(request.filters),
+  const shape = {
+    conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
     sort: request.sort,
     deep,
     anchored: anchor !== undefined,
-  };
+    after: request.after ? request.after.map((value) => value === null) : null,
+    columns,
+  } satisfies ListShape;
   const template = statementTemplate(
     db,
     JSON.stringify(['list', definition.table, shape]),
-    (param) => listStatement(definition, shape, param),
+    (param) => listStatement(definition, { ...shape, parsed: request.conditions }, param),
   );
   const result = await db.executeQuery<Row>(
     template.bind({
       table: definition.table,
-      limit: request.limit,
+      // One more than the page: whether it exists says whether another page follows.
+      limit: request.limit + 1,
       offset,
       cached_version: cachedCount?.version ?? null,
       cached_count: cachedCount?.count ?? null,
@@ -258,14 +385,23 @@ export async function listRows(
       anchor_id: anchor?.id ?? null,
       anchor_skip: anchor ? offset - anchor.offset : null,
       nil_id: NIL_UUID,
-      ...conditionValues(request.filters, ranges),
+      ...Object.fromEntries(
+        (request.after ?? []).map((value, index) => [afterParam(index), value]),
+      ),
+      ...boundValues(request.conditions, ranges),
     }),
   );
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
-  // The rows keep the two extra columns: responses are written from the route's schema, which
+  // The rows keep the extra columns: responses are written from the route's schema, which
   // names the fields to write, and copying 100 rows without them would cost more than the page.
-  const rows = first?.id === null || first?.id === undefined ? [] : result.rows;
+  const all = first?.id === null || first?.id === undefined ? [] : result.rows;
+  const rows = all.length > request.limit ? all.slice(0, request.limit) : all;
+  const last = rows[rows.length - 1];
+  const nextKey =
+    all.length > request.limit && last
+      ? keys.map((key) => last[keyText(key.column)] ?? last[key.column])
+      : undefined;
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
   if (typeof version === 'number') {
@@ -276,7 +412,12 @@ export async function listRows(
       cache.recordAnchor(listKey, version, offset, String(rows[0].id));
     }
   }
-  return { totalCount, rows, ...(typeof version === 'number' ? { version } : {}) };
+  return {
+    totalCount,
+    rows,
+    ...(nextKey ? { nextKey } : {}),
+    ...(typeof version === 'number' ? { version } : {}),
+  };
 }
 
 /** The version of a table (list-cache.ts), or undefined for a table without one. */
@@ -297,12 +438,13 @@ export async function findRow(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
+  columns: readonly string[] = visibleColumns(definition),
 ): Promise<Row | undefined> {
-  const template = statementTemplate(db, `find:${definition.table}`, (param) =>
-    db
-      .selectFrom(definition.table)
-      .select(visibleColumns(definition))
-      .where('id', '=', param('id')),
+  assertColumns(definition, columns);
+  const template = statementTemplate(
+    db,
+    JSON.stringify(['find', definition.table, columns]),
+    (param) => db.selectFrom(definition.table).select(columns).where('id', '=', param('id')),
   );
   const result = await db.executeQuery<Row>(template.bind({ id }));
   return result.rows[0];
@@ -332,15 +474,19 @@ export async function countRows(
   filters: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const cache = listCacheOf(db);
-  const listKey = JSON.stringify([definition.table, filters, []]);
+  const conditions: Condition[] = Object.entries(filters).map(([column, value]) => ({
+    column,
+    operator: 'exact',
+    value,
+  }));
+  const listKey = conditionsKey(definition.table, conditions, []);
   const cached = cache.counts.get(listKey);
-  const shape = { filters: Object.keys(filters), ranges: [] };
   const template = statementTemplate(
     db,
-    JSON.stringify(['count', definition.table, shape.filters]),
+    JSON.stringify(['count', definition.table, conditions.map(conditionShape)]),
     (param) => sql`
       WITH ${versionStep(param)}
-      SELECT v.version, ${totalOf(sql.table(definition.table), conditionsOf(shape, param), param)} AS count
+      SELECT v.version, ${totalOf(sql.table(definition.table), conditionsOf(definition, conditions, [], param), param)} AS count
       FROM v`,
   );
   const result = await db.executeQuery<{ version: number | null; count: number | string }>(
@@ -348,7 +494,7 @@ export async function countRows(
       table: definition.table,
       cached_version: cached?.version ?? null,
       cached_count: cached?.count ?? null,
-      ...conditionValues(filters, []),
+      ...boundValues(conditions, []),
     }),
   );
   const row = result.rows[0];
@@ -388,6 +534,9 @@ export async function updateRow(
     .returning(visibleColumns(definition))
     .executeTakeFirst();
 }
+
+/** Write-only fields of a batch PATCH item (schemas.ts's TAG_CHANGES). */
+export const TAG_CHANGE_FIELDS = ['add_tags', 'remove_tags'] as const;
 
 export interface RowUpdate {
   id: string;
@@ -464,6 +613,44 @@ export function insertStatement(
         result: sql`SELECT * FROM created__`,
       }),
       values: { id, ...fieldValues(fields, values) },
+    },
+  };
+}
+
+/**
+ * Bulk create: every item in one INSERT (typed by the table's own row type through
+ * jsonb_populate_recordset), so all are stored or none. Items are given their ids here; the
+ * caller puts the returned rows back in the items' order.
+ */
+export function insertRowsStatement(
+  definition: ResourceDefinition,
+  items: readonly Row[],
+): { ids: string[]; write: StatementWrite } {
+  const fields = [...new Set(items.flatMap((values) => fieldsOf(values)))].sort();
+  assertColumns(definition, fields);
+  const ids = items.map(() => uuidv7());
+  const table = sql.table(definition.table);
+  const columns = ['id', ...fields];
+  return {
+    ids,
+    write: {
+      shape: JSON.stringify(['bulk-insert', definition.table, fields]),
+      parts: (param) => ({
+        steps: [
+          step(
+            'created__',
+            sql`INSERT INTO ${table} (${sql.join(columns.map((column) => sql.ref(column)))})
+              SELECT ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}
+              FROM jsonb_populate_recordset(NULL::${table}, ${param('items')}::jsonb) AS r
+              RETURNING ${sql.join(visibleColumns(definition).map((column) => sql.ref(column)))}`,
+          ),
+        ],
+        written: sql`SELECT id FROM created__`,
+        result: sql`SELECT * FROM created__`,
+      }),
+      values: {
+        items: JSON.stringify(items.map((values, index) => ({ ...values, id: ids[index] }))),
+      },
     },
   };
 }
@@ -579,7 +766,10 @@ export function updateRowsStatement(
   const byFields = new Map<string, Row[]>();
   for (const { id, values } of updates) {
     const fields = fieldsOf(values);
-    assertColumns(definition, fields);
+    assertColumns(
+      definition,
+      fields.filter((field) => !(TAG_CHANGE_FIELDS as readonly string[]).includes(field)),
+    );
     const key = fields.join(',');
     let items = byFields.get(key);
     if (items === undefined) {
@@ -595,14 +785,31 @@ export function updateRowsStatement(
     shape: JSON.stringify(['batch-update', definition.table, fieldSets]),
     parts: (param) => {
       const updateSteps = fieldSets.map((key, index) => {
-        const assignments = key
-          .split(',')
-          .filter(Boolean)
+        const fields = key.split(',').filter(Boolean);
+        const assignments = fields
+          .filter((field) => !(TAG_CHANGE_FIELDS as readonly string[]).includes(field))
           .map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
+        const items = param(`items:${index}`);
+        const changesTags = fields.some((field) =>
+          (TAG_CHANGE_FIELDS as readonly string[]).includes(field),
+        );
+        // Tags added and removed against the row as it is when this UPDATE locks it: a
+        // concurrent change to the same record is waited for and built upon, never lost.
+        const tagChanges = changesTags
+          ? tagColumns(definition).map(
+              (column) => sql`${sql.ref(column)} = ARRAY(
+                SELECT DISTINCT tag FROM unnest(t.${sql.ref(column)} || coalesce(d.add_tags, '{}')) AS tag
+                WHERE tag <> ALL (coalesce(d.remove_tags, '{}')) ORDER BY tag)`,
+            )
+          : [];
+        const deltas = changesTags
+          ? sql`JOIN jsonb_to_recordset(${items}::jsonb) AS d(id uuid, add_tags text[], remove_tags text[])
+              ON d.id = r.id`
+          : sql``;
         return step(
           updated(index),
-          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, sql`updated_at = now()`])}
-            FROM jsonb_populate_recordset(NULL::${table}, ${param(`items:${index}`)}::jsonb) AS r
+          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, ...tagChanges, sql`updated_at = now()`])}
+            FROM jsonb_populate_recordset(NULL::${table}, ${items}::jsonb) AS r ${deltas}
             WHERE t.id = r.id AND ${BATCH_COMPLETE}
             RETURNING t.id`,
         );

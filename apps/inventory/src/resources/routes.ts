@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
-import { type ResourceDefinition, withDefaults } from './definition.js';
+import { acceptCsv, rowNumber } from './csv-import.js';
+import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
-import { type ListQuery, sendListPage } from './pages.js';
+import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
   checkBatch,
@@ -12,6 +14,7 @@ import {
   deleteRowsStatement,
   deleteStatement,
   findRow,
+  insertRowsStatement,
   insertStatement,
   type Row,
   rowExists,
@@ -23,14 +26,18 @@ import {
   BatchResult,
   batchUpdateSchema,
   CountResult,
+  createBodySchema,
+  createdSchema,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
   NoContent,
   pageSchema,
   partialRecordSchema,
+  readQuerySchema,
   recordSchema,
   responses,
+  TAG_CHANGES,
 } from './schemas.js';
 
 /**
@@ -49,6 +56,8 @@ function refuseDuplicateIds(ids: readonly string[]): void {
 export interface ResourceRoutesOptions {
   definition: ResourceDefinition;
   db: AnyDatabase;
+  /** Messages of named constraints (index.ts's constraintMessages), for bulk errors. */
+  constraintMessages?: ConstraintMessages;
 }
 
 /**
@@ -58,8 +67,9 @@ export interface ResourceRoutesOptions {
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
-  { definition, db },
+  { definition, db, constraintMessages = {} },
 ) => {
+  acceptCsv(app, definition);
   const read = { access: 'authenticated' } as const;
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
@@ -74,7 +84,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     audit: AuditEntry[],
   ) => writeWithAudit<R>(db, request, statement, audit);
 
-  const prepare = (values: Row) => definition.prepareWrite?.(values) ?? values;
+  const tagged = tagColumns(definition);
+  /** The definition's own adjustments, and tags stored as a sorted set. */
+  const prepare = (given: Row) => {
+    const values = definition.prepareWrite?.(given) ?? given;
+    if (!tagged.some((column) => Array.isArray(values[column]))) return values;
+    const normalised = { ...values };
+    for (const column of tagged) {
+      const tags = normalised[column];
+      if (Array.isArray(tags)) normalised[column] = normaliseTags(tags as string[]);
+    }
+    return normalised;
+  };
 
   /** PUT replaces the whole record: absent optional fields return to their default or null. */
   const replacement = (body: Row): Row =>
@@ -105,6 +126,36 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     changes,
   });
 
+  /**
+   * Bulk create: every item validated (the schema) before anything is written, then one
+   * statement, so all are stored or none, each with its audit row. A constraint an item breaks
+   * is reported with that item's index.
+   */
+  const createMany = async (request: FastifyRequest, items: readonly Row[]) => {
+    const prepared = items.map((item) => prepare(withDefaults(definition, item)));
+    const { ids, write: insert } = insertRowsStatement(definition, prepared);
+    let rows: Row[];
+    try {
+      rows = await writeAudited(
+        request,
+        insert,
+        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
+      );
+    } catch (error) {
+      // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
+      const csv = (request as { csvImport?: boolean }).csvImport === true;
+      throw withItemIndex(error, prepared, constraintMessages, (index) =>
+        csv ? `Row ${rowNumber(index)}` : `Item ${index}`,
+      );
+    }
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new Error(`the bulk insert into ${definition.table} did not return ${id}`);
+      return row;
+    });
+  };
+
   app.get(
     '/',
     {
@@ -117,8 +168,23 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.post(
     '/',
-    { config: write, schema: { body: fullRecord, response: responses({ 201: record }) } },
+    {
+      config: write,
+      schema: {
+        body: createBodySchema(definition),
+        response: responses({ 201: createdSchema(definition) }),
+      },
+    },
     async (request, reply) => {
+      if (Array.isArray(request.body)) {
+        const rows = await createMany(request, request.body as Row[]);
+        // Written here: the route's serialiser knows the one-record branch only.
+        return reply
+          .status(201)
+          .type('application/json; charset=utf-8')
+          .serializer((payload) => JSON.stringify(payload))
+          .send(rows);
+      }
       const values = prepare(withDefaults(definition, request.body as Row));
       const { id, write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
@@ -136,6 +202,15 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
       refuseDuplicateIds(items.map((item) => item.id));
+      items.forEach((item, index) => {
+        const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
+        const replaced = tagged.filter((column) => item[column] !== undefined);
+        if (changes.length > 0 && replaced.length > 0) {
+          throw badRequest(
+            `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
+          );
+        }
+      });
       const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
@@ -172,11 +247,26 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   app.get(
     '/:id',
-    { config: read, schema: { params: IdParams, response: responses({ 200: record }) } },
-    async (request) => {
-      const row = await findRow(db, definition, request.params.id);
+    {
+      config: read,
+      schema: {
+        params: IdParams,
+        querystring: readQuerySchema(definition),
+        response: responses({ 200: recordSchema(definition, true) }),
+      },
+    },
+    async (request, reply) => {
+      const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+      const selected = selectedFields(definition, fields, brief);
+      const row = await findRow(db, definition, request.params.id, selected);
       if (!row) throw notFound(definition.notFoundMessage);
-      return row;
+      if (!selected) return row;
+      // The route's schema requires every field; a selection is written as it is.
+      const projected = project([row], selected)[0] ?? {};
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => JSON.stringify(payload))
+        .send(projected);
     },
   );
 

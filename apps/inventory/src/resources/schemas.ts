@@ -1,5 +1,15 @@
 import { type TSchema, Type } from 'typebox';
-import { filterableColumns, type ResourceDefinition, systemColumnsOf } from './definition.js';
+import { ONE_OR_MANY } from '../http/serialization.js';
+import { MAX_CURSOR_LENGTH } from './cursor.js';
+import {
+  filterableColumns,
+  MAX_TAGS_PER_RECORD,
+  type ResourceDefinition,
+  systemColumnsOf,
+  TagSchema,
+  tagColumns,
+} from './definition.js';
+import { lookupParameters, MatchText } from './lookups.js';
 
 /**
  * HTTP schemas derived from a resource definition. One schema validates a request part, types
@@ -21,7 +31,8 @@ export const IdParams = Type.Object(
 function fieldSchema(definition: ResourceDefinition, name: string, optional: boolean): TSchema {
   const column = definition.columns[name];
   if (!column) throw new Error(`${definition.name} has no column ${name}`);
-  const value = column.required ? column.schema : Type.Union([column.schema, Type.Null()]);
+  const value =
+    column.required || column.notNull ? column.schema : Type.Union([column.schema, Type.Null()]);
   return optional ? Type.Optional(value) : value;
 }
 
@@ -37,6 +48,20 @@ export function fullRecordSchema(
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** POST: one record, or an array of 1 to MAX_BATCH_ITEMS records created all or none. */
+export function createBodySchema(definition: ResourceDefinition) {
+  const record = fullRecordSchema(definition);
+  return Type.Union([record, Type.Array(record, { minItems: 1, maxItems: MAX_BATCH_ITEMS })], {
+    description: `One record, or an array of 1 to ${MAX_BATCH_ITEMS} created all or none.`,
+  });
+}
+
+/** POST's answer: the record, or the records in the order sent. */
+export function createdSchema(definition: ResourceDefinition) {
+  const record = recordSchema(definition);
+  return Type.Union([record, Type.Array(record)], { [ONE_OR_MANY]: true });
+}
+
 /** PATCH: any non-empty subset of the columns. */
 export function partialRecordSchema(definition: ResourceDefinition) {
   const properties: Record<string, TSchema> = {};
@@ -46,11 +71,27 @@ export function partialRecordSchema(definition: ResourceDefinition) {
   return Type.Object(properties, { additionalProperties: false, minProperties: 1 });
 }
 
-/** Batch PATCH: `[{id, ...fields}]`. */
+/** Tags a batch PATCH item adds to or removes from what the record has (write-only). */
+export const TAG_CHANGES = ['add_tags', 'remove_tags'] as const;
+
+/** Batch PATCH: `[{id, ...fields}]`, and `add_tags`/`remove_tags` where there are tags. */
 export function batchUpdateSchema(definition: ResourceDefinition) {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };
   for (const name of Object.keys(definition.columns)) {
     properties[name] = fieldSchema(definition, name, true);
+  }
+  if (tagColumns(definition).length > 0) {
+    for (const change of TAG_CHANGES) {
+      properties[change] = Type.Optional(
+        Type.Array(TagSchema, {
+          maxItems: MAX_TAGS_PER_RECORD,
+          description:
+            change === 'add_tags'
+              ? 'Tags to add to those the record has (instead of `tags`).'
+              : 'Tags to remove from those the record has (instead of `tags`).',
+        }),
+      );
+    }
   }
   return Type.Array(Type.Object(properties, { additionalProperties: false, minProperties: 2 }), {
     minItems: 1,
@@ -65,10 +106,56 @@ export const BatchDeleteBody = Type.Array(Type.String({ format: 'uuid' }), {
   uniqueItems: true,
 });
 
-/** List query: paging, sorting, and one exact-match filter per filterable column. */
+/** `?fields=` and `?brief=`, on lists and single reads. */
+export function fieldSelectionSchema(definition: ResourceDefinition) {
+  const names = [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
+  return {
+    fields: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: `Comma-separated fields to return (others are left out): ${names.join(', ')}.`,
+      }),
+    ),
+    brief: Type.Optional(
+      Type.Boolean({ description: "Return only the id and the record's name field." }),
+    ),
+  };
+}
+
+/** A single read's query: field selection only. */
+export function readQuerySchema(definition: ResourceDefinition) {
+  return Type.Object(fieldSelectionSchema(definition), { additionalProperties: false });
+}
+
+/**
+ * List query: paging (page or cursor), sorting, field selection, one exact-match filter per
+ * filterable column and its lookups (lookups.ts), and `q` where the resource declares search.
+ */
 export function listQuerySchema(definition: ResourceDefinition, exclude: readonly string[] = []) {
   const properties: Record<string, TSchema> = {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
+    // No default here: a page given with a cursor is refused, so its absence must show.
+    page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: 'Page number (default 1).' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CURSOR_LENGTH,
+        description:
+          "Keyset paging: a previous page's `meta.next_cursor`. Not with `page`; valid only for " +
+          'the same resource, sort and filters.',
+      }),
+    ),
+    ...fieldSelectionSchema(definition),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+        description:
+          '`csv`: every matching row as text/csv (header row of the selected fields; cells ' +
+          "starting with = + - @ are prefixed with '; tags joined by commas). Also " +
+          '`Accept: text/csv`. Not with page or cursor.',
+      }),
+    ),
     // No maximum: larger sizes are clamped to MAX_PAGE_SIZE, and meta.limit says so.
     limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
     // Repeatable; the validator turns a single value into a one-item array. The grammar
@@ -80,6 +167,16 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
     const column = definition.columns[name];
     if (column) properties[name] = Type.Optional(column.schema);
   }
+  const filterable = filterableColumns(definition).filter((name) => !exclude.includes(name));
+  for (const [name, schema] of Object.entries(lookupParameters(definition, filterable))) {
+    properties[name] = Type.Optional(schema);
+  }
+  if (definition.search && definition.search.length > 0) {
+    properties.q = Type.Optional({
+      ...MatchText,
+      description: `Case-insensitive search in ${definition.search.join(', ')}.`,
+    });
+  }
   if (definition.timeRange !== undefined) {
     properties.from = Type.Optional(Type.String({ format: 'date-time' }));
     properties.to = Type.Optional(Type.String({ format: 'date-time' }));
@@ -87,27 +184,38 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
   return Type.Object(properties, { additionalProperties: false });
 }
 
-/** A record as the API returns it: every visible column, always present. */
-export function recordSchema(definition: ResourceDefinition) {
-  const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };
+/**
+ * A record as the API returns it: every visible column, always present; or, where a read may
+ * choose its fields (`selectable`: lists and single reads), each present unless left out.
+ */
+export function recordSchema(definition: ResourceDefinition, selectable = false) {
+  const maybe = (schema: TSchema) => (selectable ? Type.Optional(schema) : schema);
+  const properties: Record<string, TSchema> = { id: maybe(Type.String({ format: 'uuid' })) };
   for (const name of Object.keys(definition.columns)) {
-    properties[name] = fieldSchema(definition, name, false);
+    properties[name] = maybe(fieldSchema(definition, name, false));
   }
   for (const column of systemColumnsOf(definition)) {
-    if (column !== 'id') properties[column] = Type.String({ format: 'date-time' });
+    if (column !== 'id') properties[column] = maybe(Type.String({ format: 'date-time' }));
   }
-  return Type.Object(properties);
+  return Type.Object(
+    properties,
+    selectable
+      ? { description: 'Every field, or only those chosen with `fields` or `brief`.' }
+      : {},
+  );
 }
 
 export function pageSchema(definition: ResourceDefinition) {
   return Type.Object({
     meta: Type.Object({
-      current_page: Type.Integer(),
+      // null on a page read with a cursor (it has a position, not a number).
+      current_page: Type.Union([Type.Integer(), Type.Null()]),
       limit: Type.Integer(),
       total_pages: Type.Integer(),
       total_count: Type.Integer(),
+      next_cursor: Type.Union([Type.String(), Type.Null()]),
     }),
-    data: Type.Array(recordSchema(definition)),
+    data: Type.Array(recordSchema(definition, true)),
   });
 }
 

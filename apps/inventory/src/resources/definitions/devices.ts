@@ -3,6 +3,7 @@ import {
   oneOf,
   type ResourceDefinition,
   reference,
+  tagList,
   text,
   timestamp,
 } from '../definition.js';
@@ -20,6 +21,8 @@ export const devices: ResourceDefinition = {
   table: 'devices',
   notFoundMessage: 'Device not found',
   writeRoles: ['admin'],
+  briefFields: ['hostname'],
+  search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],
   columns: {
     hostname: text({ required: true, filterable: true, sortable: true }),
     ip: ipAddress({ required: true, filterable: true, sortable: true }),
@@ -33,6 +36,7 @@ export const devices: ResourceDefinition = {
     rack_position: text({ filterable: true, sortable: true }),
     location_id: reference('locations', { filterable: true }),
     last_seen: timestamp({ filterable: true, sortable: true }),
+    tags: tagList(),
   },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',

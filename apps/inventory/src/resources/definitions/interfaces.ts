@@ -6,6 +6,7 @@ import {
   oneOf,
   type ResourceDefinition,
   reference,
+  tagList,
   text,
 } from '../definition.js';
 
@@ -17,6 +18,8 @@ export const interfaces: ResourceDefinition = {
   table: 'interfaces',
   notFoundMessage: 'Interface not found',
   writeRoles: ['admin'],
+  briefFields: ['name'],
+  search: ['name', 'description', 'type', 'mac_address', 'ip_address', 'mode'],
   columns: {
     device_id: reference('devices', { required: true, filterable: true }),
     name: text({ required: true, filterable: true, sortable: true }),
@@ -37,6 +40,7 @@ export const interfaces: ResourceDefinition = {
     mode: text({ filterable: true, sortable: true }),
     ifindex: integer({ filterable: true, sortable: true }),
     ip_address: ipAddress({ filterable: true, sortable: true }),
+    tags: tagList(),
   },
   constraintMessages: {
     interfaces_device_id_name_key: 'Interface name already exists on this device',

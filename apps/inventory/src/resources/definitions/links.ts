@@ -1,4 +1,4 @@
-import { oneOf, type ResourceDefinition, reference, text } from '../definition.js';
+import { oneOf, type ResourceDefinition, reference, tagList, text } from '../definition.js';
 
 export const links: ResourceDefinition = {
   name: 'links',
@@ -6,11 +6,14 @@ export const links: ResourceDefinition = {
   notFoundMessage: 'Link not found',
   // Cabling changes are an editor's daily work; the rest of the inventory is admin-only.
   writeRoles: ['admin', 'editor'],
+  search: ['type', 'status'],
+  briefFields: ['a_interface_id', 'b_interface_id'],
   columns: {
     a_interface_id: reference('interfaces', { required: true, filterable: true }),
     b_interface_id: reference('interfaces', { required: true, filterable: true }),
     type: text({ filterable: true, sortable: true }),
     status: oneOf(['up', 'down'], { default: 'up', filterable: true, sortable: true }),
+    tags: tagList(),
   },
   constraintMessages: {
     links_interface_pair_key: 'A link between these two interfaces already exists',

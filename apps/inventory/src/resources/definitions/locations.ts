@@ -1,15 +1,18 @@
-import { type ResourceDefinition, text } from '../definition.js';
+import { type ResourceDefinition, tagList, text } from '../definition.js';
 
 export const locations: ResourceDefinition = {
   name: 'locations',
   table: 'locations',
   notFoundMessage: 'Location not found',
   writeRoles: ['admin'],
+  briefFields: ['name'],
+  search: ['name', 'city', 'country', 'address'],
   columns: {
     name: text({ required: true, filterable: true, sortable: true }),
     city: text({ filterable: true, sortable: true }),
     country: text({ filterable: true, sortable: true }),
     address: text({ maxLength: 1000 }),
+    tags: tagList(),
   },
   constraintMessages: {
     locations_name_key: 'Location name already exists',

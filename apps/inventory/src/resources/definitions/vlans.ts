@@ -1,10 +1,12 @@
-import { integer, type ResourceDefinition, text } from '../definition.js';
+import { integer, type ResourceDefinition, tagList, text } from '../definition.js';
 
 export const vlans: ResourceDefinition = {
   name: 'vlans',
   table: 'vlans',
   notFoundMessage: 'VLAN not found',
   writeRoles: ['admin'],
+  briefFields: ['vlan_id', 'name'],
+  search: ['name', 'description', 'status'],
   columns: {
     // 802.1Q reserves 0 and 4095.
     vlan_id: integer({
@@ -17,6 +19,7 @@ export const vlans: ResourceDefinition = {
     name: text({ required: true, filterable: true, sortable: true }),
     description: text({ maxLength: 1000 }),
     status: text({ filterable: true, sortable: true }),
+    tags: tagList(),
   },
   constraintMessages: {
     vlans_vlan_id_key: 'VLAN id already exists',

@@ -1,0 +1,299 @@
+import { type RawBuilder, sql } from 'kysely';
+import { type TSchema, Type } from 'typebox';
+import type { ParameterOf } from '../db/statement-template.js';
+import { badRequest } from '../errors.js';
+import { matchesSchema } from '../http/validation.js';
+import type { ColumnDefinition, ColumnKind, ResourceDefinition } from './definition.js';
+
+/**
+ * Lookup expressions (`?hostname__ic=core`, `?vlan_id__gte=100`), NetBox's and django-filter's
+ * idea: a column's kind decides which lookups it offers, from the one table below; one parser
+ * (the query schema, schemas.ts, then parseConditions) and one SQL builder (conditionSql) serve
+ * every resource. Nothing here is written per resource.
+ */
+
+export const LOOKUPS = [
+  'n',
+  'in',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'ic',
+  'nic',
+  'isw',
+  'iew',
+  'ie',
+  'isnull',
+] as const;
+export type Lookup = (typeof LOOKUPS)[number];
+
+/** What a condition compares: the lookups, the exact match, all of a tag list, and `?q=`. */
+export type Operator = Lookup | 'exact' | 'all' | 'search';
+
+const ORDERED: readonly Lookup[] = ['lt', 'lte', 'gt', 'gte'];
+const TEXT_MATCH: readonly Lookup[] = ['ic', 'nic', 'isw', 'iew', 'ie'];
+
+/** The one table: which lookups each kind of column offers. */
+export const LOOKUPS_BY_KIND: Readonly<Record<ColumnKind, readonly Lookup[]>> = {
+  text: ['n', 'in', ...ORDERED, ...TEXT_MATCH, 'isnull'],
+  // An enumeration is matched as text but has no meaningful order.
+  enum: ['n', 'in', ...TEXT_MATCH, 'isnull'],
+  integer: ['n', 'in', ...ORDERED, 'isnull'],
+  timestamp: ['n', 'in', ...ORDERED, 'isnull'],
+  uuid: ['n', 'in', 'isnull'],
+  // inet orders addresses numerically (10.0.0.9 < 10.0.0.10), which is what a range means.
+  ip: ['n', 'in', ...ORDERED, 'isnull'],
+  boolean: ['n', 'isnull'],
+  // `?tags=a&tags=b` (all of them) is the tag filter; a list has no lookups.
+  tags: [],
+};
+
+/** The SQL type of a kind, for the `__in` list's elements. */
+const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
+  text: 'text',
+  enum: 'text',
+  integer: 'bigint',
+  timestamp: 'timestamptz',
+  uuid: 'uuid',
+  ip: 'inet',
+  boolean: 'boolean',
+  tags: 'text[]',
+};
+
+/** A column's kind: declared, else read from its schema. */
+export function kindOf(column: ColumnDefinition): ColumnKind {
+  if (column.kind) return column.kind;
+  const schema = column.schema as { type?: unknown; format?: unknown; anyOf?: unknown };
+  if (Array.isArray(schema.anyOf)) return 'enum';
+  if (schema.type === 'integer') return 'integer';
+  if (schema.type === 'boolean') return 'boolean';
+  if (schema.format === 'uuid') return 'uuid';
+  if (schema.format === 'date-time') return 'timestamp';
+  if (schema.format === 'ip') return 'ip';
+  return 'text';
+}
+
+/** Longest `__ic`/`?q=` text: as long as a text column. */
+const MATCH_MAX = 255;
+/** Longest `__in` parameter and most values in it. */
+const IN_MAX_LENGTH = 8192;
+export const IN_MAX_VALUES = 100;
+
+/**
+ * Text to match: no control characters (the search expression joins columns with one, see
+ * searchExpression, so a match cannot span two columns).
+ */
+export const MatchText = Type.String({
+  minLength: 1,
+  maxLength: MATCH_MAX,
+  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+});
+
+/** The query schema of `column__lookup` for a column. */
+export function lookupSchema(column: ColumnDefinition, lookup: Lookup): TSchema {
+  if (lookup === 'isnull') return Type.Boolean();
+  if (TEXT_MATCH.includes(lookup)) return MatchText;
+  if (lookup === 'in') {
+    return Type.String({
+      minLength: 1,
+      maxLength: IN_MAX_LENGTH,
+      description: `Comma-separated values (at most ${IN_MAX_VALUES}), each typed like the field.`,
+    });
+  }
+  return column.schema;
+}
+
+/** Every `column__lookup` query parameter a definition offers, with its schema. */
+export function lookupParameters(
+  definition: ResourceDefinition,
+  filterable: readonly string[],
+): Record<string, TSchema> {
+  const parameters: Record<string, TSchema> = {};
+  for (const name of filterable) {
+    const column = definition.columns[name];
+    if (!column) continue;
+    for (const lookup of LOOKUPS_BY_KIND[kindOf(column)]) {
+      parameters[`${name}__${lookup}`] = lookupSchema(column, lookup);
+    }
+  }
+  return parameters;
+}
+
+/** One condition of a list: a column (or `q`), what it is compared with, and the value. */
+export interface Condition {
+  column: string;
+  operator: Operator;
+  value: unknown;
+}
+
+/** `%`, `_` and `\` match literally in a LIKE pattern once escaped (`\` is LIKE's escape). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** The LIKE pattern of a text match. */
+function likePattern(operator: Operator, text: string): string {
+  const escaped = escapeLike(text);
+  switch (operator) {
+    case 'ic':
+    case 'nic':
+    case 'search':
+      return `%${escaped}%`;
+    case 'isw':
+      return `${escaped}%`;
+    case 'iew':
+      return `%${escaped}`;
+    default:
+      return escaped;
+  }
+}
+
+/** One `__in` item as the column's type, or a 400 naming the parameter. */
+function inItem(parameter: string, column: ColumnDefinition, kind: ColumnKind, text: string) {
+  const value: unknown =
+    kind === 'integer' && /^-?[0-9]+$/.test(text)
+      ? Number(text)
+      : kind === 'boolean'
+        ? text === 'true'
+          ? true
+          : text === 'false'
+            ? false
+            : text
+        : text;
+  if (!matchesSchema(column.schema, value)) {
+    throw badRequest(`Invalid value in query parameter ${parameter}: ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+/** The parameter name a condition's value is bound to; its shape token names it too. */
+const parameterName = (condition: Pick<Condition, 'column' | 'operator'>) =>
+  `where:${condition.column}__${condition.operator}`;
+
+/**
+ * A condition's part of a statement's shape. `isnull` compiles to `IS NULL` or `IS NOT NULL`
+ * (an index can serve either), so its value is part of the text.
+ */
+export const conditionShape = (condition: Condition) =>
+  condition.operator === 'isnull'
+    ? `${condition.column}__isnull:${condition.value === true}`
+    : `${condition.column}__${condition.operator}`;
+
+/** The value bound for a condition (the LIKE pattern of a text match). */
+export function conditionValues(conditions: readonly Condition[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const condition of conditions) {
+    const { operator, value } = condition;
+    if (operator === 'isnull') continue;
+    values[parameterName(condition)] =
+      TEXT_MATCH.includes(operator as Lookup) || operator === 'search'
+        ? likePattern(operator, String(value))
+        : operator === 'in'
+          ? JSON.stringify(value)
+          : value;
+  }
+  return values;
+}
+
+/** Where `q` looks: the declared text columns joined by a separator no `q` can contain. */
+export function searchExpression(
+  definition: ResourceDefinition,
+  alias?: string,
+): RawBuilder<unknown> {
+  const parts = (definition.search ?? []).map((name) => {
+    const column = definition.columns[name];
+    const ref = sql.ref(alias ? `${alias}.${name}` : name);
+    const text = column && kindOf(column) === 'ip' ? sql`host(${ref})` : ref;
+    return sql`coalesce(${text}, '')`;
+  });
+  return sql`(${sql.join(parts, sql` || E'\\x1f' || `)})`;
+}
+
+/** The SQL of one condition. */
+export function conditionSql(
+  definition: ResourceDefinition,
+  condition: Condition,
+  param: ParameterOf,
+  alias?: string,
+): RawBuilder<unknown> {
+  const { column, operator } = condition;
+  if (operator === 'search') {
+    return sql`${searchExpression(definition, alias)} ILIKE ${param(parameterName(condition))}`;
+  }
+  const ref = sql.ref(alias ? `${alias}.${column}` : column);
+  const value = param(parameterName(condition));
+  const spec = definition.columns[column];
+  const kind = spec ? kindOf(spec) : 'timestamp';
+  switch (operator) {
+    case 'exact':
+      return sql`${ref} = ${value}`;
+    case 'all':
+      return sql`${ref} @> ${value}::text[]`;
+    case 'n':
+      return sql`${ref} IS DISTINCT FROM ${value}`;
+    case 'in':
+      return sql`${ref} IN (SELECT value::${sql.raw(SQL_TYPE[kind])} FROM jsonb_array_elements_text(${value}::jsonb))`;
+    case 'lt':
+      return sql`${ref} < ${value}`;
+    case 'lte':
+      return sql`${ref} <= ${value}`;
+    case 'gt':
+      return sql`${ref} > ${value}`;
+    case 'gte':
+      return sql`${ref} >= ${value}`;
+    case 'ic':
+    case 'isw':
+    case 'iew':
+    case 'ie':
+      return sql`${ref} ILIKE ${value}`;
+    case 'nic':
+      return sql`(${ref} IS NULL OR ${ref} NOT ILIKE ${value})`;
+    case 'isnull':
+      return condition.value === true ? sql`${ref} IS NULL` : sql`${ref} IS NOT NULL`;
+  }
+}
+
+/**
+ * A validated list query's filters as conditions: `column=value` (exact; all of the tags for a
+ * tag list), `column__lookup=value`, `q=text`. The query schema already admits only declared
+ * parameters with values of the right type; `__in` lists are split and typed here.
+ */
+export function parseConditions(
+  definition: ResourceDefinition,
+  filters: Readonly<Record<string, unknown>>,
+): Condition[] {
+  const conditions: Condition[] = [];
+  for (const [parameter, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    if (parameter === 'q') {
+      conditions.push({ column: 'q', operator: 'search', value });
+      continue;
+    }
+    const [column = '', lookup] = parameter.split('__');
+    const spec = definition.columns[column];
+    const kind = spec ? kindOf(spec) : undefined;
+    if (lookup === undefined) {
+      conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
+      continue;
+    }
+    if (!spec || !kind || !(LOOKUPS_BY_KIND[kind] as readonly string[]).includes(lookup)) {
+      throw badRequest(`Unknown query parameter: ${parameter}`);
+    }
+    if (lookup === 'in') {
+      const items = String(value).split(',');
+      if (items.length > IN_MAX_VALUES) {
+        throw badRequest(`Query parameter ${parameter} has more than ${IN_MAX_VALUES} values`);
+      }
+      conditions.push({
+        column,
+        operator: 'in',
+        value: items.map((item) => inItem(parameter, spec, kind, item)),
+      });
+      continue;
+    }
+    conditions.push({ column, operator: lookup as Lookup, value });
+  }
+  // A fixed order: the same conditions, whatever their order in the URL, are one statement.
+  return conditions.sort((a, b) =>
+    conditionShape(a) < conditionShape(b) ? -1 : conditionShape(a) > conditionShape(b) ? 1 : 0,
+  );
+}

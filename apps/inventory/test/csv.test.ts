@@ -1,0 +1,153 @@
+import { parse } from 'csv-parse/sync';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_BATCH } from '../src/resources/csv-export.js';
+import type { AnyDatabase } from '../src/resources/repository.js';
+import { startTestApp, type TestContext } from './helpers.js';
+
+/** CSV export (issue 14): every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
+
+let ctx: TestContext;
+const VLANS = EXPORT_BATCH + 205;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const rows = Array.from({ length: VLANS }, (_, index) => ({
+    id: uuidv7(),
+    vlan_id: index + 1,
+    name: `vlan-${index + 1}`,
+    description:
+      index === 0
+        ? 'has "quotes", commas\nand a line break'
+        : index === 1
+          ? '=HYPERLINK("http://evil.example")'
+          : index === 2
+            ? '-2+3'
+            : null,
+    status: index % 2 === 0 ? 'active' : '@reserved',
+    tags: index % 3 === 0 ? ['core', 'prod'] : [],
+  }));
+  const db = ctx.store.db as AnyDatabase;
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insertInto('vlans')
+      .values(rows.slice(start, start + 500))
+      .execute();
+  }
+});
+afterAll(() => ctx?.close());
+
+const exportCsv = async (url: string, headers: Record<string, string> = {}) => {
+  const response = await ctx.as('viewer', { method: 'GET', url, headers });
+  expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+  expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+  return parse(response.body, { columns: true }) as Array<Record<string, string>>;
+};
+
+describe('CSV export', () => {
+  it('has every matching row across batches, in the list order, read back by a CSV parser', async () => {
+    const rows = await exportCsv('/vlans?format=csv&sortby=vlan_id:desc');
+    expect(rows).toHaveLength(VLANS);
+    expect(rows.map((row) => Number(row.vlan_id))).toEqual(
+      Array.from({ length: VLANS }, (_, i) => VLANS - i),
+    );
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'id',
+      'created_at',
+      'updated_at',
+      'vlan_id',
+      'name',
+      'description',
+      'status',
+      'tags',
+    ]);
+    const first = rows.find((row) => row.vlan_id === '1');
+    expect(first?.description).toBe('has "quotes", commas\nand a line break');
+    expect(first?.tags).toBe('core,prod');
+    expect(rows.find((row) => row.vlan_id === '5')?.tags).toBe('');
+  });
+
+  it('neutralises cells a spreadsheet would evaluate', async () => {
+    const rows = await exportCsv(
+      '/vlans?format=csv&vlan_id__lte=3&fields=vlan_id,description,status',
+    );
+    expect(rows).toEqual([
+      { vlan_id: '1', description: 'has "quotes", commas\nand a line break', status: 'active' },
+      { vlan_id: '2', description: `'=HYPERLINK("http://evil.example")`, status: `'@reserved` },
+      { vlan_id: '3', description: `'-2+3`, status: 'active' },
+    ]);
+  });
+
+  it('answers Accept: text/csv, honours filters and fields, refuses paging', async () => {
+    const rows = await exportCsv('/vlans?tags=prod&fields=name', { accept: 'text/csv' });
+    expect(rows).toHaveLength(Math.ceil(VLANS / 3));
+    expect(Object.keys(rows[0] ?? {})).toEqual(['name']);
+    const json = await ctx.as('viewer', {
+      method: 'GET',
+      url: '/vlans?limit=1',
+      headers: { accept: 'application/json, text/csv' },
+    });
+    expect(json.headers['content-type']).toContain('application/json');
+    for (const url of ['/vlans?format=csv&page=2', '/vlans?format=xml']) {
+      const response = await ctx.as('viewer', { method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+    }
+  });
+});
+
+describe('CSV import', () => {
+  const importCsv = (text: string, url = '/vlans') =>
+    ctx.as('admin', {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'text/csv' },
+      payload: text,
+    });
+
+  it('re-creates what an export holds (quotes, line breaks, neutralised formulas, tags)', async () => {
+    const exported = await ctx.as('viewer', {
+      method: 'GET',
+      url: '/vlans?format=csv&vlan_id__lte=4&sortby=vlan_id:asc',
+    });
+    const before = parse(exported.body, { columns: true }) as Array<Record<string, string>>;
+    const db = ctx.store.db as AnyDatabase;
+    await db.deleteFrom('vlans').where('vlan_id', '<=', 4).execute();
+    const imported = await importCsv(exported.body);
+    expect(imported.statusCode, imported.body).toBe(201);
+    const rows = imported.json<Array<Record<string, unknown>>>();
+    expect(rows.map((row) => row.vlan_id)).toEqual([1, 2, 3, 4]);
+    expect(rows[1]?.description).toBe('=HYPERLINK("http://evil.example")');
+    expect(rows[0]?.tags).toEqual(['core', 'prod']);
+    const after = parse(
+      (
+        await ctx.as('viewer', {
+          method: 'GET',
+          url: '/vlans?format=csv&vlan_id__lte=4&sortby=vlan_id:asc',
+        })
+      ).body,
+      { columns: true },
+    ) as Array<Record<string, string>>;
+    const data = (records: Array<Record<string, string>>) =>
+      records.map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest);
+    expect(data(after)).toEqual(data(before));
+  });
+
+  it('names the row and field of a bad cell or a clash, and writes nothing', async () => {
+    const cases: Array<[string, number, string]> = [
+      ['vlan_id,name\n3700,a\n9999,b\n', 400, 'Row 3 (vlan_id): must be <= 4094'],
+      ['vlan_id,name\n3700,a\n3701\n', 400, 'Malformed CSV'],
+      ['vlan_id,name\n3700,a\n1,taken\n', 409, 'Row 3: VLAN id already exists (vlan_id)'],
+      ['vlan_id,nope\n3700,a\n', 400, 'Unknown field in CSV header: nope'],
+      ['vlan_id,name\n3700,<script>alert(1)</script>\n', 400, 'contains HTML or script content'],
+      ['vlan_id,name\n', 400, 'at least one row'],
+      ['name\nx\n', 400, 'Row 2 (vlan_id): is required'],
+    ];
+    for (const [text, status, message] of cases) {
+      const response = await importCsv(text);
+      expect(response.statusCode, text).toBe(status);
+      expect(response.json().message, text).toContain(message);
+    }
+    const count = await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id__gte=3700' });
+    expect(count.json().meta.total_count).toBe(0);
+  });
+});
