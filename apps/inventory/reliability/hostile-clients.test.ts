@@ -81,7 +81,7 @@ describe('slow and hostile clients', () => {
   it(`cuts ${SLOWLORIS} slowloris connections after the headers timeout, serving others meanwhile`, async () => {
     let header = 0;
     const attackers = Array.from({ length: SLOWLORIS }, () =>
-      trickle(server.port, 'GET /devices HTTP/1.1\r\nHost: x\r\n', {
+      trickle(server.port, 'GET /devices HTTP/1.1\r\nHost: localhost\r\n', {
         next: () => `X-${header++}: a\r\n`,
         everyMs: 200,
       }),
@@ -110,7 +110,8 @@ describe('slow and hostile clients', () => {
       Array.from({ length: 10 }, () =>
         trickle(
           server.port,
-          'POST /users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"username":"',
+          // Under the 16 KiB a public route reads (a larger length is refused at once, 413).
+          'POST /users/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"username":"',
           { next: () => 'a'.repeat(10), everyMs: 100 },
         ),
       ),
@@ -130,7 +131,7 @@ describe('slow and hostile clients', () => {
 
   it('closes idle kept-alive connections and sockets that never say anything', async () => {
     const [kept, silent] = await Promise.all([
-      trickle(server.port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n'),
+      trickle(server.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n'),
       trickle(server.port, ''),
     ]);
     figures.idle = {
@@ -186,8 +187,9 @@ describe('slow and hostile clients', () => {
       for (const socket of batch) {
         track(socket);
         socket.write(
-          // A public route, so that the body is awaited (a protected one answers 401 first).
-          'POST /users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"username":',
+          // A public route, so that the body is awaited (a protected one answers 401 first),
+          // within the 16 KiB it reads (a larger length is refused at once, 413).
+          'POST /users/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"username":',
         );
       }
     }
@@ -225,13 +227,16 @@ describe('slow and hostile clients', () => {
 
   it('answers oversized headers with 431 in the error shape', async () => {
     const answers = await Promise.all([
-      trickle(server.port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      trickle(
+        server.port,
+        `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      ),
       trickle(
         server.port,
         // Node counts the names and values: 1000 × 25 bytes.
-        `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 1000 }, (_, i) => `X-${String(i).padStart(4, '0')}: ${'v'.repeat(20)}\r\n`).join('')}\r\n`,
+        `GET / HTTP/1.1\r\nHost: localhost\r\n${Array.from({ length: 1000 }, (_, i) => `X-${String(i).padStart(4, '0')}: ${'v'.repeat(20)}\r\n`).join('')}\r\n`,
       ),
-      trickle(server.port, `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      trickle(server.port, `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
     ]);
     figures.oversizedHeaders = tally(answers);
     for (const answer of answers) {
@@ -245,13 +250,13 @@ describe('slow and hostile clients', () => {
     const random = generator(seed);
     const fixed = [
       '\x00\x01\x02\x03\r\n\r\n',
-      'GET / HTTP/9.9\r\nHost: x\r\n\r\n',
-      'GET / HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n',
+      'GET / HTTP/9.9\r\nHost: localhost\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: localhost\r\nX-Bad: a\x01b\r\n\r\n',
       'GET / HTTP/1.1\r\nHo st: x\r\n\r\n',
-      'POST /devices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
-      'POST /devices HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef',
-      'POST /devices HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
-      'GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
+      'POST /devices HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+      'POST /devices HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef',
+      'POST /devices HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
       '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', // a TLS ClientHello on plain HTTP
       'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', // the HTTP/2 preface
     ];
