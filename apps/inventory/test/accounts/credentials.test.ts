@@ -210,7 +210,7 @@ describe('finding 5: forgot-password is bounded per account and per client', () 
   });
 
   it('sends one client address at most 10 messages per RESET_TTL', async () => {
-    const users = [];
+    const users: Array<Awaited<ReturnType<typeof newUser>>> = [];
     for (let i = 0; i < 12; i++) users.push(await newUser());
     for (const user of users) expect((await forgot(user.email, '192.0.2.77')).statusCode).toBe(200);
     const sent = () => users.filter((user) => smtp.to(user.email).length > 0).length;
