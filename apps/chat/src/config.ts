@@ -135,6 +135,8 @@ export interface AppConfig {
   siteUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** EMBEDDED_DURABILITY: flush each commit of the embedded store before answering (default on). */
+  embeddedDurability?: boolean;
   redisUrl: string | undefined;
   /** Longest session, in seconds (LOGIN_EXPIRATION). */
   loginExpirationSeconds: number;
@@ -176,10 +178,23 @@ function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name}: must be true or false, not "${env[name]}"`);
 }
 
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name}: must be on or off, not "${env[name]}"`);
+}
+
 const DAY = 24 * 60 * 60;
 
 /** Reads the environment and the services file once; throws ConfigError naming the bad setting. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  /** LOG_LEVEL when unset: main.ts passes `warn` when stdout is a terminal (quiet by default). */
+  defaults: { logLevel?: string } = {},
+): AppConfig {
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 3100, 0);
   if (port > 65535) throw new ConfigError(`PORT: must be at most 65535, not ${port}`);
@@ -206,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     siteUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(cwd, env.DATA_DIR || 'data/chat'),
+    embeddedDurability: onOff(env, 'EMBEDDED_DURABILITY', true),
     redisUrl: env.REDIS_URL || undefined,
     loginExpirationSeconds: integer(env, 'LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: integer(env, 'LOGIN_RATE_LIMIT', 10, 1),
@@ -218,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxBytes: integer(env, 'PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
     },
     trustProxy: boolean(env, 'TRUST_PROXY'),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: env.LOG_LEVEL || defaults.logLevel || 'info',
     services,
     servicesSource,
   };

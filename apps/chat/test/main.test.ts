@@ -108,3 +108,54 @@ describe('src/main.ts', () => {
     expect(run.output()).toContain('configuration error: services.twitter.appSecret: required');
   });
 });
+
+/** 'exited', or 'still running' when the process outlives `ms`. */
+function exitWithin(exited: Promise<unknown>, ms: number) {
+  return Promise.race([
+    exited.then(() => 'exited'),
+    new Promise((resolve) => setTimeout(() => resolve('still running'), ms)),
+  ]);
+}
+
+/** `count` requests, `concurrency` at a time; every answer must be an answer, not a 5xx. */
+async function requests(url: string, count: number, concurrency = 16) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) expect((await fetch(`${url}/api/v1/me`)).status).toBe(401);
+    }),
+  );
+}
+
+describe('src/main.ts when the reader of its output is gone or stuck', () => {
+  async function started() {
+    const run = start(
+      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info' },
+      mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
+    );
+    children.push(run.child);
+    const banner = await run.waitFor(/chat login service on/);
+    const url = /chat login service on (http:\/\/\S+)/.exec(banner)?.[1];
+    if (!url) throw new Error(`no banner:\n${banner}`);
+    return { run, url };
+  }
+
+  it('keeps answering with stdout a pipe whose reader is closed, and exits on time on SIGTERM', async () => {
+    const { run, url } = await started();
+    // The reading end closes (a terminal closed, `| head` done, a log shipper gone): every
+    // later write to stdout fails with EPIPE.
+    run.child.stdout.destroy();
+    await requests(url, 50);
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run.exited, 5000)).toBe('exited');
+  }, 90_000);
+
+  it('keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
+    const { run, url } = await started();
+    // A log shipper that hangs: the pipe fills up and every write to it would block.
+    run.child.stdout.pause();
+    await requests(url, 2000);
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run.exited, 5000)).toBe('exited');
+  }, 90_000);
+});

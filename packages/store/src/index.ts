@@ -3,6 +3,12 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import {
+  createFromTemplate,
+  embeddedOptions,
+  holdsEmbeddedDatabase,
+  prepareEmbeddedTemplate,
+} from './embedded.js';
+import {
   listenPGlite,
   listenPostgres,
   type NotificationHandlers,
@@ -11,6 +17,11 @@ import {
 import { PGliteDialect } from './pglite-dialect.js';
 import { timestamptzParser } from './timestamps.js';
 
+export {
+  embeddedTemplateDir,
+  holdsEmbeddedDatabase,
+  prepareEmbeddedTemplate,
+} from './embedded.js';
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
 
@@ -42,6 +53,17 @@ export interface StoreConfig {
   onPoolError?: (error: Error) => void;
   /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
   loadDataDir?: Blob;
+  /**
+   * Embedded store in a folder: flush each commit's WAL to stable storage before the commit
+   * returns (default true; see embedded.ts). False only for throwaway data: a commit then
+   * survives the process being killed but not a power loss or an operating-system crash.
+   */
+  durable?: boolean;
+  /**
+   * Called before an embedded store's folder is created (its first start), so the caller can
+   * say what the pause is.
+   */
+  onCreate?: () => void;
 }
 
 /** One multi-statement script runner inside a transaction: what migrations and test resets need. */
@@ -118,10 +140,20 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     throw new Error(`DATABASE_URL must be a postgres:// URL or memory://, not "${url}"`);
   }
   const inMemory = url === 'memory://';
+  const durable = config.durable ?? true;
+  if (!inMemory && !holdsEmbeddedDatabase(config.dataDir)) {
+    config.onCreate?.();
+    // The template is made at install (postinstall); if it is missing, it is made now, once for
+    // every later folder. Without a writable cache, PGlite runs initdb in the folder itself.
+    if (!(await createFromTemplate(config.dataDir, durable))) {
+      if (await prepareEmbeddedTemplate()) await createFromTemplate(config.dataDir, durable);
+    }
+  }
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const pglite = await PGlite.create({
-    ...(inMemory ? {} : { dataDir: config.dataDir }),
-    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
+    ...(inMemory
+      ? { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] }
+      : embeddedOptions(config.dataDir, durable, EMBEDDED_SETTINGS)),
     ...(config.loadDataDir ? { loadDataDir: config.loadDataDir } : {}),
     parsers: {
       [pgliteTypes.INT8]: parseNumber,
@@ -137,7 +169,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     kind: inMemory ? 'memory' : 'embedded',
     description: inMemory
       ? 'embedded PostgreSQL in memory'
-      : `embedded PostgreSQL in ${config.dataDir}`,
+      : `embedded PostgreSQL in ${config.dataDir}${durable ? '' : ' (durability off)'}`,
     db,
     scriptTransaction: (work) =>
       pglite.transaction((tx) =>
