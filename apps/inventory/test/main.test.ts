@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,8 +62,8 @@ describe('main.ts', () => {
           PATH: process.env.PATH,
           HOST: '127.0.0.1',
           PORT: '0',
-          DATABASE_URL: 'memory://',
-          DATA_DIR: dir,
+          // A new folder: the embedded store is created from the template made at install.
+          DATA_DIR: join(dir, 'data'),
           SEED_PASSWORD: PASSWORD,
           ARGON2_MEMORY_COST: '1024',
           ARGON2_TIME_COST: '1',
@@ -92,7 +93,7 @@ describe('main.ts', () => {
         reject(new Error(`main.ts exited with ${code}:\n${output}`));
       });
     });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -206,6 +207,10 @@ describe('main.ts when the reader of its output goes away', () => {
     const run = startMain();
     try {
       const url = await run.listening();
+      // A first start says what the pause is before anything else, then the banner.
+      const lines = run.stdout().split('\n');
+      expect(lines[0]).toMatch(/^Creating the embedded database in .+ \(first start only\)…$/);
+      expect(lines.findIndex((line) => line.includes('listening on'))).toBeGreaterThan(0);
       run.child.stdout.destroy();
       for (let i = 0; i < 20; i++) expect((await fetch(`${url}/health`)).status).toBe(200);
       run.child.kill('SIGTERM');
@@ -233,4 +238,52 @@ describe('main.ts when the reader of its output goes away', () => {
       run.cleanup();
     }
   }, 120_000);
+});
+
+describe('main.ts command line and listening errors', () => {
+  it('--help prints the usage (variables, documentation) and exits 0 without starting', async () => {
+    const run = startMain({}, ['--help']);
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(0);
+      expect(run.stdout()).toContain('Usage: npm start');
+      for (const name of [
+        'PORT',
+        'LOG_LEVEL',
+        'DATA_DIR',
+        'EMBEDDED_DURABILITY',
+        'apps/inventory/README.md',
+      ]) {
+        expect(run.stdout()).toContain(name);
+      }
+      expect(run.stdout()).not.toContain('listening');
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('refuses an unknown argument with exit code 2 instead of ignoring it', async () => {
+    const run = startMain({}, ['--port', '4000']);
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(2);
+      expect(run.stderr()).toBe(
+        'unknown argument "--port": settings are environment variables (see --help)\n',
+      );
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('a busy port: one line naming the address and PORT, exit code 1', async () => {
+    const occupier = createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const { port } = occupier.address() as { port: number };
+    const run = startMain({ PORT: String(port) });
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(1);
+      expect(run.stderr()).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
+    } finally {
+      run.cleanup();
+      occupier.close();
+    }
+  }, 90_000);
 });
