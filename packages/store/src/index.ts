@@ -141,7 +141,9 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   }
   const inMemory = url === 'memory://';
   const durable = config.durable ?? true;
-  if (!inMemory && !holdsEmbeddedDatabase(config.dataDir)) {
+  // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
+  // from the template.
+  if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
     config.onCreate?.();
     // The template is made at install (postinstall); if it is missing, it is made now, once for
     // every later folder. Without a writable cache, PGlite runs initdb in the folder itself.
