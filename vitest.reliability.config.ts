@@ -6,5 +6,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['apps/*/vitest.reliability.config.ts'],
+    globalSetup: ['./vitest.global-setup.ts'],
   },
 });

@@ -190,6 +190,8 @@ export interface AppConfig {
   siteUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** EMBEDDED_DURABILITY: flush each commit of the embedded store before answering (default on). */
+  embeddedDurability?: boolean;
   redisUrl: string | undefined;
   /** Longest session, in seconds (LOGIN_EXPIRATION). */
   loginExpirationSeconds: number;
@@ -410,10 +412,23 @@ export function parseReservedUsernames(raw: string | undefined): readonly string
   });
 }
 
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name}: must be on or off, not "${env[name]}"`);
+}
+
 const DAY = 24 * 60 * 60;
 
 /** Reads the environment and the services file once; throws ConfigError naming the bad setting. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  /** LOG_LEVEL when unset: main.ts passes `warn` when stdout is a terminal (quiet by default). */
+  defaults: { logLevel?: string } = {},
+): AppConfig {
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 3100, 0);
   if (port > 65535) throw new ConfigError(`PORT: must be at most 65535, not ${port}`);
@@ -440,6 +455,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     siteUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(cwd, env.DATA_DIR || 'data/chat'),
+    embeddedDurability: onOff(env, 'EMBEDDED_DURABILITY', true),
     redisUrl: env.REDIS_URL || undefined,
     loginExpirationSeconds: integer(env, 'LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: integer(env, 'LOGIN_RATE_LIMIT', 10, 1),
@@ -456,7 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     reservedUsernames: parseReservedUsernames(env.RESERVED_USERNAMES),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: env.LOG_LEVEL || defaults.logLevel || 'info',
     services,
     servicesSource,
     twoFactorKey: twoFactorKey(env),

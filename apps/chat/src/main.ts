@@ -1,13 +1,66 @@
+import { createServer } from 'node:net';
+import {
+  describeListenError,
+  formatAddress,
+  formatUsage,
+  installGracefulShutdown,
+  type LogOutput,
+  openLogOutput,
+  readCommandLine,
+} from '@netops/service-runtime';
 import { migrate, openStore, type Store } from '@netops/store';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type Database, MIGRATIONS } from './db/schema.js';
 
+const USAGE = formatUsage({
+  summary: "Chat login service: the chat platform's OAuth login (POST /api/v1/login) and sessions.",
+  command: 'npm run chat   (node apps/chat/dist/main.js once built)',
+  variables: [
+    ['PORT', 'TCP port (default 3100; 0 picks a free one)'],
+    ['HOST', 'address to listen on (default 127.0.0.1)'],
+    [
+      'LOG_LEVEL',
+      'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
+    ],
+    [
+      'CHAT_CONFIG',
+      'the services file (default ./chat.config.yaml); apps/chat/chat.demo.yaml for the demo',
+    ],
+    ['SITE_URL', 'public base URL (default http://HOST:PORT)'],
+    [
+      'DATABASE_URL',
+      'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
+    ],
+    ['DATA_DIR', 'folder of the embedded store (default ./data/chat)'],
+    [
+      'EMBEDDED_DURABILITY',
+      'on (default): each write is on disk before its answer; off: throwaway data only',
+    ],
+    ['REDIS_URL', 'rate-limit and lock-out counters shared by several instances'],
+    ['LOGIN_EXPIRATION', 'longest session in seconds (default 7776000, 90 days)'],
+  ],
+  docs: ['README: apps/chat/README.md (every variable, the services file, the demo provider)'],
+});
+
 async function main() {
-  const config = loadConfig();
+  const command = readCommandLine(process.argv.slice(2));
+  if (command.action === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command.action === 'refuse') fail(command.message, 2);
+
+  const output = await openLogOutput();
+  // Quiet on a terminal: warnings and errors, not a line per request (LOG_LEVEL=info shows them).
+  const config = loadConfig(process.env, process.cwd(), {
+    logLevel: output.pretty ? 'warn' : 'info',
+  });
+  // A busy port is found before the store is opened, not after a first start's seconds.
+  await checkPortIsFree(config);
   const services = config.services.map((service) => `${service.name} (${service.type})`);
-  console.log(
+  output.print(
     services.length > 0
       ? `services from ${config.servicesSource}: ${services.join(', ')}`
       : `no services configured (${config.servicesSource})`,
@@ -15,13 +68,16 @@ async function main() {
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    onPoolError: (error) => console.error(`database connection lost: ${error.message}`),
+    durable: config.embeddedDurability ?? true,
+    onPoolError: (error) => output.print(`database connection lost: ${error.message}`),
+    onCreate: () =>
+      output.print(`creating the embedded database in ${config.dataDir} (first start only)…`),
   });
   await migrate(store as Store<unknown>, MIGRATIONS);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
-  redis?.on('error', (error) => console.error(`redis: ${error.message}`));
+  redis?.on('error', (error) => output.print(`redis: ${error.message}`));
 
   const app = await buildApp(config, {
     store,
@@ -29,24 +85,56 @@ async function main() {
     logger: {
       level: config.logLevel,
       redact: ['req.headers["x-auth-token"]', 'req.headers.authorization'],
+      stream: output.stream,
     },
   });
-  const shutdown = async () => {
+  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close Redis and the database,
+  // within a deadline; the log output gets a bounded moment to drain, so a reader that is gone
+  // or stuck never holds the exit.
+  installGracefulShutdown(app, {
+    onClose: async () => {
+      redis?.disconnect();
+      await store.close();
+    },
+    exit: (code) => exitAfterFlush(output, code),
+  });
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const message = describeListenError(error, config.host, config.port);
+    if (message === undefined) throw error;
     await app.close();
     redis?.disconnect();
     await store.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-
-  await app.listen({ host: config.host, port: config.port });
+    fail(message);
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(
-    `chat login service on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-  );
-  console.log(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
+  output.print(`chat login service on http://${formatAddress(config.host, port)}`);
+  output.print(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
+}
+
+/** Tries the address for a moment; a port that cannot be had ends the start with one line. */
+async function checkPortIsFree(config: AppConfig): Promise<void> {
+  if (config.port === 0) return;
+  const problem = await new Promise<string | undefined>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => resolve(describeListenError(error, config.host, config.port)));
+    probe.listen({ host: config.host, port: config.port, exclusive: true }, () =>
+      probe.close(() => resolve(undefined)),
+    );
+  });
+  if (problem !== undefined) fail(problem);
+}
+
+function exitAfterFlush(output: LogOutput, code: number): void {
+  void output.flush(1000).then(() => process.exit(code));
+}
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
 }
 
 main().catch((error: unknown) => {

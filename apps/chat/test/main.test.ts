@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,8 @@ const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
 /** `npm run chat` as a user runs it: src/main.ts in a process, configured by env and YAML. */
-function start(env: NodeJS.ProcessEnv, cwd: string) {
-  const child = spawn(TSX, ['--conditions=development', join(APP_DIR, 'src/main.ts')], {
+function start(env: NodeJS.ProcessEnv, cwd: string, args: string[] = []) {
+  const child = spawn(TSX, ['--conditions=development', join(APP_DIR, 'src/main.ts'), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
   });
@@ -106,5 +107,92 @@ describe('src/main.ts', () => {
     children.push(run.child);
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain('configuration error: services.twitter.appSecret: required');
+  });
+});
+
+/** 'exited', or 'still running' when the process outlives `ms`. */
+function exitWithin(exited: Promise<unknown>, ms: number) {
+  return Promise.race([
+    exited.then(() => 'exited'),
+    new Promise((resolve) => setTimeout(() => resolve('still running'), ms)),
+  ]);
+}
+
+/** `count` requests, `concurrency` at a time; every answer must be an answer, not a 5xx. */
+async function requests(url: string, count: number, concurrency = 16) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) expect((await fetch(`${url}/api/v1/me`)).status).toBe(401);
+    }),
+  );
+}
+
+describe('src/main.ts when the reader of its output is gone or stuck', () => {
+  async function started() {
+    const run = start(
+      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info' },
+      mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
+    );
+    children.push(run.child);
+    const banner = await run.waitFor(/chat login service on/);
+    const url = /chat login service on (http:\/\/\S+)/.exec(banner)?.[1];
+    if (!url) throw new Error(`no banner:\n${banner}`);
+    return { run, url };
+  }
+
+  it('keeps answering with stdout a pipe whose reader is closed, and exits on time on SIGTERM', async () => {
+    const { run, url } = await started();
+    // The reading end closes (a terminal closed, `| head` done, a log shipper gone): every
+    // later write to stdout fails with EPIPE.
+    run.child.stdout.destroy();
+    await requests(url, 50);
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run.exited, 5000)).toBe('exited');
+  }, 90_000);
+
+  it('keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
+    const { run, url } = await started();
+    // A log shipper that hangs: the pipe fills up and every write to it would block.
+    run.child.stdout.pause();
+    await requests(url, 2000);
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run.exited, 5000)).toBe('exited');
+  }, 90_000);
+});
+
+describe('src/main.ts command line and listening errors', () => {
+  it('--help prints the usage (variables, documentation) and exits 0 without starting', async () => {
+    const run = start({}, mkdtempSync(join(tmpdir(), 'chat-help-')), ['--help']);
+    children.push(run.child);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('Usage: npm run chat');
+    for (const name of [
+      'PORT',
+      'LOG_LEVEL',
+      'CHAT_CONFIG',
+      'EMBEDDED_DURABILITY',
+      'apps/chat/README.md',
+    ]) {
+      expect(run.output()).toContain(name);
+    }
+    expect(run.output()).not.toContain('chat login service on');
+  });
+
+  it('a busy port: one line naming the address and PORT, exit code 1', async () => {
+    const occupier = createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const { port } = occupier.address() as { port: number };
+    try {
+      const run = start(
+        { PORT: String(port), DATABASE_URL: 'memory://' },
+        mkdtempSync(join(tmpdir(), 'chat-')),
+      );
+      children.push(run.child);
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
+    } finally {
+      occupier.close();
+    }
   });
 });

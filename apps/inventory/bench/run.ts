@@ -42,6 +42,8 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
   --cpu-prof           write a CPU profile of the server to bench/results/profiles/
   --no-list-cache      run the server with LIST_CACHE=off: every list read, counted and
                        serialised afresh (the path after a write)
+  --durability on|off  embedded store: flush each commit before answering (on, the default)
+                       or not (EMBEDDED_DURABILITY=off), to measure what durability costs
   --help`;
 
 const BENCH_ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -61,6 +63,7 @@ interface BenchOptions {
   cpuProfile: boolean;
   compiled: boolean;
   listCache: boolean;
+  durability: 'on' | 'off';
 }
 
 function readOptions(): BenchOptions {
@@ -80,6 +83,7 @@ function readOptions(): BenchOptions {
       'cpu-prof': { type: 'boolean', default: false },
       dist: { type: 'boolean', default: false },
       'no-list-cache': { type: 'boolean', default: false },
+      durability: { type: 'string', default: 'on' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -97,6 +101,9 @@ function readOptions(): BenchOptions {
   if (values.store !== 'pg' && values.store !== 'embedded') {
     throw new Error(`--store must be pg or embedded, not "${values.store}"\n${USAGE}`);
   }
+  if (values.durability !== 'on' && values.durability !== 'off') {
+    throw new Error(`--durability must be on or off, not "${values.durability}"\n${USAGE}`);
+  }
   return {
     devices: positive('devices', values.devices, 200),
     store: values.store,
@@ -109,6 +116,7 @@ function readOptions(): BenchOptions {
     cpuProfile: values['cpu-prof'],
     compiled: values.dist,
     listCache: !values['no-list-cache'],
+    durability: values.durability,
   };
 }
 
@@ -135,7 +143,8 @@ async function openBenchStore(options: BenchOptions) {
   return openStore<Database>(
     options.store === 'pg'
       ? { databaseUrl: options.databaseUrl, dataDir: '' }
-      : { dataDir: EMBEDDED_DIR },
+      : // Loading the data set is not measured: no flush per commit.
+        { dataDir: EMBEDDED_DIR, durable: false },
   );
 }
 
@@ -250,12 +259,14 @@ async function main() {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
       LIST_CACHE: options.listCache ? 'on' : 'off',
+      EMBEDDED_DURABILITY: options.durability,
     },
     cpuProfileDir: options.cpuProfile ? profileDir : undefined,
     compiled: options.compiled,
   });
   log(
-    `server: ${server.url} (pid ${server.pid}, LIST_CACHE=${options.listCache ? 'on' : 'off'}), ` +
+    `server: ${server.url} (pid ${server.pid}, LIST_CACHE=${options.listCache ? 'on' : 'off'}, ` +
+      `EMBEDDED_DURABILITY=${options.durability}), ` +
       `listening ${Math.round(server.startupMs)} ms after spawn`,
   );
   const ceiling = await startCeilingServer();

@@ -49,6 +49,8 @@ export type AppConfig = Omit<
 
 export interface AppDependencies {
   store: Store<Database>;
+  /** Where the log lines go (main.ts: a LogOutput that never blocks); stdout when absent. */
+  logStream?: { write(line: string): boolean };
 }
 
 declare module 'fastify' {
@@ -61,7 +63,7 @@ declare module 'fastify' {
 /** Builds the API without listening: main.ts listens, tests inject or listen on port 0. */
 export async function buildApp(
   config: AppConfig,
-  { store }: AppDependencies,
+  { store, logStream }: AppDependencies,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     // Body limit, trusted proxies (request.ip), request ids, HTTPS: server-level protections.
@@ -69,6 +71,7 @@ export async function buildApp(
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      ...(logStream ? { stream: logStream } : {}),
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());

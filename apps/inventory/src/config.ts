@@ -23,6 +23,11 @@ export interface Config {
   databaseTimeouts: { connectMs: number; queryMs: number };
   dataDir: string;
   /**
+   * EMBEDDED_DURABILITY: `on` (default) flushes each commit of the embedded store to stable
+   * storage before answering; `off` is for throwaway data (survives a kill, not a power loss).
+   */
+  embeddedDurability?: boolean;
+  /**
    * LIST_CACHE: reuse exact list totals, deep-page positions and rendered pages while their table
    * is unchanged (resources/list-cache.ts). Off only to measure or rule out the cache.
    */
@@ -94,6 +99,7 @@ const EnvSchema = Type.Object({
   DATABASE_QUERY_TIMEOUT_MS: optionalText({ pattern: integerText }),
   DATA_DIR: optionalText({ minLength: 1 }),
   LIST_CACHE: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
+  EMBEDDED_DURABILITY: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   JWT_SECRET: optionalText(),
   TOKEN_TTL: optionalText(),
   SEED_PASSWORD: optionalText(),
@@ -108,7 +114,11 @@ const EnvSchema = Type.Object({
  * Reads and checks every variable, reporting all problems at once, so a misconfigured start-up
  * fails with one clear message instead of halfway through.
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  /** LOG_LEVEL when unset: main.ts passes `warn` when stdout is a terminal (quiet by default). */
+  defaults: { logLevel?: LogLevel } = {},
+): Config {
   // Empty variables count as unset: `FOO= npm start` should not mean "FOO is the empty string".
   const present = Object.fromEntries(
     Object.keys(EnvSchema.properties)
@@ -192,11 +202,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     host: vars.HOST ?? '127.0.0.1',
     port,
-    logLevel: (vars.LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    logLevel: (vars.LOG_LEVEL as LogLevel | undefined) ?? defaults.logLevel ?? 'info',
     databaseUrl,
     databaseTimeouts,
     dataDir: resolve(vars.DATA_DIR ?? 'data/inventory'),
     listCache: vars.LIST_CACHE !== 'off',
+    embeddedDurability: vars.EMBEDDED_DURABILITY !== 'off',
     jwtSecret,
     tokenTtlSeconds,
     seedPassword,

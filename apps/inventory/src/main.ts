@@ -1,3 +1,11 @@
+import { createServer } from 'node:net';
+import {
+  describeListenError,
+  formatUsage,
+  type LogOutput,
+  openLogOutput,
+  readCommandLine,
+} from '@netops/service-runtime';
 import { migrate, openStore, type Store } from '@netops/store';
 import { buildApp } from './app.js';
 import { generatePassword, PasswordHasher } from './auth/passwords.js';
@@ -8,18 +16,71 @@ import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './http/openapi.js';
 import { installGracefulShutdown } from './protections/index.js';
 
+const USAGE = formatUsage({
+  summary: 'Network inventory API: a REST API keeping an inventory of network assets.',
+  command: 'npm start   (or: npm run inventory; node apps/inventory/dist/main.js once built)',
+  variables: [
+    ['PORT', 'TCP port (default 3000; 0 picks a free one)'],
+    ['HOST', 'address to listen on (default 127.0.0.1)'],
+    [
+      'LOG_LEVEL',
+      'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
+    ],
+    [
+      'DATABASE_URL',
+      'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
+    ],
+    [
+      'DATA_DIR',
+      'folder of the embedded store and its generated JWT secret (default ./data/inventory)',
+    ],
+    [
+      'EMBEDDED_DURABILITY',
+      'on (default): each write is on disk before its answer; off: throwaway data only',
+    ],
+    [
+      'SEED_PASSWORD',
+      'password of the initial accounts on a first start (default: random, printed once)',
+    ],
+    ['JWT_SECRET', 'token signing secret, at least 32 characters (required with PostgreSQL)'],
+    ['TOKEN_TTL', 'token lifetime, e.g. 3600, 30m, 24h (default 24h)'],
+    ['TLS_CERT_FILE, TLS_KEY_FILE', 'serve HTTPS with this certificate and key'],
+    ['SMTP_URL, MAIL_FROM', 'where password-reset e-mails go (default: files in DATA_DIR/outbox)'],
+    ['REDIS_URL', 'rate-limit counters shared by several instances'],
+  ],
+  docs: [
+    'README: apps/inventory/README.md (every variable, the API, the protections)',
+    `API reference, served by the running service: http://127.0.0.1:3000${DOCS_PREFIX}/ (OpenAPI: ${OPENAPI_PATH})`,
+  ],
+});
+
 /**
- * Start-up: configuration (once, from the environment), store, migrations, initial accounts,
- * then listen. A bad configuration ends the process with a message and exit code 1.
+ * Start-up: command line (only --help), configuration (once, from the environment), store,
+ * migrations, initial accounts, then listen. A bad configuration or a port that cannot be had
+ * ends the process with one message and exit code 1.
  */
 async function main() {
-  const { config, jwtSecret } = readConfiguration();
+  const command = readCommandLine(process.argv.slice(2));
+  if (command.action === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command.action === 'refuse') fail(command.message, 2);
+
+  const output = await openLogOutput();
+  // Quiet on a terminal: warnings and errors, not a line per request (LOG_LEVEL=info shows them).
+  const { config, jwtSecret } = readConfiguration(output.pretty ? 'warn' : 'info');
+  // A busy port is found before the store is opened, not after a first start's seconds.
+  await checkPortIsFree(config);
 
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    durable: config.embeddedDurability ?? true,
     connectTimeoutMs: config.databaseTimeouts.connectMs,
     queryTimeoutMs: config.databaseTimeouts.queryMs,
+    onCreate: () =>
+      output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),
   });
   await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
 
@@ -30,10 +91,24 @@ async function main() {
     seedPassword,
   );
 
-  const app = await buildApp({ ...config, jwtSecret }, { store });
-  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, then close the database.
-  installGracefulShutdown(app, { onClose: () => store.close() });
-  const address = await app.listen({ host: config.host, port: config.port });
+  const app = await buildApp({ ...config, jwtSecret }, { store, logStream: output.stream });
+  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, then close the database. The
+  // log output gets a bounded moment to drain: a reader that is gone or stuck never holds the
+  // exit.
+  installGracefulShutdown(app, {
+    onClose: () => store.close(),
+    exit: (code) => exitAfterFlush(output, code),
+  });
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const message = describeListenError(error, config.host, config.port);
+    if (message === undefined) throw error;
+    await app.close();
+    await store.close();
+    fail(message);
+  }
 
   // Written to the terminal directly, never through the logger: log files keep no passwords.
   const lines = [
@@ -48,18 +123,42 @@ async function main() {
         : 'Their password is the one in SEED_PASSWORD.',
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  output.print(lines.join('\n'));
 }
 
-function readConfiguration(): { config: Config; jwtSecret: string } {
+function readConfiguration(defaultLogLevel: 'warn' | 'info'): {
+  config: Config;
+  jwtSecret: string;
+} {
   try {
-    const config = loadConfig(process.env);
+    const config = loadConfig(process.env, { logLevel: defaultLogLevel });
     return { config, jwtSecret: resolveJwtSecret(config) };
   } catch (error) {
     // A ConfigError lists every problem; anything else (an unreadable secret file) says what.
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    fail(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Tries the address for a moment; a port that cannot be had ends the start with one line. */
+async function checkPortIsFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const problem = await new Promise<string | undefined>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => resolve(describeListenError(error, config.host, config.port)));
+    probe.listen({ host: config.host, port: config.port, exclusive: true }, () =>
+      probe.close(() => resolve(undefined)),
+    );
+  });
+  if (problem !== undefined) fail(problem);
+}
+
+function exitAfterFlush(output: LogOutput, code: number): void {
+  void output.flush(1000).then(() => process.exit(code));
+}
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,8 +62,8 @@ describe('main.ts', () => {
           PATH: process.env.PATH,
           HOST: '127.0.0.1',
           PORT: '0',
-          DATABASE_URL: 'memory://',
-          DATA_DIR: dir,
+          // A new folder: the embedded store is created from the template made at install.
+          DATA_DIR: join(dir, 'data'),
           SEED_PASSWORD: PASSWORD,
           ARGON2_MEMORY_COST: '1024',
           ARGON2_TIME_COST: '1',
@@ -92,7 +93,7 @@ describe('main.ts', () => {
         reject(new Error(`main.ts exited with ${code}:\n${output}`));
       });
     });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -121,4 +122,168 @@ describe('main.ts', () => {
     expect(await exit).toBe(0);
     expect(output).toContain('shutdown complete');
   });
+});
+
+/** main.ts in a process of its own, on a fresh embedded data folder, with its output kept. */
+function startMain(env: Record<string, string> = {}, args: string[] = []) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inventory-main-run-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=development', 'src/main.ts', ...args],
+    {
+      cwd: APP_DIR,
+      env: {
+        PATH: process.env.PATH,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        SEED_PASSWORD: PASSWORD,
+        ARGON2_MEMORY_COST: '1024',
+        ARGON2_TIME_COST: '1',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** Resolves with the URL once the banner is out; rejects if the process ends first. */
+    async listening(): Promise<string> {
+      for (;;) {
+        const match = /listening on (https?:\/\/\S+)/.exec(stdout);
+        if (match?.[1]) return match[1];
+        if (child.exitCode !== null) throw new Error(`main.ts exited early:\n${stdout}${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    cleanup() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The exit code, or 'still running' when the process outlives `ms`. */
+function exitWithin(run: ReturnType<typeof startMain>, ms: number) {
+  return Promise.race([
+    run.exited,
+    new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms)),
+  ]);
+}
+
+describe('main.ts when the reader of its output goes away', () => {
+  it('exits on time after SIGTERM, twice in a row as a process group gets it, with stdout a pipe whose reader is closed', async () => {
+    const run = startMain();
+    try {
+      const url = await run.listening();
+      // The reading end of the pipe closes (a terminal closed, `| head` done, a log shipper
+      // gone): every later write to stdout fails with EPIPE.
+      run.child.stdout.destroy();
+      expect(url).toMatch(/^http:/);
+      // `npm run inventory` killed as a process group: the signal comes from the group and again
+      // from tsx relaying it, so the second one lands during the shutdown.
+      run.child.kill('SIGTERM');
+      run.child.kill('SIGTERM');
+      expect(await exitWithin(run, 5000)).not.toBe('still running');
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('keeps answering with its stdout gone, and exits 0 on one SIGTERM', async () => {
+    const run = startMain();
+    try {
+      const url = await run.listening();
+      // A first start says what the pause is before anything else, then the banner.
+      const lines = run.stdout().split('\n');
+      expect(lines[0]).toMatch(/^Creating the embedded database in .+ \(first start only\)…$/);
+      expect(lines.findIndex((line) => line.includes('listening on'))).toBeGreaterThan(0);
+      run.child.stdout.destroy();
+      for (let i = 0; i < 20; i++) expect((await fetch(`${url}/health`)).status).toBe(200);
+      run.child.kill('SIGTERM');
+      expect(await exitWithin(run, 5000)).toBe(0);
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
+    const run = startMain();
+    try {
+      const url = await run.listening();
+      // A log shipper that hangs: the pipe fills up and every write to it would block.
+      run.child.stdout.pause();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next++ < 2000) expect((await fetch(`${url}/health`)).status).toBe(200);
+        }),
+      );
+      run.child.kill('SIGTERM');
+      expect(await exitWithin(run, 5000)).not.toBe('still running');
+    } finally {
+      run.cleanup();
+    }
+  }, 120_000);
+});
+
+describe('main.ts command line and listening errors', () => {
+  it('--help prints the usage (variables, documentation) and exits 0 without starting', async () => {
+    const run = startMain({}, ['--help']);
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(0);
+      expect(run.stdout()).toContain('Usage: npm start');
+      for (const name of [
+        'PORT',
+        'LOG_LEVEL',
+        'DATA_DIR',
+        'EMBEDDED_DURABILITY',
+        'apps/inventory/README.md',
+      ]) {
+        expect(run.stdout()).toContain(name);
+      }
+      expect(run.stdout()).not.toContain('listening');
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('refuses an unknown argument with exit code 2 instead of ignoring it', async () => {
+    const run = startMain({}, ['--port', '4000']);
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(2);
+      expect(run.stderr()).toBe(
+        'unknown argument "--port": settings are environment variables (see --help)\n',
+      );
+    } finally {
+      run.cleanup();
+    }
+  }, 90_000);
+
+  it('a busy port: one line naming the address and PORT, exit code 1', async () => {
+    const occupier = createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const { port } = occupier.address() as { port: number };
+    const run = startMain({ PORT: String(port) });
+    try {
+      expect(await exitWithin(run, 60_000)).toBe(1);
+      expect(run.stderr()).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
+    } finally {
+      run.cleanup();
+      occupier.close();
+    }
+  }, 90_000);
 });

@@ -4,6 +4,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import {
+  createFromTemplate,
+  embeddedOptions,
+  holdsEmbeddedDatabase,
+  prepareEmbeddedTemplate,
+} from './embedded.js';
+import {
   listenPGlite,
   listenPostgres,
   type NotificationHandlers,
@@ -12,6 +18,11 @@ import {
 import { PGliteDialect } from './pglite-dialect.js';
 import { timestamptzParser } from './timestamps.js';
 
+export {
+  embeddedTemplateDir,
+  holdsEmbeddedDatabase,
+  prepareEmbeddedTemplate,
+} from './embedded.js';
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
 
@@ -43,6 +54,17 @@ export interface StoreConfig {
   onPoolError?: (error: Error) => void;
   /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
   loadDataDir?: Blob;
+  /**
+   * Embedded store in a folder: flush each commit's WAL to stable storage before the commit
+   * returns (default true; see embedded.ts). False only for throwaway data: a commit then
+   * survives the process being killed but not a power loss or an operating-system crash.
+   */
+  durable?: boolean;
+  /**
+   * Called before an embedded store's folder is created (its first start), so the caller can
+   * say what the pause is.
+   */
+  onCreate?: () => void;
 }
 
 /** One multi-statement script runner inside a transaction: what migrations and test resets need. */
@@ -119,10 +141,22 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     throw new Error(`DATABASE_URL must be a postgres:// URL or memory://, not "${url}"`);
   }
   const inMemory = url === 'memory://';
+  const durable = config.durable ?? true;
+  // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
+  // from the template.
+  if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
+    config.onCreate?.();
+    // The template is made at install (postinstall); if it is missing, it is made now, once for
+    // every later folder. Without a writable cache, PGlite runs initdb in the folder itself.
+    if (!(await createFromTemplate(config.dataDir, durable))) {
+      if (await prepareEmbeddedTemplate()) await createFromTemplate(config.dataDir, durable);
+    }
+  }
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const pglite = await PGlite.create({
-    ...(inMemory ? {} : { dataDir: config.dataDir }),
-    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
+    ...(inMemory
+      ? { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] }
+      : embeddedOptions(config.dataDir, durable, EMBEDDED_SETTINGS)),
     // Trigram indexes (`CREATE EXTENSION pg_trgm` in the apps' migrations): PostgreSQL ships the
     // extension with the server, PGlite as a module loaded here.
     extensions: { pg_trgm },
@@ -141,7 +175,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     kind: inMemory ? 'memory' : 'embedded',
     description: inMemory
       ? 'embedded PostgreSQL in memory'
-      : `embedded PostgreSQL in ${config.dataDir}`,
+      : `embedded PostgreSQL in ${config.dataDir}${durable ? '' : ' (durability off)'}`,
     db,
     scriptTransaction: (work) =>
       pglite.transaction((tx) =>
