@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import {
   describeListenError,
+  findListenProblem,
   formatAddress,
   formatUsage,
   installGracefulShutdown,
@@ -11,7 +11,7 @@ import {
 import { migrate, openStore, type Store } from '@netops/store';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
-import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { type Database, MIGRATIONS } from './db/schema.js';
 
 const USAGE = formatUsage({
@@ -58,7 +58,8 @@ async function main() {
     logLevel: output.pretty ? 'warn' : 'info',
   });
   // A busy port is found before the store is opened, not after a first start's seconds.
-  await checkPortIsFree(config);
+  const portProblem = await findListenProblem(config.host, config.port);
+  if (portProblem !== undefined) fail(portProblem);
   const services = config.services.map((service) => `${service.name} (${service.type})`);
   output.print(
     services.length > 0
@@ -113,19 +114,6 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   output.print(`chat login service on http://${formatAddress(config.host, port)}`);
   output.print(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
-}
-
-/** Tries the address for a moment; a port that cannot be had ends the start with one line. */
-async function checkPortIsFree(config: AppConfig): Promise<void> {
-  if (config.port === 0) return;
-  const problem = await new Promise<string | undefined>((resolve) => {
-    const probe = createServer();
-    probe.once('error', (error) => resolve(describeListenError(error, config.host, config.port)));
-    probe.listen({ host: config.host, port: config.port, exclusive: true }, () =>
-      probe.close(() => resolve(undefined)),
-    );
-  });
-  if (problem !== undefined) fail(problem);
 }
 
 function exitAfterFlush(output: LogOutput, code: number): void {

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import {
   describeListenError,
+  findListenProblem,
   formatUsage,
   type LogOutput,
   openLogOutput,
@@ -71,7 +71,8 @@ async function main() {
   // Quiet on a terminal: warnings and errors, not a line per request (LOG_LEVEL=info shows them).
   const { config, jwtSecret } = readConfiguration(output.pretty ? 'warn' : 'info');
   // A busy port is found before the store is opened, not after a first start's seconds.
-  await checkPortIsFree(config);
+  const portProblem = await findListenProblem(config.host, config.port);
+  if (portProblem !== undefined) fail(portProblem);
 
   const store = await openStore<Database>({
     databaseUrl: config.databaseUrl,
@@ -137,19 +138,6 @@ function readConfiguration(defaultLogLevel: 'warn' | 'info'): {
     // A ConfigError lists every problem; anything else (an unreadable secret file) says what.
     fail(error instanceof Error ? error.message : String(error));
   }
-}
-
-/** Tries the address for a moment; a port that cannot be had ends the start with one line. */
-async function checkPortIsFree(config: Config): Promise<void> {
-  if (config.port === 0) return;
-  const problem = await new Promise<string | undefined>((resolve) => {
-    const probe = createServer();
-    probe.once('error', (error) => resolve(describeListenError(error, config.host, config.port)));
-    probe.listen({ host: config.host, port: config.port, exclusive: true }, () =>
-      probe.close(() => resolve(undefined)),
-    );
-  });
-  if (problem !== undefined) fail(problem);
 }
 
 function exitAfterFlush(output: LogOutput, code: number): void {

@@ -1,5 +1,5 @@
 export { type CommandLine, formatUsage, readCommandLine, type Usage } from './cli.js';
-export { describeListenError, formatAddress } from './listen.js';
+export { describeListenError, findListenProblem, formatAddress } from './listen.js';
 export {
   DEFAULT_MAX_QUEUED_LOG_BYTES,
   type LogOutput,

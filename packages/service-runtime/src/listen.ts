@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+
 /** `host:port`, with brackets around an IPv6 address. */
 export function formatAddress(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -27,4 +29,17 @@ export function describeListenError(
     default:
       return undefined;
   }
+}
+
+/**
+ * Tries the address for a moment before the (slow) store is opened, so a port that cannot be had
+ * ends the start with one line at once. Answers the problem, or undefined when the port is free.
+ */
+export async function findListenProblem(host: string, port: number): Promise<string | undefined> {
+  if (port === 0) return undefined;
+  return new Promise<string | undefined>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => resolve(describeListenError(error, host, port)));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
