@@ -23,6 +23,11 @@ export interface RunningCapture {
   /** `http://127.0.0.1:9080`, with the real port when 0 was asked for. */
   readonly address: string;
   /**
+   * Warnings to keep in view while capturing (the UI's status bar, stderr without it): today,
+   * listening beyond loopback.
+   */
+  readonly notices: readonly string[];
+  /**
    * Where `r` sends `record` without asking: its route's forward target, else `--forward-to`,
    * else `--replay-to`; null when none is set (the UI then asks for a URL).
    */
@@ -101,6 +106,12 @@ export async function startCapture(
     store,
     server,
     address: `http://${formatAddress(address.address, address.port)}`,
+    notices: isLoopback(config.host)
+      ? []
+      : [
+          `warning: listening on ${formatAddress(address.address, address.port)} (--host ${config.host}), ` +
+            'reachable from other machines: anyone who can reach it sees its answers and fills its memory',
+        ],
     replayTarget: (record) => replayPlan(config, route, record)?.to ?? null,
     async replay(record, request = {}) {
       const plan = replayPlan(config, route, record, request);
@@ -130,4 +141,9 @@ export async function startCapture(
         server.close(() => resolve());
       }),
   };
+}
+
+/** Loopback addresses: anything else makes every captured request reachable from elsewhere. */
+export function isLoopback(host: string): boolean {
+  return /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i.test(host);
 }

@@ -39,11 +39,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** Loopback addresses: anything else makes every captured request reachable from elsewhere. */
-function isLoopback(host: string): boolean {
-  return /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i.test(host);
-}
-
 async function run(config: AppConfig): Promise<void> {
   let loaded = 0;
   const capture = await startCapture(config, async (store) => {
@@ -57,14 +52,7 @@ async function run(config: AppConfig): Promise<void> {
   onExit(() => {
     void capture.close();
   });
-  const listening = new URL(capture.address).host;
-  const warnings: string[] = [];
-  if (!isLoopback(config.host)) {
-    warnings.push(
-      `warning: listening on ${listening} (--host ${config.host}), reachable from other machines: ` +
-        'anyone who can reach it sees its answers and fills its memory',
-    );
-  }
+  const warnings = [...capture.notices];
   if (config.loadFile) {
     const held = capture.store.snapshot().records.length;
     warnings.push(

@@ -75,7 +75,12 @@ describe.concurrent('the webhook command', () => {
   it('warns when it listens beyond loopback', async () => {
     const cli = new RunningCli(['--no-tui', '--host', '0.0.0.0', '--port', '0']);
     try {
-      await cli.address();
+      // tsx compiling the sources on a loaded machine can take more than the usual 10 s.
+      await waitFor(
+        () => cli.stderr.includes('listening on'),
+        () => cli.stderr,
+        18_000,
+      );
       expect(cli.stderr).toMatch(/warning: listening on 0\.0\.0\.0:\d+ .*other machines/);
     } finally {
       await cli.stop();

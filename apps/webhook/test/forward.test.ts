@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { sign as githubSign } from '@octokit/webhooks-methods';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningCapture, startCapture } from '../src/app.js';
+import { startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
 import { headerValue, verificationText } from '../src/capture/record.js';
 import type { AppConfig, RouteSpec } from '../src/config/types.js';
