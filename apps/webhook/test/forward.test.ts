@@ -7,7 +7,7 @@ import type { CapturedRequest } from '../src/capture/record.js';
 import { headerValue, verificationText } from '../src/capture/record.js';
 import type { AppConfig, RouteSpec } from '../src/config/types.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../src/config/types.js';
-import { ForwardQueue, forwardUrl } from '../src/forward/forward.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue, forwardUrl } from '../src/forward/forward.js';
 import { requestJson } from '../src/output/json.js';
 import { captureConfig, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
@@ -170,6 +170,55 @@ describe('forward', () => {
     expect(queue.load.requests).toBe(3);
     queue.close();
     expect(await results[2]).toMatchObject({ failure: 'cancelled' });
+  });
+  it('keeps up with concurrent arrivals over a few reused connections (keep-alive pool per target)', async () => {
+    // The app answers nothing until 32 forwards are in flight at once (or a second has passed,
+    // so a queue sending fewer at a time fails the check below instead of hanging).
+    const held: (() => void)[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let connections = 0;
+    let releaseAll = false;
+    const release = () => {
+      releaseAll = true;
+      for (const answer of held.splice(0)) answer();
+    };
+    const app = await receiver((_req, res) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const answer = () => {
+        inFlight -= 1;
+        res.end('ok');
+      };
+      if (releaseAll) answer();
+      else held.push(answer);
+      if (inFlight >= 32) release();
+    });
+    app.server.on('connection', () => {
+      connections += 1;
+    });
+    const fallback = setTimeout(release, 1000);
+    cleanups.push(() => clearTimeout(fallback));
+    const { port, completed } = await start(forwardTo(app.url, { timeoutMs: 10_000 }));
+
+    await Promise.all(
+      Array.from({ length: 48 }, (_, index) =>
+        fetch(`http://127.0.0.1:${port}/hooks/${index}`, { method: 'POST', body: `${index}` }),
+      ),
+    );
+    await waitFor(() => completed.length === 48, () => `${completed.length} complete`);
+    expect(completed.filter((record) => record.forward?.kind !== 'response')).toEqual([]);
+    expect(maxInFlight).toBeGreaterThanOrEqual(32);
+    const opened = connections;
+    expect(opened).toBeLessThanOrEqual(FORWARD_QUEUE_LIMITS.concurrency);
+
+    // One at a time, every forward goes over a connection already open: none is opened.
+    for (let index = 0; index < 20; index += 1) {
+      await fetch(`http://127.0.0.1:${port}/again/${index}`, { method: 'POST', body: 'x' });
+      await waitFor(() => completed.length === 49 + index, () => `${completed.length} complete`);
+    }
+    expect(completed.slice(48).every((record) => record.forward?.kind === 'response')).toBe(true);
+    expect(connections).toBe(opened);
   });
 });
 

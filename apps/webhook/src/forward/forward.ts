@@ -243,7 +243,10 @@ export interface ForwardQueueOptions {
  * the failure `queue-full` and not sent.
  */
 export const FORWARD_QUEUE_LIMITS = {
-  concurrency: 8,
+  // A cap, not a count: connections are opened only while every open one is busy, so a trickle
+  // of webhooks uses one. At 8, a flood of captures left most requests `queue-full` (the target's
+  // round trip, not its capacity, was the limit); at 64 a local app keeps up (README "Benchmark").
+  concurrency: 64,
   maxQueued: 1000,
   maxQueuedBytes: 32 * 1024 * 1024,
 } as const;
@@ -269,7 +272,15 @@ export class ForwardQueue {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(private readonly options: ForwardQueueOptions) {
-    const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
+    // One keep-alive pool per target (Agent keys its sockets by host and port): a forward reuses
+    // an idle connection, so it costs neither a TCP handshake nor a DNS lookup (done per new
+    // connection only). LIFO reuse keeps the fewest connections warm; idle ones are closed
+    // before the server's own keep-alive timeout (Node honours its `Keep-Alive: timeout` hint).
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.concurrency,
+      scheduling: 'lifo' as const,
+    };
     this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
   }
 
