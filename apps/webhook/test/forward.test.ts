@@ -206,7 +206,10 @@ describe('forward', () => {
         fetch(`http://127.0.0.1:${port}/hooks/${index}`, { method: 'POST', body: `${index}` }),
       ),
     );
-    await waitFor(() => completed.length === 48, () => `${completed.length} complete`);
+    await waitFor(
+      () => completed.length === 48,
+      () => `${completed.length} complete`,
+    );
     expect(completed.filter((record) => record.forward?.kind !== 'response')).toEqual([]);
     expect(maxInFlight).toBeGreaterThanOrEqual(32);
     const opened = connections;
@@ -215,7 +218,10 @@ describe('forward', () => {
     // One at a time, every forward goes over a connection already open: none is opened.
     for (let index = 0; index < 20; index += 1) {
       await fetch(`http://127.0.0.1:${port}/again/${index}`, { method: 'POST', body: 'x' });
-      await waitFor(() => completed.length === 49 + index, () => `${completed.length} complete`);
+      await waitFor(
+        () => completed.length === 49 + index,
+        () => `${completed.length} complete`,
+      );
     }
     expect(completed.slice(48).every((record) => record.forward?.kind === 'response')).toBe(true);
     expect(connections).toBe(opened);
