@@ -171,6 +171,40 @@ describe('forward', () => {
     queue.close();
     expect(await results[2]).toMatchObject({ failure: 'cancelled' });
   });
+  it('answers being received share the queue’s byte budget: beyond it they are kept truncated', async () => {
+    // Each answer's 5000 bytes are sent at once, but all three end only when the third is sent:
+    // the queue holds three answers being received at the same time.
+    const open: (() => void)[] = [];
+    const big = await receiver((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '5000' });
+      res.write('a'.repeat(4999));
+      open.push(() => res.end('a'));
+      if (open.length === 3) setTimeout(() => open.forEach((end) => end()), 100);
+    });
+    const queue = new ForwardQueue({
+      concurrency: 4,
+      maxQueued: 10,
+      maxQueuedBytes: 6000,
+      timeoutMs: 5000,
+      maxResponseBody: 1 << 20,
+    });
+    cleanups.push(() => queue.close());
+    const request = { method: 'POST', target: '/', headers: [], body: Buffer.from('x') };
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => queue.submit(request, big.url)),
+    );
+    const bodies = results.map((result) => (result.kind === 'response' ? result : null));
+    expect(bodies.every((result) => result?.size === 5000)).toBe(true);
+    // Three answers of 5000 bytes at once would hold 15000: the budget keeps at most 6000.
+    const kept = bodies.reduce((sum, result) => sum + (result?.body.length ?? 0), 0);
+    expect(kept).toBeLessThanOrEqual(6000);
+    expect(bodies.some((result) => result?.truncated)).toBe(true);
+    // What is kept is the start of the answer, without holes.
+    for (const result of bodies)
+      expect(result?.body.toString()).toBe('a'.repeat(result?.body.length ?? 0));
+    expect(queue.load).toEqual({ requests: 0, bytes: 0 });
+  });
+
   it('keeps up with concurrent arrivals over a few reused connections (keep-alive pool per target)', async () => {
     // The app answers nothing until 32 forwards are in flight at once (or a second has passed,
     // so a queue sending fewer at a time fails the check below instead of hanging).
