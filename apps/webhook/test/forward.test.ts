@@ -179,7 +179,10 @@ describe('forward', () => {
       res.writeHead(200, { 'Content-Length': '5000' });
       res.write('a'.repeat(4999));
       open.push(() => res.end('a'));
-      if (open.length === 3) setTimeout(() => open.forEach((end) => end()), 100);
+      if (open.length === 3)
+        setTimeout(() => {
+          for (const end of open) end();
+        }, 100);
     });
     const queue = new ForwardQueue({
       concurrency: 4,
