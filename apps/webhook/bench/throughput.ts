@@ -34,16 +34,33 @@ interface Target {
 }
 
 /** A bare node:http server in its own process, answering 200 to everything. */
-async function bareServer(): Promise<Target> {
+async function bareServer(): Promise<Target & { served(): number | null }> {
+  // On SIGTERM it prints how many requests it answered and on how many connections.
   const source = `
+    let served = 0, connections = 0;
     const server = require('node:http').createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.end('{"status":"ok"}'));
+      req.on('end', () => { served += 1; res.end('{"status":"ok"}'); });
     });
+    server.on('connection', () => { connections += 1; });
+    process.on('SIGTERM', () => { console.log('served ' + served + ' on ' + connections); process.exit(0); });
     server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const url = await lineMatching(child, 'stdout', /listening on (http:\/\/\S+)/);
-  return { url, pid: child.pid ?? 0, recorded: () => null, stop: () => stopChild(child) };
+  return {
+    url,
+    pid: child.pid ?? 0,
+    recorded: () => null,
+    stop: () => stopChild(child),
+    served: () => {
+      const match = /served (\d+) on (\d+)/.exec(output);
+      return match ? Number(match[1]) : null;
+    },
+  };
 }
 
 /** `webhook --no-tui`, its lines counted as they come. */
@@ -173,18 +190,20 @@ function sleep(ms: number) {
 }
 
 const rows: Awaited<ReturnType<typeof throughput>>[] = [];
+let forwarded: number | null = null;
 rows.push(await throughput('bare node:http (answers 200)', bareServer));
 rows.push(await throughput('webhook --no-tui', () => headless()));
 // Forwarding on: every captured request is also sent to an app (a bare server of its own);
 // `forwarded` counts the answers the app gave, as --json would show them.
 {
   const app = await bareServer();
-  rows.push(
-    await throughput('webhook --no-tui --forward-to (bare app)', () =>
-      headless(['--forward-to', app.url]),
-    ),
+  const row = await throughput('webhook --no-tui --forward-to (bare app)', () =>
+    headless(['--forward-to', app.url]),
   );
   await app.stop();
+  // Requests the app received: the ones not refused as `queue-full` (and sent before the stop).
+  forwarded = app.served();
+  rows.push(row);
 }
 rows.push(await throughput('webhook with the UI in a pty', () => withUi()));
 const memoryRows = [
@@ -203,6 +222,7 @@ console.table(
     'p99 ms': row.latencyP99Ms,
     answered: row.completed,
     recorded: row.recorded ?? '-',
+    forwarded: row.name.includes('--forward-to') ? (forwarded ?? '?') : '-',
     errors: row.errors,
     'vs bare': `${((row.requestsPerSecond / (rows[0]?.requestsPerSecond ?? 1)) * 100).toFixed(0)}%`,
   })),
@@ -230,6 +250,7 @@ writeFileSync(
       connections,
       bodyBytes: BODY.length,
       throughput: rows,
+      forwardedToApp: forwarded,
       memory: memoryRows,
     },
     null,

@@ -87,7 +87,12 @@ async function run(config: AppConfig): Promise<void> {
       capture.address,
       { onQuit: () => exitProcess(0), onCrash: fail },
       // $VISUAL/$EDITOR and the terminal's clipboard support, read once here like the rest.
-      { capture, environment: uiEnvironment(process.env, process.cwd()) },
+      // The capture's notices stay on screen above the panes (and go to stderr again on exit).
+      {
+        capture,
+        environment: uiEnvironment(process.env, process.cwd()),
+        warnings: capture.notices,
+      },
     );
     // Printed again on the normal screen once the UI has gone, so the warning is not missed.
     onExit(() => {

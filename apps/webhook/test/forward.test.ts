@@ -7,7 +7,7 @@ import type { CapturedRequest } from '../src/capture/record.js';
 import { headerValue, verificationText } from '../src/capture/record.js';
 import type { AppConfig, RouteSpec } from '../src/config/types.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../src/config/types.js';
-import { ForwardQueue, forwardUrl } from '../src/forward/forward.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue, forwardUrl } from '../src/forward/forward.js';
 import { requestJson } from '../src/output/json.js';
 import { captureConfig, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
@@ -170,6 +170,98 @@ describe('forward', () => {
     expect(queue.load.requests).toBe(3);
     queue.close();
     expect(await results[2]).toMatchObject({ failure: 'cancelled' });
+  });
+  it('answers being received share the queue’s byte budget: beyond it they are kept truncated', async () => {
+    // Each answer's 5000 bytes are sent at once, but all three end only when the third is sent:
+    // the queue holds three answers being received at the same time.
+    const open: (() => void)[] = [];
+    const big = await receiver((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '5000' });
+      res.write('a'.repeat(4999));
+      open.push(() => res.end('a'));
+      if (open.length === 3)
+        setTimeout(() => {
+          for (const end of open) end();
+        }, 100);
+    });
+    const queue = new ForwardQueue({
+      concurrency: 4,
+      maxQueued: 10,
+      maxQueuedBytes: 6000,
+      timeoutMs: 5000,
+      maxResponseBody: 1 << 20,
+    });
+    cleanups.push(() => queue.close());
+    const request = { method: 'POST', target: '/', headers: [], body: Buffer.from('x') };
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => queue.submit(request, big.url)),
+    );
+    const bodies = results.map((result) => (result.kind === 'response' ? result : null));
+    expect(bodies.every((result) => result?.size === 5000)).toBe(true);
+    // Three answers of 5000 bytes at once would hold 15000: the budget keeps at most 6000.
+    const kept = bodies.reduce((sum, result) => sum + (result?.body.length ?? 0), 0);
+    expect(kept).toBeLessThanOrEqual(6000);
+    expect(bodies.some((result) => result?.truncated)).toBe(true);
+    // What is kept is the start of the answer, without holes.
+    for (const result of bodies)
+      expect(result?.body.toString()).toBe('a'.repeat(result?.body.length ?? 0));
+    expect(queue.load).toEqual({ requests: 0, bytes: 0 });
+  });
+
+  it('keeps up with concurrent arrivals over a few reused connections (keep-alive pool per target)', async () => {
+    // The app answers nothing until 32 forwards are in flight at once (or a second has passed,
+    // so a queue sending fewer at a time fails the check below instead of hanging).
+    const held: (() => void)[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let connections = 0;
+    let releaseAll = false;
+    const release = () => {
+      releaseAll = true;
+      for (const answer of held.splice(0)) answer();
+    };
+    const app = await receiver((_req, res) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const answer = () => {
+        inFlight -= 1;
+        res.end('ok');
+      };
+      if (releaseAll) answer();
+      else held.push(answer);
+      if (inFlight >= 32) release();
+    });
+    app.server.on('connection', () => {
+      connections += 1;
+    });
+    const fallback = setTimeout(release, 1000);
+    cleanups.push(() => clearTimeout(fallback));
+    const { port, completed } = await start(forwardTo(app.url, { timeoutMs: 10_000 }));
+
+    await Promise.all(
+      Array.from({ length: 48 }, (_, index) =>
+        fetch(`http://127.0.0.1:${port}/hooks/${index}`, { method: 'POST', body: `${index}` }),
+      ),
+    );
+    await waitFor(
+      () => completed.length === 48,
+      () => `${completed.length} complete`,
+    );
+    expect(completed.filter((record) => record.forward?.kind !== 'response')).toEqual([]);
+    expect(maxInFlight).toBeGreaterThanOrEqual(32);
+    const opened = connections;
+    expect(opened).toBeLessThanOrEqual(FORWARD_QUEUE_LIMITS.concurrency);
+
+    // One at a time, every forward goes over a connection already open: none is opened.
+    for (let index = 0; index < 20; index += 1) {
+      await fetch(`http://127.0.0.1:${port}/again/${index}`, { method: 'POST', body: 'x' });
+      await waitFor(
+        () => completed.length === 49 + index,
+        () => `${completed.length} complete`,
+      );
+    }
+    expect(completed.slice(48).every((record) => record.forward?.kind === 'response')).toBe(true);
+    expect(connections).toBe(opened);
   });
 });
 

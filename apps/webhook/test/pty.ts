@@ -43,11 +43,15 @@ export function startInTerminal(
     lastDataAt = Date.now();
   });
   // node-pty may report the exit before it has delivered the last output (the restore sequences,
-  // written just before exiting): wait until the output has been quiet for 100 ms, at most 2 s.
+  // written just before exiting; on a loaded machine, hundreds of ms later): wait until the
+  // alternate screen has been left (when it was entered) and the output has been quiet for
+  // 200 ms, at most 5 s. A run that never restores the terminal still fails `expectRestored`.
   const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
     terminal.onExit(async (exit) => {
-      const deadline = Date.now() + 2000;
-      while (Date.now() - lastDataAt < 100 && Date.now() < deadline) {
+      const deadline = Date.now() + 5000;
+      const left = () =>
+        output.lastIndexOf(LEAVE_ALT_SCREEN) >= output.lastIndexOf(ENTER_ALT_SCREEN);
+      while ((!left() || Date.now() - lastDataAt < 200) && Date.now() < deadline) {
         await new Promise((wait) => setTimeout(wait, 20));
       }
       resolve(exit);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from './helpers.js';
+import { CLI, waitFor } from './helpers.js';
 import { expectRestored, LEAVE_ALT_SCREEN, screenText, startInTerminal } from './pty.js';
 
 describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
@@ -71,5 +71,23 @@ describe('the UI in a pseudo-terminal', { timeout: 60_000 }, () => {
     const report = screenText(cli.output().slice(leave)).trim();
     expect(report).toMatch(/^webhook: internal error: Error: boom from the fixture/);
     expectRestored(cli.output(), report);
+  });
+
+  it('keeps the warning about listening beyond loopback on screen, and prints it again on exit', async () => {
+    const cli = startInTerminal([CLI, '--host', '0.0.0.0', '--port', '0']);
+    await waitFor(() => /kept \/ 0 seen/.test(cli.screen()), cli.screen, 30_000);
+    expect(cli.screen()).toMatch(/⚠ warning: listening on 0\.0\.0\.0:\d+ \(--host 0\.0\.0\.0\)/);
+    const port = /http:\/\/0\.0\.0\.0:(\d+)/.exec(cli.screen())?.[1];
+    // It listens on every interface: the loopback one answers too.
+    const mark = cli.output().length;
+    await fetch(`http://127.0.0.1:${port}/hooks/after`, { method: 'POST', body: 'x' });
+    await waitFor(() => cli.screenSince(mark).includes('/hooks/after'), cli.screen);
+    cli.terminal.write('q');
+    const exit = await cli.exited;
+    expect(exit.exitCode).toBe(0);
+    const leave = cli.output().lastIndexOf(LEAVE_ALT_SCREEN);
+    const after = screenText(cli.output().slice(leave)).trim();
+    expect(after).toMatch(/^webhook: warning: listening on 0\.0\.0\.0:\d+/);
+    expectRestored(cli.output(), after);
   });
 });

@@ -27,6 +27,7 @@ afterEach(() => {
 function mount(
   store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 }),
   effects?: UiEffects,
+  warnings?: readonly string[],
 ) {
   const onQuit = vi.fn();
   instance = render(
@@ -35,6 +36,7 @@ function mount(
       address="http://127.0.0.1:9080"
       onQuit={onQuit}
       effects={effects}
+      warnings={warnings}
       fallbackSize={{ columns: COLUMNS, rows: ROWS }}
     />,
   );
@@ -78,6 +80,28 @@ describe('layout', () => {
     expect(lines.at(-1)).toContain(' http://127.0.0.1:9080 · 0 kept / 0 seen ');
     expect(lines.at(-1)).toContain('v view  / filter  r replay  x curl');
     expect(lines.at(-1)).toContain('q quit');
+  });
+
+  it('keeps the capture’s warnings (listening beyond loopback) in a header line, escaped', async () => {
+    const store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 });
+    const warning =
+      'warning: listening on 0.0.0.0:9080 (--host 0.0.0.0\x1b]0;pwned\x07), reachable from other machines';
+    const ui = mount(store, undefined, [warning]);
+    await ui.until((frame) => frame.includes('Waiting for requests'));
+    const lines = ui.frame().split('\n');
+    expect(lines).toHaveLength(ROWS);
+    expect(lines[0]).toContain('⚠ warning: listening on 0.0.0.0:9080 (--host 0.0.0.0␛]0;pwned');
+    expect(ui.frame()).not.toContain('\x1b]0;');
+    // The panes start below it, one row shorter.
+    expect(lines[1]?.startsWith('╭')).toBe(true);
+    expect(layoutFor(COLUMNS, ROWS, 1).listRows).toBe(layoutFor(COLUMNS, ROWS).listRows - 1);
+    // Still there after keys, requests and a notice: it is not dismissed while it holds.
+    for (let index = 0; index < 30; index += 1) add(store, `/hooks/${index}`);
+    await ui.press('j');
+    await ui.press('x');
+    await ui.until((frame) => frame.includes('/hooks/29'));
+    expect(ui.frame().split('\n')[0]).toContain('⚠ warning: listening on 0.0.0.0:9080');
+    expect(ui.frame().split('\n')).toHaveLength(ROWS);
   });
 
   it('lists requests newest first as HH:MM:SS METHOD path, detail of the newest', async () => {

@@ -29,7 +29,8 @@ Options:
                           then $XDG_CONFIG_HOME/webhook/config.yaml)
       --max-body <size>   bytes of one body kept (default ${formatSize(DEFAULT_LIMITS.maxBody)})
       --max-requests <n>  requests kept, oldest dropped first (default ${DEFAULT_LIMITS.maxRequests})
-      --max-memory <size> bytes of bodies kept, oldest dropped first (default ${formatSize(DEFAULT_LIMITS.maxMemory)})
+      --max-memory <size> bytes held by records and requests in flight, oldest records
+                          dropped first (default ${formatSize(DEFAULT_LIMITS.maxMemory)})
       --no-tui            print one line per request instead of the UI
       --json              print one JSON object per request (implies --no-tui)
       --forward-to <url>  also send every request to this URL (routes may name their own)
@@ -43,7 +44,9 @@ Options:
   -v, --version           show the version
 
 Sizes take binary units: 512k, 10MiB, 1g.
-Keys in the UI: Up/k Down/j select, Enter expands the body, PgUp/PgDn scroll, c clears, q quits.
+Keys in the UI: Up/k Down/j select, Enter expands the body, PgUp/PgDn scroll, v body view,
+/ filter, n/N next/previous match, r replay, e edit and replay, x copy as curl, X export HAR,
+c clear, q quit.
 `;
 
 /** The bits of the environment the CLI depends on, passed in so nothing else reads process.env. */

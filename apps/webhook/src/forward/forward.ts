@@ -21,6 +21,11 @@ export interface SendOptions {
   readonly maxResponseBody: number;
   /** Aborting ends the exchange as `cancelled`. */
   readonly signal?: AbortSignal;
+  /**
+   * How many of `wanted` more answer bytes may be kept (a queue shares one byte budget among its
+   * requests); once it grants less, the rest of the answer is dropped (`truncated`). Default: all.
+   */
+  readonly keep?: (wanted: number) => number;
   /** Connection reuse (a queue passes its own, bounded); default: a new connection each time. */
   readonly agents?: { readonly http: HttpAgent; readonly https: HttpsAgent };
 }
@@ -193,10 +198,17 @@ export function sendRequest(
       const chunks: Buffer[] = [];
       let kept = 0;
       let size = 0;
+      // Set when a byte was dropped: nothing after it is kept, so the body has no holes.
+      let cut = false;
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (kept >= options.maxResponseBody) return;
-        const part = chunk.subarray(0, options.maxResponseBody - kept);
+        if (cut) return;
+        let take = Math.min(chunk.length, options.maxResponseBody - kept);
+        if (options.keep && take > 0) take = options.keep(take);
+        if (take < chunk.length) cut = true;
+        if (take <= 0) return;
+        // A copy of the part kept: a subarray would hold the whole chunk in memory.
+        const part = take === chunk.length ? chunk : Buffer.from(chunk.subarray(0, take));
         chunks.push(part);
         kept += part.length;
       });
@@ -231,7 +243,10 @@ export interface ForwardQueueOptions {
   readonly concurrency: number;
   /** Requests waiting or under way; beyond it a request is not forwarded (`queue-full`). */
   readonly maxQueued: number;
-  /** Bytes (bodies and headers) of the requests waiting or under way; beyond it, `queue-full`. */
+  /**
+   * Bytes (bodies and headers) of the requests waiting or under way, and of the answers being
+   * received; beyond it a request is `queue-full` and an answer is kept `truncated`.
+   */
   readonly maxQueuedBytes: number;
   readonly timeoutMs: number;
   readonly maxResponseBody: number;
@@ -243,7 +258,10 @@ export interface ForwardQueueOptions {
  * the failure `queue-full` and not sent.
  */
 export const FORWARD_QUEUE_LIMITS = {
-  concurrency: 8,
+  // A cap, not a count: connections are opened only while every open one is busy, so a trickle
+  // of webhooks uses one. At 8, a flood of captures left most requests `queue-full` (the target's
+  // round trip, not its capacity, was the limit); at 64 a local app keeps up (README "Benchmark").
+  concurrency: 64,
   maxQueued: 1000,
   maxQueuedBytes: 32 * 1024 * 1024,
 } as const;
@@ -251,7 +269,7 @@ export const FORWARD_QUEUE_LIMITS = {
 interface Waiting {
   readonly request: OutgoingRequest;
   readonly url: string;
-  readonly bytes: number;
+  bytes: number;
   /** The forward timeout counts from here: waiting in the queue uses it up too. */
   readonly deadline: number;
   readonly resolve: (result: ExchangeResponse | ExchangeFailure) => void;
@@ -269,7 +287,15 @@ export class ForwardQueue {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(private readonly options: ForwardQueueOptions) {
-    const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
+    // One keep-alive pool per target (Agent keys its sockets by host and port): a forward reuses
+    // an idle connection, so it costs neither a TCP handshake nor a DNS lookup (done per new
+    // connection only). LIFO reuse keeps the fewest connections warm; idle ones are closed
+    // before the server's own keep-alive timeout (Node honours its `Keep-Alive: timeout` hint).
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.concurrency,
+      scheduling: 'lifo' as const,
+    };
     this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
   }
 
@@ -373,6 +399,13 @@ export class ForwardQueue {
         maxResponseBody: this.options.maxResponseBody,
         signal: this.abort.signal,
         agents: this.agents,
+        // 64 answers of up to --max-body each in flight would otherwise escape the bound.
+        keep: (wanted) => {
+          const granted = Math.max(0, Math.min(wanted, this.options.maxQueuedBytes - this.bytes));
+          this.bytes += granted;
+          item.bytes += granted;
+          return granted;
+        },
       }).then((result) => {
         this.active -= 1;
         this.bytes -= item.bytes;

@@ -8,9 +8,10 @@ import { clock } from '../format/time.js';
 import type { Notice, UiCommand } from './commands.js';
 import { buildDetail, type Tone, visibleLines } from './detail.js';
 import { forEachKeyEvent } from './keys.js';
-import { type Layout, layoutFor } from './layout.js';
+import type { Layout } from './layout.js';
 import {
   initialState,
+  layoutOf,
   recordAt,
   reduce,
   selectedRecord,
@@ -55,6 +56,8 @@ export interface AppProps {
   readonly address: string;
   readonly onQuit: () => void;
   readonly effects?: UiEffects;
+  /** Shown above the panes for the whole run (`UiState.warnings`): listening beyond loopback. */
+  readonly warnings?: readonly string[];
   /** The state to start from (the UI is remounted after $EDITOR with the state it had). */
   readonly initial?: UiState;
   /** Told of every new state, so a remount can start from it. */
@@ -130,7 +133,9 @@ export function App(props: AppProps) {
   const { stdout } = useStdout();
   const [state, setState] = useState(() => {
     const { columns, rows } = terminalSize(stdout, fallbackSize);
-    const start = props.initial ? { ...props.initial, columns, rows } : initialState(columns, rows);
+    const start = props.initial
+      ? { ...props.initial, columns, rows }
+      : initialState(columns, rows, props.warnings);
     return reduce(start, { type: 'sync', snapshot: store.snapshot() });
   });
   // The latest state, read and written synchronously: keys typed in one chunk are each applied to
@@ -195,9 +200,14 @@ export function App(props: AppProps) {
 
 /** The whole screen as a function of the state. */
 export function Screen({ state, address }: { state: UiState; address: string }) {
-  const layout = layoutFor(state.columns, state.rows);
+  const layout = layoutOf(state);
   return (
     <Box flexDirection="column" width={layout.columns} height={layout.rows}>
+      {state.warnings.slice(0, layout.bannerRows).map((warning) => (
+        <Text key={warning} wrap="truncate" bold color="yellow">
+          {fit(`⚠ ${printable(warning)}`, layout.columns)}
+        </Text>
+      ))}
       <Box flexDirection="row" height={layout.paneHeight}>
         <RequestList state={state} layout={layout} />
         <DetailPane state={state} layout={layout} address={address} />

@@ -5,7 +5,9 @@ export interface Layout {
   /** Outer widths of the two panes (borders included): 30% and the rest. */
   readonly listWidth: number;
   readonly detailWidth: number;
-  /** Outer height of both panes: everything but the status bar. */
+  /** Warning lines above the panes (see `UiState.warnings`), as many as fit. */
+  readonly bannerRows: number;
+  /** Outer height of both panes: everything but the banner and the status bar. */
   readonly paneHeight: number;
   /** Request rows visible in the list. */
   readonly listRows: number;
@@ -23,18 +25,21 @@ const PANE_CHROME_X = 4;
 const PANE_CHROME_Y = 2;
 const STATUS_ROWS = 1;
 
-export function layoutFor(columns: number, rows: number): Layout {
+/** `bannerRows`: warning lines wanted above the panes; the panes keep at least one text row. */
+export function layoutFor(columns: number, rows: number, bannerRows = 0): Layout {
   const safeColumns = Math.max(30, Math.floor(columns) || 80);
   const safeRows = Math.max(6, Math.floor(rows) || 24);
   const listWidth = Math.max(PANE_CHROME_X + 8, Math.round(safeColumns * 0.3));
   const detailWidth = safeColumns - listWidth;
-  const paneHeight = safeRows - STATUS_ROWS;
+  const banner = Math.max(0, Math.min(bannerRows, safeRows - STATUS_ROWS - PANE_CHROME_Y - 1));
+  const paneHeight = safeRows - STATUS_ROWS - banner;
   const inner = paneHeight - PANE_CHROME_Y;
   return {
     columns: safeColumns,
     rows: safeRows,
     listWidth,
     detailWidth,
+    bannerRows: banner,
     paneHeight,
     listRows: inner,
     listTextWidth: listWidth - PANE_CHROME_X,

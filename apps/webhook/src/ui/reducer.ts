@@ -3,7 +3,7 @@ import type { StoreSnapshot } from '../capture/store.js';
 import type { Notice, UiCommand } from './commands.js';
 import { BODY_MODES, type BodyMode, buildDetail } from './detail.js';
 import { type Filter, matches, narrows, parseFilter } from './filter.js';
-import { layoutFor } from './layout.js';
+import { type Layout, layoutFor } from './layout.js';
 
 /** The filter typed after `/`: its text, and the last version of it that parsed. */
 export interface FilterState {
@@ -44,6 +44,11 @@ export interface UiState {
   readonly replayTarget: string | null;
   /** The last command's outcome, shown in the status bar until the next key. */
   readonly notice: Notice | null;
+  /**
+   * Conditions that hold for the whole run (listening beyond loopback): one line each above the
+   * panes, never dismissed, since the condition does not go away.
+   */
+  readonly warnings: readonly string[];
   readonly columns: number;
   readonly rows: number;
 }
@@ -90,7 +95,11 @@ export interface Step {
 
 const NO_FILTER: FilterState = { text: '', applied: null, error: null };
 
-export function initialState(columns: number, rows: number): UiState {
+export function initialState(
+  columns: number,
+  rows: number,
+  warnings: readonly string[] = [],
+): UiState {
   return {
     records: [],
     shown: [],
@@ -104,9 +113,15 @@ export function initialState(columns: number, rows: number): UiState {
     prompt: null,
     replayTarget: null,
     notice: null,
+    warnings,
     columns,
     rows,
   };
+}
+
+/** Where everything goes for this state's terminal size and warnings. */
+export function layoutOf(state: UiState): Layout {
+  return layoutFor(state.columns, state.rows, state.warnings.length);
 }
 
 /** The state after `event`, for callers that perform no commands (tests, `useReducer`). */
@@ -171,7 +186,7 @@ function press(state: UiState, key: UiKey): Step {
     }
     case 'pageUp':
     case 'pageDown': {
-      const page = Math.max(1, layoutFor(state.columns, state.rows).detailRows - 1);
+      const page = Math.max(1, layoutOf(state).detailRows - 1);
       const top = state.detailTop + (key === 'pageDown' ? page : -page);
       return only(settle({ ...state, detailTop: top }));
     }
@@ -360,7 +375,7 @@ function select(state: UiState, index: number | null): UiState {
 
 /** Clamps both scroll positions: the selection visible in the list, the detail within its content. */
 function settle(state: UiState): UiState {
-  const layout = layoutFor(state.columns, state.rows);
+  const layout = layoutOf(state);
   const count = state.shown.length;
   let listTop = Math.min(state.listTop, Math.max(0, count - layout.listRows));
   const selected = selectedIndex(state);

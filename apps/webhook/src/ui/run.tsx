@@ -26,6 +26,8 @@ export interface UiOptions {
   readonly environment: UiEnvironment;
   /** Replays go through the running capture: it knows the routes, targets and secrets. */
   readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget'>;
+  /** Shown above the panes for the whole run: `RunningCapture.notices`. */
+  readonly warnings?: readonly string[];
 }
 
 /** The services the UI's effects use: the capture's replay, the export formats. */
@@ -79,6 +81,7 @@ export function startUi(
         address={address}
         onQuit={handlers.onQuit}
         effects={effects}
+        warnings={options?.warnings}
         initial={lastState}
         channel={channel}
         onState={(state) => {
