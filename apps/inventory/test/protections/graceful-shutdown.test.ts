@@ -25,9 +25,9 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts the fixture under tsx, the way `npm run inventory` starts main.ts. */
+/** Starts the fixture under tsx with the workspace packages' sources, the way `npm run inventory` starts main.ts. */
 async function startServer(env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', fixture], {
     cwd: repoRoot,
     env: { ...process.env, RATE_LIMIT_MAX: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
