@@ -131,7 +131,8 @@ async function requests(url: string, count: number, concurrency = 16) {
 describe('src/main.ts when the reader of its output is gone or stuck', () => {
   async function started() {
     const run = start(
-      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info' },
+      // Thousands of calls from one address: above the per-address API rate limit's default.
+      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
       mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
     );
     children.push(run.child);
