@@ -6,15 +6,10 @@ import {
   openLogOutput,
   readCommandLine,
 } from '@netops/service-runtime';
-import { migrate, openStore, type Store } from '@netops/store';
-import { buildApp } from './app.js';
-import { generatePassword, PasswordHasher } from './auth/passwords.js';
-import { resolveJwtSecret } from './auth/secret.js';
-import { seedInitialAccounts } from './auth/users.js';
-import { type Config, loadConfig } from './config.js';
-import { type Database, MIGRATIONS_FOLDER } from './db/schema.js';
-import { DOCS_PREFIX, OPENAPI_PATH } from './http/openapi.js';
-import { installGracefulShutdown } from './protections/index.js';
+import type { Store } from '@netops/store';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import { DOCS_PREFIX, OPENAPI_PATH } from './http/paths.js';
 
 const USAGE = formatUsage({
   summary: 'Network inventory API: a REST API keeping an inventory of network assets.',
@@ -68,8 +63,26 @@ async function main() {
   if (command.action === 'refuse') fail(command.message, 2);
 
   const output = await openLogOutput();
+  // Said at once: loading the service's modules takes a second or two (more under tsx), and a
+  // first start then creates the database.
+  output.print('Starting the network inventory API…');
+  const [
+    { migrate, openStore },
+    { buildApp },
+    { generatePassword, PasswordHasher },
+    { seedInitialAccounts },
+    { MIGRATIONS_FOLDER },
+    { installGracefulShutdown },
+  ] = await Promise.all([
+    import('@netops/store'),
+    import('./app.js'),
+    import('./auth/passwords.js'),
+    import('./auth/users.js'),
+    import('./db/schema.js'),
+    import('./protections/index.js'),
+  ]);
   // Quiet on a terminal: warnings and errors, not a line per request (LOG_LEVEL=info shows them).
-  const { config, jwtSecret } = readConfiguration(output.pretty ? 'warn' : 'info');
+  const { config, jwtSecret } = await readConfiguration(output.pretty ? 'warn' : 'info');
   // A busy port is found before the store is opened, not after a first start's seconds.
   const portProblem = await findListenProblem(config.host, config.port);
   if (portProblem !== undefined) fail(portProblem);
@@ -127,10 +140,14 @@ async function main() {
   output.print(lines.join('\n'));
 }
 
-function readConfiguration(defaultLogLevel: 'warn' | 'info'): {
+async function readConfiguration(defaultLogLevel: 'warn' | 'info'): Promise<{
   config: Config;
   jwtSecret: string;
-} {
+}> {
+  const [{ loadConfig }, { resolveJwtSecret }] = await Promise.all([
+    import('./config.js'),
+    import('./auth/secret.js'),
+  ]);
   try {
     const config = loadConfig(process.env, { logLevel: defaultLogLevel });
     return { config, jwtSecret: resolveJwtSecret(config) };

@@ -207,9 +207,10 @@ describe('main.ts when the reader of its output goes away', () => {
     const run = startMain();
     try {
       const url = await run.listening();
-      // A first start says what the pause is before anything else, then the banner.
+      // A first start says at once that it is starting, then what the pause is, then the banner.
       const lines = run.stdout().split('\n');
-      expect(lines[0]).toMatch(/^Creating the embedded database in .+ \(first start only\)…$/);
+      expect(lines[0]).toBe('Starting the network inventory API…');
+      expect(lines[1]).toMatch(/^Creating the embedded database in .+ \(first start only\)…$/);
       expect(lines.findIndex((line) => line.includes('listening on'))).toBeGreaterThan(0);
       run.child.stdout.destroy();
       for (let i = 0; i < 20; i++) expect((await fetch(`${url}/health`)).status).toBe(200);

@@ -4,9 +4,10 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Access } from '../auth/roles.js';
 import { API_VERSION } from '../routes/service.js';
+import { DOCS_PREFIX, OPENAPI_PATH } from './paths.js';
 
-export const DOCS_PREFIX = '/docs';
-export const OPENAPI_PATH = '/openapi.json';
+export { DOCS_PREFIX, OPENAPI_PATH };
+
 const ERROR_SCHEMA_NAME = 'Error';
 interface OpenApiDocument {
   paths?: unknown;
