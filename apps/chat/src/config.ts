@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { isTrustedProxyEntry } from '@netops/service-runtime';
 import { type Static, type TSchema, Type } from 'typebox';
 import { parse as parseYaml } from 'yaml';
 import { describeSchemaErrors, validatorFor } from './validation.js';
@@ -284,18 +284,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
  */
 export type TrustProxySetting = false | number | readonly string[];
 
-const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const MAX_PROXY_HOPS = 10;
-
-function isAddressOrRange(entry: string): boolean {
-  if (TRUST_PROXY_KEYWORDS.has(entry) || isIP(entry) !== 0) return true;
-  const slash = entry.lastIndexOf('/');
-  if (slash < 0) return false;
-  const version = isIP(entry.slice(0, slash));
-  const prefix = entry.slice(slash + 1);
-  if (version === 0 || !/^[0-9]{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (version === 4 ? 32 : 128);
-}
 
 const list = (text: string) =>
   text
@@ -322,7 +311,7 @@ export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
   }
   const entries = list(text);
   for (const entry of entries) {
-    if (!isAddressOrRange(entry)) {
+    if (!isTrustedProxyEntry(entry)) {
       throw new ConfigError(
         `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range, one of loopback, linklocal, uniquelocal, or a hop count`,
       );

@@ -6,6 +6,7 @@ export {
   type LogOutputOptions,
   openLogOutput,
 } from './log-output.js';
+export { isTrustedProxyEntry } from './proxy.js';
 export {
   type ClosableServer,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,

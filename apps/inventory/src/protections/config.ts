@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { isTrustedProxyEntry } from '@netops/service-runtime';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type AllowedHosts, type HostPattern, parseHost } from './host-guard.js';
@@ -82,8 +83,6 @@ export const PROTECTIONS_DEFAULTS = {
     connectionMs: 60_000,
   },
 } as const;
-
-const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 const integerText = (description: string) =>
   Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description }));
@@ -272,23 +271,13 @@ export function parseTrustProxy(text: string | undefined): TrustProxySetting {
   }
   const entries = splitList(text);
   for (const entry of entries) {
-    if (!isAddressOrRange(entry)) {
+    if (!isTrustedProxyEntry(entry)) {
       throw new Error(
         `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
       );
     }
   }
   return entries;
-}
-
-function isAddressOrRange(entry: string): boolean {
-  if (TRUST_PROXY_KEYWORDS.has(entry) || isIP(entry) !== 0) return true;
-  const slash = entry.lastIndexOf('/');
-  if (slash < 0) return false;
-  const version = isIP(entry.slice(0, slash));
-  const prefix = entry.slice(slash + 1);
-  if (version === 0 || !/^[0-9]{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 /**
