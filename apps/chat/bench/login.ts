@@ -34,7 +34,9 @@ const USAGE = `npm run bench:chat -- [options]
   --duration SECONDS    per row (default 10)
   --connections N       concurrent connections of the load generator (default 10)
   --users N             users (and sessions) taken in turn (default 500)
-  --rows LIST           ceiling,provider,me,login (default all)
+  --rows LIST           any of ceiling,provider,me,login,me-uncached,me-quiet (default all):
+                        me-uncached is me with SESSION_CACHE=off, me-quiet with LOG_LEVEL=warn,
+                        each in a service process of its own
   --cpu-prof            write a CPU profile of each service process to bench/results/profiles/
   --help
 `;
@@ -54,7 +56,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: process.env.BENCH_DURATION || '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '10' },
     users: { type: 'string', default: '500' },
-    rows: { type: 'string', default: 'ceiling,provider,me,login' },
+    rows: { type: 'string', default: 'ceiling,provider,me,login,me-uncached,me-quiet' },
     'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -223,6 +225,7 @@ async function startService(
   store: string,
   providerUrl: string,
   runDir: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const servicesFile = join(runDir, 'chat.bench.yaml');
@@ -253,12 +256,14 @@ async function startService(
       ? { DATABASE_URL: options['database-url'] }
       : { DATA_DIR: join(runDir, 'embedded-data') }),
     ...(options['redis-url'] ? { REDIS_URL: options['redis-url'] } : {}),
+    ...extraEnv,
   };
+  // One folder per service process: tsx's loader thread writes a profile of its own beside the
+  // main thread's (the larger file).
   const profiling = options['cpu-prof']
     ? [
         '--cpu-prof',
-        `--cpu-prof-dir=${join(resultsDir, 'profiles')}`,
-        `--cpu-prof-name=service-${store}-${Date.now()}.cpuprofile`,
+        `--cpu-prof-dir=${join(resultsDir, 'profiles', `service-${store}-${new Date().toISOString().replaceAll(':', '-')}`)}`,
       ]
     : [];
   // stdout (the JSON log lines, one per request at the default level) goes to a file, as it would
@@ -328,60 +333,88 @@ async function measureStore(
     await run('fake provider alone (signed verify_credentials)', { url, method: 'GET', variants });
   }
 
-  if (!rowsWanted.has('me') && !rowsWanted.has('login')) return rows;
+  const serviceRows = ['me', 'login', 'me-uncached', 'me-quiet'].filter((row) =>
+    rowsWanted.has(row),
+  );
+  if (serviceRows.length === 0) return rows;
   if (store === 'postgres') await resetPostgres(options['database-url']);
   if (options['redis-url']) await clearRedis(options['redis-url']);
-  const service = await startService(store, providerUrl, runDir);
-  try {
-    const bodies = Array.from({ length: users }, (_, i) => loginBody(i));
-    const loginUrl = `${service.url}/api/v1/login`;
-    const json = { 'content-type': 'application/json' };
-    // Warm-up: every user's first login (creates the users), then the JIT on both routes.
-    await load({
-      url: loginUrl,
-      method: 'POST',
-      variants: bodies.map((body) => ({ headers: json, body })),
-      connections,
-      durationSeconds: 0,
-      amount: users * 2,
-    });
-    // One session per user, as a Rocket.Chat client holds it after its login.
-    const sessions: Array<Record<string, string>> = [];
-    for (const body of bodies) {
-      const answer = (await (
-        await fetch(loginUrl, { method: 'POST', headers: json, body })
-      ).json()) as {
-        data: { userId: string; authToken: string };
-      };
-      sessions.push({ 'x-user-id': answer.data.userId, 'x-auth-token': answer.data.authToken });
-    }
-    const meUrl = `${service.url}/api/v1/me`;
-    const meVariants = sessions.map((headers) => ({ headers }));
-    await load({
-      url: meUrl,
-      method: 'GET',
-      variants: meVariants,
-      connections,
-      durationSeconds: 0,
-      amount: users * 4,
-    });
+  const bodies = Array.from({ length: users }, (_, i) => loginBody(i));
+  const json = { 'content-type': 'application/json' };
 
-    if (rowsWanted.has('me')) {
-      await run(`GET /api/v1/me (${users} sessions in turn)`, {
-        url: meUrl,
-        method: 'GET',
-        variants: meVariants,
-      });
-    }
-    if (rowsWanted.has('login')) {
-      await run(`POST /api/v1/login (twitter, ${users} users in turn)`, {
+  /** Starts the service with `env`, warms it up, hands its URL and sessions to `work`, stops it. */
+  const withService = async (
+    env: Record<string, string>,
+    work: (url: string, meVariants: LoadJob['variants']) => Promise<void>,
+  ) => {
+    const service = await startService(store, providerUrl, runDir, env);
+    try {
+      const loginUrl = `${service.url}/api/v1/login`;
+      // Warm-up: every user's login (the first run creates the users), then the JIT.
+      await load({
         url: loginUrl,
         method: 'POST',
         variants: bodies.map((body) => ({ headers: json, body })),
+        connections,
+        durationSeconds: 0,
+        amount: users * 2,
       });
+      // One session per user, as a Rocket.Chat client holds it after its login.
+      const sessions: LoadJob['variants'] = [];
+      for (const body of bodies) {
+        const answer = (await (
+          await fetch(loginUrl, { method: 'POST', headers: json, body })
+        ).json()) as { data: { userId: string; authToken: string } };
+        sessions.push({
+          headers: { 'x-user-id': answer.data.userId, 'x-auth-token': answer.data.authToken },
+        });
+      }
+      await load({
+        url: `${service.url}/api/v1/me`,
+        method: 'GET',
+        variants: sessions,
+        connections,
+        durationSeconds: 0,
+        amount: users * 4,
+      });
+      await work(service.url, sessions);
+    } finally {
+      await stop(service.child);
     }
-  } finally {
-    await stop(service.child);
+  };
+
+  if (rowsWanted.has('me') || rowsWanted.has('login')) {
+    await withService({}, async (url, meVariants) => {
+      if (rowsWanted.has('me')) {
+        await run(`GET /api/v1/me (${users} sessions in turn)`, {
+          url: `${url}/api/v1/me`,
+          method: 'GET',
+          variants: meVariants,
+        });
+      }
+      if (rowsWanted.has('login')) {
+        await run(`POST /api/v1/login (twitter, ${users} users in turn)`, {
+          url: `${url}/api/v1/login`,
+          method: 'POST',
+          variants: bodies.map((body) => ({ headers: json, body })),
+        });
+      }
+    });
+  }
+  // The same `me` with one setting changed, in the same run: what that setting costs or buys.
+  const variants: Array<[string, Record<string, string>, string]> = [
+    ['me-uncached', { SESSION_CACHE: 'off' }, 'SESSION_CACHE=off'],
+    ['me-quiet', { LOG_LEVEL: 'warn' }, 'LOG_LEVEL=warn, no line per request'],
+  ];
+  for (const [row, env, label] of variants) {
+    if (!rowsWanted.has(row)) continue;
+    await withService(env, (url, meVariants) =>
+      run(`GET /api/v1/me, ${label}`, {
+        url: `${url}/api/v1/me`,
+        method: 'GET',
+        variants: meVariants,
+      }),
+    );
   }
   return rows;
 }

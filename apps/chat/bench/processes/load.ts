@@ -11,29 +11,38 @@ let next = 0;
 const latencies: number[] = [];
 const statuses: Record<string, number> = {};
 
-const instance = autocannon({
-  url: job.url,
-  connections: job.connections,
-  ...(job.amount ? { amount: job.amount } : { duration: job.durationSeconds }),
-  requests: [
-    {
-      method: job.method,
-      setupRequest: (request) => {
-        const variant = job.variants[next++ % job.variants.length];
-        return {
-          ...request,
-          headers: { ...request.headers, ...variant?.headers },
-          ...(variant?.body !== undefined ? { body: variant.body } : {}),
-        };
+const instance = autocannon(
+  {
+    url: job.url,
+    connections: job.connections,
+    ...(job.amount ? { amount: job.amount } : { duration: job.durationSeconds }),
+    requests: [
+      {
+        method: job.method,
+        setupRequest: (request) => {
+          const variant = job.variants[next++ % job.variants.length];
+          return {
+            ...request,
+            headers: { ...request.headers, ...variant?.headers },
+            ...(variant?.body !== undefined ? { body: variant.body } : {}),
+          };
+        },
       },
-    },
-  ],
-});
-instance.on('response', (_client, statusCode: number, _bytes: number, responseTime: number) => {
-  if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-  else statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-});
-instance.on('done', (result) => {
+    ],
+  },
+  (error, result) => {
+    if (error) throw error;
+    report(result);
+  },
+);
+instance.on(
+  'response',
+  (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    else statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  },
+);
+function report(result: autocannon.Result): void {
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -51,4 +60,4 @@ instance.on('done', (result) => {
     statuses,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
-});
+}
