@@ -34,9 +34,12 @@ const USAGE = `npm run bench:chat -- [options]
   --duration SECONDS    per row (default 10)
   --connections N       concurrent connections of the load generator (default 10)
   --users N             users (and sessions) taken in turn (default 500)
-  --rows LIST           any of ceiling,provider,me,login,me-uncached,me-quiet (default all):
-                        me-uncached is me with SESSION_CACHE=off, me-quiet with LOG_LEVEL=warn,
-                        each in a service process of its own
+  --rows LIST           any of ceiling,provider,me,login,latency,me-uncached,me-quiet,
+                        login-async-commit (default all). latency: the provider and a login with
+                        1 connection (their medians compared); me-uncached: me with
+                        SESSION_CACHE=off; me-quiet: with LOG_LEVEL=warn; login-async-commit:
+                        logins on the bench database set to synchronous_commit=off (what the
+                        flush of each commit costs; PostgreSQL only)
   --cpu-prof            write a CPU profile of each service process to bench/results/profiles/
   --help
 `;
@@ -56,7 +59,10 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: process.env.BENCH_DURATION || '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '10' },
     users: { type: 'string', default: '500' },
-    rows: { type: 'string', default: 'ceiling,provider,me,login,me-uncached,me-quiet' },
+    rows: {
+      type: 'string',
+      default: 'ceiling,provider,me,login,latency,me-uncached,me-quiet,login-async-commit',
+    },
     'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -193,6 +199,18 @@ async function resetPostgres(url: string): Promise<void> {
   }
 }
 
+/** ALTER DATABASE on the benchmark's own database (name checked by resetPostgres first). */
+async function setDatabase(url: string, setting: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE ${name} ${setting}`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Deletes the service's keys (`chat-*`) in the benchmark's Redis database, and only there. */
 async function clearRedis(url: string): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
@@ -297,8 +315,12 @@ async function measureStore(
   runDir: string,
 ): Promise<Row[]> {
   const rows: Row[] = [];
-  const run = async (what: string, job: Omit<LoadJob, 'connections' | 'durationSeconds'>) => {
-    const result = await load({ ...job, connections, durationSeconds: duration });
+  const run = async (
+    what: string,
+    job: Omit<LoadJob, 'connections' | 'durationSeconds'>,
+    withConnections = connections,
+  ) => {
+    const result = await load({ ...job, connections: withConnections, durationSeconds: duration });
     rows.push({ store, what, result });
     console.log(
       `  ${store} | ${what}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}`,
@@ -331,6 +353,9 @@ async function measureStore(
       },
     }));
     await run('fake provider alone (signed verify_credentials)', { url, method: 'GET', variants });
+    if (rowsWanted.has('latency')) {
+      await run('fake provider alone, 1 connection', { url, method: 'GET', variants }, 1);
+    }
   }
 
   const serviceRows = ['me', 'login', 'me-uncached', 'me-quiet'].filter((row) =>
@@ -399,7 +424,38 @@ async function measureStore(
           variants: bodies.map((body) => ({ headers: json, body })),
         });
       }
+      if (rowsWanted.has('latency')) {
+        await run(
+          'POST /api/v1/login, 1 connection',
+          {
+            url: `${url}/api/v1/login`,
+            method: 'POST',
+            variants: bodies.map((body) => ({ headers: json, body })),
+          },
+          1,
+        );
+      }
     });
+  }
+  // What PostgreSQL's flush of each commit costs a login: the same rows on the benchmark's own
+  // database set to synchronous_commit = off (never the service's setting; a measurement only).
+  if (store === 'postgres' && rowsWanted.has('login-async-commit')) {
+    await setDatabase(options['database-url'], 'SET synchronous_commit = off');
+    try {
+      await withService({}, async (url) => {
+        const job = {
+          url: `${url}/api/v1/login`,
+          method: 'POST' as const,
+          variants: bodies.map((body) => ({ headers: json, body })),
+        };
+        await run('POST /api/v1/login, database synchronous_commit=off', job);
+        if (rowsWanted.has('latency')) {
+          await run('POST /api/v1/login, synchronous_commit=off, 1 connection', job, 1);
+        }
+      });
+    } finally {
+      await setDatabase(options['database-url'], 'RESET synchronous_commit');
+    }
   }
   // The same `me` with one setting changed, in the same run: what that setting costs or buys.
   const variants: Array<[string, Record<string, string>, string]> = [
@@ -469,8 +525,15 @@ async function main() {
     }),
   );
   for (const store of stores) {
-    const login = rows.find((row) => row.store === store && row.what.startsWith('POST'))?.result;
-    const alone = providerOf(store);
+    const single = (prefix: string) =>
+      rows.find(
+        (row) =>
+          row.store === store && row.what.startsWith(prefix) && row.what.endsWith('1 connection'),
+      )?.result;
+    const login =
+      single('POST /api/v1/login,') ??
+      rows.find((row) => row.store === store && row.what.startsWith('POST'))?.result;
+    const alone = single('fake provider alone,') ?? providerOf(store);
     if (login && alone) {
       console.log(
         `${store}: a login's median is ${(login.p50Ms - alone.p50Ms).toFixed(2)} ms above the provider's own (${alone.p50Ms} ms)`,

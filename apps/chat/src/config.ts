@@ -411,7 +411,8 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'on') return true;
   if (raw === 'off') return false;
-  throw new ConfigError(`${name}: must be on or off, not "${env[name]}"`);
+  // JSON quoting: a control character in the value is shown escaped, never sent to a terminal.
+  throw new ConfigError(`${name}: must be on or off, not ${JSON.stringify(env[name])}`);
 }
 
 const DAY = 24 * 60 * 60;
