@@ -47,7 +47,7 @@ export interface AppDependencies {
   sessionCache?: { maxEntries: number; maxAgeMs: number } | false;
 }
 
-/** Default bounds of the session cache: about 2 KB an entry, so at most ~100 MB. */
+/** Default bounds of the session cache (SESSION_CACHE). */
 export const SESSION_CACHE_DEFAULTS = { maxEntries: 50_000, maxAgeMs: 60_000 };
 /** How often a session cache whose subscription could not be made at start tries again. */
 const SUBSCRIBE_RETRY_MS = 5_000;
