@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
@@ -81,8 +81,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const writeAudited = <R = Row>(
     request: FastifyRequest,
     statement: StatementWrite,
-    audit: AuditEntry[],
-  ) => writeWithAudit<R>(db, request, statement, audit);
+    action: WriteIntent['action'],
+  ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   const tagged = tagColumns(definition);
   /** The definition's own adjustments, and tags stored as a sorted set. */
@@ -112,19 +112,12 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     request: FastifyRequest,
     id: string,
     values: Row,
-    audit: AuditEntry,
+    action: 'replace' | 'update',
   ) => {
-    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), [audit]);
+    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), action);
     if (!row) throw notFound(definition.notFoundMessage);
     return row;
   };
-
-  const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-    action,
-    resourceType: definition.name,
-    resourceId: id,
-    changes,
-  });
 
   /**
    * Bulk create: every item validated (the schema) before anything is written, then one
@@ -136,11 +129,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
-      rows = await writeAudited(
-        request,
-        insert,
-        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
-      );
+      rows = await writeAudited(request, insert, 'create');
     } catch (error) {
       // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
       const csv = (request as { csvImport?: boolean }).csvImport === true;
@@ -187,7 +176,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       }
       const values = prepare(withDefaults(definition, request.body as Row));
       const { id, write: insert } = insertStatement(db, definition, values);
-      const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
+      const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
       return reply.status(201).send(row);
     },
@@ -216,7 +205,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
         request,
         updateRowsStatement(definition, updates),
-        updates.map(({ id, values }) => entry('update', id, values)),
+        'update',
       );
       checkBatch(
         definition,
@@ -237,7 +226,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
         request,
         deleteRowsStatement(definition, ids),
-        ids.map((id) => entry('delete', id, null)),
+        'delete',
       );
       checkBatch(definition, ids, outcome);
       const count = new Set(ids.map((id) => id.toLowerCase())).size;
@@ -279,7 +268,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const { id } = request.params;
       const values = replacement(request.body as Row);
-      return updateExisting(request, id, values, entry('replace', id, values));
+      return updateExisting(request, id, values, 'replace');
     },
   );
 
@@ -292,7 +281,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const { id } = request.params;
       const values = prepare(request.body as Row);
-      return updateExisting(request, id, values, entry('update', id, values));
+      return updateExisting(request, id, values, 'update');
     },
   );
 
@@ -301,9 +290,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
     async (request, reply) => {
       const { id } = request.params;
-      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), [
-        entry('delete', id, null),
-      ]);
+      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), 'delete');
       if (!deleted) throw notFound(definition.notFoundMessage);
       return reply.status(204).send(null);
     },
