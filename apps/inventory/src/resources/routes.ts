@@ -175,7 +175,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .send(rows);
       }
       const values = prepare(withDefaults(definition, request.body as Row));
-      const { id, write: insert } = insertStatement(db, definition, values);
+      const { write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
       return reply.status(201).send(row);
