@@ -256,3 +256,41 @@ describe('change history', () => {
     expect(await history('vlans', '01900000-0000-7000-8000-0000000000aa')).toEqual([]);
   });
 });
+
+describe('accounts and API tokens in the history', () => {
+  it('a user created, changed, given a new password and deleted: snapshots without the hash', async () => {
+    const created = await create(ctx, 'users', {
+      username: unique('hist-user'),
+      email: `${unique('hist')}@example.com`,
+      password: 'first-password-1',
+    });
+    await ctx.as('admin', {
+      method: 'PUT',
+      url: `/users/${created.id}`,
+      payload: { role: 'editor' },
+    });
+    await ctx.as('admin', {
+      method: 'PUT',
+      url: `/users/${created.id}/password`,
+      payload: { new_password: 'second-password-2' },
+    });
+    await ctx.as('admin', { method: 'DELETE', url: `/users/${created.id}` });
+    const response = await ctx.as('admin', {
+      method: 'GET',
+      url: `/audit-logs?resource_type=users&resource_id=${created.id}`,
+    });
+    const rows = response.json().data as AuditRow[];
+    expect(rows.map((row) => row.action)).toEqual(['delete', 'update', 'update', 'create']);
+    const [, password, role, creation] = rows;
+    expect(creation?.postchange).toEqual(created);
+    expect(role?.changes).toEqual({ role: ['viewer', 'editor'] });
+    // The password's change is named, its hash never written.
+    expect(password?.changes).toEqual({
+      password_hash: ['***', '***'],
+      password_changed_at: ['***', '***'],
+    });
+    const everything = JSON.stringify(rows);
+    expect(everything).not.toContain('argon2');
+    expect(everything).not.toContain('password_hash":"');
+  });
+});

@@ -53,7 +53,7 @@ LANGUAGE sql STABLE AS $$
     SELECT jsonb_object_agg(column_name, to_char(
              (state ->> column_name)::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
     FROM unnest(timestamps) AS column_name
-    WHERE state ->> column_name IS NOT NULL), '{}'::jsonb)
+    WHERE state ->> column_name IS NOT NULL AND column_name <> ALL (hidden)), '{}'::jsonb)
 $$;
 
 -- TG_ARGV[0]: the resource's name (as in its URL); TG_ARGV[1]: columns never written to the
@@ -86,13 +86,20 @@ BEGIN
     INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, prechange,
                             postchange, changes, request_id, client_ip)
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', update_action,
-           resource, n.id::text, before.state, after.state,
-           audit_changed_fields(before.state, after.state),
+           resource, n.id::text, audit_state(old_row.raw, hidden, timestamps),
+           audit_state(new_row.raw, hidden, timestamps),
+           audit_changed_fields(audit_state(old_row.raw, hidden, timestamps),
+                                audit_state(new_row.raw, hidden, timestamps))
+             -- A hidden column that changed (a password) is named, its values never.
+             || coalesce((SELECT jsonb_object_agg(column_name, '["***", "***"]'::jsonb)
+                          FROM unnest(hidden) AS column_name
+                          WHERE old_row.raw -> column_name IS DISTINCT FROM new_row.raw -> column_name),
+                         '{}'::jsonb),
            actor ->> 'request_id', actor ->> 'client_ip'
     FROM new_rows AS n
     JOIN old_rows AS o ON o.id = n.id,
-    LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state) AS before,
-    LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state) AS after
+    LATERAL (SELECT to_jsonb(o) AS raw) AS old_row,
+    LATERAL (SELECT to_jsonb(n) AS raw) AS new_row
     ORDER BY n.id;
   ELSE
     INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, prechange,
@@ -139,3 +146,6 @@ SELECT audit_record_changes_of('devices', 'devices');
 SELECT audit_record_changes_of('interfaces', 'interfaces');
 SELECT audit_record_changes_of('vlans', 'vlans');
 SELECT audit_record_changes_of('links', 'links');
+-- Accounts and API tokens: the columns their API does not show stay out of the snapshots.
+SELECT audit_record_changes_of('users', 'users', '{password_hash,password_changed_at}');
+SELECT audit_record_changes_of('api_tokens', 'api-tokens', '{token_hash}');
