@@ -294,3 +294,24 @@ describe('accounts and API tokens in the history', () => {
     expect(everything).not.toContain('password_hash":"');
   });
 });
+
+describe('every resource is captured', () => {
+  it('each table the generic mechanism declares, and the accounts, has the three audit triggers', async () => {
+    const { sql } = await import('kysely');
+    const { RESOURCES } = await import('../src/resources/index.js');
+    const tables = [...RESOURCES.map((definition) => definition.table), 'users', 'api_tokens'];
+    const { rows } = await sql<{ table_name: string; trigger_name: string }>`
+      SELECT c.relname AS table_name, t.tgname AS trigger_name
+      FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE t.tgname LIKE '%\\_audit\\_%'`.execute(ctx.store.db);
+    for (const table of tables) {
+      expect(
+        rows
+          .filter((row) => row.table_name === table)
+          .map((row) => row.trigger_name)
+          .sort(),
+        table,
+      ).toEqual([`${table}_audit_delete`, `${table}_audit_insert`, `${table}_audit_update`]);
+    }
+  });
+});

@@ -75,7 +75,7 @@ BEGIN
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', 'create',
            resource, n.id::text, NULL, s.state, audit_changed_fields(NULL, s.state),
            actor ->> 'request_id', actor ->> 'client_ip'
-    FROM new_rows AS n, LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state) AS s
+    FROM new_rows AS n, LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state OFFSET 0) AS s
     ORDER BY n.id;
   ELSIF TG_OP = 'UPDATE' THEN
     -- The record the request names is replaced (PUT) or updated (PATCH); records a foreign
@@ -86,20 +86,22 @@ BEGIN
     INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, prechange,
                             postchange, changes, request_id, client_ip)
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', update_action,
-           resource, n.id::text, audit_state(old_row.raw, hidden, timestamps),
-           audit_state(new_row.raw, hidden, timestamps),
-           audit_changed_fields(audit_state(old_row.raw, hidden, timestamps),
-                                audit_state(new_row.raw, hidden, timestamps))
+           resource, n.id::text, before.state, after.state,
+           audit_changed_fields(before.state, after.state)
              -- A hidden column that changed (a password) is named, its values never.
-             || coalesce((SELECT jsonb_object_agg(column_name, '["***", "***"]'::jsonb)
-                          FROM unnest(hidden) AS column_name
-                          WHERE old_row.raw -> column_name IS DISTINCT FROM new_row.raw -> column_name),
-                         '{}'::jsonb),
+             || CASE WHEN cardinality(hidden) = 0 THEN '{}'::jsonb ELSE coalesce((
+                  SELECT jsonb_object_agg(column_name, '["***", "***"]'::jsonb)
+                  FROM unnest(hidden) AS column_name
+                  WHERE old_row.raw -> column_name IS DISTINCT FROM new_row.raw -> column_name),
+                  '{}'::jsonb) END,
            actor ->> 'request_id', actor ->> 'client_ip'
     FROM new_rows AS n
     JOIN old_rows AS o ON o.id = n.id,
-    LATERAL (SELECT to_jsonb(o) AS raw) AS old_row,
-    LATERAL (SELECT to_jsonb(n) AS raw) AS new_row
+    -- OFFSET 0: each state computed once per row, not again wherever it is used.
+    LATERAL (SELECT to_jsonb(o) AS raw OFFSET 0) AS old_row,
+    LATERAL (SELECT to_jsonb(n) AS raw OFFSET 0) AS new_row,
+    LATERAL (SELECT audit_state(old_row.raw, hidden, timestamps) AS state OFFSET 0) AS before,
+    LATERAL (SELECT audit_state(new_row.raw, hidden, timestamps) AS state OFFSET 0) AS after
     ORDER BY n.id;
   ELSE
     INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, prechange,
@@ -107,7 +109,7 @@ BEGIN
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', 'delete',
            resource, o.id::text, s.state, NULL, audit_changed_fields(s.state, NULL),
            actor ->> 'request_id', actor ->> 'client_ip'
-    FROM old_rows AS o, LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state) AS s
+    FROM old_rows AS o, LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state OFFSET 0) AS s
     ORDER BY o.id;
   END IF;
   RETURN NULL;
