@@ -46,6 +46,7 @@ import {
   listQuerySchema,
   NoContent,
   NotModified,
+  PreconditionFailed,
   pageSchema,
   partialRecordSchema,
   readQuerySchema,
@@ -227,7 +228,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/',
     {
       config: write,
-      schema: { body: batchUpdateSchema(definition), response: responses({ 200: BatchResult }) },
+      schema: {
+        body: batchUpdateSchema(definition),
+        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
+      },
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
@@ -320,7 +324,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         params: IdParams,
         headers: conditionalHeaders('If-Match'),
         body: fullRecord,
-        response: responses({ 200: record }),
+        response: responses({ 200: record, 412: PreconditionFailed }),
       },
     },
     async (request, reply) => {
@@ -338,7 +342,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         params: IdParams,
         headers: conditionalHeaders('If-Match'),
         body: partialRecord,
-        response: responses({ 200: record }),
+        response: responses({ 200: record, 412: PreconditionFailed }),
       },
     },
     async (request, reply) => {
@@ -355,7 +359,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         params: IdParams,
         headers: conditionalHeaders('If-Match'),
-        response: responses({ 204: NoContent }),
+        response: responses({ 204: NoContent, 412: PreconditionFailed }),
       },
     },
     async (request, reply) => {

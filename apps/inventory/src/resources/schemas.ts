@@ -230,6 +230,15 @@ export function pageSchema(definition: ResourceDefinition) {
 /** 204: no body at all. */
 export const NoContent = Type.Null();
 
+/** 412: If-Match (or a batch item's `etag`) named a version the record no longer has. */
+export const PreconditionFailed = Type.Object(
+  { status: Type.Literal('error'), message: Type.String() },
+  {
+    description:
+      'Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry.',
+  },
+);
+
 /** 304: If-None-Match named the record's current ETag; no body. */
 export const NotModified = Type.Null({ description: 'Not modified: the ETag sent is current.' });
 
