@@ -1,23 +1,35 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
+import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
 import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
+import {
+  ifMatchTags,
+  noneMatchHolds,
+  parseEntityTag,
+  parseTagCondition,
+  preconditionFailed,
+  strongEtag,
+  weakEtag,
+} from './etags.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
+  type BatchOutcome,
   checkBatch,
   countRows,
   deleteRowsStatement,
   deleteStatement,
-  findRow,
+  findRecord,
   insertRowsStatement,
   insertStatement,
   type Row,
   rowExists,
+  takeTag,
   updateRowsStatement,
   updateStatement,
 } from './repository.js';
@@ -26,12 +38,15 @@ import {
   BatchResult,
   batchUpdateSchema,
   CountResult,
+  conditionalHeaders,
   createBodySchema,
   createdSchema,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
   NoContent,
+  NotModified,
+  PreconditionFailed,
   pageSchema,
   partialRecordSchema,
   readQuerySchema,
@@ -81,8 +96,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const writeAudited = <R = Row>(
     request: FastifyRequest,
     statement: StatementWrite,
-    audit: AuditEntry[],
-  ) => writeWithAudit<R>(db, request, statement, audit);
+    action: WriteIntent['action'],
+  ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   const tagged = tagColumns(definition);
   /** The definition's own adjustments, and tags stored as a sorted set. */
@@ -108,23 +123,40 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       ),
     );
 
-  const updateExisting = async (
-    request: FastifyRequest,
-    id: string,
-    values: Row,
-    audit: AuditEntry,
-  ) => {
-    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), [audit]);
-    if (!row) throw notFound(definition.notFoundMessage);
-    return row;
+  /** The tags an If-Match accepts (undefined: none given, or `*`). */
+  const ifMatchOf = (request: FastifyRequest) =>
+    ifMatchTags(parseTagCondition('If-Match', request.headers['if-match']));
+
+  /**
+   * A write that wrote nothing: 404 when the record is not there, 412 when it is but its tag
+   * is not one If-Match named (the write's own WHERE decided; this only tells which it was).
+   */
+  const notWritten = async (id: string, ifMatch: readonly string[] | undefined) => {
+    if (ifMatch !== undefined && (await rowExists(db, definition, id))) {
+      return preconditionFailed(
+        `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
+      );
+    }
+    return notFound(definition.notFoundMessage);
   };
 
-  const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-    action,
-    resourceType: definition.name,
-    resourceId: id,
-    changes,
-  });
+  const updateExisting = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    values: Row,
+    action: 'replace' | 'update',
+  ) => {
+    const ifMatch = ifMatchOf(request);
+    const [row] = await writeAudited(
+      request,
+      updateStatement(db, definition, id, values, ifMatch),
+      action,
+    );
+    if (!row) throw await notWritten(id, ifMatch);
+    reply.header('etag', strongEtag(takeTag(row)));
+    return row;
+  };
 
   /**
    * Bulk create: every item validated (the schema) before anything is written, then one
@@ -136,11 +168,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
-      rows = await writeAudited(
-        request,
-        insert,
-        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
-      );
+      rows = await writeAudited(request, insert, 'create');
     } catch (error) {
       // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
       const csv = (request as { csvImport?: boolean }).csvImport === true;
@@ -186,10 +214,13 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .send(rows);
       }
       const values = prepare(withDefaults(definition, request.body as Row));
-      const { id, write: insert } = insertStatement(db, definition, values);
-      const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
+      const { write: insert } = insertStatement(db, definition, values);
+      const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-      return reply.status(201).send(row);
+      return reply
+        .status(201)
+        .header('etag', strongEtag(takeTag(row)))
+        .send(row);
     },
   );
 
@@ -197,7 +228,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/',
     {
       config: write,
-      schema: { body: batchUpdateSchema(definition), response: responses({ 200: BatchResult }) },
+      schema: {
+        body: batchUpdateSchema(definition),
+        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
+      },
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
@@ -211,12 +245,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           );
         }
       });
-      const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
+      const updates = items.map(({ id, etag, ...fields }, index) => {
+        if (etag === undefined) return { id, values: prepare(fields) };
+        // The tag as an ETag header gives it; a weak one never matches (strong comparison).
+        const tag = parseEntityTag(String(etag));
+        if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
+        return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+      });
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         updateRowsStatement(definition, updates),
-        updates.map(({ id, values }) => entry('update', id, values)),
+        'update',
       );
       checkBatch(
         definition,
@@ -234,10 +274,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const ids = request.body as string[];
       refuseDuplicateIds(ids);
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         deleteRowsStatement(definition, ids),
-        ids.map((id) => entry('delete', id, null)),
+        'delete',
       );
       checkBatch(definition, ids, outcome);
       const count = new Set(ids.map((id) => id.toLowerCase())).size;
@@ -252,14 +292,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         params: IdParams,
         querystring: readQuerySchema(definition),
-        response: responses({ 200: recordSchema(definition, true) }),
+        headers: conditionalHeaders('If-None-Match'),
+        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
       },
     },
     async (request, reply) => {
       const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+      const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
       const selected = selectedFields(definition, fields, brief);
-      const row = await findRow(db, definition, request.params.id, selected);
+      const row = await findRecord(db, definition, request.params.id, selected);
       if (!row) throw notFound(definition.notFoundMessage);
+      const tag = takeTag(row);
+      // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
+      reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
+      if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
       if (!selected) return row;
       // The route's schema requires every field; a selection is written as it is.
       const projected = project([row], selected)[0] ?? {};
@@ -274,12 +320,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: fullRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: fullRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       const values = replacement(request.body as Row);
-      return updateExisting(request, id, values, entry('replace', id, values));
+      return updateExisting(request, reply, id, values, 'replace');
     },
   );
 
@@ -287,26 +338,62 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: partialRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: partialRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       const values = prepare(request.body as Row);
-      return updateExisting(request, id, values, entry('update', id, values));
+      return updateExisting(request, reply, id, values, 'update');
     },
   );
 
   app.delete(
     '/:id',
-    { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
+    {
+      config: write,
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        response: responses({ 204: NoContent, 412: PreconditionFailed }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
-      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), [
-        entry('delete', id, null),
-      ]);
-      if (!deleted) throw notFound(definition.notFoundMessage);
+      const ifMatch = ifMatchOf(request);
+      const [deleted] = await writeAudited(
+        request,
+        deleteStatement(db, definition, id, ifMatch),
+        'delete',
+      );
+      if (!deleted) throw await notWritten(id, ifMatch);
       return reply.status(204).send(null);
     },
+  );
+
+  // The record's change history: its audit rows, newest first, paged like every list. Admins
+  // only, like the audit log. A deleted record's history stays readable; an id never written
+  // has an empty one.
+  app.get(
+    '/:id/history',
+    {
+      config: { access: ['admin'] },
+      schema: {
+        params: IdParams,
+        querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
+        response: responses({ 200: pageSchema(auditLogs) }),
+      },
+    },
+    async (request, reply) =>
+      sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
+        resource_type: definition.name,
+        // Audit rows hold the id as PostgreSQL writes uuids.
+        resource_id: request.params.id.toLowerCase(),
+      }),
   );
 
   for (const child of definition.children ?? []) {
