@@ -4,8 +4,15 @@ import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/a
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
-import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
+import {
+  normaliseTags,
+  type ResourceDefinition,
+  secretColumns,
+  tagColumns,
+  withDefaults,
+} from './definition.js';
 import { resourceByName } from './definitions/index.js';
+import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
@@ -39,6 +46,7 @@ import {
   responses,
   TAG_CHANGES,
 } from './schemas.js';
+import type { SecretSealer } from './sealing.js';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -58,6 +66,10 @@ export interface ResourceRoutesOptions {
   db: AnyDatabase;
   /** Messages of named constraints (index.ts's constraintMessages), for bulk errors. */
   constraintMessages?: ConstraintMessages;
+  /** Seals the values of write-only columns (ColumnDefinition.secret) before they are stored. */
+  sealer?: SecretSealer;
+  /** Why an outbound URL (a `url` column) may not be called, or undefined when it may. */
+  checkOutboundUrl?: (url: string) => Promise<string | undefined>;
 }
 
 /**
@@ -67,10 +79,10 @@ export interface ResourceRoutesOptions {
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
-  { definition, db, constraintMessages = {} },
+  { definition, db, constraintMessages = {}, sealer, checkOutboundUrl },
 ) => {
   acceptCsv(app, definition);
-  const read = { access: 'authenticated' } as const;
+  const read = { access: definition.readRoles ?? ('authenticated' as const) };
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
@@ -85,9 +97,36 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   ) => writeWithAudit<R>(db, request, statement, audit);
 
   const tagged = tagColumns(definition);
+  const secrets = secretColumns(definition);
+  const urlColumns = Object.entries(definition.columns)
+    .filter(([, column]) => kindOf(column) === 'url')
+    .map(([name]) => name);
+  /** Write-only values sealed before anything else sees them. */
+  const seal = (given: Row): Row => {
+    if (!secrets.some((column) => typeof given[column] === 'string')) return given;
+    if (!sealer) throw new Error(`${definition.name} has secret columns but no sealer`);
+    const sealed = { ...given };
+    for (const column of secrets) {
+      const value = sealed[column];
+      if (typeof value === 'string') sealed[column] = sealer.seal(value);
+    }
+    return sealed;
+  };
+  /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
+  const checkUrls = async (items: readonly Row[], label = (_index: number) => '') => {
+    if (urlColumns.length === 0) return;
+    for (const [index, item] of items.entries()) {
+      for (const column of urlColumns) {
+        const value = item[column];
+        if (typeof value !== 'string') continue;
+        const problem = checkOutboundUrl ? await checkOutboundUrl(value) : undefined;
+        if (problem !== undefined) throw badRequest(`${label(index)}${column}: ${problem}`);
+      }
+    }
+  };
   /** The definition's own adjustments, and tags stored as a sorted set. */
   const prepare = (given: Row) => {
-    const values = definition.prepareWrite?.(given) ?? given;
+    const values = seal(definition.prepareWrite?.(given) ?? given);
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
@@ -119,11 +158,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     return row;
   };
 
+  // Sealed values stay out of the audit trail: it says a secret was set, not what it became.
   const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
     action,
     resourceType: definition.name,
     resourceId: id,
-    changes,
+    changes:
+      changes && secrets.some((column) => changes[column] != null)
+        ? Object.fromEntries(
+            Object.entries(changes).map(([key, value]) => [
+              key,
+              secrets.includes(key) && value != null ? '***' : value,
+            ]),
+          )
+        : changes,
   });
 
   /**
@@ -177,6 +225,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request, reply) => {
       if (Array.isArray(request.body)) {
+        await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
         const rows = await createMany(request, request.body as Row[]);
         // Written here: the route's serialiser knows the one-record branch only.
         return reply
@@ -185,6 +234,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .serializer((payload) => JSON.stringify(payload))
           .send(rows);
       }
+      await checkUrls([request.body as Row]);
       const values = prepare(withDefaults(definition, request.body as Row));
       const { id, write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
@@ -211,6 +261,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           );
         }
       });
+      await checkUrls(items, (index) => `Item ${index}: `);
       const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
@@ -278,6 +329,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = replacement(request.body as Row);
       return updateExisting(request, id, values, entry('replace', id, values));
     },
@@ -291,6 +343,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = prepare(request.body as Row);
       return updateExisting(request, id, values, entry('update', id, values));
     },
