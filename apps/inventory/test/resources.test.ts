@@ -100,7 +100,12 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       });
       expect(audit?.user_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(audit?.request_id).toBeTruthy();
-      expect(audit?.changes).toMatchObject(payload);
+      // Migration 012: the record as created, and each field set as [old, new].
+      expect(audit?.prechange).toBeNull();
+      expect(audit?.postchange).toEqual(created);
+      expect(audit?.changes).toMatchObject(
+        Object.fromEntries(Object.entries(payload).map(([field, value]) => [field, [null, value]])),
+      );
     });
 
     it('replaces with PUT (same id; absent optional fields reset) and patches with PATCH', async () => {

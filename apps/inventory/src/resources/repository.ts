@@ -561,7 +561,8 @@ export async function deleteRow(
 }
 
 /*
- * Writes as parts of one statement (audit-log.ts's writeWithAudit adds the audit rows): one
+ * Writes as parts of one statement (audit-log.ts's writeWithAudit sets who writes; the tables'
+ * triggers write the audit rows, migration 012): one
  * round trip per write, the statement being its own transaction. The steps are named after what
  * they do; the names end in `__` where they could meet a table's name. Like lists, their texts
  * are compiled once per shape (the table and the fields written) and then only bound.
@@ -614,7 +615,6 @@ export function insertStatement(
               .returning(visibleColumns(definition)),
           ),
         ],
-        written: sql`SELECT id FROM created__`,
         result: sql`SELECT * FROM created__`,
       }),
       values: { id, ...fieldValues(fields, values) },
@@ -650,7 +650,6 @@ export function insertRowsStatement(
               RETURNING ${sql.join(visibleColumns(definition).map((column) => sql.ref(column)))}`,
           ),
         ],
-        written: sql`SELECT id FROM created__`,
         result: sql`SELECT * FROM created__`,
       }),
       values: {
@@ -685,7 +684,6 @@ export function updateStatement(
             .returning(visibleColumns(definition)),
         ),
       ],
-      written: sql`SELECT id FROM updated__`,
       result: sql`SELECT * FROM updated__`,
     }),
     values: { id, ...fieldValues(fields, values) },
@@ -707,7 +705,6 @@ export function deleteStatement(
           db.deleteFrom(definition.table).where('id', '=', param('id')).returning('id'),
         ),
       ],
-      written: sql`SELECT id FROM deleted__`,
       result: sql`SELECT id FROM deleted__`,
     }),
     values: { id },
@@ -821,10 +818,6 @@ export function updateRowsStatement(
       });
       return {
         steps: [...lockedBatch(definition, param), ...updateSteps],
-        written: sql.join(
-          fieldSets.map((_, index) => sql`SELECT id FROM ${sql.table(updated(index))}`),
-          sql` UNION ALL `,
-        ),
         result: sql`SELECT ok, found FROM complete__`,
       };
     },
@@ -852,7 +845,6 @@ export function deleteRowsStatement(
           WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
           RETURNING id)`,
       ],
-      written: sql`SELECT id FROM deleted__`,
       result: sql`SELECT ok, found FROM complete__`,
     }),
     values: batchIds(ids),

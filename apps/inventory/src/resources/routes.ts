@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
@@ -93,8 +93,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const writeAudited = <R = Row>(
     request: FastifyRequest,
     statement: StatementWrite,
-    audit: AuditEntry[],
-  ) => writeWithAudit<R>(db, request, statement, audit);
+    action: WriteIntent['action'],
+  ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   const tagged = tagColumns(definition);
   const secrets = secretColumns(definition);
@@ -151,28 +151,12 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     request: FastifyRequest,
     id: string,
     values: Row,
-    audit: AuditEntry,
+    action: 'replace' | 'update',
   ) => {
-    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), [audit]);
+    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), action);
     if (!row) throw notFound(definition.notFoundMessage);
     return row;
   };
-
-  // Sealed values stay out of the audit trail: it says a secret was set, not what it became.
-  const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-    action,
-    resourceType: definition.name,
-    resourceId: id,
-    changes:
-      changes && secrets.some((column) => changes[column] != null)
-        ? Object.fromEntries(
-            Object.entries(changes).map(([key, value]) => [
-              key,
-              secrets.includes(key) && value != null ? '***' : value,
-            ]),
-          )
-        : changes,
-  });
 
   /**
    * Bulk create: every item validated (the schema) before anything is written, then one
@@ -184,11 +168,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
-      rows = await writeAudited(
-        request,
-        insert,
-        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
-      );
+      rows = await writeAudited(request, insert, 'create');
     } catch (error) {
       // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
       const csv = (request as { csvImport?: boolean }).csvImport === true;
@@ -236,8 +216,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       }
       await checkUrls([request.body as Row]);
       const values = prepare(withDefaults(definition, request.body as Row));
-      const { id, write: insert } = insertStatement(db, definition, values);
-      const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
+      const { write: insert } = insertStatement(db, definition, values);
+      const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
       return reply.status(201).send(row);
     },
@@ -267,7 +247,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
         request,
         updateRowsStatement(definition, updates),
-        updates.map(({ id, values }) => entry('update', id, values)),
+        'update',
       );
       checkBatch(
         definition,
@@ -288,7 +268,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
         request,
         deleteRowsStatement(definition, ids),
-        ids.map((id) => entry('delete', id, null)),
+        'delete',
       );
       checkBatch(definition, ids, outcome);
       const count = new Set(ids.map((id) => id.toLowerCase())).size;
@@ -331,7 +311,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const { id } = request.params;
       await checkUrls([request.body as Row]);
       const values = replacement(request.body as Row);
-      return updateExisting(request, id, values, entry('replace', id, values));
+      return updateExisting(request, id, values, 'replace');
     },
   );
 
@@ -345,7 +325,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const { id } = request.params;
       await checkUrls([request.body as Row]);
       const values = prepare(request.body as Row);
-      return updateExisting(request, id, values, entry('update', id, values));
+      return updateExisting(request, id, values, 'update');
     },
   );
 
@@ -354,9 +334,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
     async (request, reply) => {
       const { id } = request.params;
-      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), [
-        entry('delete', id, null),
-      ]);
+      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), 'delete');
       if (!deleted) throw notFound(definition.notFoundMessage);
       return reply.status(204).send(null);
     },

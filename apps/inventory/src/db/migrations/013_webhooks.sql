@@ -127,3 +127,7 @@ $$;
 CREATE TRIGGER audit_logs_webhooks AFTER INSERT ON audit_logs
   REFERENCING NEW TABLE AS inserted_audit_rows
   FOR EACH STATEMENT EXECUTE FUNCTION enqueue_webhook_deliveries();
+
+-- Changes of webhooks are audited like any resource's (migration 012), their sealed secret never.
+-- The trigger above never sends them out.
+SELECT audit_record_changes_of('webhooks', 'webhooks', '{secret}');
