@@ -44,9 +44,7 @@ export const MAX_FILTER_FIELDS = 20;
 
 /** `connection` -> `[cC][oO]...`: JSON Schema patterns have no case-insensitive flag. */
 const anyCase = (name: string) =>
-  [...name]
-    .map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : `\\${char}`))
-    .join('');
+  [...name].map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : char)).join('');
 
 /** An HTTP token (RFC 9110 5.6.2) that is not a reserved name, in any letter case. */
 const HEADER_NAME_PATTERN = `^(?!(?:${RESERVED_HEADER_NAMES.map(anyCase).join('|')})$)[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,64}$`;
