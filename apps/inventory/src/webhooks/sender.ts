@@ -16,7 +16,8 @@ export interface AttemptOutcome {
 export const RESPONSE_EXCERPT_BYTES = 512;
 
 /** Control characters out of what is stored and shown (a receiver's body is anything). */
-const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const printable = (text: string) => text.replace(CONTROL, '?');
 
 /**
  * POSTs one delivery. node:http with a `lookup` that refuses what the policy refuses and a check
