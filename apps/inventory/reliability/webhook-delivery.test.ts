@@ -318,12 +318,13 @@ describe('the capture tool (apps/webhook --json) as the receiver', () => {
     const config = join(dir, 'webhook.yaml');
     writeFileSync(
       config,
+      // biome-ignore format: the YAML reads better as lines
       [
         'routes:',
         '  - path: /standard',
-        '    verify: { scheme: standard-webhooks, secret: "${HOOK_SECRET}" }',
+        `    verify: { scheme: standard-webhooks, secret: "$\{HOOK_SECRET}" }`,
         '  - path: /netbox',
-        '    verify: { scheme: hmac-sha512, secret: "${HOOK_SECRET}", header: X-Hook-Signature, encoding: hex }',
+        `    verify: { scheme: hmac-sha512, secret: "$\{HOOK_SECRET}", header: X-Hook-Signature, encoding: hex }`,
         '',
       ].join('\n'),
     );

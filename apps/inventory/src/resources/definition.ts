@@ -238,6 +238,7 @@ export const MAX_URL_LENGTH = 2048;
 export const outboundUrl = (options: Partial<ColumnDefinition> = {}) =>
   ({
     schema: Type.String({
+      format: 'uri',
       minLength: 8,
       maxLength: MAX_URL_LENGTH,
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',

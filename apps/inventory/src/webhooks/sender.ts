@@ -16,6 +16,7 @@ export interface AttemptOutcome {
 export const RESPONSE_EXCERPT_BYTES = 512;
 
 /** Control characters out of what is stored and shown (a receiver's body is anything). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const printable = (text: string) => text.replace(CONTROL, '?');
 
@@ -36,6 +37,8 @@ export function postDelivery(
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    // Set once the request is under way; a refusal before it has nothing to clear.
+    let deadline: NodeJS.Timeout | undefined;
     const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
       if (settled) return;
       settled = true;
@@ -80,7 +83,7 @@ export function postDelivery(
         'user-agent': 'netops-inventory-webhooks/1',
       },
     });
-    const deadline = setTimeout(() => {
+    deadline = setTimeout(() => {
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('socket', (socket: Socket) => {

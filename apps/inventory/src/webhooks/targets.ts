@@ -79,9 +79,14 @@ export async function checkTargetUrl(
   return undefined;
 }
 
+/** A write waits at most this long for the URL's host to resolve. */
+export const RESOLVE_TIMEOUT_MS = 3000;
+
 function resolveAll(host: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('DNS timeout')), RESOLVE_TIMEOUT_MS);
     dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => {
+      clearTimeout(timer);
       if (error) reject(error);
       else resolve(addresses.map((entry) => entry.address));
     });
