@@ -188,13 +188,13 @@ async function send(request: GeneratedRequest, who: Principal) {
   const inject: InjectOptions = {
     method: request.operation.method as InjectOptions['method'],
     url: urlOf(request.operation, path, query),
-    headers: {},
+    headers: { ...request.headers },
   };
   if (request.body?.kind === 'json') {
-    inject.headers = { 'content-type': 'application/json' };
+    inject.headers = { ...request.headers, 'content-type': 'application/json' };
     inject.payload = JSON.stringify(body);
   } else if (request.body?.kind === 'raw') {
-    inject.headers = { 'content-type': request.body.contentType };
+    inject.headers = { ...request.headers, 'content-type': request.body.contentType };
     inject.payload = request.body.text;
   }
   const response = await ctx.as(who, inject);

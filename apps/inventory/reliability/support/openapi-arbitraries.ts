@@ -67,6 +67,8 @@ export interface Operation {
   description: string;
   pathParams: ParameterObject[];
   queryParams: ParameterObject[];
+  /** Request headers the document names (If-Match, If-None-Match). */
+  headerParams: ParameterObject[];
   body: JsonSchema | undefined;
   /** Status (`200`, `4XX`) -> the JSON schema of that answer, `text` for a plain-text one. */
   responses: Record<string, JsonSchema | 'text' | undefined>;
@@ -114,6 +116,7 @@ export function operationsOf(raw: OpenApiDocument): Operation[] {
         description: operation.description ?? '',
         pathParams: parameters.filter((parameter) => parameter.in === 'path'),
         queryParams: parameters.filter((parameter) => parameter.in === 'query'),
+        headerParams: parameters.filter((parameter) => parameter.in === 'header'),
         body: operation.requestBody?.content?.['application/json']?.schema,
         responses,
       });
@@ -701,6 +704,67 @@ export interface GeneratedRequest {
   path: Record<string, unknown>;
   query: QueryPart[] | { raw: string };
   body: GeneratedBody | undefined;
+  /** Values of the operation's documented headers (entity tags and hostile text). */
+  headers: Record<string, string>;
+}
+
+/**
+ * Entity-tag headers (If-Match, If-None-Match) and hostile text where one goes: tags that never
+ * match, weak ones, `*`, lists with empty elements, unbalanced quotes, commas inside quotes,
+ * bytes beyond ASCII, more tags than allowed, longer than documented. Only characters an HTTP
+ * header may carry (the client refuses the others before sending).
+ */
+export const HOSTILE_TAG_HEADERS = [
+  '*',
+  ' * ',
+  '"1"',
+  'W/"1"',
+  '"1", W/"2", "3"',
+  '"0"',
+  '"-1"',
+  '"99999999999999999999999999"',
+  '""',
+  '"',
+  '"unterminated',
+  'unquoted',
+  'W/',
+  'W/unquoted',
+  ',,,',
+  ', "1" ,',
+  '"a" "b"',
+  '"a,b"',
+  '*, "1"',
+  '"\' OR 1=1 --"',
+  '"1; SELECT pg_sleep(10)"',
+  '"\u00e9\u00ff"',
+  '\t"1"\t',
+  '"1",'.repeat(100),
+  `"${'x'.repeat(5_000)}"`,
+];
+
+/** A header value: mostly a tag-like hostile one, sometimes any printable text. */
+const headerValue = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TAG_HEADERS) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      maxLength: 60,
+    }),
+  },
+);
+
+function headersArbitrary(operation: Operation): fc.Arbitrary<Record<string, string>> {
+  const record: Record<string, fc.Arbitrary<string>> = {};
+  for (const parameter of operation.headerParams) record[parameter.name] = headerValue;
+  return fc
+    .record(record, { requiredKeys: [] })
+    .map(
+      (headers) =>
+        Object.fromEntries(
+          Object.entries(headers).filter(([, value]) => value !== undefined),
+        ) as Record<string, string>,
+    );
 }
 
 /** Path parameters: mostly known ids, sometimes anything at all. */
@@ -781,14 +845,19 @@ export function requestArbitrary(
             { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES).map((raw) => ({ raw })) },
           );
     return fc
-      .record({ path: pathArbitrary(operation, options, chosen), query, body })
+      .record({
+        path: pathArbitrary(operation, options, chosen),
+        query,
+        body,
+        headers: headersArbitrary(operation),
+      })
       .map((parts) => ({
         operation,
         intent: chosen,
         ...parts,
         // Counterexamples name the operation, not its whole schema.
         [fc.toStringMethod]: () =>
-          `${operation.key} ${chosen} ${fc.stringify({ path: parts.path, query: parts.query, body: parts.body })}`,
+          `${operation.key} ${chosen} ${fc.stringify({ path: parts.path, query: parts.query, body: parts.body, headers: parts.headers })}`,
       }));
   });
 }
@@ -844,6 +913,11 @@ export class ResponseChecker {
     text: string,
   ): string[] {
     if (status >= 500) return [`${status}: a server error`];
+    // Not Modified (If-None-Match): documented, and without a body.
+    if (status === 304) {
+      if (!('304' in operation.responses)) return [`304 is not documented for ${operation.key}`];
+      return text === '' ? [] : ['304 should have no body'];
+    }
     const documented =
       operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
     if (status >= 200 && status < 300) {

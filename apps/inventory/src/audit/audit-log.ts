@@ -26,6 +26,9 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** The actions the tables' triggers write (migration 012); the others are written by the code. */
+const RECORD_CHANGES: ReadonlySet<AuditAction> = new Set(['create', 'replace', 'update', 'delete']);
+
 export interface AuditEntry {
   action: AuditAction;
   resourceType: string;
@@ -92,12 +95,22 @@ export async function mutateWithAudit<T>(
   work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
 ): Promise<T> {
   let entries: AuditEntry[] = [];
+  const actor = actorOf(request);
   // A deadlock victim is run again whole (the work too): nothing of it was kept.
   const outcome = await retryOnConflict(() =>
     db.transaction().execute(async (trx) => {
+      // The tables' triggers (migration 012) audit the records the work creates, changes and
+      // deletes, with their snapshots; the other entries (a password reset) are written here.
+      await sql`SELECT set_config('inventory.actor', ${actorSetting(actor, { resourceType: '', action: 'update' })}, true)`.execute(
+        trx,
+      );
       const { result, audit } = await work(trx);
       entries = audit;
-      await writeAuditEntries(trx, actorOf(request), audit);
+      await writeAuditEntries(
+        trx,
+        actor,
+        audit.filter((entry) => !RECORD_CHANGES.has(entry.action)),
+      );
       return result;
     }),
   );

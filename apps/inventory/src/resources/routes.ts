@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
+import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
@@ -12,19 +13,30 @@ import {
   withDefaults,
 } from './definition.js';
 import { resourceByName } from './definitions/index.js';
+import {
+  ifMatchTags,
+  noneMatchHolds,
+  parseEntityTag,
+  parseTagCondition,
+  preconditionFailed,
+  strongEtag,
+  weakEtag,
+} from './etags.js';
 import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
+  type BatchOutcome,
   checkBatch,
   countRows,
   deleteRowsStatement,
   deleteStatement,
-  findRow,
+  findRecord,
   insertRowsStatement,
   insertStatement,
   type Row,
   rowExists,
+  takeTag,
   updateRowsStatement,
   updateStatement,
 } from './repository.js';
@@ -33,12 +45,15 @@ import {
   BatchResult,
   batchUpdateSchema,
   CountResult,
+  conditionalHeaders,
   createBodySchema,
   createdSchema,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
   NoContent,
+  NotModified,
+  PreconditionFailed,
   pageSchema,
   partialRecordSchema,
   readQuerySchema,
@@ -147,14 +162,38 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       ),
     );
 
+  /** The tags an If-Match accepts (undefined: none given, or `*`). */
+  const ifMatchOf = (request: FastifyRequest) =>
+    ifMatchTags(parseTagCondition('If-Match', request.headers['if-match']));
+
+  /**
+   * A write that wrote nothing: 404 when the record is not there, 412 when it is but its tag
+   * is not one If-Match named (the write's own WHERE decided; this only tells which it was).
+   */
+  const notWritten = async (id: string, ifMatch: readonly string[] | undefined) => {
+    if (ifMatch !== undefined && (await rowExists(db, definition, id))) {
+      return preconditionFailed(
+        `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
+      );
+    }
+    return notFound(definition.notFoundMessage);
+  };
+
   const updateExisting = async (
     request: FastifyRequest,
+    reply: FastifyReply,
     id: string,
     values: Row,
     action: 'replace' | 'update',
   ) => {
-    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), action);
-    if (!row) throw notFound(definition.notFoundMessage);
+    const ifMatch = ifMatchOf(request);
+    const [row] = await writeAudited(
+      request,
+      updateStatement(db, definition, id, values, ifMatch),
+      action,
+    );
+    if (!row) throw await notWritten(id, ifMatch);
+    reply.header('etag', strongEtag(takeTag(row)));
     return row;
   };
 
@@ -219,7 +258,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const { write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-      return reply.status(201).send(row);
+      return reply
+        .status(201)
+        .header('etag', strongEtag(takeTag(row)))
+        .send(row);
     },
   );
 
@@ -227,7 +269,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/',
     {
       config: write,
-      schema: { body: batchUpdateSchema(definition), response: responses({ 200: BatchResult }) },
+      schema: {
+        body: batchUpdateSchema(definition),
+        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
+      },
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
@@ -242,9 +287,15 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         }
       });
       await checkUrls(items, (index) => `Item ${index}: `);
-      const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
+      const updates = items.map(({ id, etag, ...fields }, index) => {
+        if (etag === undefined) return { id, values: prepare(fields) };
+        // The tag as an ETag header gives it; a weak one never matches (strong comparison).
+        const tag = parseEntityTag(String(etag));
+        if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
+        return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+      });
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         updateRowsStatement(definition, updates),
         'update',
@@ -265,7 +316,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const ids = request.body as string[];
       refuseDuplicateIds(ids);
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         deleteRowsStatement(definition, ids),
         'delete',
@@ -283,14 +334,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         params: IdParams,
         querystring: readQuerySchema(definition),
-        response: responses({ 200: recordSchema(definition, true) }),
+        headers: conditionalHeaders('If-None-Match'),
+        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
       },
     },
     async (request, reply) => {
       const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+      const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
       const selected = selectedFields(definition, fields, brief);
-      const row = await findRow(db, definition, request.params.id, selected);
+      const row = await findRecord(db, definition, request.params.id, selected);
       if (!row) throw notFound(definition.notFoundMessage);
+      const tag = takeTag(row);
+      // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
+      reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
+      if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
       if (!selected) return row;
       // The route's schema requires every field; a selection is written as it is.
       const projected = project([row], selected)[0] ?? {};
@@ -305,13 +362,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: fullRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: fullRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       await checkUrls([request.body as Row]);
       const values = replacement(request.body as Row);
-      return updateExisting(request, id, values, 'replace');
+      return updateExisting(request, reply, id, values, 'replace');
     },
   );
 
@@ -319,25 +381,63 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: partialRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: partialRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
       await checkUrls([request.body as Row]);
       const values = prepare(request.body as Row);
-      return updateExisting(request, id, values, 'update');
+      return updateExisting(request, reply, id, values, 'update');
     },
   );
 
   app.delete(
     '/:id',
-    { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
+    {
+      config: write,
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        response: responses({ 204: NoContent, 412: PreconditionFailed }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
-      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), 'delete');
-      if (!deleted) throw notFound(definition.notFoundMessage);
+      const ifMatch = ifMatchOf(request);
+      const [deleted] = await writeAudited(
+        request,
+        deleteStatement(db, definition, id, ifMatch),
+        'delete',
+      );
+      if (!deleted) throw await notWritten(id, ifMatch);
       return reply.status(204).send(null);
     },
+  );
+
+  // The record's change history: its audit rows, newest first, paged like every list. Admins
+  // only, like the audit log. A deleted record's history stays readable; an id never written
+  // has an empty one.
+  app.get(
+    '/:id/history',
+    {
+      config: { access: ['admin'] },
+      schema: {
+        params: IdParams,
+        querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
+        response: responses({ 200: pageSchema(auditLogs) }),
+      },
+    },
+    async (request, reply) =>
+      sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
+        resource_type: definition.name,
+        // Audit rows hold the id as PostgreSQL writes uuids.
+        resource_id: request.params.id.toLowerCase(),
+      }),
   );
 
   for (const child of definition.children ?? []) {

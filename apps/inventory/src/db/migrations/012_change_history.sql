@@ -53,7 +53,7 @@ LANGUAGE sql STABLE AS $$
     SELECT jsonb_object_agg(column_name, to_char(
              (state ->> column_name)::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
     FROM unnest(timestamps) AS column_name
-    WHERE state ->> column_name IS NOT NULL), '{}'::jsonb)
+    WHERE state ->> column_name IS NOT NULL AND column_name <> ALL (hidden)), '{}'::jsonb)
 $$;
 
 -- TG_ARGV[0]: the resource's name (as in its URL); TG_ARGV[1]: columns never written to the
@@ -75,7 +75,7 @@ BEGIN
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', 'create',
            resource, n.id::text, NULL, s.state, audit_changed_fields(NULL, s.state),
            actor ->> 'request_id', actor ->> 'client_ip'
-    FROM new_rows AS n, LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state) AS s
+    FROM new_rows AS n, LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state OFFSET 0) AS s
     ORDER BY n.id;
   ELSIF TG_OP = 'UPDATE' THEN
     -- The record the request names is replaced (PUT) or updated (PATCH); records a foreign
@@ -87,12 +87,21 @@ BEGIN
                             postchange, changes, request_id, client_ip)
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', update_action,
            resource, n.id::text, before.state, after.state,
-           audit_changed_fields(before.state, after.state),
+           audit_changed_fields(before.state, after.state)
+             -- A hidden column that changed (a password) is named, its values never.
+             || CASE WHEN cardinality(hidden) = 0 THEN '{}'::jsonb ELSE coalesce((
+                  SELECT jsonb_object_agg(column_name, '["***", "***"]'::jsonb)
+                  FROM unnest(hidden) AS column_name
+                  WHERE old_row.raw -> column_name IS DISTINCT FROM new_row.raw -> column_name),
+                  '{}'::jsonb) END,
            actor ->> 'request_id', actor ->> 'client_ip'
     FROM new_rows AS n
     JOIN old_rows AS o ON o.id = n.id,
-    LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state) AS before,
-    LATERAL (SELECT audit_state(to_jsonb(n), hidden, timestamps) AS state) AS after
+    -- OFFSET 0: each state computed once per row, not again wherever it is used.
+    LATERAL (SELECT to_jsonb(o) AS raw OFFSET 0) AS old_row,
+    LATERAL (SELECT to_jsonb(n) AS raw OFFSET 0) AS new_row,
+    LATERAL (SELECT audit_state(old_row.raw, hidden, timestamps) AS state OFFSET 0) AS before,
+    LATERAL (SELECT audit_state(new_row.raw, hidden, timestamps) AS state OFFSET 0) AS after
     ORDER BY n.id;
   ELSE
     INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, prechange,
@@ -100,7 +109,7 @@ BEGIN
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', 'delete',
            resource, o.id::text, s.state, NULL, audit_changed_fields(s.state, NULL),
            actor ->> 'request_id', actor ->> 'client_ip'
-    FROM old_rows AS o, LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state) AS s
+    FROM old_rows AS o, LATERAL (SELECT audit_state(to_jsonb(o), hidden, timestamps) AS state OFFSET 0) AS s
     ORDER BY o.id;
   END IF;
   RETURN NULL;
@@ -139,3 +148,6 @@ SELECT audit_record_changes_of('devices', 'devices');
 SELECT audit_record_changes_of('interfaces', 'interfaces');
 SELECT audit_record_changes_of('vlans', 'vlans');
 SELECT audit_record_changes_of('links', 'links');
+-- Accounts and API tokens: the columns their API does not show stay out of the snapshots.
+SELECT audit_record_changes_of('users', 'users', '{password_hash,password_changed_at}');
+SELECT audit_record_changes_of('api_tokens', 'api-tokens', '{token_hash}');

@@ -91,7 +91,7 @@ BEGIN
     WHERE n.action IN ('create', 'replace', 'update', 'delete')
       AND n.resource_id IS NOT NULL
       -- Accounts, sessions, tokens and the webhooks themselves are never sent out.
-      AND n.resource_type NOT IN ('users', 'sessions', 'api_tokens', 'webhooks')
+      AND n.resource_type NOT IN ('users', 'sessions', 'api-tokens', 'api_tokens', 'webhooks')
   ), queued AS (
     INSERT INTO webhook_deliveries (id, webhook_id, audit_id, event, resource_type, resource_id, payload, created_at, retry_from)
     SELECT gen_random_uuid(), w.id, c.id, c.event, c.resource_type, c.resource_id,
