@@ -16,9 +16,11 @@ import { startInventoryServer } from './processes.js';
  * (issue 15; README "Webhooks"): what one matching webhook adds to a write. The real server on
  * PostgreSQL (a database of its own, dropped and recreated) and a receiver answering 204 at once;
  * PATCH /devices/{id} driven without any webhook and with one enabled webhook matching every
- * change, alternately (R rounds each, so drift in a shared machine's load hits both), in one run.
- * The with-webhook figures include the deliveries the same process makes meanwhile. Writes its
- * table to bench/results/webhook-overhead-<time>.json.
+ * change, alternately (R rounds each, so drift in a shared machine's load hits both variants), in
+ * one run, in two modes: the write path alone (the server runs with WEBHOOK_WORKER=off: the
+ * outbox row is written, another instance would deliver it), and with the same process
+ * delivering meanwhile (its CPU then includes the deliveries, waited for after each round).
+ * Writes its figures to bench/results/webhook-overhead-<time>.json.
  */
 const USAGE = `Usage: npm run bench:webhooks -- [options]
   --database-url URL   PostgreSQL database to use, dropped and recreated
@@ -68,9 +70,36 @@ async function recreateDatabase(url: string) {
   }
 }
 
+let received = 0;
+
 async function main() {
-  await recreateDatabase(databaseUrl);
-  let received = 0;
+  const receiverUrl = await startReceiver();
+  const modes = [];
+  // The write path alone (the outbox row written by the change's transaction), deliveries left
+  // to other instances (WEBHOOK_WORKER=off); then with this instance delivering meanwhile.
+  for (const worker of [false, true]) {
+    await recreateDatabase(databaseUrl);
+    modes.push(await measureMode(receiverUrl, worker));
+  }
+  const report = {
+    connections,
+    durationSeconds,
+    rounds,
+    modes: modes.map((mode) => mode.summary),
+    loadAverageAtEnd: loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' '),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(
+    `${RESULTS_DIR}/webhook-overhead-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    `${JSON.stringify({ report, rounds: modes.map((mode) => mode.results) }, null, 2)}\n`,
+  );
+  process.exit(0);
+}
+
+async function startReceiver(): Promise<string> {
   const receiver = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
@@ -80,8 +109,13 @@ async function main() {
   });
   receiver.listen(0, '127.0.0.1');
   await once(receiver, 'listening');
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+}
 
+async function measureMode(receiverUrl: string, worker: boolean) {
+  const mode = worker
+    ? 'outbox + delivering in the same process'
+    : 'outbox only (WEBHOOK_WORKER=off)';
   const server = await startInventoryServer({
     env: {
       DATABASE_URL: databaseUrl,
@@ -92,6 +126,7 @@ async function main() {
       ARGON2_MEMORY_COST: '1024',
       ARGON2_TIME_COST: '1',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_WORKER: worker ? 'on' : 'off',
     },
   });
   try {
@@ -148,7 +183,7 @@ async function main() {
       const meter = cpuMeter([server.pid]);
       const result = await drive({ url: server.url, connections, durationSeconds, headers, next });
       // Deliveries still queued are the write's cost too: wait for them before reading the CPU.
-      const target = before + (variant === 'with' ? result.requests - result.non2xx : 0);
+      const target = before + (variant === 'with' && worker ? result.requests - result.non2xx : 0);
       for (let waited = 0; received < target && waited < 30_000; waited += 100) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -177,39 +212,29 @@ async function main() {
     const p50Without = mean('without', (r) => r.p50Ms);
     const p50With = mean('with', (r) => r.p50Ms);
     const summary = {
-      connections,
-      durationSeconds,
-      rounds,
+      mode,
       rpsWithout: Math.round(rpsWithout),
       rpsWith: Math.round(rpsWith),
       // What a write costs with the webhook, relative to without (1.20 = 20 % more).
       costRatioByThroughput: Number((rpsWithout / rpsWith).toFixed(3)),
       costRatioByP50: Number((p50With / p50Without).toFixed(3)),
-      // Server CPU per write, deliveries included (the receiver is another process).
+      // Server CPU per write, deliveries included when this instance makes them.
       cpuMsPerWriteWithout: Number(mean('without', (r) => r.cpuMsPerWrite).toFixed(3)),
       cpuMsPerWriteWith: Number(mean('with', (r) => r.cpuMsPerWrite).toFixed(3)),
       costRatioByCpu: Number(
         (mean('with', (r) => r.cpuMsPerWrite) / mean('without', (r) => r.cpuMsPerWrite)).toFixed(3),
       ),
       non2xx: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
-      loadAverageAtEnd: loadavg()
-        .map((n) => n.toFixed(2))
-        .join(' '),
     };
+    console.log(`\n${mode}`);
     for (const r of results) {
       console.log(
         `${r.variant.padEnd(8)} ${String(r.requestsPerSecond).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu/write ${r.cpuMsPerWrite.toFixed(2)} ms  delivered ${r.delivered}  load ${r.load}`,
       );
     }
-    console.log(JSON.stringify(summary, null, 2));
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(
-      `${RESULTS_DIR}/webhook-overhead-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      `${JSON.stringify({ summary, results }, null, 2)}\n`,
-    );
+    return { summary, results };
   } finally {
     await server.stop();
-    receiver.close();
   }
 }
 

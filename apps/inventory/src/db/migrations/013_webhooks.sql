@@ -51,8 +51,9 @@ CREATE TABLE webhook_deliveries (
   last_status     integer,
   last_error      text
 );
-CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, seq)
-  WHERE state = 'pending';
+-- The claim walks pending deliveries in commit order and stops at its LIMIT: an index scan of
+-- a few entries, not a sort of every pending row (which made each claim cost O(backlog)).
+CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (seq) WHERE state = 'pending';
 -- The head of a record's queue: the earliest pending delivery of that record for that webhook.
 CREATE INDEX webhook_deliveries_record_idx
   ON webhook_deliveries (webhook_id, resource_type, resource_id, seq) WHERE state = 'pending';
