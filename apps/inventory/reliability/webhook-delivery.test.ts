@@ -167,7 +167,9 @@ describe.each(stores)('SIGKILL with webhook deliveries pending ($name)', ({ name
     );
     // What the outbox holds once the worker is done: every row delivered.
     await sleep(1500);
+    // Graceful shutdown stops the worker cleanly: exit code 0, nothing unhandled.
     await server.stop();
+    expect((await server.exited).code).toBe(0);
     expect(server.output()).not.toMatch(CRASH_SIGNS);
 
     const store = await openStore<Database>({ databaseUrl, dataDir });

@@ -274,6 +274,51 @@ describe('outbound webhooks', () => {
     expect(rows.filter((row) => row.status_code === 200)).toHaveLength(6);
   });
 
+  it('marks a delivery failed once its retry period is over, then lets the record go on', async () => {
+    receiver.setStatus(500);
+    const vlan = await create(ctx, 'vlans', { vlan_id: 4000, name: 'doomed' });
+    const state = async () =>
+      (
+        await ctx.store.scriptTransaction((tx) =>
+          tx.query<{ state: string; attempts: number }>(
+            'SELECT state, attempts FROM webhook_deliveries WHERE resource_id = $1 ORDER BY seq',
+            [vlan.id],
+          ),
+        )
+      )[0];
+    for (let tries = 0; (await state())?.attempts === 0 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // As if the change were two days old: the next failure is the last.
+    await ctx.store.scriptTransaction((tx) =>
+      tx.exec(
+        `UPDATE webhook_deliveries SET retry_from = now() - interval '2 days' WHERE resource_id = '${vlan.id}'`,
+      ),
+    );
+    for (let tries = 0; (await state())?.state !== 'failed' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await state())?.state).toBe('failed');
+    // A failed delivery no longer holds the record's later changes back.
+    receiver.setStatus(200);
+    await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/vlans/${vlan.id}`,
+      payload: { name: 'later' },
+    });
+    await receiver.waitFor((all) => all.some((m) => m.json.data?.name === 'later'));
+    expect(receiver.received.filter((m) => m.json.id === vlan.id)).toHaveLength(1);
+    const attempts = await ctx.as('admin', {
+      method: 'GET',
+      url: `/webhooks/${hookId}/deliveries`,
+    });
+    expect(
+      (attempts.json().data as Array<{ delivery_state: string; status_code: number }>).some(
+        (row) => row.delivery_state === 'failed' && row.status_code === 500,
+      ),
+    ).toBe(true);
+  });
+
   it('lets an admin redeliver a delivery, with the same webhook-id', async () => {
     const vlan = await create(ctx, 'vlans', { vlan_id: 7, name: 'seven' });
     await receiver.waitFor((all) => all.length >= 1);
