@@ -253,7 +253,13 @@ export const secretText = (
 ) => {
   const { minLength = 16, maxLength = 256, ...rest } = options;
   return {
-    schema: Type.String({ minLength, maxLength, pattern: '^[\\x21-\\x7e]+$' }),
+    schema: Type.String({
+      minLength,
+      maxLength,
+      pattern: '^[\\x21-\\x7e]+$',
+      writeOnly: true,
+      description: 'Write-only: stored sealed, never returned.',
+    }),
     secret: true,
     ...rest,
   } satisfies ColumnDefinition;

@@ -66,6 +66,11 @@ describe('outbound webhooks', () => {
     expect(read.body).not.toContain(SECRET.slice(6, 20));
     const list = await ctx.as('admin', { method: 'GET', url: '/webhooks' });
     expect(list.body).not.toContain('secret');
+    const csv = await ctx.as('admin', { method: 'GET', url: '/webhooks?format=csv' });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\n')[0]).not.toContain('secret');
+    expect(csv.body).toContain('X-Team');
+    expect(csv.body).not.toContain('v1.');
     expect((await ctx.as('viewer', { method: 'GET', url: '/webhooks' })).statusCode).toBe(403);
     expect((await ctx.as('editor', { method: 'GET', url: `/webhooks/${hookId}` })).statusCode).toBe(
       403,
