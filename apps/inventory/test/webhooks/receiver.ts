@@ -25,10 +25,17 @@ export interface Received {
 export async function startReceiver() {
   const received: Received[] = [];
   let status = 200;
+  /** While set, requests are held unanswered (a receiver that hangs). */
+  let holding = false;
+  const held: http.ServerResponse[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (holding) {
+        held.push(response);
+        return;
+      }
       if (status >= 200 && status < 300) {
         const body = Buffer.concat(chunks).toString('utf8');
         received.push({ headers: request.headers, body, json: JSON.parse(body) });
@@ -46,6 +53,12 @@ export async function startReceiver() {
     setStatus(value: number) {
       status = value;
     },
+    /** Hang (hold every request unanswered) or stop hanging (the held ones get 503). */
+    hold(value: boolean) {
+      holding = value;
+      if (!value) for (const response of held.splice(0)) response.writeHead(503).end();
+    },
+    held: () => held.length,
     /** Waits until `predicate` holds of what was received (polling), or fails after timeoutMs. */
     async waitFor(predicate: (all: Received[]) => boolean, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
@@ -58,6 +71,9 @@ export async function startReceiver() {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const response of held.splice(0)) response.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -324,6 +324,29 @@ describe('outbound webhooks', () => {
     ).toBe(true);
   });
 
+  it('answers the write while the receiver hangs on its delivery', async () => {
+    receiver.hold(true);
+    try {
+      const first = await create(ctx, 'vlans', { vlan_id: 3001, name: 'first' });
+      for (let tries = 0; receiver.held() === 0 && tries < 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      // The worker is stuck in a POST to a receiver that does not answer, and writes still go on.
+      expect(receiver.held()).toBe(1);
+      const second = await ctx.as('admin', {
+        method: 'PATCH',
+        url: `/vlans/${first.id}`,
+        payload: { name: 'second' },
+      });
+      expect(second.statusCode).toBe(200);
+      expect(receiver.held()).toBe(1);
+    } finally {
+      receiver.hold(false);
+    }
+    await receiver.waitFor((all) => all.length >= 2);
+    expect(receiver.received.map((m) => m.json.data?.name)).toEqual(['first', 'second']);
+  });
+
   it('lets an admin redeliver a delivery, with the same webhook-id', async () => {
     const vlan = await create(ctx, 'vlans', { vlan_id: 7, name: 'seven' });
     await receiver.waitFor((all) => all.length >= 1);
