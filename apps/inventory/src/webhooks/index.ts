@@ -1,11 +1,16 @@
 import type { Store } from '@netops/store';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { AnyDatabase } from '../resources/repository.js';
 import { SecretSealer } from '../resources/sealing.js';
 import { webhookDeliveryRoutes } from './routes.js';
 import { checkTargetUrl } from './targets.js';
 import { DEFAULT_WEBHOOK_SETTINGS, WEBHOOK_CHANNEL, WebhookWorker } from './worker.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Other instances hear of new deliveries at most this late (or at their next poll). */
+const NOTIFY_DEBOUNCE_MS = 100;
 
 /**
  * Outbound webhooks (issue 15): the sealing of their secrets and the URL policy the generic
@@ -42,6 +47,24 @@ export async function registerWebhooks(
     db,
     wake: () => worker?.wake(),
   });
+  // A successful write may have queued deliveries (the trigger cannot say so cheaply, see
+  // migration 013): this instance's worker is woken at once, the other instances sharing
+  // PostgreSQL by a NOTIFY sent at most every NOTIFY_DEBOUNCE_MS outside any write.
+  let notifyTimer: NodeJS.Timeout | undefined;
+  const notifyOthers = () => {
+    if (options.store.kind !== 'postgres' || notifyTimer !== undefined) return;
+    notifyTimer = setTimeout(() => {
+      notifyTimer = undefined;
+      sql`SELECT pg_notify(${WEBHOOK_CHANNEL}, '')`.execute(db).catch(() => {});
+    }, NOTIFY_DEBOUNCE_MS);
+    notifyTimer.unref();
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    if (!WRITE_METHODS.has(request.method) || reply.statusCode >= 300) return;
+    worker?.wake();
+    notifyOthers();
+  });
+  app.addHook('onClose', async () => clearTimeout(notifyTimer));
   if (worker) {
     app.addHook('onReady', async () => {
       await worker.start(

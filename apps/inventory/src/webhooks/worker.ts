@@ -7,7 +7,7 @@ import { type AttemptOutcome, createAgents, postDelivery } from './sender.js';
 import { signDelivery } from './signing.js';
 import type { TargetPolicy } from './targets.js';
 
-/** The channel migration 013's trigger notifies when it queues deliveries. */
+/** The channel an instance notifies after writes that may have queued deliveries (index.ts). */
 export const WEBHOOK_CHANNEL = 'webhook_deliveries';
 
 export interface WebhookSettings extends TargetPolicy {
@@ -68,9 +68,10 @@ export function retryDelayMs(attempt: number, settings: WebhookSettings, random 
  * The outbox worker of one instance. It claims due deliveries (the earliest pending one of each
  * record and webhook only, so a record's deliveries go out in commit order) with FOR UPDATE SKIP
  * LOCKED and a lease, posts them, and records each attempt; several instances on one PostgreSQL
- * never claim the same delivery while its lease runs. Woken by the trigger's notification
- * (every instance on PostgreSQL; this process on the embedded store) and by a poll, never by
- * the request that made the change: the change is committed and answered before any delivery.
+ * never claim the same delivery while its lease runs. Never run by the request that made the
+ * change: the change is committed and answered before any delivery.
+ * Wake-ups: the instance that answered a write wakes its worker at once and notifies the others
+ * (index.ts); each also polls every `pollMs`.
  */
 export class WebhookWorker {
   readonly id = `worker-${randomUUID()}`;

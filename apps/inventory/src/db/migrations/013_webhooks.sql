@@ -117,10 +117,10 @@ BEGIN
     RETURNING 1
   )
   SELECT count(*) INTO enqueued FROM queued;
-  -- Wakes the workers (all instances on PostgreSQL) once the transaction commits; they poll too.
-  IF enqueued > 0 THEN
-    PERFORM pg_notify('webhook_deliveries', '');
-  END IF;
+  -- No NOTIFY here: a transaction that notifies holds PostgreSQL's notification lock from before
+  -- its commit until the commit is flushed, so concurrent writes would commit one at a time.
+  -- The instance that answered the write wakes its worker and, at most every 100 ms, notifies
+  -- the others from outside the writes (src/webhooks/index.ts); every worker also polls.
   RETURN NULL;
 END
 $$;
