@@ -53,6 +53,26 @@ interface Claimed {
 }
 
 /**
+ * The deliveries a worker may claim now: due, not leased, and the earliest pending one of their
+ * record for their webhook (so a record's deliveries go out in commit order), of enabled
+ * webhooks, in commit order. Walked through the `(seq) WHERE pending` index up to the LIMIT
+ * (test/webhooks/structure.test.ts pins the plan): no sort of the whole backlog.
+ */
+export const dueDeliveries = (limit: number) => sql`
+        SELECT d.id FROM webhook_deliveries AS d
+        JOIN webhooks AS w ON w.id = d.webhook_id AND w.enabled
+        WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+          AND (d.lease_until IS NULL OR d.lease_until < now())
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries AS e
+            WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id
+              AND e.resource_type = d.resource_type AND e.resource_id = d.resource_id
+              AND e.seq < d.seq)
+        ORDER BY d.seq
+        LIMIT ${limit}
+        FOR UPDATE OF d SKIP LOCKED`;
+
+/**
  * Exponential backoff with jitter: about first * 2^(attempt-1), capped, drawn from its upper
  * half (so retries spread out but never come sooner than half the step).
  */
@@ -180,19 +200,7 @@ export class WebhookWorker {
 
   async #claim(limit: number): Promise<Claimed[]> {
     const result = await sql<Claimed>`
-      WITH due AS (
-        SELECT d.id FROM webhook_deliveries AS d
-        JOIN webhooks AS w ON w.id = d.webhook_id AND w.enabled
-        WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-          AND (d.lease_until IS NULL OR d.lease_until < now())
-          AND NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries AS e
-            WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id
-              AND e.resource_type = d.resource_type AND e.resource_id = d.resource_id
-              AND e.seq < d.seq)
-        ORDER BY d.seq
-        LIMIT ${limit}
-        FOR UPDATE OF d SKIP LOCKED
+      WITH due AS (${dueDeliveries(limit)}
       )
       UPDATE webhook_deliveries AS d
       SET lease_until = now() + ${this.#settings.leaseMs} * interval '1 millisecond',
