@@ -152,7 +152,8 @@ export class Known {
 
 export interface Resolvers {
   id(ref: IdRef): string;
-  known(ref: Known): string;
+  /** Undefined leaves the field out (JSON drops it). */
+  known(ref: Known): string | undefined;
 }
 
 /** Replaces every IdRef and Known in a generated value by a real value. */

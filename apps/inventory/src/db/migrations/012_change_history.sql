@@ -35,14 +35,13 @@ $$;
 -- every write touches (id, created_at, updated_at) are in the snapshots, not here.
 CREATE FUNCTION audit_changed_fields(old_state jsonb, new_state jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(jsonb_object_agg(field, jsonb_build_array(old_state -> field, new_state -> field)), '{}'::jsonb)
-  FROM (
-    SELECT jsonb_object_keys(coalesce(old_state, '{}'::jsonb)) AS field
-    UNION
-    SELECT jsonb_object_keys(coalesce(new_state, '{}'::jsonb))
-  ) AS fields
-  WHERE field NOT IN ('id', 'created_at', 'updated_at')
-    AND coalesce(old_state -> field, 'null'::jsonb) IS DISTINCT FROM coalesce(new_state -> field, 'null'::jsonb)
+  SELECT coalesce(jsonb_object_agg(key, jsonb_build_array(coalesce(old_state -> key, 'null'),
+                                                          coalesce(new_state -> key, 'null'))),
+                  '{}'::jsonb)
+  -- The states of one record have the same fields (or one of them is null).
+  FROM jsonb_each(coalesce(new_state, old_state))
+  WHERE key NOT IN ('id', 'created_at', 'updated_at')
+    AND coalesce(new_state -> key, 'null') IS DISTINCT FROM coalesce(old_state -> key, 'null')
 $$;
 
 -- A record as the API shows it: without the hidden columns, timestamps as JavaScript writes them
@@ -87,7 +86,12 @@ BEGIN
                             postchange, changes, request_id, client_ip)
     SELECT inventory_uuidv7(), (actor ->> 'user_id')::uuid, actor ->> 'username', update_action,
            resource, n.id::text, before.state, after.state,
-           audit_changed_fields(before.state, after.state)
+           -- audit_changed_fields, written out: a function call per row cost a third more.
+           (SELECT coalesce(jsonb_object_agg(key, jsonb_build_array(before.state -> key, value)),
+                            '{}'::jsonb)
+            FROM jsonb_each(after.state)
+            WHERE key NOT IN ('id', 'created_at', 'updated_at')
+              AND value IS DISTINCT FROM before.state -> key)
              -- A hidden column that changed (a password) is named, its values never.
              || CASE WHEN cardinality(hidden) = 0 THEN '{}'::jsonb ELSE coalesce((
                   SELECT jsonb_object_agg(column_name, '["***", "***"]'::jsonb)
