@@ -12,6 +12,7 @@ import { startTestApp, type TestContext } from '../test/helpers.js';
 import { HOSTILE_OUTBOUND_URLS, INVALID_OUTBOUND_URLS } from './support/openapi-arbitraries.js';
 
 const SECRET = 'a-long-enough-webhook-secret';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 let ctx: TestContext;
