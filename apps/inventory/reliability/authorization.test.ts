@@ -73,6 +73,9 @@ function ruleFor(method: string, path: string): Rule {
       ? { kind: 'authenticated', scope: 'events:read' }
       : { kind: 'roles', roles: ['admin', 'editor'], scope: 'events:write' };
   }
+  // Webhooks and their deliveries: admin only, reads included (README, Webhooks: a URL or a
+  // header may carry a receiver's credentials).
+  if (first === 'webhooks') return { kind: 'roles', roles: ['admin'] };
   // Reads of everything else: any valid token (spec: viewer reads and lists resources).
   if (method === 'GET') return { kind: 'authenticated' };
   // Metrics are written by monitoring with an editor's or admin's token (README).

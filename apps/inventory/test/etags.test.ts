@@ -26,7 +26,9 @@ async function newVlan(number: number) {
 }
 
 async function read(url: string, headers: Record<string, string> = {}) {
-  return ctx.as('viewer', { method: 'GET', url, headers });
+  // Webhooks are read by admins only (README, Webhooks); everything else by any role.
+  const role = url.startsWith('/webhooks/') ? 'admin' : 'viewer';
+  return ctx.as(role, { method: 'GET', url, headers });
 }
 
 async function historyLength(resource: string, id: string) {
@@ -51,6 +53,7 @@ describe('ETag', () => {
           const { interfaces } = await deviceWithInterfaces(ctx, 2);
           return { a_interface_id: interfaces[0]?.id, b_interface_id: interfaces[1]?.id };
         },
+        webhooks: async () => ({ name: unique('hook'), url: 'http://93.184.215.14/hook' }),
       };
       const patches: Record<string, Record<string, unknown>> = {
         locations: { city: 'Oslo' },
@@ -58,6 +61,7 @@ describe('ETag', () => {
         interfaces: { mtu: 9000 },
         vlans: { status: 'x' },
         links: { type: 'copper' },
+        webhooks: { enabled: false },
       };
       const payload = await payloads[name]?.();
       const created = await ctx.as('admin', { method: 'POST', url: `/${name}`, payload });

@@ -209,6 +209,55 @@ export const HOSTILE_INVALID_STRINGS = [
   '',
 ];
 
+/** Well-formed outbound URLs (webhooks) that resolve nowhere private, or nowhere at all. */
+export const OUTBOUND_URLS_VALID = [
+  'https://hooks.example.com/inventory',
+  'http://receiver.invalid/hook?x=1',
+];
+
+/**
+ * Well-formed URLs that point at this machine, a private network or a cloud metadata service,
+ * in the spellings that slip past naive checks: the service must refuse every one (400) unless
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
+ */
+export const HOSTILE_OUTBOUND_URLS = [
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fd00:ec2::254]/latest/meta-data/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://[::ffff:7f00:1]:8080/',
+  'http://2130706433/',
+  'http://0x7f.0.0.1/',
+  'http://0177.0.0.1/',
+  'http://127.1/',
+  'http://localhost:3000/users',
+  'http://[::1]/',
+  'http://[::]/',
+  'http://0.0.0.0/',
+  'http://10.0.0.1/',
+  'http://192.168.1.1/',
+  'http://172.16.0.1/',
+  'http://100.64.0.1/',
+  'http://224.0.0.1/',
+  'http://255.255.255.255/',
+  'http://[fe80::1]/',
+  'http://[ff02::1]/',
+  'http://localtest.me/',
+];
+
+/** Not an http(s) URL a webhook may have. */
+export const INVALID_OUTBOUND_URLS = [
+  'ftp://example.com/',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'gopher://127.0.0.1:6379/_FLUSHALL',
+  'http://user:password@example.com/',
+  'http://',
+  ' http://example.com/',
+  'http://exa mple.com/',
+  'http://example.com/\r\nX-Injected: 1',
+  `http://example.com/${'a'.repeat(5000)}`,
+];
+
 const SQL_AND_MARKUP = fc.constantFrom(...HOSTILE_VALID_STRINGS, ...HOSTILE_INVALID_STRINGS);
 
 /** Text that is plausibly valid: ASCII, any unicode, or a hostile-but-valid string. */
@@ -330,6 +379,9 @@ function validString(
       return fc.oneof({ weight: 4, arbitrary: fc.ipV4() }, { weight: 1, arbitrary: IPV6 });
     case 'date-time':
       return isoInstant;
+    case 'uri':
+      // Outbound URLs (webhooks): public-looking ones and every form of a private target.
+      return fc.constantFrom(...OUTBOUND_URLS_VALID, ...HOSTILE_OUTBOUND_URLS);
     case 'email':
       return fc
         .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'x.invalid'))
@@ -429,6 +481,7 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> {
           ),
         );
       }
+      if (branch.format === 'uri') candidates.push(fc.constantFrom(...INVALID_OUTBOUND_URLS));
       if (branch.pattern) candidates.push(fc.constantFrom('no match', 'GG:GG', '1.5.Gbps'));
     }
   }

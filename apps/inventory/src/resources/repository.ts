@@ -5,6 +5,7 @@ import { type ParameterOf, statementTemplate } from '../db/statement-template.js
 import { badRequest, notFound } from '../errors.js';
 import {
   type ResourceDefinition,
+  secretColumns,
   sortableColumns,
   systemColumnsOf,
   tagColumns,
@@ -68,7 +69,10 @@ export interface ListResult {
  * than `*`, so a column nobody declared (a password hash) can never leak into a response.
  */
 export function visibleColumns(definition: ResourceDefinition): string[] {
-  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
+  const secrets = secretColumns(definition);
+  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+    (column) => !secrets.includes(column),
+  );
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -582,7 +586,8 @@ function fieldValues(fields: readonly string[], values: Row): Row {
 }
 
 function assertColumns(definition: ResourceDefinition, fields: readonly string[]): void {
-  const columns = visibleColumns(definition);
+  // Write-only (secret) columns may be written, though never read back.
+  const columns = [...visibleColumns(definition), ...secretColumns(definition)];
   for (const field of fields) {
     if (!columns.includes(field)) throw new Error(`${field} is not a column of ${definition.name}`);
   }

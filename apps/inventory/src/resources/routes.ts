@@ -5,7 +5,13 @@ import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, rowNumber } from './csv-import.js';
-import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
+import {
+  normaliseTags,
+  type ResourceDefinition,
+  secretColumns,
+  tagColumns,
+  withDefaults,
+} from './definition.js';
 import { resourceByName } from './definitions/index.js';
 import {
   ifMatchTags,
@@ -16,6 +22,7 @@ import {
   strongEtag,
   weakEtag,
 } from './etags.js';
+import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
@@ -54,6 +61,7 @@ import {
   responses,
   TAG_CHANGES,
 } from './schemas.js';
+import type { SecretSealer } from './sealing.js';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -73,6 +81,10 @@ export interface ResourceRoutesOptions {
   db: AnyDatabase;
   /** Messages of named constraints (index.ts's constraintMessages), for bulk errors. */
   constraintMessages?: ConstraintMessages;
+  /** Seals the values of write-only columns (ColumnDefinition.secret) before they are stored. */
+  sealer?: SecretSealer;
+  /** Why an outbound URL (a `url` column) may not be called, or undefined when it may. */
+  checkOutboundUrl?: (url: string) => Promise<string | undefined>;
 }
 
 /**
@@ -82,10 +94,10 @@ export interface ResourceRoutesOptions {
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
-  { definition, db, constraintMessages = {} },
+  { definition, db, constraintMessages = {}, sealer, checkOutboundUrl },
 ) => {
   acceptCsv(app, definition);
-  const read = { access: 'authenticated' } as const;
+  const read = { access: definition.readRoles ?? ('authenticated' as const) };
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
@@ -100,9 +112,36 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   const tagged = tagColumns(definition);
+  const secrets = secretColumns(definition);
+  const urlColumns = Object.entries(definition.columns)
+    .filter(([, column]) => kindOf(column) === 'url')
+    .map(([name]) => name);
+  /** Write-only values sealed before anything else sees them. */
+  const seal = (given: Row): Row => {
+    if (!secrets.some((column) => typeof given[column] === 'string')) return given;
+    if (!sealer) throw new Error(`${definition.name} has secret columns but no sealer`);
+    const sealed = { ...given };
+    for (const column of secrets) {
+      const value = sealed[column];
+      if (typeof value === 'string') sealed[column] = sealer.seal(value);
+    }
+    return sealed;
+  };
+  /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
+  const checkUrls = async (items: readonly Row[], label = (_index: number) => '') => {
+    if (urlColumns.length === 0) return;
+    for (const [index, item] of items.entries()) {
+      for (const column of urlColumns) {
+        const value = item[column];
+        if (typeof value !== 'string') continue;
+        const problem = checkOutboundUrl ? await checkOutboundUrl(value) : undefined;
+        if (problem !== undefined) throw badRequest(`${label(index)}${column}: ${problem}`);
+      }
+    }
+  };
   /** The definition's own adjustments, and tags stored as a sorted set. */
   const prepare = (given: Row) => {
-    const values = definition.prepareWrite?.(given) ?? given;
+    const values = seal(definition.prepareWrite?.(given) ?? given);
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
@@ -205,6 +244,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request, reply) => {
       if (Array.isArray(request.body)) {
+        await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
         const rows = await createMany(request, request.body as Row[]);
         // Written here: the route's serialiser knows the one-record branch only.
         return reply
@@ -213,6 +253,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .serializer((payload) => JSON.stringify(payload))
           .send(rows);
       }
+      await checkUrls([request.body as Row]);
       const values = prepare(withDefaults(definition, request.body as Row));
       const { write: insert } = insertStatement(db, definition, values);
       const [row] = await writeAudited(request, insert, 'create');
@@ -245,6 +286,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           );
         }
       });
+      await checkUrls(items, (index) => `Item ${index}: `);
       const updates = items.map(({ id, etag, ...fields }, index) => {
         if (etag === undefined) return { id, values: prepare(fields) };
         // The tag as an ETag header gives it; a weak one never matches (strong comparison).
@@ -329,6 +371,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request, reply) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = replacement(request.body as Row);
       return updateExisting(request, reply, id, values, 'replace');
     },
@@ -347,6 +390,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request, reply) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = prepare(request.body as Row);
       return updateExisting(request, reply, id, values, 'update');
     },

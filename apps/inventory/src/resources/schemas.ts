@@ -5,6 +5,7 @@ import {
   filterableColumns,
   MAX_TAGS_PER_RECORD,
   type ResourceDefinition,
+  secretColumns,
   systemColumnsOf,
   TagSchema,
   tagColumns,
@@ -116,7 +117,10 @@ export const BatchDeleteBody = Type.Array(Type.String({ format: 'uuid' }), {
 
 /** `?fields=` and `?brief=`, on lists and single reads. */
 export function fieldSelectionSchema(definition: ResourceDefinition) {
-  const names = [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
+  const secrets = secretColumns(definition);
+  const names = [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+    (name) => !secrets.includes(name),
+  );
   return {
     fields: Type.Optional(
       Type.String({
@@ -199,7 +203,9 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
 export function recordSchema(definition: ResourceDefinition, selectable = false) {
   const maybe = (schema: TSchema) => (selectable ? Type.Optional(schema) : schema);
   const properties: Record<string, TSchema> = { id: maybe(Type.String({ format: 'uuid' })) };
-  for (const name of Object.keys(definition.columns)) {
+  for (const [name, column] of Object.entries(definition.columns)) {
+    // Write-only: never part of an answer.
+    if (column.secret) continue;
     properties[name] = maybe(fieldSchema(definition, name, false));
   }
   for (const column of systemColumnsOf(definition)) {
