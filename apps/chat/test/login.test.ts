@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from './support/accounts.js';
 import { APPS } from './support/fake-provider.js';
@@ -70,6 +71,24 @@ describe('POST /api/v1/login: first and later logins', () => {
     // Both tokens work.
     expect((await me(app, data.userId, first.data.authToken)).statusCode).toBe(200);
     expect((await me(app, data.userId, data.authToken)).statusCode).toBe(200);
+  });
+
+  it('writes nothing to the user on a returning login whose profile the provider reports unchanged', async () => {
+    const app = await h.app();
+    const credentials = accounts.twitter(h.fake);
+    const first = (await login(app, { ...loginBody('twitter', ''), ...credentials })).json();
+    const stored = () =>
+      h.store.db
+        .selectFrom('users')
+        .select(['updated_at', sql<string>`xmin::text`.as('row_version')])
+        .where('id', '=', first.data.userId)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    const second = await login(app, { ...loginBody('twitter', ''), ...credentials });
+    expect(second.statusCode).toBe(200);
+    expect(second.json().data.me).toEqual(first.data.me);
+    // The same row version: not rewritten, so no commit to flush and no change announced.
+    expect(await stored()).toEqual(before);
   });
 
   it('signs in with Facebook (appsecret_proof), GitHub, an OIDC provider with introspection and Google-style tokeninfo', async () => {

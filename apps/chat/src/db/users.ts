@@ -23,6 +23,21 @@ function violates(error: unknown, constraint: string): boolean {
   );
 }
 
+/**
+ * Whether the upsert's refresh below would leave the row as it is: each field the provider no
+ * longer reports is kept, the others take the provider's value.
+ */
+function refreshedProfileIsUnchanged(user: UserRow, identity: NormalisedIdentity): boolean {
+  const email = identity.email ?? null;
+  return (
+    (identity.name ?? user.name) === user.name &&
+    (email ?? user.email) === user.email &&
+    (email === null ? user.email_verified : identity.emailVerified) === user.email_verified &&
+    (identity.avatarUrl ?? user.avatar_url) === user.avatar_url &&
+    (identity.utcOffsetHours ?? user.utc_offset) === user.utc_offset
+  );
+}
+
 /** How many usernames are tried before giving up on a clash (each a single statement). */
 const MAX_USERNAME_ATTEMPTS = 12;
 
@@ -37,6 +52,17 @@ export class UserRepository {
    * A username clash with another account is the only retry: the next candidate gets a suffix.
    */
   async linkOrCreate(identity: NormalisedIdentity, now: Date): Promise<UserRow> {
+    // Most logins are of a returning user whose profile the provider reports unchanged: read,
+    // and write nothing. A write would cost a commit flushed to disk, and its change
+    // notification (migration 004) would serialise with every other notifying commit and empty
+    // the session caches of the user's other sessions, for nothing.
+    const known = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('service', '=', identity.provider)
+      .where('provider_user_id', '=', identity.id)
+      .executeTakeFirst();
+    if (known && refreshedProfileIsUnchanged(known, identity)) return known;
     const base = baseUsername(identity);
     for (let attempt = 0; attempt < MAX_USERNAME_ATTEMPTS; attempt++) {
       const username = await this.#candidate(base, attempt);
