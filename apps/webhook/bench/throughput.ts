@@ -26,6 +26,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'skip-memory': { type: 'boolean', default: false },
+    /** Only the targets whose name contains this (the bare server always runs). */
+    only: { type: 'string', default: '' },
+    /** Another build's bin/webhook.js (e.g. main's): its targets run too, marked `(before)`. */
+    before: { type: 'string' },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -33,6 +37,7 @@ const WARMUP = Number(values.warmup);
 const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const SENT = WARMUP + REQUESTS;
+const wanted = (name: string) => name.includes(values.only ?? '');
 const CLI = fileURLToPath(new URL('../bin/webhook.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const SCRATCH = join(tmpdir(), `webhook-bench-${process.pid}`);
@@ -87,10 +92,10 @@ async function bareServer(): Promise<Target & { served(): number | null }> {
 }
 
 /** `webhook --no-tui` or `--json` with stdout to a file; seen and kept read from the file. */
-async function headless(name: string, args: string[]): Promise<Target> {
+async function headless(name: string, args: string[], cli = CLI): Promise<Target> {
   const file = join(SCRATCH, `${name}.out`);
   const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...KEEP_ALL, ...args], {
+  const child = spawn(process.execPath, [cli, '--port', '0', ...KEEP_ALL, ...args], {
     stdio: ['ignore', fd, 'pipe'],
   });
   closeSync(fd);
@@ -126,10 +131,10 @@ interface UiTarget extends Target {
 }
 
 /** The full UI in a 120 × 40 pseudo-terminal; counts read off its status bar. */
-async function withUi(args: string[]): Promise<UiTarget> {
+async function withUi(args: string[], cli = CLI): Promise<UiTarget> {
   const env = { ...process.env } as Record<string, string>;
   delete env.CI;
-  const terminal = pty.spawn(process.execPath, [CLI, '--port', '0', ...KEEP_ALL, ...args], {
+  const terminal = pty.spawn(process.execPath, [cli, '--port', '0', ...KEEP_ALL, ...args], {
     name: 'xterm-256color',
     cols: 120,
     rows: 40,
@@ -369,37 +374,53 @@ const TARGETS = [
   { name: 'webhook --no-tui --forward-to app', goal: 0.5 },
 ] as const;
 
+/** This build, and the one given with --before (same targets, same round). */
+const VARIANTS = [
+  { suffix: '', cli: CLI },
+  ...(values.before ? [{ suffix: ' (before)', cli: values.before }] : []),
+];
+
 mkdirSync(SCRATCH, { recursive: true });
 const uptimeBefore = readFileSync('/proc/loadavg', 'utf8').trim();
 const rows: Measured[] = [];
 for (let round = 1; round <= ROUNDS; round += 1) {
   // The baseline first in every round, so each ratio compares figures taken minutes apart at most.
   rows.push(await run(bareServer, (target) => measure(BARE, round, target)));
-  rows.push(
-    await run(
-      () => headless('lines', ['--no-tui']),
-      (target) => measure('webhook --no-tui', round, target),
-    ),
-  );
-  rows.push(
-    await run(
-      () => headless('json', ['--json']),
-      (target) => measure('webhook --json > file', round, target),
-    ),
-  );
-  rows.push(
-    await run(
-      () => withUi([]),
-      (ui) => measure('webhook, UI in a pty', round, ui, { ui }),
-    ),
-  );
-  const app = await bareServer();
-  const forwarding = await run(
-    () => headless('forward', ['--no-tui', '--forward-to', app.url]),
-    (target) => measure('webhook --no-tui --forward-to app', round, target, { app }),
-  );
-  await app.stop();
-  rows.push({ ...forwarding, forwarded: app.served() });
+  for (const { suffix, cli } of VARIANTS) {
+    if (wanted('webhook --no-tui')) {
+      rows.push(
+        await run(
+          () => headless('lines', ['--no-tui'], cli),
+          (target) => measure(`webhook --no-tui${suffix}`, round, target),
+        ),
+      );
+    }
+    if (wanted('webhook --json > file')) {
+      rows.push(
+        await run(
+          () => headless('json', ['--json'], cli),
+          (target) => measure(`webhook --json > file${suffix}`, round, target),
+        ),
+      );
+    }
+    if (wanted('webhook, UI in a pty')) {
+      rows.push(
+        await run(
+          () => withUi([], cli),
+          (ui) => measure(`webhook, UI in a pty${suffix}`, round, ui, { ui }),
+        ),
+      );
+    }
+    if (wanted('webhook --no-tui --forward-to app')) {
+      const app = await bareServer();
+      const forwarding = await run(
+        () => headless('forward', ['--no-tui', '--forward-to', app.url], cli),
+        (target) => measure(`webhook --no-tui --forward-to app${suffix}`, round, target, { app }),
+      );
+      await app.stop();
+      rows.push({ ...forwarding, forwarded: app.served() });
+    }
+  }
 }
 const uptimeAfter = readFileSync('/proc/loadavg', 'utf8').trim();
 
@@ -422,7 +443,11 @@ const lost = rows.filter(
 const bareOf = (round: number) => rows.find((row) => row.name === BARE && row.round === round);
 const ratio = (row: Measured) =>
   row.requestsPerSecond / (bareOf(row.round)?.requestsPerSecond ?? 1);
-const summary = [BARE, ...TARGETS.map((target) => target.name)].map((name) => {
+const names = TARGETS.map((target) => target.name).filter(wanted);
+const summary = [
+  BARE,
+  ...names.flatMap((name) => VARIANTS.map(({ suffix }) => `${name}${suffix}`)),
+].map((name) => {
   const runs = rows.filter((row) => row.name === name);
   const goal = TARGETS.find((target) => target.name === name)?.goal;
   const ratios = runs.map(ratio);
