@@ -30,6 +30,8 @@ const { values } = parseArgs({
     only: { type: 'string', default: '' },
     /** Another build's bin/webhook.js (e.g. main's): its targets run too, marked `(before)`. */
     before: { type: 'string' },
+    /** Node flags for the webhook processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`. */
+    'node-args': { type: 'string', default: '' },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -37,6 +39,7 @@ const WARMUP = Number(values.warmup);
 const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const SENT = WARMUP + REQUESTS;
+const NODE_ARGS = (values['node-args'] ?? '').split(' ').filter(Boolean);
 const wanted = (name: string) => name.includes(values.only ?? '');
 const CLI = fileURLToPath(new URL('../bin/webhook.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -95,7 +98,7 @@ async function bareServer(): Promise<Target & { served(): number | null }> {
 async function headless(name: string, args: string[], cli = CLI): Promise<Target> {
   const file = join(SCRATCH, `${name}.out`);
   const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, [cli, '--port', '0', ...KEEP_ALL, ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS, cli, '--port', '0', ...KEEP_ALL, ...args], {
     stdio: ['ignore', fd, 'pipe'],
   });
   closeSync(fd);
@@ -134,12 +137,16 @@ interface UiTarget extends Target {
 async function withUi(args: string[], cli = CLI): Promise<UiTarget> {
   const env = { ...process.env } as Record<string, string>;
   delete env.CI;
-  const terminal = pty.spawn(process.execPath, [cli, '--port', '0', ...KEEP_ALL, ...args], {
-    name: 'xterm-256color',
-    cols: 120,
-    rows: 40,
-    env,
-  });
+  const terminal = pty.spawn(
+    process.execPath,
+    [...NODE_ARGS, cli, '--port', '0', ...KEEP_ALL, ...args],
+    {
+      name: 'xterm-256color',
+      cols: 120,
+      rows: 40,
+      env,
+    },
+  );
   let tail = '';
   let frames = 0;
   /** A press waiting for its effect on screen. */
