@@ -62,9 +62,11 @@ interface Target {
  * A bare node:http server in its own process: reads the body and answers what webhook answers by
  * default (200, application/json, `{"status":"ok"}`). Prints its count on SIGTERM.
  */
-async function bareServer(): Promise<Target & { served(): number | null }> {
+async function bareServer(): Promise<
+  Target & { served(): number | null; connections(): number | null }
+> {
   const source = `
-    let served = 0;
+    let served = 0, connections = 0;
     const server = require('node:http').createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -73,7 +75,8 @@ async function bareServer(): Promise<Target & { served(): number | null }> {
         res.end('{"status":"ok"}');
       });
     });
-    process.on('SIGTERM', () => { console.log('served ' + served); process.exit(0); });
+    server.on('connection', () => { connections += 1; });
+    process.on('SIGTERM', () => { console.log('served ' + served + ' on ' + connections); process.exit(0); });
     server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -85,12 +88,17 @@ async function bareServer(): Promise<Target & { served(): number | null }> {
     const match = /served (\d+)/.exec(output);
     return match ? Number(match[1]) : null;
   };
+  const connections = () => {
+    const match = /served \d+ on (\d+)/.exec(output);
+    return match ? Number(match[1]) : null;
+  };
   return {
     url,
     pid: child.pid ?? 0,
     counts: async () => null,
     stop: () => stopChild(child),
     served,
+    connections,
   };
 }
 
@@ -242,6 +250,8 @@ interface Measured {
   readonly seen: number | null;
   readonly kept: number | null;
   readonly forwarded?: number | null;
+  /** Connections the forwarding app accepted (the forward pool's, for every request). */
+  readonly forwardConnections?: number | null;
   readonly keyLatenciesMs?: number[];
   readonly framesPerSecond?: number;
   readonly loadAverage: number;
@@ -425,7 +435,11 @@ for (let round = 1; round <= ROUNDS; round += 1) {
         (target) => measure(`webhook --no-tui --forward-to app${suffix}`, round, target, { app }),
       );
       await app.stop();
-      rows.push({ ...forwarding, forwarded: app.served() });
+      rows.push({
+        ...forwarding,
+        forwarded: app.served(),
+        forwardConnections: app.connections(),
+      });
     }
   }
 }
@@ -497,6 +511,7 @@ console.table(
     seen: row.seen ?? '',
     kept: row.kept ?? '',
     forwarded: row.forwarded ?? '',
+    'fwd conns': row.forwardConnections ?? '',
     'frames/s': row.framesPerSecond ?? '',
     load: row.loadAverage.toFixed(1),
   })),
