@@ -259,7 +259,7 @@ export interface StoredFields extends RecordFields {
 /** What is settled after the request arrived: the answer, the forward, the signature check. */
 export type RecordOutcome = Partial<Pick<RecordFields, 'response' | 'forward' | 'verification'>>;
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the class's fields are StoredFields, assigned whole in its constructor
+/** The class's fields are StoredFields (declared once, here), assigned whole in its constructor. */
 export interface StoredRequest extends StoredFields {}
 
 /**
