@@ -7,7 +7,12 @@ import type { AppConfig } from './config/types.js';
 import { exportRecords } from './export/command.js';
 import { printable } from './format/printable.js';
 import { exitProcess, fail, installExitHandlers, onExit } from './lifecycle.js';
-import { blockOnSlowReader, createPrinter, requestJson, requestLine } from './output/printers.js';
+import {
+  blockOnSlowReader,
+  createPrinter,
+  requestJsonPieces,
+  requestLine,
+} from './output/printers.js';
 import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
 
@@ -105,7 +110,7 @@ async function run(config: AppConfig): Promise<void> {
   blockOnSlowReader(process.stdout);
   const printer = createPrinter(
     process.stdout,
-    config.output === 'json' ? requestJson : requestLine,
+    config.output === 'json' ? (record) => requestJsonPieces(record) : requestLine,
   );
   // Stopping (SIGTERM, Ctrl+C) still prints what was captured: stdout is written synchronously.
   onExit(printer.flush);

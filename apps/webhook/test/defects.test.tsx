@@ -16,6 +16,20 @@ const detailText = (record: ReturnType<typeof makeRecord>, width = 100) => {
   return Array.from({ length: document.length }, (_, i) => document.line(i).text);
 };
 
+/** The screen's rows with `record` selected in a `columns` × `rows` terminal. */
+function screenRows(record: ReturnType<typeof makeRecord>, columns: number, rows: number) {
+  const state = reduce(initialState(columns, rows), {
+    type: 'sync',
+    snapshot: snapshotOf([record]),
+  });
+  const screen = render(<Screen state={state} address="http://127.0.0.1:9080" />);
+  try {
+    return (screen.lastFrame() ?? '').split('\n');
+  } finally {
+    screen.unmount();
+  }
+}
+
 describe('defect 1: the collapsed-body marker is always visible', () => {
   it('shows the marker with 11 headers in a 160x40 terminal', () => {
     const headers: [string, string][] = [
@@ -27,14 +41,8 @@ describe('defect 1: the collapsed-body marker is always visible', () => {
     const body = Buffer.from(
       JSON.stringify(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, i]))),
     );
-    const record = makeRecord({ headers, body });
-    const state = reduce(initialState(160, 40), { type: 'sync', snapshot: snapshotOf([record]) });
-    const screen = render(<Screen state={state} address="http://127.0.0.1:9080" />);
-    try {
-      expect(screen.lastFrame()).toMatch(/\.\.\. \d+ more lines \(Enter to expand\)/);
-    } finally {
-      screen.unmount();
-    }
+    const rows = screenRows(makeRecord({ headers, body }), 160, 40);
+    expect(rows.join('\n')).toMatch(/\.\.\. \d+ more lines \(Enter to expand\)/);
   });
 });
 
@@ -58,19 +66,17 @@ describe('defect 2: pretty-printing keeps every literal as sent', () => {
 });
 
 describe('defect 5: invisible characters are shown', () => {
-  it('shows bidi marks, line and paragraph separators, BOM and zero-width characters', () => {
-    for (const [char, standIn] of [
-      ['\u200e', '<U+200E>'],
-      ['\u200f', '<U+200F>'],
-      ['\u061c', '<U+061C>'],
-      ['\u2028', '<U+2028>'],
-      ['\u2029', '<U+2029>'],
-      ['\ufeff', '<U+FEFF>'],
-      ['\u200b', '<U+200B>'],
-      ['\u2060', '<U+2060>'],
-    ] as const) {
-      expect(printable(`a${char}b`)).toBe(`a${standIn}b`);
-    }
+  it.each([
+    ['\u200e', '<U+200E>'],
+    ['\u200f', '<U+200F>'],
+    ['\u061c', '<U+061C>'],
+    ['\u2028', '<U+2028>'],
+    ['\u2029', '<U+2029>'],
+    ['\ufeff', '<U+FEFF>'],
+    ['\u200b', '<U+200B>'],
+    ['\u2060', '<U+2060>'],
+  ])('shows %j (a bidi mark, separator, BOM or zero-width character) as %s', (char, standIn) => {
+    expect(printable(`a${char}b`)).toBe(`a${standIn}b`);
   });
 
   it('finds JSON after a byte order mark and says the mark is there', () => {
@@ -81,31 +87,20 @@ describe('defect 5: invisible characters are shown', () => {
   });
 
   it('keeps the list border in place with zero-width characters in a path', () => {
-    const record = makeRecord({ path: `/z${'\u200b'.repeat(10)}w` });
-    const state = reduce(initialState(100, 10), { type: 'sync', snapshot: snapshotOf([record]) });
-    const screen = render(<Screen state={state} address="http://127.0.0.1:9080" />);
-    try {
-      const rows = (screen.lastFrame() ?? '').split('\n');
-      const border = rows[0]?.indexOf('╮') ?? -1;
-      expect(rows[1]).toContain('/z<U+200B>');
-      expect(rows[1]?.indexOf('│', 1)).toBe(border);
-    } finally {
-      screen.unmount();
-    }
+    const rows = screenRows(makeRecord({ path: `/z${'\u200b'.repeat(10)}w` }), 100, 10);
+    const border = rows[0]?.indexOf('╮') ?? -1;
+    expect(rows[1]).toContain('/z<U+200B>');
+    expect(rows[1]?.indexOf('│', 1)).toBe(border);
   });
 });
 
 describe('defect 6: UTF-8 header values', () => {
-  it('shows a UTF-8 header value as UTF-8, not Latin-1', () => {
+  it.each([
     // Node hands header bytes over as Latin-1: the UTF-8 bytes of "Zoë" arrive as "ZoÃ«".
-    const raw = Buffer.from('Zoë', 'utf8').toString('latin1');
-    const record = makeRecord({ headers: [['X-Author', raw]] });
-    const shown = detailText(record);
-    expect(shown).toContain('  X-Author: Zoë');
-  });
-
-  it('leaves a value that is not valid UTF-8 as Latin-1', () => {
-    const record = makeRecord({ headers: [['X-Name', 'caf\u00e9']] });
-    expect(detailText(record)).toContain('  X-Name: café');
+    ['a UTF-8 value as UTF-8, not Latin-1', Buffer.from('Zoë', 'utf8').toString('latin1'), 'Zoë'],
+    ['a value that is not valid UTF-8 as Latin-1', 'caf\u00e9', 'café'],
+  ])('shows %s', (_case, raw, shown) => {
+    const record = makeRecord({ headers: [['X-Value', raw]] });
+    expect(detailText(record)).toContain(`  X-Value: ${shown}`);
   });
 });

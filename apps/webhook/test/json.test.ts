@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  recordToJson,
+  requestJsonPieces,
+  terminalSafeJson,
+  VERBATIM_BODY_BYTES,
+} from '../src/output/json.js';
 import { requestJson } from '../src/output/printers.js';
 import { makeRecord } from './helpers.js';
 
@@ -25,5 +31,35 @@ describe('--json lines', () => {
     const parsed = JSON.parse(line) as { path: string; body: string };
     expect(parsed.path).toBe(`/p${hostile}`);
     expect(parsed.body).toBe(`{"k":"${hostile}"}`);
+  });
+
+  // The body is escaped apart from the rest of the line (it is most of the line, and scanning it
+  // whole cost the --json flood memory): the line must still be exactly the escaped record.
+  it.each([
+    ['ASCII', Buffer.from('{"event":"push"}')],
+    ['ASCII with DEL', Buffer.from('a\u007fb')],
+    ['UTF-8 with U+2028 and U+202E', Buffer.from('x\u2028y\u202ez')],
+    ['not UTF-8 (base64)', Buffer.from([0xff, 0x00, 0x9b])],
+    ['empty', Buffer.alloc(0)],
+    ['holding what looks like JSON of a body slot', Buffer.from('"\\u0000body\\u0000"')],
+  ])('writes the same line as escaping the whole record (%s body)', (_case, body) => {
+    const record = makeRecord({
+      body,
+      response: { status: 200, headers: [['X-Mark', '\u202e']], body: Buffer.from('ok') },
+    });
+    expect(requestJson(record)).toBe(terminalSafeJson(recordToJson(record)));
+  });
+
+  it.each([
+    ['plain ASCII, written from its own bytes', 'a', true],
+    ['ASCII with a quote', '"', false],
+    ['ASCII with a tab', '\t', false],
+  ])('writes a large body (%s) as the same line', (_case, filler, verbatim) => {
+    const body = Buffer.from(`${'x'.repeat(VERBATIM_BODY_BYTES)}${filler}`);
+    const record = makeRecord({ body });
+    const pieces = requestJsonPieces(record);
+    expect(pieces.some((piece) => piece === body)).toBe(verbatim);
+    const line = pieces.map((piece) => piece.toString()).join('');
+    expect(line).toBe(terminalSafeJson(recordToJson(record)));
   });
 });

@@ -372,11 +372,48 @@ describe('tiny terminals', () => {
   });
 });
 
+/** Lets `count` event-loop turns pass (real ones: only setTimeout is faked below). */
+async function turns(count: number) {
+  for (let turn = 0; turn < count; turn += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('frame pacing', () => {
   it('applies arrivals at most ~30 times a second, less when frames are costly', () => {
     expect(syncDelay(0)).toBe(FRAME_MS);
     expect(syncDelay(4)).toBe(FRAME_MS);
     expect(syncDelay(20)).toBe(100);
     expect(syncDelay(10_000)).toBe(500);
+  });
+
+  // Issue 18: the UI must not redraw more than the screen shows. Counted, not timed: the frame
+  // timer only fires when the test advances it, so the count cannot depend on the machine.
+  it('draws one frame for a thousand arrivals spread over a thousand event-loop turns', async () => {
+    const ui = mount();
+    await ui.until((frame) => frame.includes('0 kept / 0 seen'));
+    const frames = instance?.frames;
+    if (!frames) throw new Error('no frames');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const before = frames.length;
+      for (let arrival = 1; arrival <= 1000; arrival += 1) {
+        add(ui.store, `/flood/${arrival}`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(frames.length - before).toBe(0); // nothing drawn between frames
+      vi.advanceTimersByTime(FRAME_MS);
+      await turns(20); // React commits, Ink draws
+      expect(frames.length - before).toBe(1);
+      expect(ui.frame()).toContain('1000 kept / 1000 seen');
+      expect(ui.frame()).toContain('/flood/1000');
+      // A key is drawn at once, without waiting for the frame timer.
+      instance?.stdin.write('v');
+      await turns(20);
+      expect(frames.length - before).toBe(2);
+      expect(ui.frame()).toContain('body: raw');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -76,11 +76,10 @@ export function createPipeline(
     let response: SentResponse = rejected
       ? rejection(verification?.reason ?? '')
       : decision.response.sent;
-    const checked = verification ? { ...draft, verification } : draft;
+    const checked = verification ? { verification } : {};
 
     if (!decision.forward || rejected) {
-      const record = store.add({ ...checked, response });
-      complete(record);
+      complete(store.add(draft, { ...checked, response }));
       return response;
     }
 
@@ -101,17 +100,21 @@ export function createPipeline(
     if (options.respondWithForward) {
       return sent.then((forward) => {
         response = answerFromForward(forward);
-        complete(store.add({ ...checked, response, forward }));
+        complete(store.add(draft, { ...checked, response, forward }));
         return response;
       });
     }
 
-    const record = store.add({ ...checked, response, forward: { kind: 'pending', target: url } });
+    const record = store.add(draft, {
+      ...checked,
+      response,
+      forward: { kind: 'pending', target: url },
+    });
     void sent.then((forward) => {
       // Dropped from memory meanwhile: the printers and --save still get the whole record.
       complete(
         store.update(record.seq, { forward }) ??
-          StoredRequest.from(record.seq, record).with({ forward }),
+          StoredRequest.from(record.seq, record, { forward }),
       );
     });
     return response;

@@ -1,8 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { HeaderPairs } from '../config/types.js';
 
-/** One captured request, as received: nothing normalised away. */
-export interface CapturedRequest {
+/**
+ * A record's fields other than its headers and query, which the store keeps in a packed form
+ * (`StoredFields`); `CapturedRequest` adds them back as pairs. The one list of a record's fields.
+ */
+export interface RecordFields {
   /** 1, 2, 3... in the order requests completed; never reused, not even after a clear. */
   readonly seq: number;
   /** When the request line and headers arrived (ms since the epoch). */
@@ -14,10 +17,6 @@ export interface CapturedRequest {
   readonly path: string;
   /** Scheme, host (the Host header, else the listening address), path and query. */
   readonly url: string;
-  /** Query parameters in order; repeated names kept. */
-  readonly query: HeaderPairs;
-  /** Headers in arrival order, names as sent; repeated headers kept. */
-  readonly headers: HeaderPairs;
   /** The body bytes kept (at most --max-body). */
   readonly body: Buffer;
   /** Bytes the client sent in the body, kept or not. */
@@ -43,6 +42,14 @@ export interface CapturedRequest {
   readonly verification?: Verification;
   /** For a replay: the `seq` of the record it replays (the original, not an earlier replay of it). */
   readonly replayOf?: number;
+}
+
+/** One captured request, as received: nothing normalised away. */
+export interface CapturedRequest extends RecordFields {
+  /** Query parameters in order; repeated names kept. */
+  readonly query: HeaderPairs;
+  /** Headers in arrival order, names as sent; repeated headers kept. */
+  readonly headers: HeaderPairs;
 }
 
 /** A record before the store numbers it. */
@@ -188,8 +195,17 @@ export function splitTarget(target: string): { path: string; query: HeaderPairs 
   const mark = rest.indexOf('?');
   const rawPath = mark === -1 ? rest : rest.slice(0, mark);
   const search = mark === -1 ? '' : rest.slice(mark + 1);
-  return { path: decodePath(rawPath), query: [...new URLSearchParams(search)] };
+  const query: HeaderPairs = search === '' ? NO_QUERY : [...new URLSearchParams(search)];
+  if (query !== NO_QUERY) derivedQueries.add(query);
+  return { path: decodePath(rawPath), query };
 }
+
+const NO_QUERY: HeaderPairs = Object.freeze([]) as HeaderPairs;
+/**
+ * Query lists `splitTarget` made: a record given one of them derives it again when asked instead
+ * of holding it, without parsing the target a second time to compare (see `givenQuery`).
+ */
+const derivedQueries = new WeakSet<HeaderPairs>();
 
 /** The complete URL the client asked for. */
 export function completeUrl(target: string, host: string | undefined, fallbackHost: string) {
@@ -236,59 +252,45 @@ export function unpackHeaders(block: Buffer): HeaderPairs {
 }
 
 /** Fields a record is built from; headers packed, query derived from the target when asked. */
-export interface StoredFields extends Omit<CapturedRequest, 'headers' | 'query'> {
+export interface StoredFields extends RecordFields {
   readonly headerBlock: Buffer;
 }
+
+/** What is settled after the request arrived: the answer, the forward, the signature check. */
+export type RecordOutcome = Partial<Pick<RecordFields, 'response' | 'forward' | 'verification'>>;
+
+/** The class's fields are StoredFields (declared once, here), assigned whole in its constructor. */
+export interface StoredRequest extends StoredFields {}
 
 /**
  * A record as the store holds it: headers packed in one buffer and the query parsed from the
  * target only when read, so what it costs is close to the bytes it came from.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class StoredRequest implements CapturedRequest {
-  readonly seq: number;
-  readonly receivedAt: number;
-  readonly method: string;
-  readonly target: string;
-  readonly path: string;
-  readonly url: string;
-  readonly body: Buffer;
-  readonly size: number;
-  readonly truncated: boolean;
-  readonly remote: string;
-  readonly httpVersion: string;
-  readonly response?: SentResponse;
-  readonly forward?: ForwardResult;
-  readonly verification?: Verification;
-  readonly replayOf?: number;
-  readonly headerBlock: Buffer;
   /** Query pairs given that the target does not yield (hand-made records); else derived. */
   readonly givenQuery: HeaderPairs | undefined;
 
   constructor(fields: StoredFields, givenQuery?: HeaderPairs) {
+    Object.assign(this, fields);
     this.givenQuery = givenQuery;
-    this.seq = fields.seq;
-    this.receivedAt = fields.receivedAt;
-    this.method = fields.method;
-    this.target = fields.target;
-    this.path = fields.path;
-    this.url = fields.url;
-    this.body = fields.body;
-    this.size = fields.size;
-    this.truncated = fields.truncated;
-    this.remote = fields.remote;
-    this.httpVersion = fields.httpVersion;
-    this.headerBlock = fields.headerBlock;
-    if (fields.response) this.response = fields.response;
-    if (fields.forward) this.forward = fields.forward;
-    if (fields.verification) this.verification = fields.verification;
-    if (fields.replayOf !== undefined) this.replayOf = fields.replayOf;
   }
 
-  static from(seq: number, draft: RequestDraft | CapturedRequest): StoredRequest {
-    const headerBlock =
-      draft instanceof StoredRequest ? draft.headerBlock : packHeaders(draft.headers);
-    const { headers: _headers, query: _query, ...rest } = fieldsOf(draft);
-    return new StoredRequest({ ...rest, seq, headerBlock }, givenQuery(draft));
+  /** A stored record numbered `seq` from a draft (or another record), with `outcome` set on it. */
+  static from(
+    seq: number,
+    draft: RequestDraft | CapturedRequest,
+    outcome?: RecordOutcome,
+  ): StoredRequest {
+    if (draft instanceof StoredRequest) {
+      // Own fields only: headers and query are getters on the prototype.
+      return new StoredRequest({ ...draft, ...outcome, seq }, draft.givenQuery);
+    }
+    const { headers, query: _query, ...fields } = draft;
+    return new StoredRequest(
+      { ...fields, ...outcome, seq, headerBlock: packHeaders(headers) },
+      givenQuery(draft),
+    );
   }
 
   get headers(): HeaderPairs {
@@ -301,11 +303,8 @@ export class StoredRequest implements CapturedRequest {
   }
 
   /** The same record with some fields replaced (a forward result arriving). */
-  with(patch: Partial<Pick<CapturedRequest, 'forward' | 'response' | 'verification'>>) {
-    return new StoredRequest(
-      { ...fieldsOf(this), headerBlock: this.headerBlock, ...patch },
-      this.givenQuery,
-    );
+  with(patch: RecordOutcome): StoredRequest {
+    return StoredRequest.from(this.seq, this, patch);
   }
 }
 
@@ -314,8 +313,7 @@ export class StoredRequest implements CapturedRequest {
  * so the record derives it when asked rather than holding thousands of pairs.
  */
 function givenQuery(draft: RequestDraft | CapturedRequest): HeaderPairs | undefined {
-  if (draft instanceof StoredRequest) return draft.givenQuery;
-  if (draft.query.length === 0) return undefined;
+  if (draft.query.length === 0 || derivedQueries.has(draft.query)) return undefined;
   const derived = draft.method === 'CONNECT' ? [] : splitTarget(draft.target).query;
   const same =
     derived.length === draft.query.length &&
@@ -323,36 +321,6 @@ function givenQuery(draft: RequestDraft | CapturedRequest): HeaderPairs | undefi
       ([name, value], i) => draft.query[i]?.[0] === name && draft.query[i]?.[1] === value,
     );
   return same ? undefined : draft.query;
-}
-
-/** Own fields of a record, whether a plain object or a StoredRequest (whose getters spread loses). */
-function fieldsOf(record: RequestDraft | CapturedRequest): CapturedRequest & { seq: number } {
-  const fields = {
-    seq: 'seq' in record ? record.seq : 0,
-    receivedAt: record.receivedAt,
-    method: record.method,
-    target: record.target,
-    path: record.path,
-    url: record.url,
-    query: [] as HeaderPairs,
-    headers: [] as HeaderPairs,
-    body: record.body,
-    size: record.size,
-    truncated: record.truncated,
-    remote: record.remote,
-    httpVersion: record.httpVersion,
-  } as CapturedRequest & { seq: number };
-  const optional = fields as {
-    response?: SentResponse;
-    forward?: ForwardResult;
-    verification?: Verification;
-    replayOf?: number;
-  };
-  if (record.response) optional.response = record.response;
-  if (record.forward) optional.forward = record.forward;
-  if (record.verification) optional.verification = record.verification;
-  if (record.replayOf !== undefined) optional.replayOf = record.replayOf;
-  return fields;
 }
 
 /**

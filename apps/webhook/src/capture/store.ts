@@ -1,5 +1,11 @@
 import type { Limits } from '../config/types.js';
-import { type CapturedRequest, type RequestDraft, recordBytes, StoredRequest } from './record.js';
+import {
+  type CapturedRequest,
+  type RecordOutcome,
+  type RequestDraft,
+  recordBytes,
+  StoredRequest,
+} from './record.js';
 
 export interface StoreSnapshot {
   /** Oldest first. The same array is returned until the store changes, so it can be compared. */
@@ -37,9 +43,12 @@ export class RequestStore {
 
   constructor(private readonly limits: Pick<Limits, 'maxRequests' | 'maxMemory'>) {}
 
-  /** Adds a record, giving it the next sequence number, and applies retention. */
-  add(request: RequestDraft): CapturedRequest {
-    const record = StoredRequest.from(this.nextSeq++, request);
+  /**
+   * Adds a record, giving it the next sequence number, and applies retention. `outcome` is set on
+   * it (saves the caller copying the draft to add the answer or the signature check).
+   */
+  add(request: RequestDraft, outcome?: RecordOutcome): CapturedRequest {
+    const record = StoredRequest.from(this.nextSeq++, request, outcome);
     this.records.push(record);
     this.bytes += recordBytes(record);
     this.seen += 1;
@@ -52,11 +61,11 @@ export class RequestStore {
    * Replaces a held record by a newer version of itself (its forward finished). Returns the new
    * version, or null when the record is no longer held.
    */
-  update(seq: number, patch: Parameters<StoredRequest['with']>[0]): CapturedRequest | null {
+  update(seq: number, patch: RecordOutcome): CapturedRequest | null {
     const index = this.indexOf(seq);
     const old = index === -1 ? undefined : this.records[index];
     if (!old) return null;
-    const record = StoredRequest.from(seq, old).with(patch);
+    const record = StoredRequest.from(seq, old, patch);
     this.records[index] = record;
     this.bytes += recordBytes(record) - recordBytes(old);
     this.applyRetention();

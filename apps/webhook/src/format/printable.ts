@@ -8,6 +8,8 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** The stand-in shown for a character `printable` replaces. */
 function visible(char: string): string {
   const code = char.codePointAt(0) ?? 0;
@@ -26,6 +28,8 @@ export const STAND_IN = /<U\+[0-9A-F]{4,6}>|[\u2400-\u2421]/g;
  * hide part of itself.
  */
 export function printable(text: string): string {
+  // Plain printable ASCII (nearly every method and path) has nothing to replace.
+  if (PLAIN.test(text)) return text;
   return text.replace(UNSAFE, visible).replaceAll('\t', '    ');
 }
 

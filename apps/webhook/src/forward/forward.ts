@@ -51,7 +51,12 @@ function matchedRawPrefix(route: RouteSpec | null, rawPath: string): number {
  * path; the rest of the path and the query follow as sent.
  */
 export function forwardUrl(base: string, route: RouteSpec | null, target: string): string {
-  const url = new URL(base);
+  let url = bases.get(base);
+  if (!url) {
+    url = new URL(base);
+    if (bases.size >= MAX_ORIGINS) bases.clear();
+    bases.set(base, url);
+  }
   // An absolute-form target (`POST http://host/path`) still has a path and query to carry.
   let requestTarget = target;
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(requestTarget);
@@ -131,6 +136,44 @@ function failureKind(error: NodeJS.ErrnoException): ExchangeFailureKind {
   }
 }
 
+/** Forward bases parsed so far (config values: a few), read only. */
+const bases = new Map<string, URL>();
+
+/** Origins parsed so far: forwards go to a handful of targets, each parsed once, not per request. */
+const origins = new Map<string, URL>();
+const MAX_ORIGINS = 256;
+const ORIGIN = /^https?:\/\/[^/?#@]*/;
+
+/**
+ * The target's origin (protocol, host, port) and the request-target to send: the path and query
+ * as the client sent them, not re-encoded by URL (which turns ' into %27). Null when not a URL.
+ */
+function parseTarget(url: string): { origin: URL; path: string } | null {
+  const prefix = ORIGIN.exec(url)?.[0];
+  let origin = prefix === undefined ? undefined : origins.get(prefix);
+  if (prefix !== undefined && !origin) {
+    try {
+      origin = new URL(prefix);
+    } catch {
+      return null;
+    }
+    if (origins.size >= MAX_ORIGINS) origins.clear();
+    origins.set(prefix, origin);
+  }
+  const next = prefix === undefined ? undefined : url[prefix.length];
+  const ends = next === undefined || next === '/' || next === '?' || next === '#';
+  if (prefix !== undefined && origin && ends && `${origin.protocol}//${origin.host}` === prefix) {
+    return { origin, path: url.slice(prefix.length) || '/' };
+  }
+  // Anything unusual (upper-case scheme, credentials, default port written out): URL decides.
+  try {
+    const parsed = new URL(url);
+    return { origin: parsed, path: `${parsed.pathname}${parsed.search}` };
+  } catch {
+    return null;
+  }
+}
+
 /** Sends one request and waits for the whole answer; never rejects (failures are values). */
 export function sendRequest(
   request: OutgoingRequest,
@@ -146,12 +189,9 @@ export function sendRequest(
     message,
     durationMs: elapsed(),
   });
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return Promise.resolve(fail('error', `not a URL: ${url}`));
-  }
+  const target = parseTarget(url);
+  if (!target) return Promise.resolve(fail('error', `not a URL: ${url}`));
+  const { origin: parsed, path } = target;
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return Promise.resolve(fail('error', `not an http(s) URL: ${url}`));
   }
@@ -167,7 +207,6 @@ export function sendRequest(
       resolve(result);
     };
     const https = parsed.protocol === 'https:';
-    const origin = `${parsed.protocol}//${parsed.host}`;
     const headers = forwardHeaders(request.headers, parsed, request.body.length);
     const send = https ? httpsRequest : httpRequest;
     const outgoing = send(parsed, {
@@ -175,10 +214,7 @@ export function sendRequest(
       // A flat [name, value, ...] list: Node sends it in this order, with this case, as latin1.
       headers: headers.flat() as unknown as Record<string, string>,
       agent: options.agents ? (https ? options.agents.https : options.agents.http) : false,
-      // The request-target as the client sent it, not re-encoded by URL (which turns ' into %27).
-      path: url.startsWith(origin)
-        ? url.slice(origin.length) || '/'
-        : `${parsed.pathname}${parsed.search}`,
+      path,
       setHost: false,
     });
     const timer = setTimeout(() => {

@@ -1,4 +1,5 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
 import type {
   CapturedRequest,
   ForwardResult,
@@ -89,7 +90,11 @@ function verificationJson(verification: Verification) {
  * One record as the `--json` / `--save` object: everything replay and export need (the raw
  * bytes, header order and case, the response sent, the forward result, the verification).
  */
-export function recordToJson(record: CapturedRequest): Record<string, unknown> {
+export function recordToJson(
+  record: CapturedRequest,
+  /** `verbatim`: the body is left out (an empty string): the caller writes its bytes itself. */
+  body: 'text' | 'verbatim' = 'text',
+): Record<string, unknown> {
   return {
     seq: record.seq,
     time: new Date(record.receivedAt).toISOString(),
@@ -103,7 +108,7 @@ export function recordToJson(record: CapturedRequest): Record<string, unknown> {
     httpVersion: record.httpVersion,
     size: record.size,
     truncated: record.truncated,
-    ...bodyToJson(record.body),
+    ...(body === 'text' ? bodyToJson(record.body) : { bodyEncoding: 'utf8', body: '' }),
     ...(record.response ? { response: responseJson(record.response) } : {}),
     ...(record.forward ? { forward: forwardJson(record.forward) } : {}),
     ...(record.verification ? { verification: verificationJson(record.verification) } : {}),
@@ -111,7 +116,54 @@ export function recordToJson(record: CapturedRequest): Record<string, unknown> {
   };
 }
 
-/** One `--json` line (without its newline). */
+/** Stands for the body while the rest of a line is escaped; unguessable, so no field holds it. */
+const BODY_SLOT = `\u0000${randomUUID()}\u0000`;
+const BODY_SLOT_JSON = JSON.stringify(BODY_SLOT);
+
+/**
+ * One `--json` line (without its newline). The same text as `terminalSafeJson(recordToJson(...))`,
+ * but the body (up to --max-body) is not run through the escaping pattern with the rest: an ASCII
+ * body without DEL, or a base64 one, has nothing to escape. Scanning and copying every line whole
+ * cost a large string per request, which the collector frees late (RELIABILITY.md, `--json`).
+ */
 export function requestJson(record: CapturedRequest): string {
-  return terminalSafeJson(recordToJson(record));
+  const pieces = requestJsonPieces(record, Number.POSITIVE_INFINITY);
+  return pieces
+    .map((piece) => (typeof piece === 'string' ? piece : piece.toString('latin1')))
+    .join('');
+}
+
+/** A body at least this long is written from its own bytes when they need no escaping. */
+export const VERBATIM_BODY_BYTES = 64 * 1024;
+
+/**
+ * One `--json` line as pieces to write in order: text, and (for a body of at least `verbatimFrom`
+ * bytes that JSON and the terminal take as they are) the body's own bytes, so a large body never
+ * becomes a string at all: neither its text nor its JSON is made, only the bytes already held.
+ */
+export function requestJsonPieces(
+  record: CapturedRequest,
+  verbatimFrom = VERBATIM_BODY_BYTES,
+): (string | Buffer)[] {
+  const verbatim = record.body.length >= verbatimFrom && plainJsonText(record.body);
+  const object = recordToJson(record, verbatim ? 'verbatim' : 'text');
+  const body = object.body as string;
+  object.body = BODY_SLOT;
+  const rest = terminalSafeJson(object);
+  const at = rest.indexOf(BODY_SLOT_JSON);
+  const before = rest.slice(0, at);
+  const after = rest.slice(at + BODY_SLOT_JSON.length);
+  if (verbatim) return [`${before}"`, record.body, `"${after}`];
+  const safe =
+    object.bodyEncoding === 'base64' || (isAscii(record.body) && record.body.indexOf(0x7f) === -1);
+  return [before + (safe ? JSON.stringify(body) : terminalSafeJson(body)) + after];
+}
+
+/** Whether every byte is printable ASCII that a JSON string holds as itself (no `"`, no `\\`). */
+function plainJsonText(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i] as number;
+    if (byte < 0x20 || byte > 0x7e || byte === 0x22 || byte === 0x5c) return false;
+  }
+  return true;
 }

@@ -149,9 +149,11 @@ export function App(props: AppProps) {
   const [dispatch] = useState(() => {
     const dispatch = (event: UiEvent) => {
       const next = step(current.current, event);
-      current.current = next.state;
-      setState(next.state);
-      latest.current.onState?.(next.state);
+      if (next.state !== current.current) {
+        current.current = next.state;
+        setState(next.state);
+        latest.current.onState?.(next.state);
+      }
       for (const command of next.commands) perform(command, latest.current, dispatch);
     };
     return dispatch;

@@ -1,147 +1,206 @@
 import type { Key } from 'ink';
 import type { UiEvent, UiKey } from './reducer.js';
 
+/** Where a binding applies: the list and detail view, or a line being typed (`/`, a URL). */
+export type KeyMode = 'list' | 'prompt';
+
 /** One key binding: what it is called in the help and README, and when it applies. */
 export interface Binding {
+  readonly mode: KeyMode;
   /** As shown to people: `r`, `Enter`, `Page Down`. */
   readonly label: string;
-  readonly action: UiKey;
   readonly description: string;
   readonly matches: (input: string, key: Key) => boolean;
+  /** What the key means; null: ignored. */
+  readonly event: UiEvent | null;
 }
 
 const char = (wanted: string) => (input: string) => input === wanted;
+const command = (name: UiKey): UiEvent => ({ type: 'key', key: name });
+const ctrlC = (input: string, key: Key) => (key.ctrl && input === 'c') || input === '\x03';
 
 /**
- * Every key of the list and detail view, in one table (as mitmproxy binds its console's keys):
- * the key handler, the status bar's hints and the README's table come from here.
+ * Every key, in one table (as mitmproxy binds its console's keys), by mode: the key handler and
+ * the README's table come from here. In `prompt` mode a key no row matches is typed as text.
  */
-export const BINDINGS: readonly Binding[] = [
+export const KEY_TABLE: readonly Binding[] = [
   {
+    mode: 'list',
     label: 'q, Ctrl+C',
-    action: 'quit',
     description: 'Quit (exit code 0), terminal restored.',
-    matches: (input, key) => input === 'q' || (key.ctrl && input === 'c') || input === '\x03',
+    matches: (input, key) => input === 'q' || ctrlC(input, key),
+    event: command('quit'),
   },
   {
+    mode: 'list',
     label: 'Esc',
-    action: 'escape',
     description: 'Clear the filter; without one, quit.',
     matches: (_input, key) => key.escape,
+    event: command('escape'),
   },
   {
+    mode: 'list',
     label: 'Up, k',
-    action: 'up',
     description: 'Select the next newer request.',
     matches: (input, key) => key.upArrow || input === 'k',
+    event: command('up'),
   },
   {
+    mode: 'list',
     label: 'Down, j',
-    action: 'down',
     description: 'Select the next older request.',
     matches: (input, key) => key.downArrow || input === 'j',
+    event: command('down'),
   },
   {
+    mode: 'list',
     label: 'Home, g',
-    action: 'newest',
     description: 'Newest request.',
     matches: (input, key) => key.home || input === 'g',
+    event: command('newest'),
   },
   {
+    mode: 'list',
     label: 'End, G',
-    action: 'oldest',
     description: 'Oldest request.',
     matches: (input, key) => key.end || input === 'G',
+    event: command('oldest'),
   },
   {
+    mode: 'list',
     label: 'Page Up',
-    action: 'pageUp',
     description: 'Scroll the detail pane up a page.',
     matches: (_input, key) => key.pageUp,
+    event: command('pageUp'),
   },
   {
+    mode: 'list',
     label: 'Page Down',
-    action: 'pageDown',
     description: 'Scroll the detail pane down a page.',
     matches: (_input, key) => key.pageDown,
+    event: command('pageDown'),
   },
   {
+    mode: 'list',
     label: 'Enter',
-    action: 'toggleBody',
     description: 'Expand or collapse the body.',
     matches: (input, key) => key.return || input === '\r',
+    event: command('toggleBody'),
   },
   {
+    mode: 'list',
     label: 'v',
-    action: 'cycleBody',
     description: 'Body view: pretty, raw text, hex (kept while you move).',
     matches: char('v'),
+    event: command('cycleBody'),
   },
   {
+    mode: 'list',
     label: '/',
-    action: 'filter',
     description: 'Filter the list as you type (Enter keeps it, Esc clears it).',
     matches: char('/'),
+    event: command('filter'),
   },
   {
+    mode: 'list',
     label: 'n',
-    action: 'nextMatch',
     description: 'Next match: the next older request in the (filtered) list, wrapping around.',
     matches: char('n'),
+    event: command('nextMatch'),
   },
   {
+    mode: 'list',
     label: 'N',
-    action: 'previousMatch',
     description: 'Previous match: the next newer one, wrapping around.',
     matches: char('N'),
+    event: command('previousMatch'),
   },
   {
+    mode: 'list',
     label: 'r',
-    action: 'replay',
     description:
       'Replay the selected request (to the forward target, --replay-to, or a URL asked for).',
     matches: char('r'),
+    event: command('replay'),
   },
   {
+    mode: 'list',
     label: 'e',
-    action: 'editReplay',
     description: 'Edit the selected request in $EDITOR, then replay the edited one.',
     matches: char('e'),
+    event: command('editReplay'),
   },
   {
+    mode: 'list',
     label: 'x',
-    action: 'copyCurl',
     description: 'Copy the selected request as a curl command (OSC 52), or write it to a file.',
     matches: char('x'),
+    event: command('copyCurl'),
   },
   {
+    mode: 'list',
     label: 'X',
-    action: 'exportHar',
     description: 'Export the list (the filtered part when filtering) as a HAR 1.2 file.',
     matches: char('X'),
+    event: command('exportHar'),
   },
   {
+    mode: 'list',
     label: 'c',
-    action: 'clear',
     description: 'Clear all captured requests (the `seen` count keeps counting).',
     matches: char('c'),
+    event: command('clear'),
+  },
+  {
+    mode: 'prompt',
+    label: 'Ctrl+C',
+    description: 'Quit.',
+    matches: ctrlC,
+    event: command('quit'),
+  },
+  {
+    mode: 'prompt',
+    label: 'Esc',
+    description: 'Leave the line (the filter: cleared).',
+    matches: (_input, key) => key.escape,
+    event: command('escape'),
+  },
+  {
+    mode: 'prompt',
+    label: 'Enter',
+    description: 'Keep the line (the filter) or send it (a replay URL).',
+    matches: (input, key) => key.return || input === '\r',
+    event: { type: 'submit' },
+  },
+  {
+    mode: 'prompt',
+    label: 'Backspace',
+    description: 'Erase the last character.',
+    matches: (input, key) => key.backspace || key.delete || input === '\x7f' || input === '\b',
+    event: { type: 'erase' },
+  },
+  {
+    mode: 'prompt',
+    label: 'Ctrl, Alt, arrows, Tab',
+    description: 'Ignored while typing.',
+    matches: (_input, key) => key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab,
+    event: null,
   },
 ];
 
+/** The list and detail view's keys: the README's key table. */
+export const BINDINGS = KEY_TABLE.filter((binding) => binding.mode === 'list');
+
 /** The event one key press means; null for keys the UI ignores. */
 export function keyEvent(input: string, key: Key, typing: boolean): UiEvent | null {
-  if (typing) {
-    if ((key.ctrl && input === 'c') || input === '\x03') return { type: 'key', key: 'quit' };
-    if (key.escape) return { type: 'key', key: 'escape' };
-    if (key.return || input === '\r') return { type: 'submit' };
-    if (key.backspace || key.delete || input === '\x7f' || input === '\b') return { type: 'erase' };
-    if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab) return null;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are not text
-    const text = input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
-    return text === '' ? null : { type: 'type', text };
-  }
-  const binding = BINDINGS.find((candidate) => candidate.matches(input, key));
-  return binding ? { type: 'key', key: binding.action } : null;
+  const mode: KeyMode = typing ? 'prompt' : 'list';
+  const binding = KEY_TABLE.find(
+    (candidate) => candidate.mode === mode && candidate.matches(input, key),
+  );
+  if (binding || !typing) return binding?.event ?? null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are not text
+  const text = input.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return text === '' ? null : { type: 'type', text };
 }
 
 const PLAIN: Key = {

@@ -319,6 +319,8 @@ function applyFilter(state: UiState, filter: FilterState): UiState {
  */
 function arrive(state: UiState, snapshot: StoreSnapshot): UiState {
   const records = snapshot.records;
+  // The store returns the same array until it changes: nothing arrived, nothing to redraw.
+  if (records === state.records && snapshot.seen === state.seen) return state;
   const previousNewest = state.shown.at(-1)?.seq ?? null;
   const following = state.selectedSeq === null || state.selectedSeq === previousNewest;
   const base = { ...state, records, shown: shownAfter(state, records), seen: snapshot.seen };

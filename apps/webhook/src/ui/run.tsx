@@ -10,6 +10,14 @@ import type { UiEnvironment } from './environment.js';
 import type { UiEvent, UiState } from './reducer.js';
 import { enterFullScreen, type TerminalSession } from './terminal.js';
 
+/**
+ * Ink's own frame throttle. Arrivals are already coalesced into at most one store sync per frame
+ * by the App (`syncDelay`), so Ink's throttle only delayed what a key changed: at 30 fps a key
+ * pressed just after a frame waited up to 33 ms before it was even drawn. At 1000 a key's frame
+ * is drawn as soon as React has committed it; the arrival frames stay as few as before.
+ */
+export const INK_MAX_FPS = 1000;
+
 export interface RunningUi {
   /** Unmounts the UI and restores the terminal; idempotent. */
   close(): void;
@@ -99,7 +107,7 @@ export function startUi(
       // Ctrl+C is a key like q: the app quits through one path that restores the terminal.
       exitOnCtrlC: false,
       patchConsole: true,
-      maxFps: 30,
+      maxFps: INK_MAX_FPS,
     });
     ink = instance;
     instance.waitUntilExit().catch(handlers.onCrash);
