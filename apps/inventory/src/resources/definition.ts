@@ -37,6 +37,13 @@ export interface ColumnDefinition {
   sortable?: boolean;
   /** Another resource this column points to; a dangling value is a 400 naming the column. */
   references?: string;
+  /**
+   * Few distinct values, filtered often (a vendor, a status): the writes keep a count per value
+   * and per pair of values of two counted columns (migration 014), so a list filtered by one or
+   * two of them has its exact total without counting. The migration installing the counters
+   * names the same columns (test/value-counts.test.ts checks both agree).
+   */
+  counted?: boolean;
 }
 
 export interface ResourceDefinition {

@@ -208,6 +208,51 @@ export function searchExpression(
   return sql`(${sql.join(parts, sql` || E'\\x1f' || `)})`;
 }
 
+/** Most counted columns one value counter covers (migration 014 keeps singles and pairs). */
+const COUNTED_TOGETHER = 2;
+
+/**
+ * The key of the value counter holding the exact number of rows matching `conditions`
+ * (migration 014), when one does: every condition an exact match on a column declared
+ * `counted`, at most two of them. Keys are built as the trigger builds them: columns in name
+ * order, each value as its column type's text form (a uuid in lower case whatever the client
+ * sent).
+ */
+export function valueCounterKey(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  param: ParameterOf,
+): RawBuilder<unknown> | undefined {
+  if (!servedByValueCounter(definition, conditions)) return undefined;
+  const parts = [...conditions]
+    .sort((a, b) => (a.column < b.column ? -1 : 1))
+    .flatMap((condition) => {
+      const spec = definition.columns[condition.column];
+      const type = sql.raw(spec ? SQL_TYPE[kindOf(spec)] : 'text');
+      return [
+        sql.lit(condition.column),
+        sql`CAST(CAST(${param(parameterName(condition))} AS ${type}) AS text)`,
+      ];
+    });
+  return sql`ARRAY[${sql.join(parts)}]::text[]`;
+}
+
+/** Whether one value counter holds the number of rows matching `conditions` (above). */
+export function servedByValueCounter(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+): boolean {
+  return (
+    conditions.length > 0 &&
+    conditions.length <= COUNTED_TOGETHER &&
+    new Set(conditions.map((condition) => condition.column)).size === conditions.length &&
+    conditions.every(
+      (condition) =>
+        condition.operator === 'exact' && definition.columns[condition.column]?.counted === true,
+    )
+  );
+}
+
 /** The SQL of one condition. */
 export function conditionSql(
   definition: ResourceDefinition,
