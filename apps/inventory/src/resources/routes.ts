@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
-import { acceptCsv, rowNumber } from './csv-import.js';
+import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
 import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
 import { resourceByName } from './definitions/index.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
@@ -171,6 +171,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     {
       config: write,
       schema: {
+        // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
+        consumes: ['application/json', CSV_CONTENT_TYPE],
         body: createBodySchema(definition),
         response: responses({ 201: createdSchema(definition) }),
       },
