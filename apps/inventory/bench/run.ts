@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { migrate, openStore, type Store } from '@netops/store';
@@ -254,6 +254,13 @@ async function readFacts(
 
 async function main() {
   const options = readOptions();
+  // Figures are only comparable within one run, on a machine nobody else loads: say how loaded.
+  const loadAtStart = loadavg().map((value) => value.toFixed(2));
+  log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+      `${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}; ` +
+      `load average ${loadAtStart.join(' ')}`,
+  );
   log(
     `inventory benchmark: ${options.devices} devices, ${options.store} store, ` +
       `${options.connections} connections, ${options.durationSeconds} s per scenario`,
@@ -409,7 +416,11 @@ async function main() {
   log('');
   log(formatTargets(checks));
 
+  const loadAtEnd = loadavg().map((value) => value.toFixed(2));
+  log(`load average at the start ${loadAtStart.join(' ')}, at the end ${loadAtEnd.join(' ')}`);
   const machine = {
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: loadAtEnd,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGb: Math.round(totalmem() / 1024 ** 3),

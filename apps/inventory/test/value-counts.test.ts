@@ -30,6 +30,7 @@ afterAll(() => ctx?.close());
 const VENDORS = ['Cisco', 'Juniper', 'Arista'];
 const STATUSES = ['active', 'offline', 'maintenance'];
 const ROLES = ['core', 'edge'];
+const TAGS = ['prod', 'lab', 'dc1', 'edge-pop', 'pci_zone'];
 
 async function total(query: string): Promise<number> {
   const response = await ctx.as('viewer', { method: 'GET', url: `/devices?${query}&limit=1` });
@@ -60,6 +61,26 @@ async function expectExact() {
     const query = new URLSearchParams(filter).toString();
     expect(await total(query), query).toBe(await counted(filter));
   }
+  // Tags: one, two (all of them), and one with a counted column.
+  for (const [index, tag] of TAGS.entries()) {
+    const other = TAGS[(index + 1) % TAGS.length] as string;
+    const cases: Array<[string, string[], Record<string, string>]> = [
+      [`tags=${tag}`, [tag], {}],
+      [`tags=${tag}&tags=${other}`, [tag, other], {}],
+      [`tags=${tag}&vendor=Cisco`, [tag], { vendor: 'Cisco' }],
+      [`status=active&tags=${other}`, [other], { status: 'active' }],
+    ];
+    for (const [query, tags, where] of cases) {
+      let sqlQuery = db
+        .selectFrom('devices')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(sql<boolean>`tags @> ${tags}::text[]`);
+      for (const [column, value] of Object.entries(where)) {
+        sqlQuery = sqlQuery.where(column, '=', value);
+      }
+      expect(await total(query), query).toBe(Number((await sqlQuery.executeTakeFirstOrThrow()).n));
+    }
+  }
 }
 
 const pick = <T>(items: readonly T[], n: number) => items[n % items.length] as T;
@@ -88,6 +109,7 @@ describe('value counters (migration 014)', () => {
         vendor: pick(VENDORS, n),
         status: pick(STATUSES, n),
         role: pick(ROLES, n),
+        tags: [pick(TAGS, n), pick(TAGS, n + 2), ...(n % 3 === 0 ? [pick(TAGS, n + 4)] : [])],
         ...(n % 4 === 3 ? {} : { location_id: pick(locations, n) }),
       });
       ids.push(device.id);
@@ -115,6 +137,17 @@ describe('value counters (migration 014)', () => {
       payload: ids.slice(5, 15).map((id, n) => ({ id, status: pick(STATUSES, n + 1) })),
     });
     expect(batch.statusCode, batch.body).toBe(200);
+    await patch(ids[20] as string, { tags: ['pci_zone'] });
+    const tagged = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: ids.slice(0, 12).map((id, n) => ({
+        id,
+        add_tags: [pick(TAGS, n + 1)],
+        remove_tags: [pick(TAGS, n)],
+      })),
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
     await expectExact();
     expect(
       (await ctx.as('admin', { method: 'DELETE', url: `/devices/${ids[15]}` })).statusCode,

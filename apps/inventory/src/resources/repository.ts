@@ -18,6 +18,7 @@ import {
   kindOf,
   servedByValueCounter,
   valueCounterKey,
+  valueCounterShape,
 } from './lookups.js';
 
 /**
@@ -113,6 +114,8 @@ interface ListShape {
   /** Keyset page: which of the cursor's sort values are null (the SQL differs). */
   after: readonly boolean[] | null;
   columns: readonly string[];
+  /** Values per condition when a value counter holds the total (its SQL differs with them). */
+  counter: number[] | null;
 }
 
 const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
@@ -410,6 +413,7 @@ async function readList(
     anchored: anchor !== undefined,
     after: request.after ? request.after.map((value) => value === null) : null,
     columns,
+    counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
   } satisfies ListShape;
   const template = statementTemplate(
     db,
@@ -531,7 +535,12 @@ export async function countRows(
   const cached = cache.counts.get(listKey);
   const template = statementTemplate(
     db,
-    JSON.stringify(['count', definition.table, conditions.map(conditionShape)]),
+    JSON.stringify([
+      'count',
+      definition.table,
+      conditions.map(conditionShape),
+      valueCounterShape(definition, conditions),
+    ]),
     (param) => sql`
       WITH ${versionStep(param)}
       SELECT v.version, ${totalOf(definition, conditions, [], param)} AS count

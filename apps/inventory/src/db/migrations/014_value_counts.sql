@@ -34,22 +34,59 @@ CREATE TABLE value_counted_tables (
   columns    text[] NOT NULL
 );
 
--- The keys of one row of `counted`, as SQL over the row's columns: one per column, one per pair.
-CREATE FUNCTION value_count_keys_sql(counted text[]) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+-- The keys of one row of `counted`, as SQL over the row's columns: one per value, one per pair
+-- of values of two columns. A tag list (`array_columns`) has one value per distinct tag, so it
+-- gives a key per tag, per tag and value of another column, and per two of its tags. Columns and
+-- tags are ordered by byte (COLLATE "C"), as the app orders them when it builds a key.
+CREATE FUNCTION value_count_keys_sql(counted text[], array_columns text[]) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
-  keys text[] := '{}';
+  selects text[] := '{}';
   i integer;
   j integer;
+  -- The value of column k in a key, and the FROM item it needs (a tag list is unnested).
+  value_of text;
+  from_of text;
 BEGIN
   FOR i IN 1 .. cardinality(counted) LOOP
-    keys := keys || format('(ARRAY[%L, %I::text])', counted[i], counted[i]);
+    IF counted[i] = ANY (array_columns) THEN
+      selects := selects || format('SELECT ARRAY[%L, a.v] FROM (SELECT DISTINCT unnest(%I)) AS a(v)',
+                                   counted[i], counted[i]);
+      selects := selects || format(
+        'SELECT ARRAY[%L, a.v, %L, b.v] FROM (SELECT DISTINCT unnest(%I)) AS a(v), '
+        '(SELECT DISTINCT unnest(%I)) AS b(v) WHERE a.v COLLATE "C" < b.v COLLATE "C"',
+        counted[i], counted[i], counted[i], counted[i]);
+    ELSE
+      selects := selects || format('SELECT ARRAY[%L, %I::text]', counted[i], counted[i]);
+    END IF;
     FOR j IN i + 1 .. cardinality(counted) LOOP
-      keys := keys || format('(ARRAY[%L, %I::text, %L, %I::text])',
-                             counted[i], counted[i], counted[j], counted[j]);
+      value_of := '';
+      from_of := '';
+      IF counted[i] = ANY (array_columns) THEN
+        from_of := format(' FROM (SELECT DISTINCT unnest(%I)) AS a(v)', counted[i]);
+        value_of := format('ARRAY[%L, a.v', counted[i]);
+      ELSE
+        value_of := format('ARRAY[%L, %I::text', counted[i], counted[i]);
+      END IF;
+      IF counted[j] = ANY (array_columns) THEN
+        from_of := from_of || CASE WHEN from_of = '' THEN ' FROM ' ELSE ', ' END
+                   || format('(SELECT DISTINCT unnest(%I)) AS b(v)', counted[j]);
+        value_of := value_of || format(', %L, b.v]', counted[j]);
+      ELSE
+        value_of := value_of || format(', %L, %I::text]', counted[j], counted[j]);
+      END IF;
+      selects := selects || ('SELECT ' || value_of || from_of);
     END LOOP;
   END LOOP;
-  RETURN 'VALUES ' || array_to_string(keys, ', ');
+  RETURN array_to_string(selects, ' UNION ALL ');
 END
+$$;
+
+-- The tag lists among `counted` columns of `tbl`.
+CREATE FUNCTION value_count_array_columns(tbl text, counted text[]) RETURNS text[]
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(array_agg(attname::text), '{}') FROM pg_attribute
+  WHERE attrelid = tbl::regclass AND attname = ANY (counted) AND atttypid = 'text[]'::regtype
 $$;
 
 -- Installs the counters of `counted` on `tbl`: its trigger function (static SQL, so its plans are
@@ -57,9 +94,9 @@ $$;
 -- under a SHARE lock so that nobody writes meanwhile.
 CREATE FUNCTION install_value_counts(tbl text, counted text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  sorted text[] := (SELECT array_agg(c ORDER BY c) FROM unnest(counted) AS c);
-  cols text := (SELECT string_agg(format('%I', c), ', ' ORDER BY c) FROM unnest(counted) AS c);
-  keys text := value_count_keys_sql(sorted);
+  sorted text[] := (SELECT array_agg(c ORDER BY c COLLATE "C") FROM unnest(counted) AS c);
+  cols text := (SELECT string_agg(format('%I', c), ', ' ORDER BY c COLLATE "C") FROM unnest(counted) AS c);
+  keys text := value_count_keys_sql(sorted, value_count_array_columns(tbl, counted));
   fn text := format('count_values__%s', tbl);
   apply text;
 BEGIN
@@ -121,7 +158,7 @@ BEGIN
     'INSERT INTO value_counts (table_name, key, slot, n)
        SELECT %L, g.key, -1, count(*) FROM %I AS t CROSS JOIN LATERAL (%s) AS g(key)
        GROUP BY g.key',
-    tbl, tbl, value_count_keys_sql(counted));
+    tbl, tbl, value_count_keys_sql(counted, value_count_array_columns(tbl, counted)));
 END
 $$;
 
@@ -144,4 +181,4 @@ END
 $$;
 
 -- The columns devices.ts declares `counted`: few distinct values, filtered often.
-SELECT install_value_counts('devices', ARRAY['location_id', 'role', 'status', 'vendor']);
+SELECT install_value_counts('devices', ARRAY['location_id', 'role', 'status', 'tags', 'vendor']);

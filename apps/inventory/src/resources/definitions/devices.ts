@@ -41,7 +41,7 @@ export const devices: ResourceDefinition = {
     rack_position: text({ filterable: true, sortable: true }),
     location_id: reference('locations', { filterable: true, counted: true }),
     last_seen: timestamp({ filterable: true, sortable: true }),
-    tags: tagList(),
+    tags: tagList({ counted: true }),
   },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
