@@ -7,7 +7,7 @@ import { responses } from './schemas.js';
 const Count = Type.Integer({ minimum: 0 });
 
 /**
- * `GET /debug/list-cache` (admin): what this instance's list cache did since it started, for
+ * `GET /debug/list-cache` (any valid token; numbers only): what this instance's list cache did since it started, for
  * the benchmark's hit rate and for an operator asking why lists are slow (list-cache.ts).
  */
 export const listCacheRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (
@@ -17,7 +17,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = a
   app.get(
     '/debug/list-cache',
     {
-      config: { access: ['admin'] },
+      config: { access: 'authenticated' },
       schema: {
         description:
           "This instance's list cache since start-up: list answers sent from a rendered page " +
