@@ -84,8 +84,9 @@ function describeCsv(paths: unknown): void {
       );
       const ok = operation.responses?.['200'];
       if (exportsCsv && ok) ok.content = { ...ok.content, [CSV_TYPE]: { schema: CSV_EXPORT } };
-      const csvBody = operation.requestBody?.content?.[CSV_TYPE];
-      if (csvBody) csvBody.schema = CSV_IMPORT;
+      // @fastify/swagger gives both media types one shared object: replaced, not changed.
+      const body = operation.requestBody?.content;
+      if (body?.[CSV_TYPE]) body[CSV_TYPE] = { schema: CSV_IMPORT };
     }
   }
 }
