@@ -3,12 +3,14 @@ import type { Duplex } from 'node:stream';
 import fastifyCors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { Store } from '@netops/store';
+import type { Store, Subscription } from '@netops/store';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
+  LogController,
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { TSchema } from 'typebox';
@@ -18,6 +20,7 @@ import { SecretBox, TwoFactor } from './auth/totp.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
 import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
+import { SESSION_CHANGES_CHANNEL, SessionCache } from './db/session-cache.js';
 import { SessionRepository } from './db/sessions.js';
 import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
@@ -40,7 +43,14 @@ export interface AppDependencies {
   /** The clock for sessions and lock-outs (tests move it). */
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
+  /** Sessions kept between checks (see SessionCache); `false`: every check reads the database. */
+  sessionCache?: { maxEntries: number; maxAgeMs: number } | false;
 }
+
+/** Default bounds of the session cache (SESSION_CACHE). */
+export const SESSION_CACHE_DEFAULTS = { maxEntries: 50_000, maxAgeMs: 60_000 };
+/** How often a session cache whose subscription could not be made at start tries again. */
+const SUBSCRIBE_RETRY_MS = 5_000;
 
 /** Fastify's own 4xx errors, by code, in the service's vocabulary. */
 const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = {
@@ -125,6 +135,26 @@ export function fastifyTrustProxy(
   return [...setting];
 }
 
+/**
+ * One log line per request instead of Fastify's two ("incoming request", then "request
+ * completed"): the completed line carries the request too. Half the log writes, measured as a
+ * share of a `GET /api/v1/me` in the benchmark (README, "Benchmark").
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else reply.log.info(fields, 'request completed');
+  }
+}
+
 /** Request headers a browser script may send cross-origin: Rocket.Chat's, and its 2FA pair. */
 const CORS_ALLOWED_HEADERS = [
   'Accept',
@@ -151,6 +181,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: dependencies.logger ?? false,
+    logController: new OneLinePerRequest(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
     // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
@@ -203,6 +234,12 @@ export async function buildApp(
     ? new RedisFailureStore(redis, policy)
     : new MemoryFailureStore(policy, () => now().getTime());
 
+  const sessionCache =
+    dependencies.sessionCache === false || config.sessionCache === false
+      ? undefined
+      : new SessionCache(dependencies.sessionCache ?? SESSION_CACHE_DEFAULTS);
+  if (sessionCache) await subscribeSessionCache(app, store, sessionCache);
+
   // First, so that every answer to an allowed origin (errors and 429s included) carries the header.
   await app.register(fastifyCors, {
     origin: (origin, callback) =>
@@ -224,7 +261,7 @@ export async function buildApp(
       }),
     ),
     users: new UserDirectory(store.db, config.reservedUsernames),
-    sessions: new SessionRepository(store.db),
+    sessions: new SessionRepository(store.db, sessionCache),
     lockout: new Lockout(failures, policy, (error) =>
       app.log.warn({ err: error }, 'lock-out store unavailable; not counting'),
     ),
@@ -258,4 +295,45 @@ export async function buildApp(
   await app.register(avatarRoute, { context });
   app.get('/health', async () => ({ status: 'ok' }));
   return app;
+}
+
+/**
+ * Keeps the session cache fed by the database's notifications of session and user changes
+ * (migration 004), and closes the subscription with the app. Without a subscription the cache
+ * stays off (every check reads the database); one that cannot be made at start (the database is
+ * down) is tried again every SUBSCRIBE_RETRY_MS.
+ */
+async function subscribeSessionCache(
+  app: FastifyInstance,
+  store: Store<Database>,
+  cache: SessionCache,
+): Promise<void> {
+  let subscription: Subscription | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const subscribe = async () => {
+    try {
+      subscription = await store.listen(SESSION_CHANGES_CHANNEL, {
+        notification: (payload) => cache.notified(payload),
+        listening: () => cache.listening(),
+        lost: (error) => {
+          cache.lost();
+          app.log.warn({ err: error }, 'session change notifications lost; session cache off');
+        },
+      });
+      if (closed) await subscription.close();
+    } catch (error) {
+      app.log.warn({ err: error }, 'session change notifications unavailable; session cache off');
+      if (closed) return;
+      retry = setTimeout(() => void subscribe(), SUBSCRIBE_RETRY_MS);
+      retry.unref();
+    }
+  };
+  await subscribe();
+  app.addHook('onClose', async () => {
+    closed = true;
+    clearTimeout(retry);
+    cache.lost();
+    await subscription?.close();
+  });
 }

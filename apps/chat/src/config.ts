@@ -192,6 +192,11 @@ export interface AppConfig {
   dataDir: string;
   /** EMBEDDED_DURABILITY: flush each commit of the embedded store before answering (default on). */
   embeddedDurability?: boolean;
+  /**
+   * SESSION_CACHE: keep valid sessions in memory between checks, dropped on every change the
+   * database announces (default on; see SessionCache).
+   */
+  sessionCache?: boolean;
   redisUrl: string | undefined;
   /** Longest session, in seconds (LOGIN_EXPIRATION). */
   loginExpirationSeconds: number;
@@ -406,7 +411,8 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'on') return true;
   if (raw === 'off') return false;
-  throw new ConfigError(`${name}: must be on or off, not "${env[name]}"`);
+  // JSON quoting: a control character in the value is shown escaped, never sent to a terminal.
+  throw new ConfigError(`${name}: must be on or off, not ${JSON.stringify(env[name])}`);
 }
 
 const DAY = 24 * 60 * 60;
@@ -445,6 +451,7 @@ export function loadConfig(
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(cwd, env.DATA_DIR || 'data/chat'),
     embeddedDurability: onOff(env, 'EMBEDDED_DURABILITY', true),
+    sessionCache: onOff(env, 'SESSION_CACHE', true),
     redisUrl: env.REDIS_URL || undefined,
     loginExpirationSeconds: integer(env, 'LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: integer(env, 'LOGIN_RATE_LIMIT', 10, 1),

@@ -39,6 +39,7 @@ const USAGE = formatUsage({
       'on (default): each write is on disk before its answer; off: throwaway data only',
     ],
     ['REDIS_URL', 'rate-limit and lock-out counters shared by several instances'],
+    ['SESSION_CACHE', 'on (default): valid sessions kept between checks; off: each check reads'],
     ['LOGIN_EXPIRATION', 'longest session in seconds (default 7776000, 90 days)'],
   ],
   docs: ['README: apps/chat/README.md (every variable, the services file, the demo provider)'],

@@ -175,6 +175,7 @@ describe('the environment', () => {
     [{ API_RATE_LIMIT: '0' }, 'API_RATE_LIMIT: must be an integer >= 1'],
     [{ SITE_URL: 'chat.example.com' }, 'SITE_URL: must be an http(s) URL'],
     [{ CHAT_CONFIG: 'missing.yaml' }, 'CHAT_CONFIG: '],
+    [{ SESSION_CACHE: 'yes' }, 'SESSION_CACHE: must be on or off, not "yes"'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env, dir)).toThrow(message);
   });

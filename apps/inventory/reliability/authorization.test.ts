@@ -62,6 +62,8 @@ function ruleFor(method: string, path: string): Rule {
   }
   // Audit logs: admin only (spec, Links, events, audit logs, metrics).
   if (first === 'audit-logs') return { kind: 'roles', roles: ['admin'] };
+  // A record's change history is its audit rows: admin only, like the audit log (issue 15).
+  if (path.endsWith('/{id}/history')) return { kind: 'roles', roles: ['admin'] };
   // API tokens are created, read and revoked by admins (README, API tokens).
   if (first === 'api-tokens') return { kind: 'roles', roles: ['admin'] };
   // Events: read by any valid token or an `events:read` API token; posted by systems with an
@@ -71,6 +73,9 @@ function ruleFor(method: string, path: string): Rule {
       ? { kind: 'authenticated', scope: 'events:read' }
       : { kind: 'roles', roles: ['admin', 'editor'], scope: 'events:write' };
   }
+  // Webhooks and their deliveries: admin only, reads included (README, Webhooks: a URL or a
+  // header may carry a receiver's credentials).
+  if (first === 'webhooks') return { kind: 'roles', roles: ['admin'] };
   // Reads of everything else: any valid token (spec: viewer reads and lists resources).
   if (method === 'GET') return { kind: 'authenticated' };
   // Metrics are written by monitoring with an editor's or admin's token (README).

@@ -10,16 +10,10 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { openTestStore } from '@netops/store/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuMsOf } from '../bench/cpu.js';
-import { buildApp } from '../src/app.js';
-import { PasswordHasher } from '../src/auth/passwords.js';
-import { seedInitialAccounts } from '../src/auth/users.js';
-import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import { readProtectionsConfig } from '../src/protections/config.js';
-import { TEST_HASHING, TEST_PASSWORD, testConfig } from '../test/helpers.js';
+import { startSeededApp, TEST_PASSWORD } from '../test/helpers.js';
 import { buildTestApp } from '../test/protections/helpers.js';
 import { HOSTILE_BODIES } from './support/hostile-bodies.js';
 import { CRASH_SIGNS, report, type ServerProcess, spawnServer } from './support/process-server.js';
@@ -260,22 +254,7 @@ describe('hostile Host headers', () => {
 
 describe('password guessing from many addresses at once', () => {
   it('evaluates the account’s free failures only; its owner still signs in from home', async () => {
-    const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-    await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
-    const protections = readProtectionsConfig({});
-    const app = await buildApp(
-      testConfig({
-        protections: {
-          ...protections,
-          rateLimitMax: 100,
-          // The account's first wait is 1 s by default; on a loaded machine the 500 requests
-          // take longer than that to reach the check, and the 21st would rightly pass. A longer
-          // first wait makes the count exact.
-          loginLockout: { ...protections.loginLockout, accountFirstDelayMs: 60_000 },
-        },
-      }),
-      { store },
-    );
+    const { app, store } = await startSeededApp({ rateLimitMax: 100 });
     const login = (password: string, address: string) =>
       app.inject({
         method: 'POST',

@@ -35,6 +35,7 @@ import { serviceRoutes } from './routes/service.js';
 import { users } from './users/definition.js';
 import { passwordResetRoutes } from './users/password-reset.js';
 import { userRoutes } from './users/routes.js';
+import { registerWebhooks, webhookServices } from './webhooks/index.js';
 
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
 export type AppConfig = Omit<
@@ -124,7 +125,13 @@ export async function buildApp(
     }),
     resetTtlSeconds: config.resetTtlSeconds,
   });
-  await registerResources(app, db as AnyDatabase);
+  const webhooks = webhookServices(config.webhooks, config.jwtSecret);
+  await registerResources(app, db as AnyDatabase, webhooks);
+  await registerWebhooks(app, {
+    store: store as unknown as Store<unknown>,
+    config: config.webhooks,
+    services: webhooks,
+  });
   await app.register(eventRoutes, { db: db as AnyDatabase });
   await app.register(metricRoutes, { db: db as AnyDatabase });
   await app.register(auditRoutes, { db: db as AnyDatabase });

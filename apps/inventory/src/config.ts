@@ -45,6 +45,24 @@ export interface Config {
   mail: MailConfig;
   /** Lifetime of a password-reset code (RESET_TTL). */
   resetTtlSeconds: number;
+  /** Outbound webhooks (WEBHOOK_*; README "Webhooks"). Absent: no delivery worker runs. */
+  webhooks?: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=true: loopback, private and link-local receivers allowed. */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_SECRET_KEY: seals webhook secrets; JWT_SECRET when unset. */
+  secretKey: string | undefined;
+  retryPeriodMs: number;
+  timeoutMs: number;
+  leaseMs: number;
+  firstRetryDelayMs: number;
+  maxRetryDelayMs: number;
+  pollMs: number;
+  concurrency: number;
+  /** WEBHOOK_WORKER=off: this instance delivers nothing (others sharing the database do). */
+  workerEnabled: boolean;
 }
 
 export interface MailConfig {
@@ -108,6 +126,15 @@ const EnvSchema = Type.Object({
   SMTP_URL: optionalText({ pattern: '^smtps?://' }),
   MAIL_FROM: optionalText({ minLength: 3 }),
   RESET_TTL: optionalText(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')]),
+  ),
+  WEBHOOK_SECRET_KEY: optionalText(),
+  WEBHOOK_RETRY_PERIOD: optionalText(),
+  WEBHOOK_TIMEOUT: optionalText(),
+  WEBHOOK_LEASE: optionalText(),
+  WEBHOOK_FIRST_RETRY: optionalText(),
+  WEBHOOK_WORKER: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
 });
 
 /**
@@ -196,6 +223,8 @@ export function loadConfig(
   if (memoryCost < 8) problems.push('ARGON2_MEMORY_COST: must be at least 8 (KiB)');
   if (timeCost < 1) problems.push('ARGON2_TIME_COST: must be at least 1');
 
+  const webhooks = readWebhookConfig(vars, problems);
+
   if (problems.length > 0 || protections === undefined) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -216,6 +245,52 @@ export function loadConfig(
     protections,
     mail: { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM ?? DEFAULT_MAIL_FROM },
     resetTtlSeconds,
+    webhooks,
+  };
+}
+
+export const MIN_WEBHOOK_SECRET_KEY_LENGTH = 32;
+
+/** WEBHOOK_* (README "Webhooks"): durations as elsewhere (`10`, `90s`, `5m`, `24h`, `7d`). */
+function readWebhookConfig(
+  vars: Partial<Record<string, string>>,
+  problems: string[],
+): WebhookConfig {
+  const duration = (name: string, fallbackSeconds: number, minimum: number, maximum: number) => {
+    const text = vars[name];
+    if (text === undefined) return fallbackSeconds;
+    const parsed = parseDuration(text);
+    if (parsed === undefined || parsed < minimum || parsed > maximum) {
+      problems.push(
+        `${name}: must be a duration like 30, 90s, 5m or 24h, from ${minimum} s to ${maximum} s`,
+      );
+      return fallbackSeconds;
+    }
+    return parsed;
+  };
+  const secretKey = vars.WEBHOOK_SECRET_KEY;
+  if (secretKey !== undefined && secretKey.length < MIN_WEBHOOK_SECRET_KEY_LENGTH) {
+    problems.push(
+      `WEBHOOK_SECRET_KEY: must be at least ${MIN_WEBHOOK_SECRET_KEY_LENGTH} characters`,
+    );
+  }
+  const retryPeriod = duration('WEBHOOK_RETRY_PERIOD', 24 * 3600, 1, 30 * 86_400);
+  const timeout = duration('WEBHOOK_TIMEOUT', 10, 1, 300);
+  const lease = duration('WEBHOOK_LEASE', 60, 2, 3600);
+  const firstRetry = duration('WEBHOOK_FIRST_RETRY', 1, 1, 3600);
+  // A lease shorter than an attempt would hand a delivery still in flight to another worker.
+  if (lease <= timeout) problems.push('WEBHOOK_LEASE: must be longer than WEBHOOK_TIMEOUT');
+  return {
+    allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    secretKey,
+    retryPeriodMs: retryPeriod * 1000,
+    timeoutMs: timeout * 1000,
+    leaseMs: lease * 1000,
+    firstRetryDelayMs: firstRetry * 1000,
+    maxRetryDelayMs: 3600 * 1000,
+    pollMs: 5000,
+    concurrency: 8,
+    workerEnabled: vars.WEBHOOK_WORKER !== 'off',
   };
 }
 

@@ -42,6 +42,10 @@ const USAGE = formatUsage({
     ['TLS_CERT_FILE, TLS_KEY_FILE', 'serve HTTPS with this certificate and key'],
     ['SMTP_URL, MAIL_FROM', 'where password-reset e-mails go (default: files in DATA_DIR/outbox)'],
     ['REDIS_URL', 'rate-limit counters shared by several instances'],
+    [
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+      'true: webhooks may call loopback/private addresses (other WEBHOOK_* in the README)',
+    ],
   ],
   docs: [
     'README: apps/inventory/README.md (every variable, the API, the protections)',

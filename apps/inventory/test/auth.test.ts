@@ -234,6 +234,8 @@ describe('role matrix', () => {
       '/interfaces': ['admin'],
       '/vlans': ['admin'],
       '/links': ['admin', 'editor'],
+      // Webhooks: admin only, reads included (README, Webhooks).
+      '/webhooks': ['admin'],
     });
   });
 

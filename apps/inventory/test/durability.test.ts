@@ -1,9 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MAIN_PASSWORD, startMain } from './spawn-main.js';
 
 /**
  * The embedded store's durability, seen from the operating system: the server runs under strace,
@@ -11,8 +10,6 @@ import { describe, expect, it } from 'vitest';
  * (fdatasync/fsync of a file under pg_wal). CI installs strace (.ci/run) and sets
  * NETOPS_REQUIRE_STRACE=1, so there the test cannot be skipped.
  */
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const PASSWORD = 'durability-test-password';
 const hasStrace = spawnSync('strace', ['-V']).status === 0;
 if (!hasStrace && process.env.NETOPS_REQUIRE_STRACE === '1') {
   throw new Error('strace is required (NETOPS_REQUIRE_STRACE=1) but cannot be run');
@@ -29,47 +26,15 @@ interface TracedWrite {
 
 /** Starts main.ts, attaches strace to it, makes one write, returns that write's system calls. */
 async function traceOneWrite(env: Record<string, string>): Promise<TracedWrite> {
-  const dir = mkdtempSync(join(tmpdir(), 'inventory-durability-'));
-  const traceFile = join(dir, 'trace');
-  const server = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=development', 'src/main.ts'],
-    {
-      cwd: APP_DIR,
-      env: {
-        PATH: process.env.PATH,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: join(dir, 'data'),
-        SEED_PASSWORD: PASSWORD,
-        ARGON2_MEMORY_COST: '1024',
-        ARGON2_TIME_COST: '1',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  server.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  server.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const serverExited = new Promise((resolve) => server.on('exit', resolve));
+  const run = startMain({ LOG_LEVEL: 'warn', ...env });
+  const traceFile = join(run.dir, 'trace');
   let strace: ReturnType<typeof spawn> | undefined;
   try {
-    let url: string | undefined;
-    while (url === undefined) {
-      url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (server.exitCode !== null) throw new Error(`main.ts ended:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const url = await run.listening();
     const login = await fetch(`${url}/users/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+      body: JSON.stringify({ username: 'admin', password: MAIN_PASSWORD }),
     });
     const { token } = (await login.json()) as { token: string };
 
@@ -85,7 +50,7 @@ async function traceOneWrite(env: Record<string, string>): Promise<TracedWrite> 
         '-o',
         traceFile,
         '-p',
-        String(server.pid),
+        String(run.child.pid),
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -119,9 +84,8 @@ async function traceOneWrite(env: Record<string, string>): Promise<TracedWrite> 
     return { lines: trace.slice(arrival, answer + 1), status: created.status };
   } finally {
     if (strace && strace.exitCode === null) strace.kill('SIGKILL');
-    server.kill('SIGTERM');
-    await serverExited;
-    rmSync(dir, { recursive: true, force: true });
+    await run.stop();
+    run.cleanup();
   }
 }
 

@@ -155,7 +155,10 @@ describe('audit logs', () => {
       user_id: expect.any(String),
       username: 'admin',
       resource_id: location.id,
-      changes: { city: 'Lyon' },
+      // Issue 15: [old, new] per changed field, and the record before and after.
+      changes: { city: [null, 'Lyon'] },
+      prechange: { city: null, name: 'Audited' },
+      postchange: { city: 'Lyon', name: 'Audited' },
       request_id: expect.any(String),
       client_ip: '127.0.0.1',
       created_at: expect.any(String),

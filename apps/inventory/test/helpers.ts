@@ -9,7 +9,7 @@ import type { Role } from '../src/auth/roles.js';
 import { seedInitialAccounts } from '../src/auth/users.js';
 import { BODY_LIMIT_BYTES, DEFAULT_MAIL_FROM } from '../src/config.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import { readProtectionsConfig } from '../src/protections/config.js';
+import { type ProtectionsConfig, readProtectionsConfig } from '../src/protections/config.js';
 
 export const TEST_PASSWORD = 'test-password-1';
 
@@ -173,4 +173,33 @@ export async function statementCountingApp(ctx: TestContext) {
       return count;
     },
   };
+}
+
+/**
+ * An app on a seeded store of its own, for tests of the login lock-out: the protections as
+ * configured by default, with `protections` over them. The account's first wait is a minute
+ * rather than the default 1 s: on a loaded machine a burst of guesses takes longer than 1 s to
+ * reach the check, and later attempts would rightly pass, so counts would not be exact (the
+ * policy's unit tests check the default waits).
+ */
+export async function startSeededApp(
+  protections: Partial<ProtectionsConfig> = {},
+  overrides: Partial<AppConfig> = {},
+): Promise<{ app: FastifyInstance; store: Store<Database> }> {
+  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+  await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
+  const defaults = readProtectionsConfig({});
+  const app = await buildApp(
+    testConfig({
+      protections: {
+        ...defaults,
+        loginLockout: { ...defaults.loginLockout, accountFirstDelayMs: 60_000 },
+        ...protections,
+      },
+      ...overrides,
+    }),
+    { store },
+  );
+  await app.ready();
+  return { app, store };
 }

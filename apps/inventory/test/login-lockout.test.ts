@@ -6,45 +6,21 @@
 // Redis (two instances sharing it).
 import { randomUUID } from 'node:crypto';
 import type { Store } from '@netops/store';
-import { openTestStore } from '@netops/store/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { addressKey, MemoryLoginLockout, waitAfter } from '../src/auth/login-lockout.js';
-import { PasswordHasher } from '../src/auth/passwords.js';
-import { seedInitialAccounts } from '../src/auth/users.js';
-import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import {
-  DEFAULT_LOGIN_LOCKOUT,
-  type LoginLockoutPolicy,
-  readProtectionsConfig,
-} from '../src/protections/index.js';
-import { TEST_HASHING, TEST_PASSWORD, testConfig } from './helpers.js';
+import type { Database } from '../src/db/schema.js';
+import { DEFAULT_LOGIN_LOCKOUT, type LoginLockoutPolicy } from '../src/protections/index.js';
+import { startSeededApp, TEST_PASSWORD } from './helpers.js';
 
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
 const LOCKED = { status: 'error', message: 'Too many failed logins, try again later' };
 
-async function startInstance(options: { redisUrl?: string; prefix?: string } = {}) {
-  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-  await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
-  const protections = readProtectionsConfig({});
-  const app = await buildApp(
-    testConfig({
-      protections: {
-        ...protections,
-        rateLimitMax: 0,
-        redisUrl: options.redisUrl,
-        // A minute rather than the default 1 s: on a loaded machine a burst takes longer than
-        // 1 s to reach the check, and later attempts would rightly pass (the unit test below
-        // checks the default waits).
-        loginLockout: { ...protections.loginLockout, accountFirstDelayMs: 60_000 },
-      },
-      ...(options.prefix ? { loginLockoutKeyPrefix: options.prefix } : {}),
-    }),
-    { store },
+function startInstance(options: { redisUrl?: string; prefix?: string } = {}) {
+  return startSeededApp(
+    { rateLimitMax: 0, redisUrl: options.redisUrl },
+    options.prefix ? { loginLockoutKeyPrefix: options.prefix } : {},
   );
-  await app.ready();
-  return { app, store };
 }
 
 const login = (app: FastifyInstance, username: string, password: string, address: string) =>

@@ -1,15 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_PASSWORD, type MainRun, startMain } from './spawn-main.js';
 import { writeSelfSignedCertificate } from './tls-certificate.js';
-
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const PASSWORD = 'main-test-password';
 
 /** One HTTPS request trusting the throwaway certificate. */
 function call(port: number, path: string, options: { method?: string; body?: unknown } = {}) {
@@ -45,59 +41,20 @@ function call(port: number, path: string, options: { method?: string; body?: unk
  * certificate variables, the protections on, and SIGTERM ending it cleanly.
  */
 describe('main.ts', () => {
-  let dir: string;
-  let child: ChildProcess;
-  let output = '';
+  let certDir: string;
+  let run: MainRun;
   let port = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
-    const { certFile, keyFile } = writeSelfSignedCertificate(dir);
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=development', 'src/main.ts'],
-      {
-        cwd: APP_DIR,
-        env: {
-          PATH: process.env.PATH,
-          HOST: '127.0.0.1',
-          PORT: '0',
-          // A new folder: the embedded store is created from the template made at install.
-          DATA_DIR: join(dir, 'data'),
-          SEED_PASSWORD: PASSWORD,
-          ARGON2_MEMORY_COST: '1024',
-          ARGON2_TIME_COST: '1',
-          TLS_CERT_FILE: certFile,
-          TLS_KEY_FILE: keyFile,
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const match = /listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-        if (match) {
-          clearInterval(timer);
-          resolve(Number(match[1]));
-        }
-      }, 50);
-      child.on('exit', (code) => {
-        clearInterval(timer);
-        reject(new Error(`main.ts exited with ${code}:\n${output}`));
-      });
-    });
+    certDir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
+    const { certFile, keyFile } = writeSelfSignedCertificate(certDir);
+    run = startMain({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+    port = Number(new URL(await run.listening()).port);
   }, 120_000);
 
   afterAll(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    run.cleanup();
+    rmSync(certDir, { recursive: true, force: true });
   });
 
   it('serves HTTPS with the protections, then shuts down cleanly on SIGTERM', async () => {
@@ -110,74 +67,22 @@ describe('main.ts', () => {
     });
     const login = await call(port, '/users/login', {
       method: 'POST',
-      body: { username: 'admin', password: PASSWORD },
+      body: { username: 'admin', password: MAIN_PASSWORD },
     });
     expect(login.status).toBe(200);
     // The password is never logged, nor is the hash.
-    expect(output).not.toContain(PASSWORD);
-    expect(output).not.toContain('$argon2');
+    const output = () => run.stdout() + run.stderr();
+    expect(output()).not.toContain(MAIN_PASSWORD);
+    expect(output()).not.toContain('$argon2');
 
-    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(output).toContain('shutdown complete');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(output()).toContain('shutdown complete');
   });
 });
 
-/** main.ts in a process of its own, on a fresh embedded data folder, with its output kept. */
-function startMain(env: Record<string, string> = {}, args: string[] = []) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inventory-main-run-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=development', 'src/main.ts', ...args],
-    {
-      cwd: APP_DIR,
-      env: {
-        PATH: process.env.PATH,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        SEED_PASSWORD: PASSWORD,
-        ARGON2_MEMORY_COST: '1024',
-        ARGON2_TIME_COST: '1',
-        LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    /** Resolves with the URL once the banner is out; rejects if the process ends first. */
-    async listening(): Promise<string> {
-      for (;;) {
-        const match = /listening on (https?:\/\/\S+)/.exec(stdout);
-        if (match?.[1]) return match[1];
-        if (child.exitCode !== null) throw new Error(`main.ts exited early:\n${stdout}${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    cleanup() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** The exit code, or 'still running' when the process outlives `ms`. */
-function exitWithin(run: ReturnType<typeof startMain>, ms: number) {
+function exitWithin(run: MainRun, ms: number) {
   return Promise.race([
     run.exited,
     new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms)),

@@ -59,6 +59,11 @@ const fixtures: Record<
     },
     patch: { status: 'down' },
   },
+  // A literal public address: the default policy refuses private targets, and no DNS is needed.
+  webhooks: {
+    payload: async () => ({ name: unique('hook'), url: 'http://93.184.215.14/hook' }),
+    patch: { enabled: false },
+  },
 };
 
 async function auditRows(resourceId: string) {
@@ -77,6 +82,8 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
     const fixture = fixtures[name];
     if (!fixture) throw new Error(`no fixture for ${name}`);
     const url = `/${name}`;
+    // The least role that reads it: a viewer, unless the resource declares its readers.
+    const reader = definition.readRoles?.[definition.readRoles.length - 1] ?? 'viewer';
 
     it('creates (201, stored record), reads it back, and audits the creation', async () => {
       const payload = await fixture.payload();
@@ -87,7 +94,7 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(new Date(created.created_at).getTime()).not.toBeNaN();
 
-      const read = await ctx.as('viewer', { method: 'GET', url: `${url}/${created.id}` });
+      const read = await ctx.as(reader, { method: 'GET', url: `${url}/${created.id}` });
       expect(read.statusCode).toBe(200);
       expect(read.json()).toEqual(created);
 
@@ -100,7 +107,12 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       });
       expect(audit?.user_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(audit?.request_id).toBeTruthy();
-      expect(audit?.changes).toMatchObject(payload);
+      // Migration 012: the record as created, and each field set as [old, new].
+      expect(audit?.prechange).toBeNull();
+      expect(audit?.postchange).toEqual(created);
+      expect(audit?.changes).toMatchObject(
+        Object.fromEntries(Object.entries(payload).map(([field, value]) => [field, [null, value]])),
+      );
     });
 
     it('replaces with PUT (same id; absent optional fields reset) and patches with PATCH', async () => {
@@ -119,7 +131,7 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       const replaced = put.json();
       expect(replaced.id).toBe(created.id);
       for (const [column, spec] of Object.entries(definition.columns)) {
-        if (!spec.required) expect(replaced[column]).toEqual(spec.default ?? null);
+        if (!spec.required && !spec.secret) expect(replaced[column]).toEqual(spec.default ?? null);
       }
 
       const patch = await ctx.as('admin', {

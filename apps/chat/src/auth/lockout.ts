@@ -28,6 +28,17 @@ export interface FailureStore {
   failures(key: string): Promise<number>;
   /** Counts one failure on `key` without an attempt (the counter `failures` reads). */
   addFailure(key: string): Promise<void>;
+  /**
+   * Read-only: the seconds `key` stays locked (0: not locked), where it counts as locked also
+   * once its failures reach `attempts`, or 1 when `globalKey`'s failures reach `globalLimit`.
+   * Admits nothing: for a request already known to be right (see Lockout.checkSession).
+   */
+  lockedSeconds(
+    key: string,
+    attempts: number,
+    globalKey: string,
+    globalLimit: number,
+  ): Promise<number>;
 }
 
 export type Admission =
@@ -126,6 +137,23 @@ export class MemoryFailureStore implements FailureStore {
     this.#store(key, entry);
   }
 
+  async lockedSeconds(
+    key: string,
+    attempts: number,
+    globalKey: string,
+    globalLimit: number,
+  ): Promise<number> {
+    const now = this.now();
+    const entry = this.#entries.get(key);
+    if (!entry) return 0;
+    if (entry.lockedUntil > now) return Math.ceil((entry.lockedUntil - now) / 1000);
+    if (entry.windowEnds <= now) return 0;
+    const global = this.#entries.get(globalKey);
+    const budget =
+      global && global.windowEnds > now && global.failures >= globalLimit ? 1 : attempts;
+    return entry.failures >= budget ? Math.max(1, Math.ceil((entry.windowEnds - now) / 1000)) : 0;
+  }
+
   /** The key's entry, with an expired window and lock forgotten (attempts in flight stay). */
   #current(key: string): MemoryEntry {
     const now = this.now();
@@ -206,6 +234,20 @@ if ARGV[1] == 'failure' then
 end
 return 1`;
 
+/**
+ * KEYS: lock, failures, global failures. ARGV: attempts, global limit. Returns the seconds locked,
+ * 0 when not (read-only).
+ */
+const LOCKED_SECONDS = `
+local lock = redis.call('PTTL', KEYS[1])
+if lock > 0 then return math.ceil(lock / 1000) end
+local attempts = tonumber(ARGV[1])
+if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[2]) then attempts = 1 end
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= attempts then
+  return math.max(1, math.ceil(redis.call('PTTL', KEYS[2]) / 1000))
+end
+return 0`;
+
 /** KEYS: failures. ARGV: window (ms). */
 const ADD_FAILURE = `
 redis.call('INCR', KEYS[1])
@@ -263,6 +305,26 @@ export class RedisFailureStore implements FailureStore {
 
   async addFailure(key: string): Promise<void> {
     await this.redis.eval(ADD_FAILURE, 1, this.#keys(key)[1], this.policy.seconds * 1000);
+  }
+
+  async lockedSeconds(
+    key: string,
+    attempts: number,
+    globalKey: string,
+    globalLimit: number,
+  ): Promise<number> {
+    const [lock, count] = this.#keys(key);
+    return Number(
+      await this.redis.eval(
+        LOCKED_SECONDS,
+        3,
+        lock,
+        count,
+        this.#keys(globalKey)[1],
+        attempts,
+        globalLimit,
+      ),
+    );
   }
 }
 
@@ -368,6 +430,29 @@ export class Lockout {
         await this.store.addFailure(globalKey).catch(this.onStoreError);
       },
     };
+  }
+
+  /**
+   * For a request whose token is already known to be right (a cached session): throws 429
+   * `account-locked` when `beginSession` would have, else lets it through without counting an
+   * attempt in flight. The in-flight budget bounds guesses evaluated at once; a request known to be
+   * right is not a guess, while a locked address must still get 429 even with the right token, or
+   * the lock would tell a guesser which guess was right. One read (one Redis round trip, the
+   * same decision as beginSession's two reads and admission) instead of four.
+   */
+  async checkSession(userId: string, clientIp: string): Promise<void> {
+    let seconds = 0;
+    try {
+      seconds = await this.store.lockedSeconds(
+        Lockout.sessionKey(userId, clientIp),
+        this.policy.attempts,
+        Lockout.sessionGlobalKey(userId),
+        this.policy.attempts * SESSION_GLOBAL_FACTOR,
+      );
+    } catch (error) {
+      this.onStoreError(error);
+    }
+    if (seconds > 0) throw accountLocked(seconds);
   }
 
   async #begin(key: string, attempts: number, signal?: AbortSignal): Promise<Attempt> {

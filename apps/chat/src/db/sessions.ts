@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import type { CachedSession, SessionCache } from './session-cache.js';
 import type { UserRow } from './users.js';
 
 /** At most this many live tokens per user; issuing one more drops the oldest. */
@@ -49,8 +50,42 @@ const printable = (value: string | undefined, max: number) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   value === undefined ? null : value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, max) || null;
 
+const toSession = (entry: CachedSession): Session => ({
+  user: entry.user,
+  tokenHash: entry.tokenHash,
+  sessionId: entry.sessionId,
+  expiresAt: entry.expiresAt,
+});
+
 export class SessionRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `cache`: valid sessions kept between checks (see SessionCache); none: every check reads. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cache?: SessionCache,
+  ) {}
+
+  /**
+   * The session of `token` when the cache holds it valid and it belongs to `userId`: known right
+   * without a statement. Undefined says nothing (not cached, or not this user's): use `find`.
+   */
+  cached(userId: string, token: string, now: Date): CachedSession | undefined {
+    const entry = this.cache?.get(hashToken(token), now.getTime());
+    return entry?.user.id === userId ? entry : undefined;
+  }
+
+  /** Marks a cached session used (a write at most once per LAST_USED_RESOLUTION_MS); returns it. */
+  async touch(entry: CachedSession, now: Date): Promise<Session> {
+    if (now.getTime() - entry.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.#markUsed(entry.tokenHash, now);
+      entry.lastUsedAt = now;
+    }
+    return toSession(entry);
+  }
+
+  /** Drops what the cache holds for the user (its sessions or profile changed). */
+  forgetUser(userId: string): void {
+    this.cache?.invalidateUser(userId);
+  }
 
   /**
    * Issues a token of 256 random bits in two statements, without a transaction: the insert, then
@@ -79,7 +114,7 @@ export class SessionRepository {
         user_agent: printable(client.userAgent, MAX_USER_AGENT),
       })
       .execute();
-    await this.db
+    const pruned = await this.db
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
       .where((eb) =>
@@ -98,7 +133,8 @@ export class SessionRepository {
           ),
         ]),
       )
-      .execute();
+      .executeTakeFirst();
+    if (Number(pruned.numDeletedRows) > 0) this.forgetUser(userId);
     return token;
   }
 
@@ -109,6 +145,10 @@ export class SessionRepository {
    */
   async find(userId: string | undefined, token: string, now: Date): Promise<Session | undefined> {
     const tokenHash = hashToken(token);
+    const hit = this.cache?.get(tokenHash, now.getTime());
+    if (hit)
+      return userId === undefined || hit.user.id === userId ? this.touch(hit, now) : undefined;
+    const ticket = this.cache?.ticket() ?? 0;
     let query = this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -124,20 +164,36 @@ export class SessionRepository {
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
     const { session_id, session_last_used_at, session_expires_at, ...user } = row;
-    if (now.getTime() - session_last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
-      // Conditional, so that concurrent requests of one session write once between them.
-      await this.db
-        .updateTable('sessions')
-        .set({ last_used_at: now })
-        .where('token_hash', '=', tokenHash)
-        .where('last_used_at', '<=', new Date(now.getTime() - LAST_USED_RESOLUTION_MS))
-        .execute();
-    }
-    return { user, tokenHash, sessionId: session_id, expiresAt: session_expires_at };
+    const entry: CachedSession = {
+      user,
+      tokenHash,
+      sessionId: session_id,
+      expiresAt: session_expires_at,
+      lastUsedAt: session_last_used_at,
+      readAt: now.getTime(),
+    };
+    const session = await this.touch(entry, now);
+    this.cache?.put(ticket, entry);
+    return session;
+  }
+
+  /** Conditional, so that concurrent requests of one session write once between them. */
+  async #markUsed(tokenHash: string, now: Date): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('last_used_at', '<=', new Date(now.getTime() - LAST_USED_RESOLUTION_MS))
+      .execute();
   }
 
   async revoke(tokenHash: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    const ended = await this.db
+      .deleteFrom('sessions')
+      .where('token_hash', '=', tokenHash)
+      .returning('user_id')
+      .execute();
+    for (const { user_id } of ended) this.forgetUser(user_id);
   }
 
   /** The user's (every user's when undefined) unexpired sessions, most recently used first. */
@@ -188,8 +244,9 @@ export class SessionRepository {
   async revokeById(sessionId: string, userId: string | undefined): Promise<boolean> {
     let query = this.db.deleteFrom('sessions').where('id', '=', sessionId);
     if (userId !== undefined) query = query.where('user_id', '=', userId);
-    const result = await query.executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const ended = await query.returning('user_id').execute();
+    for (const { user_id } of ended) this.forgetUser(user_id);
+    return ended.length > 0;
   }
 
   /** Ends every session of the user but `keepTokenHash` (every one when undefined); returns how many. */
@@ -197,6 +254,7 @@ export class SessionRepository {
     let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (keepTokenHash !== undefined) query = query.where('token_hash', '!=', keepTokenHash);
     const result = await query.executeTakeFirst();
+    this.forgetUser(userId);
     return Number(result.numDeletedRows);
   }
 }

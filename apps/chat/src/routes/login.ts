@@ -194,6 +194,9 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
         const identity = await service.provider.verify(credentials, deadline);
         const issuedAt = now();
         const user = await users.linkOrCreate(identity, issuedAt);
+        // The profile was refreshed: this instance's cached sessions of the user show it at once
+        // (other instances hear of it from the database's notification).
+        sessions.forgetUser(user.id);
         if (!user.active) throw accountDeactivated();
         await twoFactor.requireForLogin(user.id, twoFactorHeaders(request.headers));
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);

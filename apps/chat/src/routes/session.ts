@@ -34,10 +34,21 @@ export async function authenticate(
   const userId = header(request, 'x-user-id');
   const token = header(request, 'x-auth-token');
   if (!userId || !token) throw unauthorized();
+  const now = context.now();
+  // A session the cache holds valid is known right without a statement: only a lock on this
+  // address is checked (see Lockout.checkSession). Anything else is a possible guess and takes
+  // the full path: an attempt counted in flight, the database, the outcome counted.
+  const known = context.sessions.cached(userId, token, now);
+  if (known) {
+    await context.lockout.checkSession(userId, request.ip);
+    const session = await context.sessions.touch(known, now);
+    if (!session.user.active) throw accountDeactivated();
+    return session;
+  }
   const attempt = await context.lockout.beginSession(userId, request.ip);
   let session: Session | undefined;
   try {
-    session = await context.sessions.find(userId, token, context.now());
+    session = await context.sessions.find(userId, token, now);
   } catch (error) {
     await attempt.release(); // a database outage is nobody's failed guess
     throw error;

@@ -67,6 +67,8 @@ export interface Operation {
   description: string;
   pathParams: ParameterObject[];
   queryParams: ParameterObject[];
+  /** Request headers the document names (If-Match, If-None-Match). */
+  headerParams: ParameterObject[];
   body: JsonSchema | undefined;
   /** Status (`200`, `4XX`) -> the JSON schema of that answer, `text` for a plain-text one. */
   responses: Record<string, JsonSchema | 'text' | undefined>;
@@ -114,6 +116,7 @@ export function operationsOf(raw: OpenApiDocument): Operation[] {
         description: operation.description ?? '',
         pathParams: parameters.filter((parameter) => parameter.in === 'path'),
         queryParams: parameters.filter((parameter) => parameter.in === 'query'),
+        headerParams: parameters.filter((parameter) => parameter.in === 'header'),
         body: operation.requestBody?.content?.['application/json']?.schema,
         responses,
       });
@@ -149,7 +152,8 @@ export class Known {
 
 export interface Resolvers {
   id(ref: IdRef): string;
-  known(ref: Known): string;
+  /** Undefined leaves the field out (JSON drops it). */
+  known(ref: Known): string | undefined;
 }
 
 /** Replaces every IdRef and Known in a generated value by a real value. */
@@ -203,6 +207,55 @@ export const HOSTILE_INVALID_STRINGS = [
   'x'.repeat(10_000),
   '\u202e'.repeat(300),
   '',
+];
+
+/** Well-formed outbound URLs (webhooks) that resolve nowhere private, or nowhere at all. */
+export const OUTBOUND_URLS_VALID = [
+  'https://hooks.example.com/inventory',
+  'http://receiver.invalid/hook?x=1',
+];
+
+/**
+ * Well-formed URLs that point at this machine, a private network or a cloud metadata service,
+ * in the spellings that slip past naive checks: the service must refuse every one (400) unless
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
+ */
+export const HOSTILE_OUTBOUND_URLS = [
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fd00:ec2::254]/latest/meta-data/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://[::ffff:7f00:1]:8080/',
+  'http://2130706433/',
+  'http://0x7f.0.0.1/',
+  'http://0177.0.0.1/',
+  'http://127.1/',
+  'http://localhost:3000/users',
+  'http://[::1]/',
+  'http://[::]/',
+  'http://0.0.0.0/',
+  'http://10.0.0.1/',
+  'http://192.168.1.1/',
+  'http://172.16.0.1/',
+  'http://100.64.0.1/',
+  'http://224.0.0.1/',
+  'http://255.255.255.255/',
+  'http://[fe80::1]/',
+  'http://[ff02::1]/',
+  'http://localtest.me/',
+];
+
+/** Not an http(s) URL a webhook may have. */
+export const INVALID_OUTBOUND_URLS = [
+  'ftp://example.com/',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'gopher://127.0.0.1:6379/_FLUSHALL',
+  'http://user:password@example.com/',
+  'http://',
+  ' http://example.com/',
+  'http://exa mple.com/',
+  'http://example.com/\r\nX-Injected: 1',
+  `http://example.com/${'a'.repeat(5000)}`,
 ];
 
 const SQL_AND_MARKUP = fc.constantFrom(...HOSTILE_VALID_STRINGS, ...HOSTILE_INVALID_STRINGS);
@@ -326,6 +379,9 @@ function validString(
       return fc.oneof({ weight: 4, arbitrary: fc.ipV4() }, { weight: 1, arbitrary: IPV6 });
     case 'date-time':
       return isoInstant;
+    case 'uri':
+      // Outbound URLs (webhooks): public-looking ones and every form of a private target.
+      return fc.constantFrom(...OUTBOUND_URLS_VALID, ...HOSTILE_OUTBOUND_URLS);
     case 'email':
       return fc
         .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'x.invalid'))
@@ -425,6 +481,7 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> {
           ),
         );
       }
+      if (branch.format === 'uri') candidates.push(fc.constantFrom(...INVALID_OUTBOUND_URLS));
       if (branch.pattern) candidates.push(fc.constantFrom('no match', 'GG:GG', '1.5.Gbps'));
     }
   }
@@ -648,6 +705,67 @@ export interface GeneratedRequest {
   path: Record<string, unknown>;
   query: QueryPart[] | { raw: string };
   body: GeneratedBody | undefined;
+  /** Values of the operation's documented headers (entity tags and hostile text). */
+  headers: Record<string, string>;
+}
+
+/**
+ * Entity-tag headers (If-Match, If-None-Match) and hostile text where one goes: tags that never
+ * match, weak ones, `*`, lists with empty elements, unbalanced quotes, commas inside quotes,
+ * bytes beyond ASCII, more tags than allowed, longer than documented. Only characters an HTTP
+ * header may carry (the client refuses the others before sending).
+ */
+export const HOSTILE_TAG_HEADERS = [
+  '*',
+  ' * ',
+  '"1"',
+  'W/"1"',
+  '"1", W/"2", "3"',
+  '"0"',
+  '"-1"',
+  '"99999999999999999999999999"',
+  '""',
+  '"',
+  '"unterminated',
+  'unquoted',
+  'W/',
+  'W/unquoted',
+  ',,,',
+  ', "1" ,',
+  '"a" "b"',
+  '"a,b"',
+  '*, "1"',
+  '"\' OR 1=1 --"',
+  '"1; SELECT pg_sleep(10)"',
+  '"\u00e9\u00ff"',
+  '\t"1"\t',
+  '"1",'.repeat(100),
+  `"${'x'.repeat(5_000)}"`,
+];
+
+/** A header value: mostly a tag-like hostile one, sometimes any printable text. */
+const headerValue = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TAG_HEADERS) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      maxLength: 60,
+    }),
+  },
+);
+
+function headersArbitrary(operation: Operation): fc.Arbitrary<Record<string, string>> {
+  const record: Record<string, fc.Arbitrary<string>> = {};
+  for (const parameter of operation.headerParams) record[parameter.name] = headerValue;
+  return fc
+    .record(record, { requiredKeys: [] })
+    .map(
+      (headers) =>
+        Object.fromEntries(
+          Object.entries(headers).filter(([, value]) => value !== undefined),
+        ) as Record<string, string>,
+    );
 }
 
 /** Path parameters: mostly known ids, sometimes anything at all. */
@@ -728,14 +846,19 @@ export function requestArbitrary(
             { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES).map((raw) => ({ raw })) },
           );
     return fc
-      .record({ path: pathArbitrary(operation, options, chosen), query, body })
+      .record({
+        path: pathArbitrary(operation, options, chosen),
+        query,
+        body,
+        headers: headersArbitrary(operation),
+      })
       .map((parts) => ({
         operation,
         intent: chosen,
         ...parts,
         // Counterexamples name the operation, not its whole schema.
         [fc.toStringMethod]: () =>
-          `${operation.key} ${chosen} ${fc.stringify({ path: parts.path, query: parts.query, body: parts.body })}`,
+          `${operation.key} ${chosen} ${fc.stringify({ path: parts.path, query: parts.query, body: parts.body, headers: parts.headers })}`,
       }));
   });
 }
@@ -791,6 +914,11 @@ export class ResponseChecker {
     text: string,
   ): string[] {
     if (status >= 500) return [`${status}: a server error`];
+    // Not Modified (If-None-Match): documented, and without a body.
+    if (status === 304) {
+      if (!('304' in operation.responses)) return [`304 is not documented for ${operation.key}`];
+      return text === '' ? [] : ['304 should have no body'];
+    }
     const documented =
       operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
     if (status >= 200 && status < 300) {

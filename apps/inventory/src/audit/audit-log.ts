@@ -26,6 +26,9 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** The actions the tables' triggers write (migration 012); the others are written by the code. */
+const RECORD_CHANGES: ReadonlySet<AuditAction> = new Set(['create', 'replace', 'update', 'delete']);
+
 export interface AuditEntry {
   action: AuditAction;
   resourceType: string;
@@ -92,12 +95,22 @@ export async function mutateWithAudit<T>(
   work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
 ): Promise<T> {
   let entries: AuditEntry[] = [];
+  const actor = actorOf(request);
   // A deadlock victim is run again whole (the work too): nothing of it was kept.
   const outcome = await retryOnConflict(() =>
     db.transaction().execute(async (trx) => {
+      // The tables' triggers (migration 012) audit the records the work creates, changes and
+      // deletes, with their snapshots; the other entries (a password reset) are written here.
+      await sql`SELECT set_config('inventory.actor', ${actorSetting(actor, { resourceType: '', action: 'update' })}, true)`.execute(
+        trx,
+      );
       const { result, audit } = await work(trx);
       entries = audit;
-      await writeAuditEntries(trx, actorOf(request), audit);
+      await writeAuditEntries(
+        trx,
+        actor,
+        audit.filter((entry) => !RECORD_CHANGES.has(entry.action)),
+      );
       return result;
     }),
   );
@@ -110,6 +123,9 @@ export async function mutateWithAudit<T>(
  * PostgreSQL runs a statement as a transaction of its own, so the rows and their audit rows are
  * stored together or not at all, in one round trip instead of BEGIN, the write, the audit
  * INSERT and COMMIT. Its text is compiled once per shape (db/statement-template.ts).
+ *
+ * The audit rows are written by the tables' triggers (migration 012), which also see the rows a
+ * foreign key's action changes; the statement only tells them who is writing (`inventory.actor`).
  */
 export interface StatementWrite {
   /** What decides the statement's text (the table, the fields written); unique per builder. */
@@ -121,61 +137,61 @@ export interface StatementWrite {
      * DELETE ... RETURNING): PostgreSQL runs each exactly once, whether read or not.
      */
     steps: RawBuilder<unknown>[];
-    /** A query of the ids written (column `id`): the audit rows of other ids are not stored. */
-    written: RawBuilder<unknown>;
-    /** The statement's answer. */
+    /**
+     * The statement's answer: at least one row whenever anything was written (the actor is set
+     * while it is read, see writeWithAudit).
+     */
     result: RawBuilder<unknown>;
   };
   /** The value of each parameter the parts name. */
   values: Record<string, unknown>;
 }
 
+/** The record a request names, and what it does to it (a PUT replaces, a PATCH updates). */
+export interface WriteIntent {
+  resourceType: string;
+  action: Extract<AuditAction, 'create' | 'replace' | 'update' | 'delete'>;
+}
+
 /**
- * Runs `write` and its audit rows as one statement. Each entry is stored only if its record
- * was written (an update of an unknown id writes nothing and audits nothing).
+ * What the audit triggers of migration 012 read from `inventory.actor`: who writes, and the
+ * resource and action the request names ('replace' is told from 'update' by it).
+ */
+export function actorSetting(actor: Actor, intent: WriteIntent): string {
+  return JSON.stringify({
+    user_id: actor.userId,
+    username: actor.username,
+    request_id: actor.requestId,
+    client_ip: actor.clientIp,
+    resource: intent.resourceType,
+    action: intent.action,
+  });
+}
+
+/**
+ * Runs `write` as one statement, with the actor set for the statement's transaction alone
+ * (`set_config(..., true)`). It is set while the answer is read; the AFTER triggers that write
+ * the audit rows, and the foreign keys' actions with theirs, fire when the statement ends, after
+ * that. An answer with no row means nothing was written, so there is nothing to audit.
  */
 export async function writeWithAudit<R>(
   db: AnyDatabase,
   request: FastifyRequest,
   write: StatementWrite,
-  entries: readonly AuditEntry[],
+  intent: WriteIntent,
 ): Promise<R[]> {
-  const actor = actorOf(request);
-  const audit = entries.map((entry) => ({
-    id: uuidv7(),
-    action: entry.action,
-    resource_type: entry.resourceType,
-    // PostgreSQL writes uuids in lower case, as `written` returns them.
-    resource_id: entry.resourceId?.toLowerCase() ?? null,
-    changes: redact(entry.changes),
-  }));
   const template = statementTemplate(db, JSON.stringify(['audited', write.shape]), (param) => {
-    const { steps, written, result } = write.parts(param);
+    const { steps, result } = write.parts(param);
     return sql`
-    WITH ${sql.join(steps)},
-    written__ AS (${written}),
-    audit__ AS (
-      INSERT INTO audit_logs (id, user_id, username, action, resource_type, resource_id, changes,
-                              request_id, client_ip)
-      SELECT e.id, ${param('audit:user_id')}::uuid, ${param('audit:username')}, e.action,
-             e.resource_type, e.resource_id, NULLIF(e.changes, 'null'::jsonb),
-             ${param('audit:request_id')}, ${param('audit:client_ip')}
-      FROM jsonb_to_recordset(${param('audit:entries')}::jsonb)
-        AS e(id uuid, action text, resource_type text, resource_id text, changes jsonb)
-      WHERE e.resource_id IN (SELECT written__.id::text FROM written__)
-    )
-    ${result}`;
+    WITH ${sql.join(steps)}
+    SELECT answer__.* FROM (${result}) AS answer__
+    WHERE set_config('inventory.actor', ${param('audit:actor')}, true) IS NOT NULL`;
   });
   const statement = template.bind({
     ...write.values,
-    'audit:user_id': actor.userId,
-    'audit:username': actor.username,
-    'audit:request_id': actor.requestId,
-    'audit:client_ip': actor.clientIp,
-    'audit:entries': JSON.stringify(audit),
+    'audit:actor': actorSetting(actorOf(request), intent),
   });
   const result = await retryOnConflict(() => db.executeQuery<R>(statement));
-  forgetChangedAccounts(request, entries);
   return result.rows;
 }
 

@@ -21,8 +21,12 @@ export const auditLogs: ResourceDefinition = {
     action: oneOf(AUDIT_ACTIONS, { filterable: true, sortable: true }),
     resource_type: text({ filterable: true, sortable: true, maxLength: 64 }),
     resource_id: text({ filterable: true }),
+    // Record changes: {field: [old, new]} (migration 012); account events: the values written.
     changes: { schema: Type.Record(Type.String(), Type.Unknown()) },
-    request_id: text(),
+    // The record before and after (null for a create, resp. a delete, and for account events).
+    prechange: { schema: Type.Record(Type.String(), Type.Unknown()) },
+    postchange: { schema: Type.Record(Type.String(), Type.Unknown()) },
+    request_id: text({ filterable: true }),
     client_ip: text(),
   },
 };

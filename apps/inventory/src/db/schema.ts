@@ -25,6 +25,9 @@ export interface AuditLogsTable {
   resource_type: string;
   resource_id: string | null;
   changes: unknown;
+  /** The record before and after a change (migration 012). */
+  prechange: Generated<unknown>;
+  postchange: Generated<unknown>;
   request_id: string | null;
   client_ip: string | null;
   created_at: Generated<Date>;

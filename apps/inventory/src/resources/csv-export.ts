@@ -35,6 +35,8 @@ export function csvCell(value: unknown): string {
   // Tags: one cell, joined with commas (the CSV quoting keeps it one cell).
   if (Array.isArray(value)) return neutralise(value.join(','));
   if (typeof value === 'string') return neutralise(value);
+  // A JSON column (a webhook's filter or headers): its JSON text.
+  if (typeof value === 'object') return neutralise(JSON.stringify(value));
   return String(value);
 }
 

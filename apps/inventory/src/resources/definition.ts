@@ -10,7 +10,13 @@ export type ColumnKind =
   | 'uuid'
   | 'ip'
   | 'boolean'
-  | 'tags';
+  | 'tags'
+  /** A JSON object (jsonb); no lookups. */
+  | 'json'
+  /** A set of values from an enumeration (text[]); no lookups. */
+  | 'list'
+  /** An outbound http(s) URL the service will call: checked against the SSRF policy on write. */
+  | 'url';
 
 /**
  * A resource is declared, not programmed: its table, its columns and what each may be used for,
@@ -23,7 +29,7 @@ export interface ColumnDefinition {
   /** Needed on create and on full replace (PUT). Required columns are never null. */
   required?: boolean;
   /** The value a create or replace stores when the field is absent (mirrors the DB default). */
-  default?: string | number | boolean | readonly string[];
+  default?: string | number | boolean | readonly string[] | Readonly<Record<string, unknown>>;
   /** Never null, not even when optional (a tag list is empty instead). */
   notNull?: boolean;
   /**
@@ -44,6 +50,12 @@ export interface ColumnDefinition {
    * names the same columns (test/value-counts.test.ts checks both agree).
    */
   counted?: boolean;
+  /**
+   * Write-only and sealed: accepted in bodies, stored encrypted with the service's sealing key
+   * (resources/sealing.ts), never selected, returned, listed, exported or written to the audit
+   * trail in clear.
+   */
+  secret?: boolean;
 }
 
 export interface ResourceDefinition {
@@ -53,8 +65,10 @@ export interface ResourceDefinition {
   /** `Device not found`. */
   notFoundMessage: string;
   columns: Record<string, ColumnDefinition>;
-  /** Roles that may create, change and delete; every authenticated user may read. */
+  /** Roles that may create, change and delete. */
   writeRoles: readonly Role[];
+  /** Roles that may read; every authenticated user when absent. */
+  readRoles?: readonly Role[];
   /** Messages for named constraints whose generic message would be unclear (409 for unique). */
   constraintMessages?: Record<string, string>;
   /** Nested lists: `/devices/{id}/interfaces` and its count `/devices/{id}/interfacecount`. */
@@ -89,6 +103,12 @@ export interface ChildListDefinition {
   /** Path segment of the count, e.g. `interfacecount`. */
   countPath: string;
 }
+
+/** Write-only sealed columns (ColumnDefinition.secret): never read back. */
+export const secretColumns = (definition: ResourceDefinition): string[] =>
+  Object.entries(definition.columns)
+    .filter(([, column]) => column.secret === true)
+    .map(([name]) => name);
 
 /** Columns every resource has and nobody writes. */
 export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;
@@ -197,3 +217,57 @@ export function sortableColumns(definition: ResourceDefinition): string[] {
     'created_at',
   ];
 }
+
+/** A JSON object stored as jsonb (its shape is the schema's). */
+export const jsonObject = (schema: TSchema, options: Partial<ColumnDefinition> = {}) =>
+  ({ schema, kind: 'json', ...options }) satisfies ColumnDefinition;
+
+/** A set of values of an enumeration (text[]), each at most once. */
+export const listOf = (values: readonly string[], options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.Array(Type.Union(values.map((value) => Type.Literal(value))), {
+      uniqueItems: true,
+      maxItems: values.length,
+    }),
+    kind: 'list',
+    notNull: true,
+    default: [],
+    ...options,
+  }) satisfies ColumnDefinition;
+
+/** Longest outbound URL accepted (browsers and proxies commonly stop near 2 KiB). */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * A URL the service calls (http or https). Its host is checked against the SSRF policy when
+ * written (resources/routes.ts, webhooks/targets.ts) and again when called.
+ */
+export const outboundUrl = (options: Partial<ColumnDefinition> = {}) =>
+  ({
+    schema: Type.String({
+      format: 'uri',
+      minLength: 8,
+      maxLength: MAX_URL_LENGTH,
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+    }),
+    kind: 'url',
+    ...options,
+  }) satisfies ColumnDefinition;
+
+/** A write-only secret: stored sealed, never returned (ColumnDefinition.secret). */
+export const secretText = (
+  options: Partial<ColumnDefinition> & { minLength?: number; maxLength?: number } = {},
+) => {
+  const { minLength = 16, maxLength = 256, ...rest } = options;
+  return {
+    schema: Type.String({
+      minLength,
+      maxLength,
+      pattern: '^[\\x21-\\x7e]+$',
+      writeOnly: true,
+      description: 'Write-only: stored sealed, never returned.',
+    }),
+    secret: true,
+    ...rest,
+  } satisfies ColumnDefinition;
+};

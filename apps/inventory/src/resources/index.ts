@@ -3,17 +3,23 @@ import type { ConstraintMessages } from '../db/errors.js';
 import { MAX_TAGS_PER_RECORD, type ResourceDefinition, tagColumns } from './definition.js';
 import { RESOURCES, resourceByName } from './definitions/index.js';
 import type { AnyDatabase } from './repository.js';
-import { resourceRoutes } from './routes.js';
+import { type ResourceRoutesOptions, resourceRoutes } from './routes.js';
 import { tagRoutes } from './tags.js';
 
 export { RESOURCES, resourceByName };
 
-export async function registerResources(app: FastifyInstance, db: AnyDatabase) {
+export async function registerResources(
+  app: FastifyInstance,
+  db: AnyDatabase,
+  /** Sealing of secret columns and the outbound URL policy (webhooks/index.ts). */
+  services: Pick<ResourceRoutesOptions, 'sealer' | 'checkOutboundUrl'> = {},
+) {
   for (const definition of RESOURCES) {
     await app.register(resourceRoutes, {
       prefix: `/${definition.name}`,
       definition,
       db,
+      ...services,
       constraintMessages: constraintMessages(),
     });
   }

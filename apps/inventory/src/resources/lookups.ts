@@ -47,6 +47,9 @@ export const LOOKUPS_BY_KIND: Readonly<Record<ColumnKind, readonly Lookup[]>> = 
   boolean: ['n', 'isnull'],
   // `?tags=a&tags=b` (all of them) is the tag filter; a list has no lookups.
   tags: [],
+  json: [],
+  list: [],
+  url: [],
 };
 
 /** The SQL type of a kind, for the `__in` list's elements. */
@@ -59,6 +62,9 @@ const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
   ip: 'inet',
   boolean: 'boolean',
   tags: 'text[]',
+  json: 'jsonb',
+  list: 'text[]',
+  url: 'text',
 };
 
 /** A column's kind: declared, else read from its schema. */

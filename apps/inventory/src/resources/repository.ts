@@ -5,10 +5,12 @@ import { type ParameterOf, statementTemplate } from '../db/statement-template.js
 import { badRequest, notFound } from '../errors.js';
 import {
   type ResourceDefinition,
+  secretColumns,
   sortableColumns,
   systemColumnsOf,
   tagColumns,
 } from './definition.js';
+import { ETAG_COLUMN, preconditionFailed } from './etags.js';
 import { listCacheOf } from './list-cache.js';
 import {
   type Condition,
@@ -70,7 +72,10 @@ export interface ListResult {
  * than `*`, so a column nobody declared (a password hash) can never leak into a response.
  */
 export function visibleColumns(definition: ResourceDefinition): string[] {
-  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
+  const secrets = secretColumns(definition);
+  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+    (column) => !secrets.includes(column),
+  );
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -598,6 +603,8 @@ export const TAG_CHANGE_FIELDS = ['add_tags', 'remove_tags'] as const;
 export interface RowUpdate {
   id: string;
   values: Row;
+  /** The tag the item's record must still have (a batch item's `etag`, unquoted). */
+  etag?: string;
 }
 
 export async function deleteRow(
@@ -614,7 +621,8 @@ export async function deleteRow(
 }
 
 /*
- * Writes as parts of one statement (audit-log.ts's writeWithAudit adds the audit rows): one
+ * Writes as parts of one statement (audit-log.ts's writeWithAudit sets who writes; the tables'
+ * triggers write the audit rows, migration 012): one
  * round trip per write, the statement being its own transaction. The steps are named after what
  * they do; the names end in `__` where they could meet a table's name. Like lists, their texts
  * are compiled once per shape (the table and the fields written) and then only bound.
@@ -635,7 +643,8 @@ function fieldValues(fields: readonly string[], values: Row): Row {
 }
 
 function assertColumns(definition: ResourceDefinition, fields: readonly string[]): void {
-  const columns = visibleColumns(definition);
+  // Write-only (secret) columns may be written, though never read back.
+  const columns = [...visibleColumns(definition), ...secretColumns(definition)];
   for (const field of fields) {
     if (!columns.includes(field)) throw new Error(`${field} is not a column of ${definition.name}`);
   }
@@ -663,10 +672,9 @@ export function insertStatement(
                 id: param('id'),
                 ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
               })
-              .returning(visibleColumns(definition)),
+              .returning([...visibleColumns(definition), ROW_TAG]),
           ),
         ],
-        written: sql`SELECT id FROM created__`,
         result: sql`SELECT * FROM created__`,
       }),
       values: { id, ...fieldValues(fields, values) },
@@ -702,7 +710,6 @@ export function insertRowsStatement(
               RETURNING ${sql.join(visibleColumns(definition).map((column) => sql.ref(column)))}`,
           ),
         ],
-        written: sql`SELECT id FROM created__`,
         result: sql`SELECT * FROM created__`,
       }),
       values: {
@@ -712,58 +719,106 @@ export function insertRowsStatement(
   };
 }
 
-/** Answers the row as now stored, or nothing when there is no such id. */
+/**
+ * The record's tag (etags.ts): the transaction id of its row version. Compared as text, so a
+ * hostile tag is only a tag that does not match.
+ */
+const ROW_TAG = sql<string>`xmin::text`.as(ETAG_COLUMN);
+
+/**
+ * The write's condition on the row's tag (If-Match): it is part of the write's own WHERE, which
+ * PostgreSQL evaluates again on the newest row version after waiting for a concurrent writer.
+ */
+const tagMatches = (param: ParameterOf, alias?: string) =>
+  sql<boolean>`${sql.ref(alias ? `${alias}.xmin` : 'xmin')}::text IN (SELECT jsonb_array_elements_text(${param('if_match')}::jsonb))`;
+
+/**
+ * Answers the row as now stored with its new tag, or nothing when there is no such id or, with
+ * `ifMatch` (the tags an If-Match accepts), when the row's tag is none of them.
+ */
 export function updateStatement(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
   values: Row,
+  ifMatch?: readonly string[],
 ): StatementWrite {
   const fields = fieldsOf(values);
   assertColumns(definition, fields);
+  const checked = ifMatch !== undefined;
   return {
-    shape: JSON.stringify(['update', definition.table, fields]),
-    parts: (param) => ({
-      steps: [
-        step(
-          'updated__',
-          db
-            .updateTable(definition.table)
-            .set({
-              ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
-              updated_at: sql`now()`,
-            })
-            .where('id', '=', param('id'))
-            .returning(visibleColumns(definition)),
-        ),
-      ],
-      written: sql`SELECT id FROM updated__`,
-      result: sql`SELECT * FROM updated__`,
-    }),
-    values: { id, ...fieldValues(fields, values) },
+    shape: JSON.stringify(['update', definition.table, fields, checked]),
+    parts: (param) => {
+      let update = db
+        .updateTable(definition.table)
+        .set({
+          ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', param('id'));
+      if (checked) update = update.where(tagMatches(param));
+      return {
+        steps: [step('updated__', update.returning([...visibleColumns(definition), ROW_TAG]))],
+        result: sql`SELECT * FROM updated__`,
+      };
+    },
+    values: {
+      id,
+      ...fieldValues(fields, values),
+      ...(checked ? { if_match: JSON.stringify(ifMatch) } : {}),
+    },
   };
 }
 
-/** Answers the id deleted, or nothing when there is no such id. */
+/** Answers the id deleted, or nothing when there is no such id (or its tag is not `ifMatch`). */
 export function deleteStatement(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
+  ifMatch?: readonly string[],
 ): StatementWrite {
+  const checked = ifMatch !== undefined;
   return {
-    shape: JSON.stringify(['delete', definition.table]),
-    parts: (param) => ({
-      steps: [
-        step(
-          'deleted__',
-          db.deleteFrom(definition.table).where('id', '=', param('id')).returning('id'),
-        ),
-      ],
-      written: sql`SELECT id FROM deleted__`,
-      result: sql`SELECT id FROM deleted__`,
-    }),
-    values: { id },
+    shape: JSON.stringify(['delete', definition.table, checked]),
+    parts: (param) => {
+      let remove = db.deleteFrom(definition.table).where('id', '=', param('id'));
+      if (checked) remove = remove.where(tagMatches(param));
+      return {
+        steps: [step('deleted__', remove.returning('id'))],
+        result: sql`SELECT id FROM deleted__`,
+      };
+    },
+    values: { id, ...(checked ? { if_match: JSON.stringify(ifMatch) } : {}) },
   };
+}
+
+/** A single record with its tag (column ETAG_COLUMN), or undefined. */
+export async function findRecord(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  columns: readonly string[] = visibleColumns(definition),
+): Promise<Row | undefined> {
+  assertColumns(definition, columns);
+  const template = statementTemplate(
+    db,
+    JSON.stringify(['find-tagged', definition.table, columns]),
+    (param) =>
+      db
+        .selectFrom(definition.table)
+        .select([...columns, ROW_TAG])
+        .where('id', '=', param('id')),
+  );
+  const result = await db.executeQuery<Row>(template.bind({ id }));
+  return result.rows[0];
+}
+
+/** Takes the tag out of a row a statement answered: the field the client sees is the header. */
+export function takeTag(row: Row): string {
+  const tag = row[ETAG_COLUMN];
+  delete row[ETAG_COLUMN];
+  if (typeof tag !== 'string') throw new Error('the statement did not answer the row tag');
+  return tag;
 }
 
 /**
@@ -773,15 +828,26 @@ export function deleteStatement(
  * batch is conditioned on `complete__.ok`, so a batch naming an unknown id writes nothing; the
  * statement answers `{ok, found}` for the caller to name it.
  */
-function lockedBatch(definition: ResourceDefinition, param: ParameterOf) {
+function lockedBatch(definition: ResourceDefinition, param: ParameterOf, tagged = false) {
+  // With tags (the parameter `etags`: {id: tag}), an item whose row, as locked, has another tag
+  // is stale, and a stale item fails the batch like an unknown one. The lock waits for a
+  // concurrent writer and then reads the row's newest version, so the tag compared is current.
+  const stale = tagged
+    ? sql`(SELECT array_agg(l.id::text ORDER BY l.id) FROM locked__ AS l
+           JOIN jsonb_each_text(${param('etags')}::jsonb) AS e ON e.key = l.id::text
+           WHERE e.value <> l.tag)`
+    : sql`NULL::text[]`;
   return [
     sql`locked__ AS (
-      SELECT id FROM ${sql.table(definition.table)}
+      SELECT id, xmin::text AS tag FROM ${sql.table(definition.table)}
       WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${param('ids')}::jsonb))
       ORDER BY id FOR UPDATE)`,
-    sql`complete__ AS (
-      SELECT count(*) = ${param('batch_size')}::bigint AS ok, array_agg(id::text) AS found
+    sql`checked__ AS (
+      SELECT count(*) = ${param('batch_size')}::bigint AS complete, array_agg(id::text) AS found,
+             ${stale} AS stale
       FROM locked__)`,
+    sql`complete__ AS (
+      SELECT complete AND stale IS NULL AS ok, found, stale FROM checked__)`,
   ];
 }
 
@@ -793,12 +859,17 @@ function batchIds(ids: readonly string[]) {
 
 const BATCH_COMPLETE = sql`(SELECT ok FROM complete__)`;
 
-interface BatchOutcome {
+export interface BatchOutcome {
   ok: boolean;
   found: string[] | null;
+  /** Items whose `etag` is not the record's (batch PATCH with tags). */
+  stale: string[] | null;
 }
 
-/** Throws 404 naming the first id of `ids` the batch did not find, if any. */
+/**
+ * Throws 404 naming the first id of `ids` the batch did not find, if any, else 412 naming the
+ * first whose `etag` is stale.
+ */
 export function checkBatch(
   definition: ResourceDefinition,
   ids: readonly string[],
@@ -808,7 +879,14 @@ export function checkBatch(
   if (outcome?.ok) return;
   const found = new Set(outcome?.found ?? []);
   const missing = ids.find((id) => !found.has(id.toLowerCase()));
-  throw notFound(`${definition.notFoundMessage}: ${missing}`);
+  if (missing !== undefined || !outcome?.stale) {
+    throw notFound(`${definition.notFoundMessage}: ${missing}`);
+  }
+  const stale = new Set(outcome.stale);
+  const first = ids.find((id) => stale.has(id.toLowerCase()));
+  throw preconditionFailed(
+    `Precondition failed: ${definition.name} ${first} has changed since its etag was read (nothing was changed)`,
+  );
 }
 
 /**
@@ -838,8 +916,10 @@ export function updateRowsStatement(
   const fieldSets = [...byFields.keys()];
   const table = sql.table(definition.table);
   const updated = (index: number) => `updated${index}__`;
+  const etags = updates.filter((update) => update.etag !== undefined);
+  const tagged = etags.length > 0;
   return {
-    shape: JSON.stringify(['batch-update', definition.table, fieldSets]),
+    shape: JSON.stringify(['batch-update', definition.table, fieldSets, tagged]),
     parts: (param) => {
       const updateSteps = fieldSets.map((key, index) => {
         const fields = key.split(',').filter(Boolean);
@@ -872,16 +952,19 @@ export function updateRowsStatement(
         );
       });
       return {
-        steps: [...lockedBatch(definition, param), ...updateSteps],
-        written: sql.join(
-          fieldSets.map((_, index) => sql`SELECT id FROM ${sql.table(updated(index))}`),
-          sql` UNION ALL `,
-        ),
-        result: sql`SELECT ok, found FROM complete__`,
+        steps: [...lockedBatch(definition, param, tagged), ...updateSteps],
+        result: sql`SELECT ok, found, stale FROM complete__`,
       };
     },
     values: {
       ...batchIds(updates.map((update) => update.id)),
+      ...(tagged
+        ? {
+            etags: JSON.stringify(
+              Object.fromEntries(etags.map(({ id, etag }) => [id.toLowerCase(), etag])),
+            ),
+          }
+        : {}),
       ...Object.fromEntries(
         [...byFields.values()].map((items, index) => [`items:${index}`, JSON.stringify(items)]),
       ),
@@ -904,8 +987,7 @@ export function deleteRowsStatement(
           WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
           RETURNING id)`,
       ],
-      written: sql`SELECT id FROM deleted__`,
-      result: sql`SELECT ok, found FROM complete__`,
+      result: sql`SELECT ok, found, stale FROM complete__`,
     }),
     values: batchIds(ids),
   };

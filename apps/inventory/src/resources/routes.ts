@@ -1,23 +1,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { type AuditEntry, type StatementWrite, writeWithAudit } from '../audit/audit-log.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
+import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
-import { normaliseTags, type ResourceDefinition, tagColumns, withDefaults } from './definition.js';
+import {
+  normaliseTags,
+  type ResourceDefinition,
+  secretColumns,
+  tagColumns,
+  withDefaults,
+} from './definition.js';
 import { resourceByName } from './definitions/index.js';
+import {
+  ifMatchTags,
+  noneMatchHolds,
+  parseEntityTag,
+  parseTagCondition,
+  preconditionFailed,
+  strongEtag,
+  weakEtag,
+} from './etags.js';
+import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   type AnyDatabase,
+  type BatchOutcome,
   checkBatch,
   countRows,
   deleteRowsStatement,
   deleteStatement,
-  findRow,
+  findRecord,
   insertRowsStatement,
   insertStatement,
   type Row,
   rowExists,
+  takeTag,
   updateRowsStatement,
   updateStatement,
 } from './repository.js';
@@ -26,12 +45,15 @@ import {
   BatchResult,
   batchUpdateSchema,
   CountResult,
+  conditionalHeaders,
   createBodySchema,
   createdSchema,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
   NoContent,
+  NotModified,
+  PreconditionFailed,
   pageSchema,
   partialRecordSchema,
   readQuerySchema,
@@ -39,6 +61,7 @@ import {
   responses,
   TAG_CHANGES,
 } from './schemas.js';
+import type { SecretSealer } from './sealing.js';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -58,6 +81,10 @@ export interface ResourceRoutesOptions {
   db: AnyDatabase;
   /** Messages of named constraints (index.ts's constraintMessages), for bulk errors. */
   constraintMessages?: ConstraintMessages;
+  /** Seals the values of write-only columns (ColumnDefinition.secret) before they are stored. */
+  sealer?: SecretSealer;
+  /** Why an outbound URL (a `url` column) may not be called, or undefined when it may. */
+  checkOutboundUrl?: (url: string) => Promise<string | undefined>;
 }
 
 /**
@@ -67,10 +94,10 @@ export interface ResourceRoutesOptions {
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
-  { definition, db, constraintMessages = {} },
+  { definition, db, constraintMessages = {}, sealer, checkOutboundUrl },
 ) => {
   acceptCsv(app, definition);
-  const read = { access: 'authenticated' } as const;
+  const read = { access: definition.readRoles ?? ('authenticated' as const) };
   const write = { access: definition.writeRoles };
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
@@ -81,13 +108,40 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const writeAudited = <R = Row>(
     request: FastifyRequest,
     statement: StatementWrite,
-    audit: AuditEntry[],
-  ) => writeWithAudit<R>(db, request, statement, audit);
+    action: WriteIntent['action'],
+  ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   const tagged = tagColumns(definition);
+  const secrets = secretColumns(definition);
+  const urlColumns = Object.entries(definition.columns)
+    .filter(([, column]) => kindOf(column) === 'url')
+    .map(([name]) => name);
+  /** Write-only values sealed before anything else sees them. */
+  const seal = (given: Row): Row => {
+    if (!secrets.some((column) => typeof given[column] === 'string')) return given;
+    if (!sealer) throw new Error(`${definition.name} has secret columns but no sealer`);
+    const sealed = { ...given };
+    for (const column of secrets) {
+      const value = sealed[column];
+      if (typeof value === 'string') sealed[column] = sealer.seal(value);
+    }
+    return sealed;
+  };
+  /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
+  const checkUrls = async (items: readonly Row[], label = (_index: number) => '') => {
+    if (urlColumns.length === 0) return;
+    for (const [index, item] of items.entries()) {
+      for (const column of urlColumns) {
+        const value = item[column];
+        if (typeof value !== 'string') continue;
+        const problem = checkOutboundUrl ? await checkOutboundUrl(value) : undefined;
+        if (problem !== undefined) throw badRequest(`${label(index)}${column}: ${problem}`);
+      }
+    }
+  };
   /** The definition's own adjustments, and tags stored as a sorted set. */
   const prepare = (given: Row) => {
-    const values = definition.prepareWrite?.(given) ?? given;
+    const values = seal(definition.prepareWrite?.(given) ?? given);
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
@@ -108,23 +162,40 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       ),
     );
 
-  const updateExisting = async (
-    request: FastifyRequest,
-    id: string,
-    values: Row,
-    audit: AuditEntry,
-  ) => {
-    const [row] = await writeAudited(request, updateStatement(db, definition, id, values), [audit]);
-    if (!row) throw notFound(definition.notFoundMessage);
-    return row;
+  /** The tags an If-Match accepts (undefined: none given, or `*`). */
+  const ifMatchOf = (request: FastifyRequest) =>
+    ifMatchTags(parseTagCondition('If-Match', request.headers['if-match']));
+
+  /**
+   * A write that wrote nothing: 404 when the record is not there, 412 when it is but its tag
+   * is not one If-Match named (the write's own WHERE decided; this only tells which it was).
+   */
+  const notWritten = async (id: string, ifMatch: readonly string[] | undefined) => {
+    if (ifMatch !== undefined && (await rowExists(db, definition, id))) {
+      return preconditionFailed(
+        `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
+      );
+    }
+    return notFound(definition.notFoundMessage);
   };
 
-  const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-    action,
-    resourceType: definition.name,
-    resourceId: id,
-    changes,
-  });
+  const updateExisting = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    values: Row,
+    action: 'replace' | 'update',
+  ) => {
+    const ifMatch = ifMatchOf(request);
+    const [row] = await writeAudited(
+      request,
+      updateStatement(db, definition, id, values, ifMatch),
+      action,
+    );
+    if (!row) throw await notWritten(id, ifMatch);
+    reply.header('etag', strongEtag(takeTag(row)));
+    return row;
+  };
 
   /**
    * Bulk create: every item validated (the schema) before anything is written, then one
@@ -136,11 +207,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
-      rows = await writeAudited(
-        request,
-        insert,
-        ids.map((id, index) => entry('create', id, prepared[index] ?? null)),
-      );
+      rows = await writeAudited(request, insert, 'create');
     } catch (error) {
       // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
       const csv = (request as { csvImport?: boolean }).csvImport === true;
@@ -179,6 +246,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     },
     async (request, reply) => {
       if (Array.isArray(request.body)) {
+        await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
         const rows = await createMany(request, request.body as Row[]);
         // Written here: the route's serialiser knows the one-record branch only.
         return reply
@@ -187,11 +255,15 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .serializer((payload) => JSON.stringify(payload))
           .send(rows);
       }
+      await checkUrls([request.body as Row]);
       const values = prepare(withDefaults(definition, request.body as Row));
-      const { id, write: insert } = insertStatement(db, definition, values);
-      const [row] = await writeAudited(request, insert, [entry('create', id, values)]);
+      const { write: insert } = insertStatement(db, definition, values);
+      const [row] = await writeAudited(request, insert, 'create');
       if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-      return reply.status(201).send(row);
+      return reply
+        .status(201)
+        .header('etag', strongEtag(takeTag(row)))
+        .send(row);
     },
   );
 
@@ -199,7 +271,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/',
     {
       config: write,
-      schema: { body: batchUpdateSchema(definition), response: responses({ 200: BatchResult }) },
+      schema: {
+        body: batchUpdateSchema(definition),
+        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
+      },
     },
     async (request) => {
       const items = request.body as Array<Row & { id: string }>;
@@ -213,12 +288,19 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           );
         }
       });
-      const updates = items.map(({ id, ...fields }) => ({ id, values: prepare(fields) }));
+      await checkUrls(items, (index) => `Item ${index}: `);
+      const updates = items.map(({ id, etag, ...fields }, index) => {
+        if (etag === undefined) return { id, values: prepare(fields) };
+        // The tag as an ETag header gives it; a weak one never matches (strong comparison).
+        const tag = parseEntityTag(String(etag));
+        if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
+        return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+      });
       // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         updateRowsStatement(definition, updates),
-        updates.map(({ id, values }) => entry('update', id, values)),
+        'update',
       );
       checkBatch(
         definition,
@@ -236,10 +318,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     async (request) => {
       const ids = request.body as string[];
       refuseDuplicateIds(ids);
-      const outcome = await writeAudited<{ ok: boolean; found: string[] | null }>(
+      const outcome = await writeAudited<BatchOutcome>(
         request,
         deleteRowsStatement(definition, ids),
-        ids.map((id) => entry('delete', id, null)),
+        'delete',
       );
       checkBatch(definition, ids, outcome);
       const count = new Set(ids.map((id) => id.toLowerCase())).size;
@@ -254,14 +336,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         params: IdParams,
         querystring: readQuerySchema(definition),
-        response: responses({ 200: recordSchema(definition, true) }),
+        headers: conditionalHeaders('If-None-Match'),
+        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
       },
     },
     async (request, reply) => {
       const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+      const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
       const selected = selectedFields(definition, fields, brief);
-      const row = await findRow(db, definition, request.params.id, selected);
+      const row = await findRecord(db, definition, request.params.id, selected);
       if (!row) throw notFound(definition.notFoundMessage);
+      const tag = takeTag(row);
+      // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
+      reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
+      if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
       if (!selected) return row;
       // The route's schema requires every field; a selection is written as it is.
       const projected = project([row], selected)[0] ?? {};
@@ -276,12 +364,18 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: fullRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: fullRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = replacement(request.body as Row);
-      return updateExisting(request, id, values, entry('replace', id, values));
+      return updateExisting(request, reply, id, values, 'replace');
     },
   );
 
@@ -289,26 +383,63 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     '/:id',
     {
       config: write,
-      schema: { params: IdParams, body: partialRecord, response: responses({ 200: record }) },
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        body: partialRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
+      await checkUrls([request.body as Row]);
       const values = prepare(request.body as Row);
-      return updateExisting(request, id, values, entry('update', id, values));
+      return updateExisting(request, reply, id, values, 'update');
     },
   );
 
   app.delete(
     '/:id',
-    { config: write, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
+    {
+      config: write,
+      schema: {
+        params: IdParams,
+        headers: conditionalHeaders('If-Match'),
+        response: responses({ 204: NoContent, 412: PreconditionFailed }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
-      const [deleted] = await writeAudited(request, deleteStatement(db, definition, id), [
-        entry('delete', id, null),
-      ]);
-      if (!deleted) throw notFound(definition.notFoundMessage);
+      const ifMatch = ifMatchOf(request);
+      const [deleted] = await writeAudited(
+        request,
+        deleteStatement(db, definition, id, ifMatch),
+        'delete',
+      );
+      if (!deleted) throw await notWritten(id, ifMatch);
       return reply.status(204).send(null);
     },
+  );
+
+  // The record's change history: its audit rows, newest first, paged like every list. Admins
+  // only, like the audit log. A deleted record's history stays readable; an id never written
+  // has an empty one.
+  app.get(
+    '/:id/history',
+    {
+      config: { access: ['admin'] },
+      schema: {
+        params: IdParams,
+        querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
+        response: responses({ 200: pageSchema(auditLogs) }),
+      },
+    },
+    async (request, reply) =>
+      sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
+        resource_type: definition.name,
+        // Audit rows hold the id as PostgreSQL writes uuids.
+        resource_id: request.params.id.toLowerCase(),
+      }),
   );
 
   for (const child of definition.children ?? []) {

@@ -5,6 +5,7 @@ import {
   filterableColumns,
   MAX_TAGS_PER_RECORD,
   type ResourceDefinition,
+  secretColumns,
   systemColumnsOf,
   TagSchema,
   tagColumns,
@@ -80,6 +81,14 @@ export function batchUpdateSchema(definition: ResourceDefinition) {
   for (const name of Object.keys(definition.columns)) {
     properties[name] = fieldSchema(definition, name, true);
   }
+  properties.etag = Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description:
+        'The record\'s ETag as last read (`"123"`): the batch is refused with 412, and nothing ' +
+        'changed, if the record has changed since.',
+    }),
+  );
   if (tagColumns(definition).length > 0) {
     for (const change of TAG_CHANGES) {
       properties[change] = Type.Optional(
@@ -108,7 +117,10 @@ export const BatchDeleteBody = Type.Array(Type.String({ format: 'uuid' }), {
 
 /** `?fields=` and `?brief=`, on lists and single reads. */
 export function fieldSelectionSchema(definition: ResourceDefinition) {
-  const names = [...systemColumnsOf(definition), ...Object.keys(definition.columns)];
+  const secrets = secretColumns(definition);
+  const names = [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+    (name) => !secrets.includes(name),
+  );
   return {
     fields: Type.Optional(
       Type.String({
@@ -191,7 +203,9 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
 export function recordSchema(definition: ResourceDefinition, selectable = false) {
   const maybe = (schema: TSchema) => (selectable ? Type.Optional(schema) : schema);
   const properties: Record<string, TSchema> = { id: maybe(Type.String({ format: 'uuid' })) };
-  for (const name of Object.keys(definition.columns)) {
+  for (const [name, column] of Object.entries(definition.columns)) {
+    // Write-only: never part of an answer.
+    if (column.secret) continue;
     properties[name] = maybe(fieldSchema(definition, name, false));
   }
   for (const column of systemColumnsOf(definition)) {
@@ -221,6 +235,32 @@ export function pageSchema(definition: ResourceDefinition) {
 
 /** 204: no body at all. */
 export const NoContent = Type.Null();
+
+/** 412: If-Match (or a batch item's `etag`) named a version the record no longer has. */
+export const PreconditionFailed = Type.Object(
+  { status: Type.Literal('error'), message: Type.String() },
+  {
+    description:
+      'Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry.',
+  },
+);
+
+/** 304: If-None-Match named the record's current ETag; no body. */
+export const NotModified = Type.Null({ description: 'Not modified: the ETag sent is current.' });
+
+/**
+ * The conditional request header of a single-record route, documented (OpenAPI) and bounded;
+ * its grammar is checked by etags.ts for an error naming it. Other headers pass.
+ */
+export function conditionalHeaders(name: 'If-Match' | 'If-None-Match') {
+  const description =
+    name === 'If-Match'
+      ? 'Write only if the record\'s ETag is one of these (`"123"`, a list, or `*`): else 412 and nothing changes.'
+      : 'Answer 304 without a body if the record\'s ETag is one of these (`"123"`, a list, or `*`).';
+  return Type.Object({
+    [name.toLowerCase()]: Type.Optional(Type.String({ maxLength: 4096, description })),
+  });
+}
 
 export const ErrorResponse = Type.Object({
   status: Type.Literal('error'),

@@ -88,7 +88,8 @@ describe('an owner cannot undo an admin’s demotion (race)', () => {
       .where('resource_id', '=', owner.id)
       .where('action', '=', 'update')
       .executeTakeFirstOrThrow();
-    expect(audit.changes).toEqual({ email: `${owner.username}@new.test` });
+    // Issue 15: as {field: [old, new]}, role and status (sent unchanged) not among them.
+    expect(audit.changes).toEqual({ email: [expect.any(String), `${owner.username}@new.test`] });
     for (const payload of [{ role: 'admin' }, { inactive_status: true }]) {
       const refused = await ctx.app.inject({
         method: 'PUT',

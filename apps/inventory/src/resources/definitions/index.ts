@@ -1,3 +1,4 @@
+import { webhookDefinition } from '../../webhooks/definition.js';
 import type { ResourceDefinition } from '../definition.js';
 import { devices } from './devices.js';
 import { interfaces } from './interfaces.js';
@@ -5,13 +6,19 @@ import { links } from './links.js';
 import { locations } from './locations.js';
 import { vlans } from './vlans.js';
 
-/** Every resource the API serves. Adding one: a definition here and a migration. */
-export const RESOURCES: readonly ResourceDefinition[] = [
+/** The network inventory proper: what webhooks report changes of. */
+export const INVENTORY_RESOURCES: readonly ResourceDefinition[] = [
   locations,
   devices,
   interfaces,
   vlans,
   links,
+];
+
+/** Every resource the API serves. Adding one: a definition here and a migration. */
+export const RESOURCES: readonly ResourceDefinition[] = [
+  ...INVENTORY_RESOURCES,
+  webhookDefinition(INVENTORY_RESOURCES.map((resource) => resource.name)),
 ];
 
 export function resourceByName(name: string): ResourceDefinition {

@@ -1,0 +1,133 @@
+import { Type } from 'typebox';
+import {
+  flag,
+  jsonObject,
+  listOf,
+  outboundUrl,
+  type ResourceDefinition,
+  secretText,
+  text,
+} from '../resources/definition.js';
+
+/** What a webhook may be told of: an audit action's event (create -> created, ...). */
+export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
+
+/**
+ * Header names a webhook may not set: hop-by-hop headers (RFC 9110 7.6.1), those the HTTP
+ * client owns (host, length, content type, expect) and the signature headers, which a
+ * configured value would otherwise forge or hide.
+ */
+export const RESERVED_HEADER_NAMES = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-type',
+  'expect',
+  'x-hook-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+] as const;
+
+export const MAX_WEBHOOK_HEADERS = 20;
+export const MAX_HEADER_VALUE_LENGTH = 1024;
+export const MAX_FILTER_FIELDS = 20;
+
+/** `connection` -> `[cC][oO]...`: JSON Schema patterns have no case-insensitive flag. */
+const anyCase = (name: string) =>
+  [...name].map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : char)).join('');
+
+/** An HTTP token (RFC 9110 5.6.2) that is not a reserved name, in any letter case. */
+const HEADER_NAME_PATTERN = `^(?!(?:${RESERVED_HEADER_NAMES.map(anyCase).join('|')})$)[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,64}$`;
+
+/** Extra request headers: a visible value (tab and printable ASCII), no line breaks. */
+export const WebhookHeaders = Type.Object(
+  {},
+  {
+    additionalProperties: Type.String({
+      minLength: 1,
+      maxLength: MAX_HEADER_VALUE_LENGTH,
+      pattern: '^[\\t\\x20-\\x7e]+$',
+    }),
+    propertyNames: { pattern: HEADER_NAME_PATTERN },
+    maxProperties: MAX_WEBHOOK_HEADERS,
+    description: `Extra request headers (at most ${MAX_WEBHOOK_HEADERS}); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused.`,
+  },
+);
+
+/** A field's wanted value: a scalar, or a list of scalars (contained: `{"tags": ["core"]}`). */
+const FilterScalar = Type.Union([
+  Type.String({ maxLength: 1000 }),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Null(),
+]);
+
+/** Matched as JSON containment against the record after the change (before it, for a delete). */
+export const WebhookFilter = Type.Object(
+  {},
+  {
+    additionalProperties: Type.Union([FilterScalar, Type.Array(FilterScalar, { maxItems: 50 })]),
+    propertyNames: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    maxProperties: MAX_FILTER_FIELDS,
+    description:
+      'Fields the record must have (JSON containment against the record after the change, before it for a delete), e.g. {"status": "maintenance"}; a list field matches when it holds every given item.',
+  },
+);
+
+/**
+ * Outbound webhooks (issue 15), declared like any resource. Admin only, reads included: URLs
+ * and headers may carry a receiver's credentials. `resourceNames` are the resources a webhook
+ * may name (every resource the API declares; the definition index passes them).
+ */
+export function webhookDefinition(resourceNames: readonly string[]): ResourceDefinition {
+  return {
+    name: 'webhooks',
+    table: 'webhooks',
+    notFoundMessage: 'Webhook not found',
+    writeRoles: ['admin'],
+    readRoles: ['admin'],
+    briefFields: ['name'],
+    search: ['name', 'url'],
+    columns: {
+      name: text({ required: true, filterable: true, sortable: true }),
+      url: outboundUrl({ required: true }),
+      events: {
+        ...listOf(WEBHOOK_EVENTS, { default: [...WEBHOOK_EVENTS] }),
+        schema: Type.Array(Type.Union(WEBHOOK_EVENTS.map((event) => Type.Literal(event))), {
+          minItems: 1,
+          uniqueItems: true,
+          maxItems: WEBHOOK_EVENTS.length,
+          description: 'Which changes are sent (default: all three).',
+        }),
+      },
+      resources: {
+        ...listOf(resourceNames),
+        schema: Type.Array(Type.Union(resourceNames.map((name) => Type.Literal(name))), {
+          uniqueItems: true,
+          maxItems: resourceNames.length,
+          description: 'Which resources are sent; every one when empty (default).',
+        }),
+      },
+      filter: jsonObject(WebhookFilter),
+      headers: jsonObject(WebhookHeaders, { notNull: true, default: {} }),
+      enabled: flag({ default: true, notNull: true, filterable: true, sortable: true }),
+      secret: secretText({
+        minLength: 16,
+        maxLength: 256,
+      }),
+    },
+    constraintMessages: {
+      webhooks_name_key: 'Webhook name already exists',
+    },
+  };
+}
