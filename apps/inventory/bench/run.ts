@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { migrate, openStore, type Store } from '@netops/store';
@@ -10,15 +10,18 @@ import type { AnyDatabase } from '../src/resources/repository.js';
 import { cpuMeter } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive } from './load.js';
+import { driveMixed, MIXED_SHARES, type MixedRequest } from './mixed.js';
 import { startCeilingServer, startInventoryServer } from './processes.js';
 import {
   checkTargets,
   formatTable,
   formatTargets,
+  hitRates,
+  type ListCacheDelta,
   type ScenarioResult,
   TARGETS,
 } from './report.js';
-import { buildScenarios, type DatasetFacts } from './scenarios.js';
+import { buildScenarios, type DatasetFacts, type Scenario } from './scenarios.js';
 
 /**
  * `npm run bench:inventory -- --devices N --store pg|embedded --connections C --duration S`
@@ -210,6 +213,22 @@ async function readFacts(
       WHERE vendor IS NOT NULL GROUP BY vendor, status ORDER BY n DESC, vendor, status`.execute(db);
     const version = await sql<{ v: string }>`SELECT version() AS v`.execute(db);
     const autovacuum = await sql<{ autovacuum: string }>`SHOW autovacuum`.execute(db);
+    // The distributions the mixed scenario draws its filters from (mixed.ts).
+    const weighted = async (query: ReturnType<typeof sql<{ value: string; count: number }>>) =>
+      (await query.execute(db)).rows.map((row) => ({
+        value: String(row.value),
+        count: Number(row.count),
+      }));
+    const vendors = await weighted(sql`SELECT vendor AS value, count(*) AS count FROM devices
+      WHERE vendor IS NOT NULL GROUP BY vendor ORDER BY count DESC, vendor`);
+    const statuses = await weighted(sql`SELECT status AS value, count(*) AS count FROM devices
+      GROUP BY status ORDER BY count DESC, status`);
+    const roles = await weighted(sql`SELECT role AS value, count(*) AS count FROM devices
+      WHERE role IS NOT NULL GROUP BY role ORDER BY count DESC, role`);
+    const locations = await weighted(sql`SELECT location_id::text AS value, count(*) AS count
+      FROM devices WHERE location_id IS NOT NULL GROUP BY location_id ORDER BY count DESC, 1`);
+    const tags = await weighted(sql`SELECT tag AS value, count(*) AS count
+      FROM devices, unnest(tags) AS tag GROUP BY tag ORDER BY count DESC, tag`);
     const common = combos.rows[0];
     // The rarest combination that still has a page's worth of rows to sort.
     const rare = combos.rows.filter((row) => row.n >= 20).at(-1) ?? common;
@@ -220,6 +239,11 @@ async function readFacts(
       commonStatus: common.status,
       rareVendor: rare.vendor,
       rareStatus: rare.status,
+      vendors,
+      statuses,
+      roles,
+      locations,
+      tags,
       postgres: version.rows[0]?.v.split(' on ')[0] ?? 'unknown',
       autovacuum: autovacuum.rows[0]?.autovacuum ?? 'unknown',
     };
@@ -230,6 +254,13 @@ async function readFacts(
 
 async function main() {
   const options = readOptions();
+  // Figures are only comparable within one run, on a machine nobody else loads: say how loaded.
+  const loadAtStart = loadavg().map((value) => value.toFixed(2));
+  log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+      `${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}; ` +
+      `load average ${loadAtStart.join(' ')}`,
+  );
   log(
     `inventory benchmark: ${options.devices} devices, ${options.store} store, ` +
       `${options.connections} connections, ${options.durationSeconds} s per scenario`,
@@ -285,6 +316,26 @@ async function main() {
         options.only.length === 0 || options.only.some((text) => scenario.name.includes(text)),
     );
     for (const scenario of scenarios) {
+      if (scenario.kind === 'export') {
+        const result = await measureExport(server, headers, scenario, options, backendsOf);
+        results.push(result);
+        log(formatTable([result]).split('\n').at(-1) ?? '');
+        continue;
+      }
+      if (scenario.kind === 'mixed') {
+        const measured = await measureMixed(
+          server,
+          ceiling,
+          headers,
+          scenario,
+          options,
+          backendsOf,
+        );
+        results.push(...measured);
+        for (const result of measured) log(formatTable([result]).split('\n').at(-1) ?? '');
+        if (measured[0]?.listCache) log(`  list cache: ${hitRates(measured[0].listCache).text}`);
+        continue;
+      }
       let n = 0;
       await scenario.prepare?.(async (path) =>
         (await fetch(`${server.url}${path}`, { headers })).json(),
@@ -365,7 +416,11 @@ async function main() {
   log('');
   log(formatTargets(checks));
 
+  const loadAtEnd = loadavg().map((value) => value.toFixed(2));
+  log(`load average at the start ${loadAtStart.join(' ')}, at the end ${loadAtEnd.join(' ')}`);
   const machine = {
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: loadAtEnd,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGb: Math.round(totalmem() / 1024 ** 3),
@@ -395,6 +450,187 @@ async function main() {
   );
   log(`\nresults written to ${file}`);
 }
+
+type Server = Awaited<ReturnType<typeof startInventoryServer>>;
+type Ceiling = Awaited<ReturnType<typeof startCeilingServer>>;
+type Backends = Awaited<ReturnType<typeof databaseBackends>>;
+
+function rssMbOf(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Issue 14's export row: every device as CSV, one download at a time for the scenario's
+ * duration (at least one), with the server's RSS sampled every 50 ms against its RSS idle
+ * just before (the first scenario, so nothing earlier has grown the heap).
+ */
+async function measureExport(
+  server: Server,
+  headers: Record<string, string>,
+  scenario: Scenario,
+  options: BenchOptions,
+  backendsOf: Backends,
+): Promise<ScenarioResult> {
+  const { path } = scenario.request(0);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const idleRssMb = rssMbOf(server.pid);
+  let peakRssMb = idleRssMb;
+  const sampler = setInterval(() => {
+    const rss = rssMbOf(server.pid);
+    if (rss !== null) peakRssMb = Math.max(peakRssMb ?? 0, rss);
+  }, 50);
+  const serverCpu = cpuMeter([server.pid]);
+  const databaseCpu = cpuMeter(await backendsOf());
+  const latencies: number[] = [];
+  let bytes = 0;
+  let lines = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  try {
+    do {
+      const sent = performance.now();
+      const response = await fetch(`${server.url}${path}`, { headers });
+      if (!response.ok || !response.body) non2xx += 1;
+      for await (const chunk of response.body ?? []) {
+        const data = chunk as Uint8Array;
+        bytes += data.length;
+        for (const byte of data) if (byte === 10) lines += 1;
+      }
+      latencies.push(performance.now() - sent);
+    } while (performance.now() - started < options.durationSeconds * 1000);
+  } finally {
+    clearInterval(sampler);
+  }
+  const exports = latencies.length;
+  const seconds = (performance.now() - started) / 1000;
+  const rows = Math.round((lines - exports) / exports);
+  latencies.sort((a, b) => a - b);
+  const serverCpuMs = serverCpu.stop();
+  const databaseCpuMs = databaseCpu.stop();
+  return {
+    name: scenario.name,
+    kind: 'export',
+    responseBytes: Math.round(bytes / exports),
+    api: {
+      requestsPerSecond: Math.round((exports / seconds) * 100) / 100,
+      p50Ms: Math.round(latencies[Math.floor(exports / 2)] ?? 0),
+      p99Ms: Math.round(latencies.at(-1) ?? 0),
+      errors: 0,
+      non2xx,
+      requests: exports,
+    },
+    ...(serverCpuMs !== null ? { serverCpuMs: serverCpuMs / exports } : {}),
+    ...(databaseCpuMs !== null ? { databaseCpuMs: databaseCpuMs / exports } : {}),
+    export: {
+      exports,
+      rows,
+      megabytes: Math.round(bytes / exports / 1024 / 102.4) / 10,
+      secondsEach: Math.round((seconds / exports) * 100) / 100,
+      rowsPerSecond: Math.round((rows * exports) / seconds),
+      idleRssMb,
+      peakRssMb,
+    },
+  };
+}
+
+async function listCacheStats(url: string, headers: Record<string, string>) {
+  const response = await fetch(`${url}/debug/list-cache`, { headers });
+  if (!response.ok) return undefined;
+  const body = (await response.json()) as Record<string, number>;
+  return {
+    pagesReused: body.pages_reused ?? 0,
+    pagesRead: body.pages_read ?? 0,
+    totalsMaintained: body.totals_maintained ?? 0,
+    totalsReused: body.totals_reused ?? 0,
+    totalsCounted: body.totals_counted ?? 0,
+    countsAwaited: body.counts_awaited ?? 0,
+  };
+}
+
+/**
+ * Issue 18's mixed workload (mixed.ts): reads and writes measured apart in one run, the list
+ * cache's hit rate over the measured seconds, and the same request stream against the ceiling
+ * answering a 10-device page (the most common answer) for the ratio.
+ */
+async function measureMixed(
+  server: Server,
+  ceiling: Ceiling,
+  headers: Record<string, string>,
+  scenario: Scenario,
+  options: BenchOptions,
+  backendsOf: Backends,
+): Promise<ScenarioResult[]> {
+  let n = 0;
+  const next = () => scenario.request(n++) as MixedRequest;
+  const load = { connections: options.connections, headers, next };
+  if (options.warmupSeconds > 0) {
+    await driveMixed({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
+  }
+  const before = await listCacheStats(server.url, headers);
+  const serverCpu = cpuMeter([server.pid]);
+  const databaseCpu = cpuMeter(await backendsOf());
+  const api = await driveMixed({
+    ...load,
+    url: server.url,
+    durationSeconds: options.durationSeconds,
+  });
+  const serverCpuMs = serverCpu.stop();
+  const databaseCpuMs = databaseCpu.stop();
+  const after = await listCacheStats(server.url, headers);
+  const listCache =
+    before && after
+      ? (Object.fromEntries(
+          Object.entries(after).map(([key, value]) => [
+            key,
+            value - (before[key as keyof typeof before] ?? 0),
+          ]),
+        ) as unknown as ListCacheDelta)
+      : undefined;
+  const page = await fetch(`${server.url}/devices?limit=10`, { headers });
+  await ceiling.answerWith(200, await page.text());
+  const ceilingCpu = cpuMeter([ceiling.pid]);
+  const ceilingRun = await driveMixed({
+    ...load,
+    url: ceiling.url,
+    durationSeconds: options.durationSeconds,
+  });
+  const ceilingCpuMs = ceilingCpu.stop();
+  const total = api.all.requests;
+  const perRequest = (ms: number | null) => (ms === null || total === 0 ? undefined : ms / total);
+  const cpu = {
+    ...(perRequest(serverCpuMs) !== undefined ? { serverCpuMs: perRequest(serverCpuMs) } : {}),
+    ...(perRequest(databaseCpuMs) !== undefined
+      ? { databaseCpuMs: perRequest(databaseCpuMs) }
+      : {}),
+    ...(ceilingCpuMs !== null && ceilingRun.all.requests > 0
+      ? { ceilingCpuMs: ceilingCpuMs / ceilingRun.all.requests }
+      : {}),
+  } as Pick<ScenarioResult, 'serverCpuMs' | 'databaseCpuMs' | 'ceilingCpuMs'>;
+  return [
+    {
+      name: `${scenario.name}: reads (${100 - WRITE_SHARE} %)`,
+      kind: 'mixed',
+      api: api.reads,
+      ceiling: ceilingRun.reads,
+      ...cpu,
+      ...(listCache ? { listCache } : {}),
+    },
+    {
+      name: `${scenario.name}: writes (${WRITE_SHARE} %)`,
+      kind: 'mixed-writes',
+      api: api.writes,
+      ceiling: ceilingRun.writes,
+    },
+  ];
+}
+
+const WRITE_SHARE = MIXED_SHARES.patch + MIXED_SHARES.post + MIXED_SHARES.batch;
 
 /**
  * The process ids of the PostgreSQL backends connected to the benchmark's database (the server's

@@ -4,7 +4,13 @@
  * the target it is held to.
  */
 
-export type ScenarioKind = 'list' | 'read' | 'write' | 'batch';
+import { type MixedFacts, mixedRequest } from './mixed.js';
+
+/**
+ * `mixed` and `export` are driven by run.ts itself (reads and writes measured apart; the
+ * export's memory sampled); the others by autocannon.
+ */
+export type ScenarioKind = 'list' | 'read' | 'write' | 'batch' | 'mixed' | 'export';
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -21,7 +27,7 @@ export interface Scenario {
 }
 
 /** What the scenarios need to know about the loaded data set. */
-export interface DatasetFacts {
+export interface DatasetFacts extends MixedFacts {
   /** Every device id, sorted, so consecutive windows never overlap. */
   deviceIds: readonly string[];
   /** The most common vendor and status (filters matching many rows) ... */
@@ -67,7 +73,22 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
     `/devices?vendor=${encodeURIComponent(vendor)}&status=${encodeURIComponent(status)}` +
     '&sortby=model:asc&sortby=hostname:desc&limit=100';
   return [
+    // First, while the server is idle: its RSS before the export is the baseline.
+    {
+      name: 'CSV export (every device)',
+      kind: 'export',
+      request: () => get('/devices?format=csv'),
+    },
     { name: 'GET /devices?limit=100', kind: 'list', request: () => get('/devices?limit=100') },
+    {
+      // The issue's common filtered list (the one measured against the Go original).
+      name: 'vendor=<common>&sortby=hostname:asc&limit=10',
+      kind: 'list',
+      request: () =>
+        get(
+          `/devices?vendor=${encodeURIComponent(facts.commonVendor)}&sortby=hostname:asc&limit=10`,
+        ),
+    },
     {
       name: 'filtered + 2-field sort (common)',
       kind: 'list',
@@ -118,6 +139,11 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
       name: 'GET /metrics?sort=cpu:desc',
       kind: 'list',
       request: () => get('/metrics?sort=cpu:desc'),
+    },
+    {
+      name: 'mixed',
+      kind: 'mixed',
+      request: (n) => mixedRequest(facts, runTag, n),
     },
     {
       name: 'PATCH /devices/{id}',

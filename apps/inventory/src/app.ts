@@ -29,6 +29,7 @@ import { connectRedis, fastifyServerOptions, protections } from './protections/i
 import { CursorCodec } from './resources/cursor.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import { disableListCache } from './resources/list-cache.js';
+import { listCacheRoutes } from './resources/list-cache-routes.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
 import { users } from './users/definition.js';
@@ -109,6 +110,7 @@ export async function buildApp(
   await app.register(authGuard, { users: userCache, tokens, apiTokens: apiTokenService });
   if (!config.listCache) disableListCache(db);
   await app.register(serviceRoutes, { db: db as AnyDatabase });
+  await app.register(listCacheRoutes, { db: db as AnyDatabase });
   await app.register(healthRoutes, { db: db as AnyDatabase });
   await app.register(authRoutes, { db, hasher, tokens, lockout: await loginLockout(app, config) });
   await app.register(userRoutes, { db: db as AnyDatabase, hasher });

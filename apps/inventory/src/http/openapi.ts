@@ -50,6 +50,47 @@ function shareErrorSchema(node: unknown): void {
   }
 }
 
+const CSV_TYPE = 'text/csv';
+const CSV_EXPORT = {
+  type: 'string',
+  description:
+    'Every matching row, not one page (`?format=csv` or `Accept: text/csv`): a header row of ' +
+    'the selected fields, RFC 4180 quoting, tags joined with commas, and a cell starting with ' +
+    "`=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` (CSV injection).",
+};
+const CSV_IMPORT = {
+  type: 'string',
+  description:
+    'A CSV file: a header row naming the fields, then one record per row (at most 1000), ' +
+    'created all or none like a JSON array; errors name the row (the header is row 1) and field.',
+};
+
+interface Operation {
+  parameters?: Array<{ in?: string; name?: string }>;
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+/**
+ * Lists answer text/csv too (pages.ts): every operation with the `format` query parameter gets
+ * it as a second media type of its 200 answer. The creates that read CSV declare it in their
+ * route's `consumes`; @fastify/swagger gives it the JSON body's schema, replaced here by text.
+ */
+function describeCsv(paths: unknown): void {
+  for (const item of Object.values((paths ?? {}) as Record<string, Record<string, Operation>>)) {
+    for (const operation of Object.values(item)) {
+      const exportsCsv = operation.parameters?.some(
+        (parameter) => parameter.in === 'query' && parameter.name === 'format',
+      );
+      const ok = operation.responses?.['200'];
+      if (exportsCsv && ok) ok.content = { ...ok.content, [CSV_TYPE]: { schema: CSV_EXPORT } };
+      // @fastify/swagger gives both media types one shared object: replaced, not changed.
+      const body = operation.requestBody?.content;
+      if (body?.[CSV_TYPE]) body[CSV_TYPE] = { schema: CSV_IMPORT };
+    }
+  }
+}
+
 const ERROR_SCHEMA = {
   type: 'object',
   required: ['status', 'message'],
@@ -97,6 +138,7 @@ export const openApi = fp(
           (documentObject as { openapiObject: OpenApiDocument }).openapiObject,
         );
         shareErrorSchema(document.paths);
+        describeCsv(document.paths);
         document.components = {
           ...document.components,
           schemas: {

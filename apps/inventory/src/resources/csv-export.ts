@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceDefinition } from './definition.js';
 import type { Condition } from './lookups.js';
@@ -15,9 +15,9 @@ import {
 /**
  * CSV export of a list (`?format=csv` or `Accept: text/csv`): a header row of the selected
  * fields, then every matching row, not one page. Read from the database in keyset batches (each
- * one statement of EXPORT_BATCH rows after the previous batch's last row, repository.ts), and
- * written through csv-stringify (RFC 4180 quoting) as the client reads it, so memory stays
- * constant whatever the number of rows.
+ * one statement of EXPORT_BATCH rows after the previous batch's last row, repository.ts), each
+ * written through csv-stringify (RFC 4180 quoting) as one chunk when the client has read the
+ * previous one, so memory stays constant whatever the number of rows.
  */
 
 /** Rows per statement: large enough that a statement's cost is spread, small for memory. */
@@ -58,13 +58,21 @@ export interface ExportRequest {
   fields?: readonly string[];
 }
 
-async function* exportedRows(
+/**
+ * The export as text, one chunk per batch (the header first). Written per batch rather than per
+ * row: a stream of 100,000 row objects cost a promise, a stream step and a string per row, about
+ * 57 µs of server CPU per row and 95 MB of RSS above idle while exporting 100,000 devices
+ * (issue 14's benchmark row); one string per 1000 rows keeps what is alive to one batch.
+ */
+async function* exportedChunks(
   db: AnyDatabase,
   definition: ResourceDefinition,
   request: ExportRequest,
   fields: readonly string[],
-): AsyncGenerator<string[]> {
+): AsyncGenerator<string> {
+  const options = { columns: [...fields], record_delimiter: 'windows' } as const;
   let after: unknown[] | undefined;
+  let header = true;
   for (;;) {
     const { rows, nextKey } = await listRows(db, definition, {
       page: 1,
@@ -75,7 +83,9 @@ async function* exportedRows(
       ...(request.fields ? { columns: request.fields } : {}),
       ...(after !== undefined ? { after } : {}),
     });
-    for (const row of rows) yield fields.map((field) => csvCell((row as Row)[field]));
+    const cells = rows.map((row) => fields.map((field) => csvCell((row as Row)[field])));
+    yield stringify(cells, { ...options, header });
+    header = false;
     if (!nextKey) return;
     after = nextKey;
   }
@@ -88,9 +98,7 @@ export function sendCsv(
   request: ExportRequest,
 ) {
   const fields = request.fields ?? visibleColumns(definition);
-  const csv = Readable.from(exportedRows(db, definition, request, fields)).pipe(
-    stringify({ header: true, columns: [...fields], record_delimiter: 'windows' }),
-  );
+  const csv = Readable.from(exportedChunks(db, definition, request, fields), { objectMode: false });
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${definition.name}.csv"`)

@@ -44,6 +44,13 @@ export interface ColumnDefinition {
   /** Another resource this column points to; a dangling value is a 400 naming the column. */
   references?: string;
   /**
+   * Few distinct values, filtered often (a vendor, a status): the writes keep a count per value
+   * and per pair of values of two counted columns (migration 014), so a list filtered by one or
+   * two of them has its exact total without counting. The migration installing the counters
+   * names the same columns (test/value-counts.test.ts checks both agree).
+   */
+  counted?: boolean;
+  /**
    * Write-only and sealed: accepted in bodies, stored encrypted with the service's sealing key
    * (resources/sealing.ts), never selected, returned, listed, exported or written to the audit
    * trail in clear.

@@ -44,7 +44,36 @@ export interface RenderedPage {
 const RENDERED_PAGES = 256;
 export const MAX_RENDERED_PAGE_BYTES = 64 * 1024;
 
+/**
+ * What the cache did since the instance started (`GET /debug/list-cache`, and the benchmark's
+ * hit rate). A total is either maintained by the writes (the row count or a value counter:
+ * never counted), reused (recorded at the version the statement read), or counted.
+ */
+export interface ListCacheStats {
+  /** List answers sent from a rendered page, and those read from the database. */
+  pagesReused: number;
+  pagesRead: number;
+  totalsMaintained: number;
+  totalsReused: number;
+  totalsCounted: number;
+  /** Lists that waited for another request's count of the same filter instead of counting. */
+  countsAwaited: number;
+}
+
 export class ListCache {
+  readonly enabled: boolean;
+  readonly stats: ListCacheStats = {
+    pagesReused: 0,
+    pagesRead: 0,
+    totalsMaintained: 0,
+    totalsReused: 0,
+    totalsCounted: 0,
+    countsAwaited: 0,
+  };
+  /** The highest version of each table any statement of this instance has read. */
+  readonly latestVersion = new Map<string, number>();
+  /** Per filter combination: the request whose statement may be counting it right now. */
+  private readonly counting = new Map<string, Promise<void>>();
   /** Per table and filter combination. */
   readonly counts: RecentlyUsed<CachedCount>;
   readonly anchors: RecentlyUsed<PageAnchors>;
@@ -53,9 +82,47 @@ export class ListCache {
 
   /** Disabled, it keeps nothing: every list is read, counted and serialised afresh. */
   constructor(enabled = true) {
+    this.enabled = enabled;
     this.counts = new RecentlyUsed(enabled ? 2000 : 0);
     this.anchors = new RecentlyUsed(enabled ? 200 : 0);
     this.pages = new RecentlyUsed(enabled ? RENDERED_PAGES : 0);
+  }
+
+  /** Records a version some statement read: a higher one means a write committed since. */
+  sawVersion(table: string, version: number): void {
+    if (version > (this.latestVersion.get(table) ?? Number.NEGATIVE_INFINITY)) {
+      this.latestVersion.set(table, version);
+    }
+  }
+
+  /**
+   * Coalesces the counts of one filter: when the count recorded for `key` is older than the
+   * latest version seen of `table` (a write committed since), the first request counts and the
+   * others arriving meanwhile wait for it, then send their statements with its count, which
+   * they reuse if no further write committed (else they count, as before). 32 readers of a
+   * filter after a write thus run one count, not 32. Exactness never depends on this: each
+   * statement still compares the count's version with the one it reads itself.
+   * Answers the function to call when the caller's own statement has finished, if it counts.
+   */
+  async coalesceCount(table: string, key: string): Promise<(() => void) | undefined> {
+    if (!this.enabled) return undefined;
+    const cached = this.counts.get(key);
+    if (cached !== undefined && cached.version === this.latestVersion.get(table)) return undefined;
+    const running = this.counting.get(key);
+    if (running !== undefined) {
+      this.stats.countsAwaited += 1;
+      await running;
+      return undefined;
+    }
+    let finished = () => {};
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    this.counting.set(key, done);
+    return () => {
+      if (this.counting.get(key) === done) this.counting.delete(key);
+      finished();
+    };
   }
 
   /** The known row position closest below `offset`, if any. */

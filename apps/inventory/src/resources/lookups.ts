@@ -214,6 +214,85 @@ export function searchExpression(
   return sql`(${sql.join(parts, sql` || E'\\x1f' || `)})`;
 }
 
+/** Most values one value counter covers (migration 014 keeps singles and pairs). */
+const COUNTED_TOGETHER = 2;
+
+/**
+ * The values a condition fixes, when a value counter can hold its rows: an exact match on a
+ * `counted` column is one value; all of some tags of a `counted` tag list one per tag.
+ */
+function countedValues(definition: ResourceDefinition, condition: Condition): number {
+  if (definition.columns[condition.column]?.counted !== true) return 0;
+  if (condition.operator === 'exact') return 1;
+  if (condition.operator !== 'all' || !Array.isArray(condition.value)) return 0;
+  const tags = condition.value as unknown[];
+  return new Set(tags).size === tags.length ? tags.length : 0;
+}
+
+/**
+ * Whether one value counter holds the number of rows matching `conditions` (migration 014):
+ * every condition fixes values of `counted` columns, two values at most in all.
+ */
+export function servedByValueCounter(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+): boolean {
+  if (conditions.length === 0) return false;
+  if (new Set(conditions.map((condition) => condition.column)).size !== conditions.length) {
+    return false;
+  }
+  let values = 0;
+  for (const condition of conditions) {
+    const fixed = countedValues(definition, condition);
+    if (fixed === 0) return false;
+    values += fixed;
+  }
+  return values <= COUNTED_TOGETHER;
+}
+
+/**
+ * What the text of valueCounterKey's SQL depends on besides the conditions' shapes: how many
+ * tags each fixes. Part of a statement template's key (statement-template.ts).
+ */
+export function valueCounterShape(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+): number[] | null {
+  if (!servedByValueCounter(definition, conditions)) return null;
+  return conditions.map((condition) => countedValues(definition, condition));
+}
+
+/**
+ * The key of the value counter holding the exact number of rows matching `conditions`, when
+ * one does (above). Keys are built as the trigger builds them: columns in byte order, each value
+ * as its column type's text form (a uuid in lower case whatever the client sent), two tags of
+ * one list in byte order (COLLATE "C", which is the order of String comparison for slugs).
+ */
+export function valueCounterKey(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  param: ParameterOf,
+): RawBuilder<unknown> | undefined {
+  if (!servedByValueCounter(definition, conditions)) return undefined;
+  const parts = [...conditions]
+    .sort((a, b) => (a.column < b.column ? -1 : 1))
+    .flatMap((condition) => {
+      const name = sql.lit(condition.column);
+      const value = param(parameterName(condition));
+      if (condition.operator === 'all') {
+        const tag = (index: number) =>
+          sql`(CAST(${value} AS text[]))[${sql.lit(index)}] COLLATE "C"`;
+        return (condition.value as unknown[]).length === 1
+          ? [name, tag(1)]
+          : [name, sql`least(${tag(1)}, ${tag(2)})`, name, sql`greatest(${tag(1)}, ${tag(2)})`];
+      }
+      const spec = definition.columns[condition.column];
+      const type = sql.raw(spec ? SQL_TYPE[kindOf(spec)] : 'text');
+      return [name, sql`CAST(CAST(${value} AS ${type}) AS text)`];
+    });
+  return sql`ARRAY[${sql.join(parts)}]::text[]`;
+}
+
 /** The SQL of one condition. */
 export function conditionSql(
   definition: ResourceDefinition,

@@ -159,9 +159,15 @@ export async function sendListPage(
   const cache = listCacheOf(db);
   const key = JSON.stringify([request.routeOptions.url, definition.table, query, fixedFilters]);
   const rendered = cache.pages.get(key);
-  if (rendered !== undefined && (await tableVersion(db, definition.table)) === rendered.version) {
-    return reply.type(JSON_CONTENT).send(rendered.body);
+  if (rendered !== undefined) {
+    const current = await tableVersion(db, definition.table);
+    if (current !== undefined) cache.sawVersion(definition.table, current);
+    if (current === rendered.version) {
+      cache.stats.pagesReused += 1;
+      return reply.type(JSON_CONTENT).send(rendered.body);
+    }
   }
+  cache.stats.pagesRead += 1;
   const { version, selected, ...page } = await listPage(
     db,
     definition,

@@ -18,6 +18,9 @@ import {
   conditionSql,
   conditionValues,
   kindOf,
+  servedByValueCounter,
+  valueCounterKey,
+  valueCounterShape,
 } from './lookups.js';
 
 /**
@@ -116,6 +119,8 @@ interface ListShape {
   /** Keyset page: which of the cursor's sort values are null (the SQL differs). */
   after: readonly boolean[] | null;
   columns: readonly string[];
+  /** Values per condition when a value counter holds the total (its SQL differs with them). */
+  counter: number[] | null;
 }
 
 const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
@@ -206,19 +211,40 @@ const versionStep = (param: ParameterOf) => sql`v AS (
     )`;
 
 /**
- * The exact number of matching rows: without conditions the table's maintained row count; with
- * them, a count recorded at the version just read (list-cache.ts), else counted. PostgreSQL
- * runs the counting sub-select only when the expression needs it (an InitPlan).
+ * The exact number of matching rows: without conditions the table's maintained row count
+ * (migration 007); with exact matches on one or two `counted` columns, the sum of their value
+ * counter (migration 014); otherwise a count recorded at the version just read (list-cache.ts),
+ * else counted. PostgreSQL runs the counting sub-select only when the expression needs it (an
+ * InitPlan). The maintained counts are read in the statement's own snapshot, so they are exact
+ * whoever wrote, and no write makes them be counted again.
  */
 function totalOf(
-  table: RawBuilder<unknown>,
-  conditions: readonly RawBuilder<unknown>[],
+  definition: ResourceDefinition,
+  parsed: readonly Condition[],
+  ranges: ListShape['ranges'],
   param: ParameterOf,
 ) {
+  const table = sql.table(definition.table);
+  const conditions = conditionsOf(definition, parsed, ranges, param);
   const counted = sql`(SELECT count(*) FROM ${table} ${whereOf(conditions)})`;
   if (conditions.length === 0) return sql`COALESCE(v.row_count, ${counted})`;
+  const counter = ranges.length === 0 ? valueCounterKey(definition, parsed, param) : undefined;
+  if (counter) {
+    return sql`(SELECT COALESCE(sum(n), 0) FROM value_counts
+           WHERE table_name = ${param('table')} AND key = ${counter})`;
+  }
   return sql`CASE WHEN v.version = ${param('cached_version')} THEN ${param('cached_count')}::bigint
            ELSE ${counted} END`;
+}
+
+/** Whether a list of these conditions reads a maintained count (never counts its rows). */
+export function totalIsMaintained(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  ranges: readonly RangeFilter[],
+): boolean {
+  if (conditions.length === 0 && ranges.length === 0) return true;
+  return ranges.length === 0 && servedByValueCounter(definition, conditions);
 }
 
 /** The sort keys of a list, then id: what orders its rows and positions a cursor. */
@@ -297,7 +323,7 @@ function listStatement(
   }
   return sql`
     WITH ${versionStep(param)}
-    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(table, conditionsOf(definition, shape.parsed, shape.ranges, param), param)} AS ${sql.ref(TOTAL)},
+    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(definition, shape.parsed, shape.ranges, param)} AS ${sql.ref(TOTAL)},
       ${sql.join(outerColumns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
     ORDER BY ${orderBy('p')}`;
@@ -356,11 +382,31 @@ export async function listRows(
     if (!visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
+  const cache = listCacheOf(db);
+  const listKey = conditionsKey(definition.table, request.conditions, ranges);
+  const maintained = totalIsMaintained(definition, request.conditions, ranges);
+  const finishCounting = maintained
+    ? undefined
+    : await cache.coalesceCount(definition.table, listKey);
+  try {
+    return await readList(db, definition, request, { listKey, maintained, columns, keys });
+  } finally {
+    finishCounting?.();
+  }
+}
+
+async function readList(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  request: ListRequest,
+  known: { listKey: string; maintained: boolean; columns: string[]; keys: SortKey[] },
+): Promise<ListResult> {
+  const { listKey, maintained, columns, keys } = known;
+  const ranges = request.ranges ?? [];
   const keyset = request.after !== undefined;
   const offset = keyset ? 0 : (request.page - 1) * request.limit;
   const cache = listCacheOf(db);
-  const listKey = conditionsKey(definition.table, request.conditions, ranges);
-  const cachedCount = cache.counts.get(listKey);
+  const cachedCount = maintained ? undefined : cache.counts.get(listKey);
   const inIdOrder = request.sort.length === 0;
   const deep = !keyset && offset >= DEFERRED_JOIN_OFFSET;
   const anchor = deep && inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
@@ -372,6 +418,7 @@ export async function listRows(
     anchored: anchor !== undefined,
     after: request.after ? request.after.map((value) => value === null) : null,
     columns,
+    counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
   } satisfies ListShape;
   const template = statementTemplate(
     db,
@@ -409,8 +456,13 @@ export async function listRows(
       : undefined;
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
+  if (maintained) cache.stats.totalsMaintained += 1;
+  else if (typeof version === 'number' && version === cachedCount?.version) {
+    cache.stats.totalsReused += 1;
+  } else cache.stats.totalsCounted += 1;
   if (typeof version === 'number') {
-    if (version !== cachedCount?.version) {
+    cache.sawVersion(definition.table, version);
+    if (!maintained && version !== cachedCount?.version) {
       cache.counts.set(listKey, { version, count: totalCount });
     }
     if (inIdOrder && deep && rows[0]) {
@@ -488,10 +540,15 @@ export async function countRows(
   const cached = cache.counts.get(listKey);
   const template = statementTemplate(
     db,
-    JSON.stringify(['count', definition.table, conditions.map(conditionShape)]),
+    JSON.stringify([
+      'count',
+      definition.table,
+      conditions.map(conditionShape),
+      valueCounterShape(definition, conditions),
+    ]),
     (param) => sql`
       WITH ${versionStep(param)}
-      SELECT v.version, ${totalOf(sql.table(definition.table), conditionsOf(definition, conditions, [], param), param)} AS count
+      SELECT v.version, ${totalOf(definition, conditions, [], param)} AS count
       FROM v`,
   );
   const result = await db.executeQuery<{ version: number | null; count: number | string }>(

@@ -4,7 +4,7 @@ import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/
 import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import { badRequest, notFound } from '../errors.js';
-import { acceptCsv, rowNumber } from './csv-import.js';
+import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
 import {
   normaliseTags,
   type ResourceDefinition,
@@ -238,6 +238,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     {
       config: write,
       schema: {
+        // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
+        consumes: ['application/json', CSV_CONTENT_TYPE],
         body: createBodySchema(definition),
         response: responses({ 201: createdSchema(definition) }),
       },

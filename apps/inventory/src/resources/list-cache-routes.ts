@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listCacheOf } from './list-cache.js';
+import type { AnyDatabase } from './repository.js';
+import { responses } from './schemas.js';
+
+const Count = Type.Integer({ minimum: 0 });
+
+/**
+ * `GET /debug/list-cache` (any valid token; numbers only): what this instance's list cache did since it started, for
+ * the benchmark's hit rate and for an operator asking why lists are slow (list-cache.ts).
+ */
+export const listCacheRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (
+  app,
+  { db },
+) => {
+  app.get(
+    '/debug/list-cache',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        description:
+          "This instance's list cache since start-up: list answers sent from a rendered page " +
+          '(pages_reused) or read (pages_read); totals maintained by the writes, reused from an ' +
+          'earlier count at the same table version, or counted; lists that waited for a ' +
+          "concurrent request's count of the same filter.",
+        response: responses({
+          200: Type.Object({
+            enabled: Type.Boolean(),
+            pages_reused: Count,
+            pages_read: Count,
+            totals_maintained: Count,
+            totals_reused: Count,
+            totals_counted: Count,
+            counts_awaited: Count,
+          }),
+        }),
+      },
+    },
+    async () => {
+      const cache = listCacheOf(db);
+      const { stats } = cache;
+      return {
+        enabled: cache.enabled,
+        pages_reused: stats.pagesReused,
+        pages_read: stats.pagesRead,
+        totals_maintained: stats.totalsMaintained,
+        totals_reused: stats.totalsReused,
+        totals_counted: stats.totalsCounted,
+        counts_awaited: stats.countsAwaited,
+      };
+    },
+  );
+};

@@ -1,0 +1,267 @@
+import { sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES } from '../src/resources/index.js';
+import { listCacheOf } from '../src/resources/list-cache.js';
+import type { AnyDatabase } from '../src/resources/repository.js';
+import { create, startTestApp, type TestContext } from './helpers.js';
+
+/**
+ * Issue 18: exact totals without recounting after every write. Lists filtered by one or two
+ * `counted` columns read the value counters the writes maintain (migration 014); other filters
+ * are counted at most once per write by all concurrent readers of one instance (list-cache.ts).
+ * These tests pin the structure: the totals equal COUNT(*) through every kind of write, a
+ * maintained total is never counted, and N concurrent readers after a write run one count.
+ */
+
+let ctx: TestContext;
+let db: AnyDatabase;
+let locations: string[];
+beforeAll(async () => {
+  ctx = await startTestApp();
+  db = ctx.store.db as AnyDatabase;
+  locations = [];
+  for (const name of ['site-a', 'site-b']) {
+    locations.push((await create(ctx, 'locations', { name })).id);
+  }
+});
+afterAll(() => ctx?.close());
+
+const VENDORS = ['Cisco', 'Juniper', 'Arista'];
+const STATUSES = ['active', 'offline', 'maintenance'];
+const ROLES = ['core', 'edge'];
+const TAGS = ['prod', 'lab', 'dc1', 'edge-pop', 'pci_zone'];
+
+async function total(query: string): Promise<number> {
+  const response = await ctx.as('viewer', { method: 'GET', url: `/devices?${query}&limit=1` });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ meta: { total_count: number } }>().meta.total_count;
+}
+
+async function counted(where: Record<string, string>): Promise<number> {
+  let query = db.selectFrom('devices').select(sql<number>`count(*)`.as('n'));
+  for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Every single and paired filter over the counted columns, as the API and as COUNT(*). */
+async function expectExact() {
+  const filters: Record<string, string>[] = [];
+  for (const vendor of VENDORS) {
+    filters.push({ vendor });
+    for (const status of STATUSES) filters.push({ vendor, status });
+    for (const role of ROLES) filters.push({ role, vendor });
+  }
+  for (const status of STATUSES) {
+    filters.push({ status });
+    for (const location of locations) filters.push({ location_id: location, status });
+  }
+  for (const location of locations) filters.push({ location_id: location });
+  for (const filter of filters) {
+    const query = new URLSearchParams(filter).toString();
+    expect(await total(query), query).toBe(await counted(filter));
+  }
+  // Tags: one, two (all of them), and one with a counted column.
+  for (const [index, tag] of TAGS.entries()) {
+    const other = TAGS[(index + 1) % TAGS.length] as string;
+    const cases: Array<[string, string[], Record<string, string>]> = [
+      [`tags=${tag}`, [tag], {}],
+      [`tags=${tag}&tags=${other}`, [tag, other], {}],
+      [`tags=${tag}&vendor=Cisco`, [tag], { vendor: 'Cisco' }],
+      [`status=active&tags=${other}`, [other], { status: 'active' }],
+    ];
+    for (const [query, tags, where] of cases) {
+      let sqlQuery = db
+        .selectFrom('devices')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(sql<boolean>`tags @> ${tags}::text[]`);
+      for (const [column, value] of Object.entries(where)) {
+        sqlQuery = sqlQuery.where(column, '=', value);
+      }
+      expect(await total(query), query).toBe(Number((await sqlQuery.executeTakeFirstOrThrow()).n));
+    }
+  }
+}
+
+const pick = <T>(items: readonly T[], n: number) => items[n % items.length] as T;
+
+describe('value counters (migration 014)', () => {
+  it('are installed for exactly the columns the definitions declare counted', async () => {
+    const installed = await sql<{ table_name: string; columns: string[] }>`
+      SELECT table_name, columns FROM value_counted_tables ORDER BY table_name`.execute(db);
+    const declared = RESOURCES.map((definition) => ({
+      table_name: definition.table,
+      columns: Object.entries(definition.columns)
+        .filter(([, column]) => column.counted)
+        .map(([name]) => name)
+        .sort(),
+    })).filter((table) => table.columns.length > 0);
+    expect(installed.rows).toEqual(declared);
+  });
+
+  it('give totals equal to COUNT(*) through every kind of write', async () => {
+    await expectExact();
+    const ids: string[] = [];
+    for (let n = 0; n < 24; n++) {
+      const device = await create(ctx, 'devices', {
+        hostname: `vc-${n}`,
+        ip: '192.0.2.1',
+        vendor: pick(VENDORS, n),
+        status: pick(STATUSES, n),
+        role: pick(ROLES, n),
+        tags: [pick(TAGS, n), pick(TAGS, n + 2), ...(n % 3 === 0 ? [pick(TAGS, n + 4)] : [])],
+        ...(n % 4 === 3 ? {} : { location_id: pick(locations, n) }),
+      });
+      ids.push(device.id);
+    }
+    await expectExact();
+
+    // PATCH of each counted column, PUT, a batch PATCH, deletes single and batch.
+    const patch = async (id: string, payload: Record<string, unknown>) => {
+      const response = await ctx.as('admin', { method: 'PATCH', url: `/devices/${id}`, payload });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await patch(ids[0] as string, { vendor: 'Juniper' });
+    await patch(ids[1] as string, { status: 'offline', role: 'core' });
+    await patch(ids[2] as string, { location_id: locations[1] });
+    await patch(ids[3] as string, { rack_position: 'R1-U1' });
+    const put = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/devices/${ids[4]}`,
+      payload: { hostname: 'vc-4', ip: '192.0.2.4', vendor: 'Arista', status: 'maintenance' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const batch = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: ids.slice(5, 15).map((id, n) => ({ id, status: pick(STATUSES, n + 1) })),
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    await patch(ids[20] as string, { tags: ['pci_zone'] });
+    const tagged = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: ids.slice(0, 12).map((id, n) => ({
+        id,
+        add_tags: [pick(TAGS, n + 1)],
+        remove_tags: [pick(TAGS, n)],
+      })),
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    await expectExact();
+    expect(
+      (await ctx.as('admin', { method: 'DELETE', url: `/devices/${ids[15]}` })).statusCode,
+    ).toBe(204);
+    const removed = await ctx.as('admin', {
+      method: 'DELETE',
+      url: '/devices',
+      payload: ids.slice(16, 19),
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    await expectExact();
+
+    // Behind the API's back: a multi-row INSERT, an UPDATE of many rows, a rolled-back write,
+    // and a location deleted (ON DELETE SET NULL updates its devices).
+    await db
+      .insertInto('devices')
+      .values(
+        Array.from({ length: 30 }, (_, n) => ({
+          id: uuidv7(),
+          hostname: `vc-sql-${n}`,
+          ip: '192.0.2.9',
+          vendor: pick(VENDORS, n + 1),
+          status: pick(STATUSES, n + 2),
+          location_id: pick(locations, n),
+        })),
+      )
+      .execute();
+    await db
+      .updateTable('devices')
+      .set({ vendor: 'Cisco' })
+      .where('status', '=', 'offline')
+      .execute();
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('devices').set({ status: 'active' }).execute();
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await expectExact();
+    await db
+      .deleteFrom('locations')
+      .where('id', '=', locations[1] as string)
+      .execute();
+    await expectExact();
+    // A uuid filter in capitals names the same location: the counter key is its canonical text.
+    const upper = (locations[0] as string).toUpperCase();
+    expect(await total(`location_id=${upper}`)).toBe(
+      await counted({ location_id: locations[0] as string }),
+    );
+  });
+
+  it('are read, never counted: a write the triggers did not see is not in the total until recounted', async () => {
+    const cache = listCacheOf(db);
+    const before = { ...cache.stats };
+    const vendor = 'BehindTheTriggers';
+    expect(await total(`vendor=${vendor}`)).toBe(0);
+    // A load that fires no triggers (as pg_restore --disable-triggers does).
+    await db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+      await trx
+        .insertInto('devices')
+        .values({ id: uuidv7(), hostname: 'vc-hidden', ip: '192.0.2.3', vendor })
+        .execute();
+    });
+    // A count would find the row; the maintained total does not, which shows it is not counted.
+    expect(await counted({ vendor })).toBe(1);
+    expect(await total(`vendor=${vendor}`)).toBe(0);
+    expect(await total(`vendor=${vendor}&status=active`)).toBe(0);
+    expect(cache.stats.totalsCounted).toBe(before.totalsCounted);
+    // Two lists read (the repeated one is a rendered page: the table's version did not move).
+    expect(cache.stats.totalsMaintained).toBe(before.totalsMaintained + 2);
+    // The documented repair recounts them.
+    await sql`SELECT recount_table_rows('devices')`.execute(db);
+    expect(await total(`vendor=${vendor}`)).toBe(1);
+    await expectExact();
+  });
+});
+
+describe('counts of other filters', () => {
+  it('are run once for N concurrent readers after a write, not N times', async () => {
+    const cache = listCacheOf(db);
+    const query = 'hostname__ic=vc-';
+    await total(query);
+    // A write, then any list of the table: this instance now knows its version moved on.
+    const [first] = await db.selectFrom('devices').select('id').limit(1).execute();
+    const patched = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${first?.id}`,
+      payload: { rack_position: 'R2-U2' },
+    });
+    expect(patched.statusCode).toBe(200);
+    await total('vendor=Cisco');
+    const before = { ...cache.stats };
+    const readers = 16;
+    // Different pages of one filter: none can be answered from a rendered page.
+    const totals = await Promise.all(
+      Array.from({ length: readers }, (_, n) =>
+        ctx
+          .as('viewer', { method: 'GET', url: `/devices?${query}&limit=1&page=${n + 1}` })
+          .then((response) => response.json<{ meta: { total_count: number } }>().meta.total_count),
+      ),
+    );
+    const exact = Number(
+      (
+        await db
+          .selectFrom('devices')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('hostname', 'ilike', '%vc-%')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(totals).toEqual(Array(readers).fill(exact));
+    expect(cache.stats.totalsCounted - before.totalsCounted).toBe(1);
+    expect(cache.stats.countsAwaited - before.countsAwaited).toBe(readers - 1);
+    expect(cache.stats.totalsReused - before.totalsReused).toBe(readers - 1);
+  });
+});
