@@ -189,8 +189,7 @@ describe.each(stores)('SIGKILL with webhook deliveries pending ($name)', ({ name
     const auditWithDelivery = new Set(outbox.map((row) => row.audit_id));
     const lost = outbox.filter((row) => !receivedIds.has(row.id)).length;
     const invented = receiver.received.filter(
-      (d) =>
-        !outboxIds.has(d.id) || (d.value !== null && d.value.startsWith('w') && !sent.has(d.value)),
+      (d) => !outboxIds.has(d.id) || (d.value?.startsWith('w') && !sent.has(d.value)),
     ).length;
     const figures = {
       store: name,

@@ -11,6 +11,7 @@
 // Then the peak resident memory with the retention limits full. Prints tables, writes JSON to
 // bench/results/ (git-ignored).
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +230,7 @@ function cpuSeconds(pid: number): number {
  * its next one-second tick: its `duration`, and the moment it resolves, are whole seconds).
  */
 function flood(url: string, amount: number, onResponse?: () => void): Promise<autocannon.Result> {
+  // Its typings know the promise only; the same object also emits each response.
   const instance = autocannon({
     url: `${url}/hooks/bench?source=autocannon`,
     method: 'POST',
@@ -236,7 +238,7 @@ function flood(url: string, amount: number, onResponse?: () => void): Promise<au
     body: BODY,
     connections: CONNECTIONS,
     amount,
-  });
+  }) as Promise<autocannon.Result> & Pick<EventEmitter, 'on'>;
   if (onResponse) instance.on('response', onResponse);
   return Promise.resolve(instance);
 }
