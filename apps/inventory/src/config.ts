@@ -7,6 +7,7 @@ import {
   ProtectionsConfigError,
   readProtectionsConfig,
 } from './protections/config.js';
+import type { WebhookSettings } from './webhooks/worker.js';
 
 /**
  * The service's whole configuration, read from the environment once at start-up (main.ts) and
@@ -49,20 +50,10 @@ export interface Config {
   webhooks?: WebhookConfig;
 }
 
-export interface WebhookConfig {
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=true: loopback, private and link-local receivers allowed. */
-  allowPrivateTargets: boolean;
+/** WEBHOOK_*: the delivery worker's settings (documented where they are used), and the sealing key. */
+export interface WebhookConfig extends WebhookSettings {
   /** WEBHOOK_SECRET_KEY: seals webhook secrets; JWT_SECRET when unset. */
   secretKey: string | undefined;
-  retryPeriodMs: number;
-  timeoutMs: number;
-  leaseMs: number;
-  firstRetryDelayMs: number;
-  maxRetryDelayMs: number;
-  pollMs: number;
-  concurrency: number;
-  /** WEBHOOK_WORKER=off: this instance delivers nothing (others sharing the database do). */
-  workerEnabled: boolean;
 }
 
 export interface MailConfig {
