@@ -491,17 +491,32 @@ export async function tableVersion(db: AnyDatabase, table: string): Promise<numb
   return typeof version === 'number' ? version : undefined;
 }
 
-export async function findRow(
+export function findRow(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
   columns: readonly string[] = visibleColumns(definition),
 ): Promise<Row | undefined> {
+  return selectById(db, definition, id, columns, false);
+}
+
+/** One row by id: `columns`, and the row's tag (column ETAG_COLUMN) when `tagged`. */
+async function selectById(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  columns: readonly string[],
+  tagged: boolean,
+): Promise<Row | undefined> {
   assertColumns(definition, columns);
   const template = statementTemplate(
     db,
-    JSON.stringify(['find', definition.table, columns]),
-    (param) => db.selectFrom(definition.table).select(columns).where('id', '=', param('id')),
+    JSON.stringify([tagged ? 'find-tagged' : 'find', definition.table, columns]),
+    (param) =>
+      db
+        .selectFrom(definition.table)
+        .select(tagged ? [...columns, ROW_TAG] : columns)
+        .where('id', '=', param('id')),
   );
   const result = await db.executeQuery<Row>(template.bind({ id }));
   return result.rows[0];
@@ -793,24 +808,13 @@ export function deleteStatement(
 }
 
 /** A single record with its tag (column ETAG_COLUMN), or undefined. */
-export async function findRecord(
+export function findRecord(
   db: AnyDatabase,
   definition: ResourceDefinition,
   id: string,
   columns: readonly string[] = visibleColumns(definition),
 ): Promise<Row | undefined> {
-  assertColumns(definition, columns);
-  const template = statementTemplate(
-    db,
-    JSON.stringify(['find-tagged', definition.table, columns]),
-    (param) =>
-      db
-        .selectFrom(definition.table)
-        .select([...columns, ROW_TAG])
-        .where('id', '=', param('id')),
-  );
-  const result = await db.executeQuery<Row>(template.bind({ id }));
-  return result.rows[0];
+  return selectById(db, definition, id, columns, true);
 }
 
 /** Takes the tag out of a row a statement answered: the field the client sees is the header. */
