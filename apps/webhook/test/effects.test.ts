@@ -37,6 +37,7 @@ function setup(clipboard: 'osc52' | 'file', editor = 'true') {
       });
     },
     curl: (record, options) => ({
+      ok: true,
       command: `curl -X ${record.method} http://x.test${record.target}`,
       bodyFile: record.body.includes(0)
         ? { path: options.bodyFilePath ?? 'body', bytes: record.body }

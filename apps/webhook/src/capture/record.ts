@@ -25,6 +25,12 @@ export interface RecordFields {
   readonly truncated: boolean;
   /** Client address and port, e.g. `127.0.0.1:51234`. */
   readonly remote: string;
+  /**
+   * The address and port the request was sent to (this tool's socket, `127.0.0.1:9080`): where an
+   * exported curl command sends it again, whatever its `Host` header says. Absent on replays and
+   * on records loaded from files written before it was kept.
+   */
+  readonly local?: string;
   readonly httpVersion: string;
   /**
    * The response this tool sent to the client: the configured one, the forward target's (with
@@ -182,6 +188,12 @@ export function decodePath(rawPath: string): string {
     return rawPath;
   }
 }
+
+/**
+ * `host:port` as a URL authority may hold it with nothing else: a name or IPv4 address, or an
+ * IPv6 one in brackets, and a port. No credentials (`x@host`), spaces or paths.
+ */
+export const PLAIN_AUTHORITY = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** Splits a request target into its decoded path and its query pairs. */
 export function splitTarget(target: string): { path: string; query: HeaderPairs } {

@@ -105,6 +105,7 @@ export function recordToJson(
     query: record.query,
     headers: headersToJson(record.headers),
     remote: record.remote,
+    ...(record.local !== undefined ? { local: record.local } : {}),
     httpVersion: record.httpVersion,
     size: record.size,
     truncated: record.truncated,

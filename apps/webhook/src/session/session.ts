@@ -3,6 +3,7 @@ import {
   type CapturedRequest,
   type ExchangeFailureKind,
   type ForwardResult,
+  PLAIN_AUTHORITY,
   type RequestDraft,
   type SentResponse,
   SIGNATURE_SCHEMES,
@@ -331,6 +332,11 @@ export function recordFromJson(line: string): LoadedRecord {
   if (value.response !== undefined) draft.response = response(value.response, 'response');
   if (value.forward !== undefined) draft.forward = forward(value.forward);
   if (value.verification !== undefined) draft.verification = verification(value.verification);
+  if (value.local !== undefined) {
+    const local = field(value, 'local', isShortString, 'an address and port');
+    if (!PLAIN_AUTHORITY.test(local)) throw new Error('local: must be an address and port');
+    draft.local = local;
+  }
   if (value.replayOf !== undefined) {
     draft.replayOf = field(value, 'replayOf', isPositive, 'a positive integer');
   }

@@ -55,9 +55,14 @@ export function createEffects(context: EffectsContext): UiEffects {
   const now = context.now ?? (() => new Date());
   return {
     async copyCurl(record) {
-      const { command, bodyFile } = services.curl(record, {
-        bodyFilePath: `webhook-${record.seq}.body`,
-      });
+      const curl = services.curl(record, { bodyFilePath: `webhook-${record.seq}.body` });
+      if (!curl.ok) {
+        return {
+          text: `#${record.seq} cannot be copied as curl: ${printable(curl.reason)}`,
+          tone: 'bad',
+        };
+      }
+      const { command, bodyFile } = curl;
       if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
       const bodyNote = bodyFile ? ` (body in ./${printable(bodyFile.path)})` : '';
       const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
