@@ -1,5 +1,6 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { RequestStore } from '../capture/store.js';
+import { decodeContent } from '../format/decode.js';
 import { printable } from '../format/printable.js';
 import type { Notice, UiCommand } from './commands.js';
 import type { UiEvent } from './reducer.js';
@@ -58,6 +59,14 @@ export function perform(
     case 'replay':
       report(effects?.replay(command.record, command.target, command.edit));
       return;
+    case 'decode': {
+      const deliver = (event: UiEvent) => (props.channel?.current ?? dispatch)(event);
+      const { body } = command;
+      void decodeContent(body, command.contentEncoding, command.truncated).then((decoding) =>
+        deliver({ type: 'decoded', body, decoding }),
+      );
+      return;
+    }
     case 'copyCurl':
       report(effects?.copyCurl(command.record));
       return;

@@ -1,7 +1,15 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
+import type { ContentDecoding } from '../format/decode.js';
 import type { Notice, UiCommand } from './commands.js';
-import { BODY_MODES, type BodyMode, buildDetail } from './detail.js';
+import {
+  BODY_MODES,
+  type BodyMode,
+  buildDetail,
+  type DecodedBodies,
+  NO_DECODED,
+  pendingCodings,
+} from './detail.js';
 import { type Filter, matches, narrows, parseFilter } from './filter.js';
 import { type Layout, layoutFor } from './layout.js';
 
@@ -44,6 +52,11 @@ export interface UiState {
   readonly replayTarget: string | null;
   /** Each record's own replay target, from the config (see `ReplayTargetOf`). */
   readonly replayTargetOf: ReplayTargetOf;
+  /**
+   * The selected request's bodies with their `Content-Encoding` undone (`decode` commands; the
+   * work runs off the event loop), the few most recent only.
+   */
+  readonly decoded: DecodedBodies;
   /** The last command's outcome, shown in the status bar until the next key. */
   readonly notice: Notice | null;
   /**
@@ -95,7 +108,9 @@ export type UiEvent =
   | { readonly type: 'submit' }
   | { readonly type: 'sync'; readonly snapshot: StoreSnapshot }
   | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
-  | { readonly type: 'notice'; readonly notice: Notice };
+  | { readonly type: 'notice'; readonly notice: Notice }
+  /** A `decode` command's result. */
+  | { readonly type: 'decoded'; readonly body: Buffer; readonly decoding: ContentDecoding };
 
 export interface Step {
   readonly state: UiState;
@@ -123,6 +138,7 @@ export function initialState(
     prompt: null,
     replayTarget: null,
     replayTargetOf,
+    decoded: NO_DECODED,
     notice: null,
     warnings,
     columns,
@@ -142,7 +158,53 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 
 /** The state after `event`, and the effects the caller must perform. Pure. */
 export function step(state: UiState, event: UiEvent): Step {
+  return askDecodes(apply(state, event));
+}
+
+/** Bodies decoded and kept at once: the selected request's (request, response, forward answer). */
+const DECODED_KEPT = 6;
+
+/**
+ * Asks for the selected request's encoded bodies to be decoded, once each, unless they are shown
+ * as received (`hex`): the reducer never decodes, the command runner does, off the event loop.
+ */
+function askDecodes(next: Step): Step {
+  const { state } = next;
+  const record = selectedRecord(state);
+  if (!record || state.bodyMode === 'hex') return next;
+  const bodies: [Buffer, CapturedRequest['headers'], boolean][] = [
+    [record.body, record.headers, record.truncated],
+  ];
+  if (record.response) bodies.push([record.response.body, record.response.headers, false]);
+  if (record.forward?.kind === 'response') {
+    bodies.push([record.forward.body, record.forward.headers, record.forward.truncated]);
+  }
+  let decoded: Map<Buffer, ContentDecoding | 'decoding'> | null = null;
+  const commands: UiCommand[] = [];
+  for (const [body, headers, truncated] of bodies) {
+    if (state.decoded.has(body) || decoded?.has(body)) continue;
+    const codings = pendingCodings(headers, body);
+    if (codings.length === 0) continue;
+    decoded ??= new Map(state.decoded);
+    decoded.set(body, 'decoding');
+    commands.push({ type: 'decode', body, contentEncoding: codings.join(', '), truncated });
+  }
+  if (!decoded) return next;
+  for (const key of decoded.keys()) {
+    if (decoded.size <= DECODED_KEPT) break;
+    decoded.delete(key);
+  }
+  return { state: { ...state, decoded }, commands: [...next.commands, ...commands] };
+}
+
+function apply(state: UiState, event: UiEvent): Step {
   switch (event.type) {
+    case 'decoded': {
+      if (state.decoded.get(event.body) !== 'decoding') return only(state);
+      const decoded = new Map(state.decoded);
+      decoded.set(event.body, event.decoding);
+      return only(settle({ ...state, decoded }));
+    }
     case 'sync':
       return only(arrive(state, event.snapshot));
     case 'resize':
@@ -400,7 +462,8 @@ function settle(state: UiState): UiState {
   listTop = Math.max(0, listTop);
   const record = selectedRecord(state);
   const detailLength = record
-    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode).length
+    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode, state.decoded)
+        .length
     : 0;
   const detailTop = Math.max(0, Math.min(state.detailTop, detailLength - layout.detailRows));
   if (listTop === state.listTop && detailTop === state.detailTop) return state;

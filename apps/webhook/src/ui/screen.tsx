@@ -126,7 +126,13 @@ function DetailPane({
       </Pane>
     );
   }
-  const document = buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode);
+  const document = buildDetail(
+    record,
+    layout.detailTextWidth,
+    state.expanded,
+    state.bodyMode,
+    state.decoded,
+  );
   const lines = visibleLines(document, state.detailTop, layout.detailRows).map((line, index) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions on screen
     <Text key={index} wrap="truncate" {...TONES[line.tone]}>
