@@ -376,3 +376,35 @@ describe('replay', () => {
     await expect(capture.replay(record)).rejects.toThrow(/no replay target/);
   });
 });
+
+describe('forwarding loops (one request forwarded to the tool itself became 32,410 records in 6 s)', () => {
+  it.each(['127.0.0.1', 'localhost'])(
+    'refuses to start when the forward target is its own address (%s)',
+    async (host) => {
+      const port = await deadPort();
+      await expect(
+        startCapture(captureConfig({ port, ...forwardTo(`http://${host}:${port}/hooks`) })),
+      ).rejects.toThrow(/forward target http:\/\/\S+ is this tool's own address/);
+      // And the port is free again.
+      const again = await start({ port });
+      expect(again.port).toBe(port);
+    },
+  );
+
+  it('marks what it forwards and stops a loop through another hop at its second pass', async () => {
+    const [portA, portB] = [await deadPort(), await deadPort()];
+    const a = await start({ port: portA, ...forwardTo(`http://127.0.0.1:${portB}`) });
+    const b = await start({ port: portB, ...forwardTo(`http://127.0.0.1:${portA}`) });
+    await sendRaw(
+      portA,
+      'POST /loop HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi',
+    );
+    await waitFor(() => a.completed.length >= 2 && b.completed.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(a.completed).toHaveLength(2);
+    expect(b.completed).toHaveLength(1);
+    const second = a.completed.find((record) => record.forward?.kind === 'failure');
+    expect(second?.forward).toMatchObject({ kind: 'failure', failure: 'loop' });
+    expect(headerValue(second?.headers ?? [], 'via')).toMatch(/webhook/);
+  });
+});

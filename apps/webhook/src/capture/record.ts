@@ -98,6 +98,8 @@ export type ExchangeFailureKind =
   | 'dns'
   /** Not sent: the forward queue was full (a slow or dead target under a flood). */
   | 'queue-full'
+  /** Not sent: the request already went through this tool's forwarding (a loop, see `Via`). */
+  | 'loop'
   /** Not sent: the tool stopped first. */
   | 'cancelled'
   /** Anything else (TLS failure, a malformed answer...); `message` says what. */

@@ -27,6 +27,8 @@ export interface SendOptions {
    * requests); once it grants less, the rest of the answer is dropped (`truncated`). Default: all.
    */
   readonly keep?: (wanted: number) => number;
+  /** A `Via` value to add (forwards mark themselves, see `loop.ts`); replays send none. */
+  readonly via?: string;
   /** Connection reuse (a queue passes its own, bounded); default: a new connection each time. */
   readonly agents?: { readonly http: HttpAgent; readonly https: HttpsAgent };
 }
@@ -48,8 +50,16 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
-/** The request's headers for the target: hop-by-hop ones dropped, `Host` rewritten. */
-export function forwardHeaders(headers: HeaderPairs, url: URL, bodyLength: number): HeaderPairs {
+/**
+ * The request's headers for the target: hop-by-hop ones dropped, `Host` rewritten, and `via` (when
+ * given) added last, after any `Via` the request already had.
+ */
+export function forwardHeaders(
+  headers: HeaderPairs,
+  url: URL,
+  bodyLength: number,
+  via?: string,
+): HeaderPairs {
   const named = new Set<string>();
   for (const [name, value] of headers) {
     if (name.toLowerCase() === 'connection') {
@@ -73,6 +83,7 @@ export function forwardHeaders(headers: HeaderPairs, url: URL, bodyLength: numbe
   }
   if (!hostSet) result.unshift(['Host', url.host]);
   if (lengthAt === -1 && bodyLength > 0) result.push(['Content-Length', String(bodyLength)]);
+  if (via !== undefined) result.push(['Via', via]);
   return result;
 }
 
@@ -163,7 +174,7 @@ export function sendRequest(
       resolve(result);
     };
     const https = parsed.protocol === 'https:';
-    const headers = forwardHeaders(request.headers, parsed, request.body.length);
+    const headers = forwardHeaders(request.headers, parsed, request.body.length, options.via);
     const send = https ? httpsRequest : httpRequest;
     const outgoing = send(parsed, {
       method: request.method,

@@ -16,6 +16,8 @@ export interface ForwardQueueOptions {
   readonly maxQueuedBytes: number;
   readonly timeoutMs: number;
   readonly maxResponseBody: number;
+  /** The `Via` value every forward carries (see `loop.ts`). */
+  readonly via?: string;
 }
 
 /**
@@ -165,6 +167,7 @@ export class ForwardQueue {
         maxResponseBody: this.options.maxResponseBody,
         signal: this.abort.signal,
         agents: this.agents,
+        ...(this.options.via === undefined ? {} : { via: this.options.via }),
         // 64 answers of up to --max-body each in flight would otherwise escape the bound.
         keep: (wanted) => {
           const granted = Math.max(0, Math.min(wanted, this.options.maxQueuedBytes - this.bytes));

@@ -140,6 +140,7 @@ const FAILURE_KINDS: readonly ExchangeFailureKind[] = [
   'reset',
   'dns',
   'queue-full',
+  'loop',
   'cancelled',
   'error',
 ];
