@@ -316,7 +316,9 @@ describe('commands and their effects', () => {
     const record = add(ui.store, '/a');
     await ui.until((frame) => frame.includes('1 kept'));
     await ui.press('e');
-    await ui.until((frame) => frame.includes('Edit, then replay to URL: http://'));
+    await ui.until((frame) =>
+      frame.includes('Edit, then replay to base URL (the path is appended): http://'),
+    );
     await ui.press('127.0.0.1:4000');
     await ui.press('\r');
     await ui.until((frame) => frame.includes('replay of'));

@@ -32,6 +32,9 @@ export interface DetailDocument {
    * The pane keeps it in view (see `visibleLines`): it is the only sign the body is cut.
    */
   readonly markerIndex: number | null;
+  /** Index of the request body's first row, and its rows (as shown: collapsed or whole). */
+  readonly bodyStart: number;
+  readonly bodyLength: number;
 }
 
 /**
@@ -185,6 +188,8 @@ function composeDetail(
           ? body.line(index - head.length)
           : EMPTY,
     markerIndex: body.markerIndex === null ? null : head.length + body.markerIndex,
+    bodyStart: head.length,
+    bodyLength: requestBody.length,
   };
 }
 

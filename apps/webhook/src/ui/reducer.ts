@@ -85,6 +85,8 @@ export type UiKey =
   | 'oldest'
   | 'pageUp'
   | 'pageDown'
+  | 'bodyStart'
+  | 'bodyEnd'
   | 'toggleBody'
   | 'cycleBody'
   | 'clear'
@@ -257,6 +259,28 @@ function press(state: UiState, key: UiKey): Step {
       const page = Math.max(1, layoutOf(state).detailRows - 1);
       const top = state.detailTop + (key === 'pageDown' ? page : -page);
       return only(settle({ ...state, detailTop: top }));
+    }
+    case 'bodyStart':
+    case 'bodyEnd': {
+      const record = selectedRecord(state);
+      if (!record) return only(state);
+      // The end of a collapsed body is its marker: jumping there shows the body whole.
+      const shown = key === 'bodyEnd' ? { ...state, expanded: true } : state;
+      const layout = layoutOf(shown);
+      const document = buildDetail(
+        record,
+        layout.detailTextWidth,
+        shown.expanded,
+        shown.bodyMode,
+        shown.decoded,
+      );
+      // The start shows the body's heading above its first line; the end fills the pane with its
+      // last lines (settle keeps it within the document).
+      const top =
+        key === 'bodyStart'
+          ? document.bodyStart - 1
+          : document.bodyStart + document.bodyLength - layout.detailRows;
+      return only(settle({ ...shown, detailTop: Math.max(0, top) }));
     }
     case 'toggleBody':
       return only(selected === null ? state : settle({ ...state, expanded: !state.expanded }));

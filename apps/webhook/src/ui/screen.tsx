@@ -7,7 +7,7 @@ import type { Notice } from './commands.js';
 import { buildDetail, type Tone, visibleLines } from './detail.js';
 import type { Layout } from './layout.js';
 import { layoutOf, recordAt, selectedRecord, type UiState } from './reducer.js';
-import { columnsOf, fit } from './text-width.js';
+import { columnsOf, fit, middleEllipsis } from './text-width.js';
 
 /** The whole screen as a function of the state. */
 export function Screen({ state, address }: { state: UiState; address: string }) {
@@ -59,6 +59,56 @@ export function rowMark(record: CapturedRequest): { text: string; color: string 
   return null;
 }
 
+/**
+ * What happened to the request, longest first: the status this tool answered, then the forward's
+ * (or a replay's) status and duration, as ngrok's inspector shows `200 33ms`. A row uses the
+ * longest that leaves the path room.
+ */
+function outcomes(record: CapturedRequest): string[] {
+  const answered = record.response ? String(record.response.status) : '';
+  const forward = record.forward;
+  if (!forward) return [answered];
+  let sent: string[];
+  if (forward.kind === 'pending') sent = ['→ …'];
+  else if (forward.kind === 'failure') sent = [`→ ${forward.failure}`, '→ ✗'];
+  else sent = [`→ ${forward.status} ${forward.durationMs}ms`, `→ ${forward.status}`];
+  const joined = (part: string) => (answered ? `${answered} ${part}` : part);
+  return [...sent.map(joined), ...sent, ''];
+}
+
+/** The columns a path keeps at least before the row drops its time and then its outcome. */
+const MIN_PATH_COLUMNS = 10;
+const CLOCK_COLUMNS = 9;
+
+/**
+ * A list row in `width` columns: time, method, path and outcome (`12:00:01 POST /hooks/a  200 →
+ * 201 33ms`). A long path is cut in the middle, keeping its informative end; the time goes first
+ * when room is short, then the longer outcomes.
+ */
+export function rowText(record: CapturedRequest, width: number): string {
+  const method = printable(record.method);
+  const path = printable(record.path);
+  const choices = outcomes(record);
+  let outcome = choices.at(-1) ?? '';
+  for (const choice of choices) {
+    const room = width - columnsOf(method) - 1 - (choice ? columnsOf(choice) + 1 : 0);
+    if (room >= Math.min(columnsOf(path), MIN_PATH_COLUMNS)) {
+      outcome = choice;
+      break;
+    }
+  }
+  const tail = outcome ? ` ${outcome}` : '';
+  let lead = `${method} `;
+  const clockRoom = width - columnsOf(lead) - columnsOf(tail) - CLOCK_COLUMNS;
+  if (clockRoom >= Math.min(columnsOf(path), MIN_PATH_COLUMNS)) {
+    lead = `${clock(record.receivedAt)} ${lead}`;
+  }
+  const pathRoom = Math.max(1, width - columnsOf(lead) - columnsOf(tail));
+  const shown = middleEllipsis(path, pathRoom);
+  const gap = ' '.repeat(Math.max(0, pathRoom - columnsOf(shown)));
+  return fit(`${lead}${shown}${gap}${tail}`, Math.max(1, width));
+}
+
 function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
   const end = Math.min(state.shown.length, state.listTop + layout.listRows);
   const visible: CapturedRequest[] = [];
@@ -72,10 +122,7 @@ function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
     const selected = record.seq === state.selectedSeq;
     const mark = gutter ? rowMark(record) : null;
     const width = layout.listTextWidth - (gutter ? 2 : 0);
-    const text = fit(
-      `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)}`,
-      Math.max(1, width),
-    );
+    const text = rowText(record, Math.max(1, width));
     return (
       <Text key={record.seq} wrap="truncate">
         {gutter ? (
@@ -144,14 +191,37 @@ function DetailPane({
 
 /** Shortcut hints, longest first: the status bar shows the longest that fits. */
 const HINTS = [
+  'jk select  ⏎ body  [] body start/end  v view  / filter  r replay  e edit  x curl  X har  c clear  q quit',
   'jk select  ⏎ body  v view  / filter  r replay  e edit  x curl  X har  c clear  q quit',
   'jk ⏎ body  v view  / filter  r replay  x curl  q quit',
-  'jk ⏎ v / r e x X c q',
+  'jk ⏎ [] v / r e x X c q',
   'q quit',
   '',
 ];
 const PROMPT_HINTS = ['Enter keep  Esc clear', ''];
 const REPLAY_HINTS = ['Enter send  Esc cancel', ''];
+
+/**
+ * `body line 120 of 27,000` while the selected body is longer than the pane: the body row at the
+ * top of the pane (its first one while the headers are still in view). Null otherwise.
+ */
+export function bodyPosition(state: UiState): string | null {
+  const record = selectedRecord(state);
+  if (!record) return null;
+  const layout = layoutOf(state);
+  const document = buildDetail(
+    record,
+    layout.detailTextWidth,
+    state.expanded,
+    state.bodyMode,
+    state.decoded,
+  );
+  const { bodyStart, bodyLength } = document;
+  if (bodyLength <= layout.detailRows) return null;
+  const line = Math.min(bodyLength, Math.max(1, state.detailTop - bodyStart + 1));
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `body line ${count(line)} of ${count(bodyLength)}`;
+}
 
 /** `12 of 340 match` while a filter is applied. */
 export function matchCount(state: UiState): string {
@@ -177,12 +247,14 @@ function StatusBar({
     hints = PROMPT_HINTS;
     if (state.filter.error) tone = 'bad';
   } else if (prompt?.kind === 'replayTarget') {
-    left = ` ${prompt.edit ? 'Edit, then replay' : 'Replay'} to URL: ${printable(prompt.text)}▏`;
+    left = ` ${prompt.edit ? 'Edit, then replay' : 'Replay'} to base URL (the path is appended): ${printable(prompt.text)}▏`;
     hints = REPLAY_HINTS;
   } else {
     left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
     if (state.filter.applied) left += ` · /${printable(state.filter.text)} · ${matchCount(state)}`;
     if (state.bodyMode !== 'pretty') left += ` · body: ${state.bodyMode}`;
+    const position = bodyPosition(state);
+    if (position) left += ` · ${position}`;
   }
   if (state.notice) {
     left += ` · ${state.notice.text}`;
