@@ -7,6 +7,7 @@ import {
   type BodyMode,
   buildDetail,
   type DecodedBodies,
+  type DetailDocument,
   NO_DECODED,
   pendingCodings,
 } from './detail.js';
@@ -262,18 +263,11 @@ function press(state: UiState, key: UiKey): Step {
     }
     case 'bodyStart':
     case 'bodyEnd': {
-      const record = selectedRecord(state);
-      if (!record) return only(state);
       // The end of a collapsed body is its marker: jumping there shows the body whole.
-      const shown = key === 'bodyEnd' ? { ...state, expanded: true } : state;
+      const shown = key === 'bodyEnd' && selected !== null ? { ...state, expanded: true } : state;
+      const document = selectedDetail(shown);
+      if (!document) return only(state);
       const layout = layoutOf(shown);
-      const document = buildDetail(
-        record,
-        layout.detailTextWidth,
-        shown.expanded,
-        shown.bodyMode,
-        shown.decoded,
-      );
       // The start shows the body's heading above its first line; the end fills the pane with its
       // last lines (settle keeps it within the document).
       const top =
@@ -473,6 +467,14 @@ function select(state: UiState, index: number | null): UiState {
   return settle({ ...state, selectedSeq: seq, detailTop: 0, expanded: false });
 }
 
+/** The detail pane's document for the selected request as `state` shows it, or null. */
+export function selectedDetail(state: UiState): DetailDocument | null {
+  const record = selectedRecord(state);
+  if (!record) return null;
+  const { detailTextWidth } = layoutOf(state);
+  return buildDetail(record, detailTextWidth, state.expanded, state.bodyMode, state.decoded);
+}
+
 /** Clamps both scroll positions: the selection visible in the list, the detail within its content. */
 function settle(state: UiState): UiState {
   const layout = layoutOf(state);
@@ -484,11 +486,7 @@ function settle(state: UiState): UiState {
     if (selected >= listTop + layout.listRows) listTop = selected - layout.listRows + 1;
   }
   listTop = Math.max(0, listTop);
-  const record = selectedRecord(state);
-  const detailLength = record
-    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode, state.decoded)
-        .length
-    : 0;
+  const detailLength = selectedDetail(state)?.length ?? 0;
   const detailTop = Math.max(0, Math.min(state.detailTop, detailLength - layout.detailRows));
   if (listTop === state.listTop && detailTop === state.detailTop) return state;
   return { ...state, listTop, detailTop };

@@ -4,9 +4,9 @@ import type { CapturedRequest } from '../capture/record.js';
 import { printable, STAND_IN } from '../format/printable.js';
 import { clock } from '../format/time.js';
 import type { Notice } from './commands.js';
-import { buildDetail, type Tone, visibleLines } from './detail.js';
+import { type Tone, visibleLines } from './detail.js';
 import type { Layout } from './layout.js';
-import { layoutOf, recordAt, selectedRecord, type UiState } from './reducer.js';
+import { layoutOf, recordAt, selectedDetail, type UiState } from './reducer.js';
 import { columnsOf, fit, middleEllipsis } from './text-width.js';
 
 /** The whole screen as a function of the state. */
@@ -162,8 +162,8 @@ function DetailPane({
   layout: Layout;
   address: string;
 }) {
-  const record = selectedRecord(state);
-  if (!record) {
+  const document = selectedDetail(state);
+  if (!document) {
     return (
       <Pane width={layout.detailWidth}>
         <Text dimColor wrap="truncate">
@@ -173,13 +173,6 @@ function DetailPane({
       </Pane>
     );
   }
-  const document = buildDetail(
-    record,
-    layout.detailTextWidth,
-    state.expanded,
-    state.bodyMode,
-    state.decoded,
-  );
   const lines = visibleLines(document, state.detailTop, layout.detailRows).map((line, index) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions on screen
     <Text key={index} wrap="truncate" {...TONES[line.tone]}>
@@ -206,16 +199,9 @@ const REPLAY_HINTS = ['Enter send  Esc cancel', ''];
  * top of the pane (its first one while the headers are still in view). Null otherwise.
  */
 export function bodyPosition(state: UiState): string | null {
-  const record = selectedRecord(state);
-  if (!record) return null;
+  const document = selectedDetail(state);
+  if (!document) return null;
   const layout = layoutOf(state);
-  const document = buildDetail(
-    record,
-    layout.detailTextWidth,
-    state.expanded,
-    state.bodyMode,
-    state.decoded,
-  );
   const { bodyStart, bodyLength } = document;
   if (bodyLength <= layout.detailRows) return null;
   const line = Math.min(bodyLength, Math.max(1, state.detailTop - bodyStart + 1));
