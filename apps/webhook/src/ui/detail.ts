@@ -257,10 +257,21 @@ function bodyView(
   return entry.shown;
 }
 
-/** The body's codings to undo (`Content-Encoding`), or none for an empty body. */
-export function pendingCodings(headers: HeaderPairs, body: Buffer): string[] {
-  return body.length === 0 ? [] : codingsOf(headerValue(headers, 'content-encoding'));
+/**
+ * The body's codings to undo (`Content-Encoding`), or none for an empty body. Asked on every step
+ * for the selected request (a stored one unpacks its headers on each read): kept per body.
+ */
+export function pendingCodings(headers: () => HeaderPairs, body: Buffer): readonly string[] {
+  if (body.length === 0) return NO_CODINGS;
+  let codings = codingsByBody.get(body);
+  if (!codings) {
+    codings = codingsOf(headerValue(headers(), 'content-encoding'));
+    codingsByBody.set(body, codings);
+  }
+  return codings;
 }
+const NO_CODINGS: readonly string[] = [];
+const codingsByBody = new WeakMap<Buffer, readonly string[]>();
 
 /**
  * The body in one of the three modes. `pretty` and `raw` show it with its `Content-Encoding`
@@ -283,7 +294,7 @@ export function showBody(
           decoded: null,
         };
   }
-  const codings = pendingCodings(headers, body);
+  const codings = pendingCodings(() => headers, body);
   let bytes = body;
   let decoded: ShownBody['decoded'] = null;
   if (codings.length > 0) {

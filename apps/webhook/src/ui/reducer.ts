@@ -175,17 +175,19 @@ function askDecodes(next: Step): Step {
   const { state } = next;
   const record = selectedRecord(state);
   if (!record || state.bodyMode === 'hex') return next;
-  const bodies: [Buffer, CapturedRequest['headers'], boolean][] = [
-    [record.body, record.headers, record.truncated],
+  // Headers are read lazily: a stored record unpacks them on each read.
+  const bodies: [Buffer, () => CapturedRequest['headers'], boolean][] = [
+    [record.body, () => record.headers, record.truncated],
   ];
-  if (record.response) bodies.push([record.response.body, record.response.headers, false]);
-  if (record.forward?.kind === 'response') {
-    bodies.push([record.forward.body, record.forward.headers, record.forward.truncated]);
+  const { response, forward } = record;
+  if (response) bodies.push([response.body, () => response.headers, false]);
+  if (forward?.kind === 'response') {
+    bodies.push([forward.body, () => forward.headers, forward.truncated]);
   }
   let decoded: Map<Buffer, ContentDecoding | 'decoding'> | null = null;
   const commands: UiCommand[] = [];
   for (const [body, headers, truncated] of bodies) {
-    if (state.decoded.has(body) || decoded?.has(body)) continue;
+    if (body.length === 0 || state.decoded.has(body) || decoded?.has(body)) continue;
     const codings = pendingCodings(headers, body);
     if (codings.length === 0) continue;
     decoded ??= new Map(state.decoded);
