@@ -4,7 +4,9 @@ import type { CapturedRequest, RequestDraft } from './capture/record.js';
 import { createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
-import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/forward.js';
+import { CliError } from './errors.js';
+import { loopMark, ownAddressTarget, viaValue } from './forward/loop.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/queue.js';
 import { type ReplayEdits, replay } from './replay/replay.js';
 import { createRouter, type Router } from './respond/routes.js';
 
@@ -77,7 +79,9 @@ export async function startCapture(
     defaultForward: config.forward.defaultTarget,
     defaultVerify: config.verify,
   });
+  const mark = loopMark();
   const queue = new ForwardQueue({
+    via: viaValue(mark),
     ...FORWARD_QUEUE_LIMITS,
     // Waiting requests hold memory beyond the store's; never more than a quarter of --max-memory.
     maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 4),
@@ -96,12 +100,27 @@ export async function startCapture(
       queue,
       respondWithForward: config.forward.respondWithForward,
       rejectInvalid: config.rejectInvalid,
+      loopMark: mark,
       complete,
     }),
     maxBody: config.limits.maxBody,
     timeouts: config.timeouts,
   });
   const address = await listen(server, config.host, config.port);
+  const forwardTargets = [config.forward.defaultTarget, ...config.routes.map((r) => r.forward)];
+  const own = ownAddressTarget(
+    forwardTargets.filter((target): target is string => typeof target === 'string'),
+    { host: address.address, port: address.port },
+  );
+  if (own !== null) {
+    queue.close();
+    await new Promise((resolve) => server.close(resolve));
+    throw new CliError(
+      `forward target ${own} is this tool's own address (${formatAddress(address.address, address.port)}): ` +
+        'every request would be forwarded to itself, without end; forward to your app instead',
+      2,
+    );
+  }
   return {
     store,
     server,

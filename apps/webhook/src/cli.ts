@@ -37,7 +37,7 @@ async function main(): Promise<void> {
       return;
     case 'export':
       blockOnSlowReader(process.stdout);
-      await exportRecords(command, process.stdout, process.stderr);
+      process.exitCode = await exportRecords(command, process.stdout, process.stderr);
       return;
     case 'run':
       await run(command.config);

@@ -1,15 +1,40 @@
+import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DECODED_LIMIT, decodeContent } from '../src/format/decode.js';
+import {
+  DECODE_WORK_LIMIT,
+  DECODED_LIMIT,
+  decodeContent,
+  MAX_CODINGS,
+} from '../src/format/decode.js';
 import { multipartBoundary, parseMultipart } from '../src/format/multipart.js';
-import { type BodyMode, buildDetail } from '../src/ui/detail.js';
-import { makeRecord } from './helpers.js';
+import { type BodyMode, buildDetail, type DecodedBodies, NO_DECODED } from '../src/ui/detail.js';
+import { initialState, selectedRecord, step, type UiState } from '../src/ui/reducer.js';
+import { makeRecord, snapshotOf } from './helpers.js';
 
 const json = '{"amount":12.50,"items":[1,2]}';
-const shown = (record: ReturnType<typeof makeRecord>, mode: BodyMode = 'pretty', width = 100) => {
-  const document = buildDetail(record, width, true, mode);
+const shown = (
+  record: ReturnType<typeof makeRecord>,
+  mode: BodyMode = 'pretty',
+  width = 100,
+  decoded: DecodedBodies = NO_DECODED,
+) => {
+  const document = buildDetail(record, width, true, mode, decoded);
   return Array.from({ length: document.length }, (_, i) => document.line(i).text);
 };
+/** The detail with the request body decoded, as the UI shows it once the decode comes back. */
+async function shownDecoded(record: ReturnType<typeof makeRecord>, mode: BodyMode = 'pretty') {
+  const encoding = record.headers.find(([name]) => name.toLowerCase() === 'content-encoding');
+  const decoding = await decodeContent(record.body, encoding?.[1], record.truncated);
+  return shown(record, mode, 100, new Map([[record.body, decoding]]));
+}
+/** The selected request's detail in `state`. */
+function detailOf(state: UiState): string[] {
+  const record = selectedRecord(state);
+  if (!record) return [];
+  const document = buildDetail(record, 60, state.expanded, state.bodyMode, state.decoded);
+  return Array.from({ length: document.length }, (_, i) => document.line(i).text);
+}
 const heading = (lines: string[]) => lines.find((line) => line.startsWith('Body · ')) ?? '';
 
 describe('Content-Encoding', () => {
@@ -17,39 +42,45 @@ describe('Content-Encoding', () => {
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
-  ] as const)('shows a %s body decoded and labelled, the bytes untouched', (coding, compress) => {
-    const body = compress(Buffer.from(json));
-    const record = makeRecord({
-      body,
-      headers: [
-        ['Content-Type', 'application/json'],
-        ['Content-Encoding', coding],
-      ],
-    });
-    const lines = shown(record);
-    expect(heading(lines)).toContain(`JSON, decoded from ${coding} (${json.length} B)`);
-    expect(heading(lines)).toContain(`· ${body.length} B`);
-    expect(lines).toContain('  "amount": 12.50,');
-    expect(record.body).toBe(body);
-    // hex shows the bytes as they came
-    const hex = shown(record, 'hex');
-    expect(heading(hex)).toContain('hex, as received');
-    expect(hex.at(-1)).toMatch(/^0000/);
-  });
+  ] as const)(
+    'shows a %s body decoded and labelled, the bytes untouched',
+    async (coding, compress) => {
+      const body = compress(Buffer.from(json));
+      const record = makeRecord({
+        body,
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['Content-Encoding', coding],
+        ],
+      });
+      const lines = await shownDecoded(record);
+      // The decoded size first, what it came from after ("decoded from gzip (662 B) · 399 B" read
+      // as if the gzip were the larger).
+      expect(heading(lines)).toContain(
+        `JSON · ${json.length} B decoded from ${body.length} B of ${coding}`,
+      );
+      expect(lines).toContain('  "amount": 12.50,');
+      expect(record.body).toBe(body);
+      // hex shows the bytes as they came
+      const hex = shown(record, 'hex');
+      expect(heading(hex)).toContain('hex, as received');
+      expect(hex.at(-1)).toMatch(/^0000/);
+    },
+  );
 
-  it('accepts raw deflate and a list of codings, undone in reverse order', () => {
-    const raw = decodeContent(deflateRawSync(Buffer.from('hi')), 'deflate');
+  it('accepts raw deflate and a list of codings, undone in reverse order', async () => {
+    const raw = await decodeContent(deflateRawSync(Buffer.from('hi')), 'deflate');
     expect(raw).toMatchObject({ kind: 'decoded', bytes: Buffer.from('hi') });
-    const both = decodeContent(brotliCompressSync(gzipSync(Buffer.from('two'))), 'gzip, br');
+    const both = await decodeContent(brotliCompressSync(gzipSync(Buffer.from('two'))), 'gzip, br');
     expect(both).toMatchObject({ kind: 'decoded', codings: 'gzip, br', bytes: Buffer.from('two') });
-    expect(decodeContent(Buffer.from('x'), 'identity')).toEqual({ kind: 'none' });
+    expect(await decodeContent(Buffer.from('x'), 'identity')).toEqual({ kind: 'none' });
   });
 
-  it('stops a zip bomb at the limit without building it', () => {
+  it('stops a zip bomb at the limit without building it', async () => {
     // 64 MiB of zeros compress to about 64 KiB.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
     const before = process.memoryUsage().arrayBuffers;
-    const result = decodeContent(bomb, 'gzip');
+    const result = await decodeContent(bomb, 'gzip');
     expect(result).toEqual({
       kind: 'failed',
       codings: 'gzip',
@@ -57,23 +88,25 @@ describe('Content-Encoding', () => {
     });
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
     const record = makeRecord({ body: bomb, headers: [['Content-Encoding', 'gzip']] });
-    expect(heading(shown(record))).toContain('gzip not decoded: decoded size over 4 MiB');
+    expect(heading(await shownDecoded(record))).toContain(
+      'gzip not decoded: decoded size over 4 MiB',
+    );
   });
 
-  it('says when the data is not what the header claims, and shows it as it came', () => {
+  it('says when the data is not what the header claims, and shows it as it came', async () => {
     const record = makeRecord({
       body: Buffer.from('plain'),
       headers: [['Content-Encoding', 'gzip']],
     });
-    const lines = shown(record);
+    const lines = await shownDecoded(record);
     expect(heading(lines)).toContain('gzip not decoded: not valid gzip data');
     expect(lines.at(-1)).toBe('plain');
-    expect(decodeContent(Buffer.from('x'), 'zstd')).toMatchObject({
+    expect(await decodeContent(Buffer.from('x'), 'zstd')).toMatchObject({
       reason: 'unknown coding zstd',
     });
   });
 
-  it('decodes the start of a body cut by --max-body', () => {
+  it('decodes the start of a body cut by --max-body', async () => {
     const full = gzipSync(Buffer.from('line\n'.repeat(10_000)));
     const record = makeRecord({
       body: full.subarray(0, 200),
@@ -81,10 +114,57 @@ describe('Content-Encoding', () => {
       truncated: true,
       headers: [['Content-Encoding', 'gzip']],
     });
-    const lines = shown(record);
-    expect(heading(lines)).toContain('decoded from gzip');
+    const lines = await shownDecoded(record);
+    expect(heading(lines)).toContain('decoded from');
     expect(heading(lines)).toContain('the start only');
     expect(lines).toContain('line');
+  });
+});
+
+describe('Content-Encoding bounds (a body with gzip 3,000 times stalled capture for 6-13 s)', () => {
+  it(`refuses more than ${MAX_CODINGS} codings without decoding any`, async () => {
+    let body = Buffer.from('{"a":1}');
+    for (let i = 0; i < 3000; i += 1) body = gzipSync(body, { level: 0 });
+    const result = await decodeContent(body, Array(3000).fill('gzip').join(', '));
+    expect(result).toEqual({
+      kind: 'failed',
+      codings: '3000 codings',
+      reason: `more than ${MAX_CODINGS} codings`,
+    });
+  });
+
+  it(`stops when the layers together decode more than ${DECODE_WORK_LIMIT / (1024 * 1024)} MiB`, async () => {
+    // Incompressible: each of the four layers is about 3 MiB, 12 MiB of work in all.
+    let body = randomBytes(3 * 1024 * 1024);
+    for (let i = 0; i < 4; i += 1) body = gzipSync(body, { level: 1 });
+    const result = await decodeContent(body, 'gzip, gzip, gzip, gzip');
+    expect(result).toMatchObject({
+      kind: 'failed',
+      reason: `decoding work over ${DECODE_WORK_LIMIT / (1024 * 1024)} MiB`,
+    });
+  });
+
+  it('never decodes on the event loop: the reducer asks for it and shows it when it comes back', async () => {
+    const body = gzipSync(Buffer.from(json));
+    const record = makeRecord({
+      body,
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Encoding', 'gzip'],
+      ],
+    });
+    const selected = step(initialState(100, 30), { type: 'sync', snapshot: snapshotOf([record]) });
+    expect(selected.commands).toEqual([
+      { type: 'decode', body, contentEncoding: 'gzip', truncated: false },
+    ]);
+    const waiting = detailOf(selected.state);
+    expect(heading(waiting)).toContain('decoding gzip…');
+    const decoding = await decodeContent(body, 'gzip');
+    const done = step(selected.state, { type: 'decoded', body, decoding });
+    expect(done.commands).toEqual([]);
+    expect(detailOf(done.state)).toContain('  "amount": 12.50,');
+    // Selecting it again asks for nothing more.
+    expect(step(done.state, { type: 'key', key: 'down' }).commands).toEqual([]);
   });
 });
 

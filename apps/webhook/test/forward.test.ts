@@ -7,7 +7,8 @@ import type { CapturedRequest } from '../src/capture/record.js';
 import { headerValue, verificationText } from '../src/capture/record.js';
 import type { AppConfig, RouteSpec } from '../src/config/types.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../src/config/types.js';
-import { FORWARD_QUEUE_LIMITS, ForwardQueue, forwardUrl } from '../src/forward/forward.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue } from '../src/forward/queue.js';
+import { forwardUrl } from '../src/forward/url.js';
 import { requestJson } from '../src/output/json.js';
 import { captureConfig, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
@@ -373,5 +374,37 @@ describe('replay', () => {
     const record = capture.store.snapshot().records[0] as CapturedRequest;
     expect(capture.replayTarget(record)).toBeNull();
     await expect(capture.replay(record)).rejects.toThrow(/no replay target/);
+  });
+});
+
+describe('forwarding loops (one request forwarded to the tool itself became 32,410 records in 6 s)', () => {
+  it.each(['127.0.0.1', 'localhost'])(
+    'refuses to start when the forward target is its own address (%s)',
+    async (host) => {
+      const port = await deadPort();
+      await expect(
+        startCapture(captureConfig({ port, ...forwardTo(`http://${host}:${port}/hooks`) })),
+      ).rejects.toThrow(/forward target http:\/\/\S+ is this tool's own address/);
+      // And the port is free again.
+      const again = await start({ port });
+      expect(again.port).toBe(port);
+    },
+  );
+
+  it('marks what it forwards and stops a loop through another hop at its second pass', async () => {
+    const [portA, portB] = [await deadPort(), await deadPort()];
+    const a = await start({ port: portA, ...forwardTo(`http://127.0.0.1:${portB}`) });
+    const b = await start({ port: portB, ...forwardTo(`http://127.0.0.1:${portA}`) });
+    await sendRaw(
+      portA,
+      'POST /loop HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi',
+    );
+    await waitFor(() => a.completed.length >= 2 && b.completed.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(a.completed).toHaveLength(2);
+    expect(b.completed).toHaveLength(1);
+    const second = a.completed.find((record) => record.forward?.kind === 'failure');
+    expect(second?.forward).toMatchObject({ kind: 'failure', failure: 'loop' });
+    expect(headerValue(second?.headers ?? [], 'via')).toMatch(/webhook/);
   });
 });

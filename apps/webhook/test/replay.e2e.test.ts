@@ -78,7 +78,7 @@ describe('replay from the UI', { timeout: 60_000 }, () => {
       let mark = cli.output().length;
       cli.terminal.write('r');
       await waitFor(
-        () => cli.screenSince(mark).includes('Replay to URL: http://'),
+        () => cli.screenSince(mark).includes('Replay to base URL (the path is appended): http://'),
         () => cli.screen().slice(-3000),
       );
       cli.terminal.write(`${receiverUrl.slice('http://'.length)}\r`);

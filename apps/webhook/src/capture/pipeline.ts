@@ -1,5 +1,6 @@
-import type { ForwardQueue } from '../forward/forward.js';
-import { forwardUrl } from '../forward/forward.js';
+import { passedThrough, viaValue } from '../forward/loop.js';
+import type { ForwardQueue } from '../forward/queue.js';
+import { forwardUrl } from '../forward/url.js';
 import type { Router } from '../respond/routes.js';
 import { verify } from '../verify/verify.js';
 import {
@@ -19,6 +20,8 @@ export interface PipelineOptions {
   readonly queue: ForwardQueue;
   readonly respondWithForward: boolean;
   readonly rejectInvalid: boolean;
+  /** This run's mark in the `Via` header of what it forwards (see `forward/loop.ts`). */
+  readonly loopMark: string;
   /** Called once per record when it is complete (its forward finished): printers, --save. */
   readonly complete: (record: CapturedRequest) => void;
 }
@@ -40,7 +43,14 @@ export function answerFromForward(result: ExchangeResponse | ExchangeFailure): S
     const headers = result.headers.filter(([name]) => !NOT_RELAYED.has(name.toLowerCase()));
     return { status: result.status, headers, body: result.body };
   }
-  const status = result.failure === 'timeout' ? 504 : result.failure === 'queue-full' ? 503 : 502;
+  const status =
+    result.failure === 'timeout'
+      ? 504
+      : result.failure === 'queue-full'
+        ? 503
+        : result.failure === 'loop'
+          ? 508
+          : 502;
   return {
     status,
     headers: [['Content-Type', 'text/plain; charset=utf-8']],
@@ -84,18 +94,30 @@ export function createPipeline(
     }
 
     const url = forwardUrl(decision.forward.base, decision.forward.route, draft.target);
+    const refuse = (failure: ExchangeFailure['failure'], message: string) =>
+      Promise.resolve<ExchangeFailure>({
+        kind: 'failure',
+        target: url,
+        failure,
+        message,
+        durationMs: 0,
+      });
     const sent: Promise<ExchangeResponse | ExchangeFailure> = draft.truncated
-      ? Promise.resolve({
-          kind: 'failure',
-          target: url,
-          failure: 'error',
-          message: 'body truncated by --max-body; not forwarded',
-          durationMs: 0,
-        })
-      : queue.submit(
-          { method: draft.method, target: draft.target, headers: draft.headers, body: draft.body },
-          url,
-        );
+      ? refuse('error', 'body truncated by --max-body; not forwarded')
+      : passedThrough(draft.headers, options.loopMark)
+        ? refuse(
+            'loop',
+            `already forwarded by this tool (Via: ${viaValue(options.loopMark)}): a forwarding loop; not forwarded again`,
+          )
+        : queue.submit(
+            {
+              method: draft.method,
+              target: draft.target,
+              headers: draft.headers,
+              body: draft.body,
+            },
+            url,
+          );
 
     if (options.respondWithForward) {
       return sent.then((forward) => {

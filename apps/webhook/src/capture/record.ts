@@ -25,6 +25,12 @@ export interface RecordFields {
   readonly truncated: boolean;
   /** Client address and port, e.g. `127.0.0.1:51234`. */
   readonly remote: string;
+  /**
+   * The address and port the request was sent to (this tool's socket, `127.0.0.1:9080`): where an
+   * exported curl command sends it again, whatever its `Host` header says. Absent on replays and
+   * on records loaded from files written before it was kept.
+   */
+  readonly local?: string;
   readonly httpVersion: string;
   /**
    * The response this tool sent to the client: the configured one, the forward target's (with
@@ -92,6 +98,8 @@ export type ExchangeFailureKind =
   | 'dns'
   /** Not sent: the forward queue was full (a slow or dead target under a flood). */
   | 'queue-full'
+  /** Not sent: the request already went through this tool's forwarding (a loop, see `Via`). */
+  | 'loop'
   /** Not sent: the tool stopped first. */
   | 'cancelled'
   /** Anything else (TLS failure, a malformed answer...); `message` says what. */
@@ -183,6 +191,12 @@ export function decodePath(rawPath: string): string {
   }
 }
 
+/**
+ * `host:port` as a URL authority may hold it with nothing else: a name or IPv4 address, or an
+ * IPv6 one in brackets, and a port. No credentials (`x@host`), spaces or paths.
+ */
+export const PLAIN_AUTHORITY = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 /** Splits a request target into its decoded path and its query pairs. */
 export function splitTarget(target: string): { path: string; query: HeaderPairs } {
   // An absolute-form target (`GET http://host/path`, as sent to proxies) still has a path.
@@ -216,7 +230,7 @@ export function completeUrl(target: string, host: string | undefined, fallbackHo
 /**
  * Headers as one buffer of `name:value\n` lines (values are binary strings, so each character is
  * one byte). A request may carry tens of thousands of headers; as `[name, value]` arrays they
- * would cost about fifteen times their size in the heap (issue 17, defect 3). Names never contain
+ * would cost about fifteen times their size in the heap (3.85 GB under a header flood). Names never contain
  * `:` and values never contain a line break (Node's parser refuses both; loaded files are checked).
  */
 export function packHeaders(headers: HeaderPairs): Buffer {

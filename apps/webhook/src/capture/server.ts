@@ -135,6 +135,7 @@ export function createCaptureServer({
       size,
       truncated: size > body.length,
       remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
+      local: formatAddress(req.socket.localAddress ?? '?', req.socket.localPort ?? 0),
       httpVersion: req.httpVersion,
     } satisfies RequestDraft;
   }

@@ -29,15 +29,19 @@ function output(path: string, stdout: NodeJS.WritableStream) {
  * `webhook export --from FILE (--har OUT | --curl) [--id N]`. The HAR is written entry by entry
  * as the file is read, so a session of any length exports in bounded memory. curl commands go to
  * stdout; bodies that are not printable text go to `webhook-<seq>.body` in the current directory.
+ * A record that cannot be a command is skipped with a message on stderr, never ending the export;
+ * the exit code is then 1.
  */
 export async function exportRecords(
   command: ExportCommand,
   stdout: NodeJS.WritableStream,
   stderr: NodeJS.WritableStream,
-): Promise<void> {
+): Promise<number> {
   const wanted = command.ids ? new Set(command.ids) : null;
   const har = command.har ? output(command.har, stdout) : null;
   let entries = 0;
+  let commands = 0;
+  let skipped = 0;
   har?.write(
     `{"log":{"version":"1.2","creator":${JSON.stringify(HAR_CREATOR)},"pages":[],"entries":[`,
   );
@@ -52,11 +56,17 @@ export async function exportRecords(
       }
       if (command.curl) {
         const curl = toCurl(record);
+        if (!curl.ok) {
+          skipped += 1;
+          stderr.write(`webhook: #${fileSeq}: skipped: ${printable(curl.reason)}\n`);
+          continue;
+        }
         if (curl.bodyFile) {
           writeFileSync(curl.bodyFile.path, curl.bodyFile.bytes);
           stderr.write(`webhook: #${fileSeq}: body written to ${printable(curl.bodyFile.path)}\n`);
         }
-        stdout.write(`${entries === 0 ? '' : '\n'}${curl.command}\n`);
+        stdout.write(`${commands === 0 ? '' : '\n'}${curl.command}\n`);
+        commands += 1;
       }
       entries += 1;
     }
@@ -64,8 +74,12 @@ export async function exportRecords(
   } finally {
     har?.close();
   }
-  if (entries === 0) stderr.write(`webhook: no records exported from ${printable(command.from)}\n`);
+  const exported = entries - skipped;
+  if (exported === 0)
+    stderr.write(`webhook: no records exported from ${printable(command.from)}\n`);
   else if (command.har && command.har !== '-') {
     stderr.write(`webhook: ${entries} records written to ${printable(command.har)}\n`);
   }
+  if (skipped > 0) stderr.write(`webhook: ${skipped} of ${entries} records skipped\n`);
+  return skipped > 0 ? 1 : 0;
 }

@@ -1,22 +1,26 @@
 import { isUtf8 } from 'node:buffer';
 import type { CapturedRequest } from '../capture/record.js';
-import { headerValueBytes } from '../capture/record.js';
+import { headerValueBytes, PLAIN_AUTHORITY } from '../capture/record.js';
 
-export interface CurlExport {
-  /** A shell command line reproducing the request byte for byte. */
-  readonly command: string;
-  /**
-   * When the body cannot be written safely in a shell argument (not printable UTF-8), the command
-   * reads it with `--data-binary @path`: the caller writes these bytes there.
-   */
-  readonly bodyFile: { readonly path: string; readonly bytes: Buffer } | null;
-}
+/** A record as a curl command, or why it cannot be one. */
+export type CurlExport =
+  | {
+      readonly ok: true;
+      /** A shell command line reproducing the request byte for byte. */
+      readonly command: string;
+      /**
+       * When the body cannot be written safely in a shell argument (not printable UTF-8), the
+       * command reads it with `--data-binary @path`: the caller writes these bytes there.
+       */
+      readonly bodyFile: { readonly path: string; readonly bytes: Buffer } | null;
+    }
+  | { readonly ok: false; readonly reason: string };
 
 export interface CurlOptions {
   /** Where a non-printable body goes (default `webhook-<seq>.body`). */
   readonly bodyFilePath?: string;
-  /** Send it somewhere else than where it was sent (default: the record's URL). */
-  readonly url?: string;
+  /** Send it to this origin (`http://127.0.0.1:3000`) instead of the address it was sent to. */
+  readonly origin?: string;
 }
 
 /**
@@ -60,24 +64,45 @@ function shellWord(bytes: Buffer): string {
 
 /**
  * Headers curl adds by itself or derives from what it sends: left to curl, so the command does
- * not send them twice. `Host` is kept when it differs from the URL's (curl then uses ours).
+ * not send them twice.
  */
 const LEFT_TO_CURL = new Set(['content-length', 'transfer-encoding', 'connection', 'expect']);
 
 /**
- * The record as a curl command: method, URL, every header in order and case as sent (curl's `-H`
- * with an empty value would remove a header, so those are written `Name;`), and the body with
- * `--data-binary` (exact bytes: no newline stripping, no `@` interpretation of the text).
+ * Where the command sends the record: the address it was sent to (`local`), never its `Host`
+ * header, which the sender chose (`Host: x@127.0.0.1:46206` would send the pasted command
+ * elsewhere). A replay, or a record saved before the address was kept, goes to the scheme and
+ * authority of its URL when that is a plain `host:port`; otherwise there is nowhere safe to send it.
+ */
+export function curlOrigin(record: CapturedRequest): string | { error: string } {
+  if (record.local !== undefined && PLAIN_AUTHORITY.test(record.local)) {
+    return `http://${record.local}`;
+  }
+  const origin = /^(https?):\/\/([^/?#]*)/i.exec(record.url);
+  if (origin?.[1] && origin[2] !== undefined && PLAIN_AUTHORITY.test(origin[2])) {
+    return `${origin[1].toLowerCase()}://${origin[2]}`;
+  }
+  return { error: 'no address to send it to (the address it came in on was not kept)' };
+}
+
+/**
+ * The record as a curl command. It sends exactly the captured request once: `--globoff` so `{}`
+ * and `[]` in the URL are not expanded into many requests, `--request-target` so the path and
+ * query go out as captured (no normalising of `..` or re-encoding), to the address it was sent to
+ * (`curlOrigin`), with every header in order and case as sent, `Host` included (curl's `-H` with
+ * an empty value would remove a header, so those are written `Name;`), and the body with
+ * `--data-binary` (exact bytes: no newline stripping, no `@` interpretation of the text). The
+ * headers curl would add on its own (User-Agent, Accept, a form Content-Type, Expect) are
+ * switched off when the request had none.
  */
 export function toCurl(record: CapturedRequest, options: CurlOptions = {}): CurlExport {
-  const parts = ['curl', '--silent', '--show-error', '--include', '-X', shellQuote(record.method)];
-  const url = options.url ?? record.url;
-  parts.push('--url', shellWord(Buffer.from(url, 'latin1')));
-  const hostless = new URL(/^https?:\/\//i.test(url) ? url : 'http://x/').host;
+  const origin = options.origin ?? curlOrigin(record);
+  if (typeof origin !== 'string') return { ok: false, reason: origin.error };
+  const parts = ['curl', '--silent', '--show-error', '--include', '--globoff'];
+  parts.push('-X', shellQuote(record.method), '--url', shellWord(Buffer.from(origin, 'latin1')));
+  parts.push('--request-target', shellWord(Buffer.from(record.target, 'latin1')));
   for (const [name, value] of record.headers) {
-    const lower = name.toLowerCase();
-    if (LEFT_TO_CURL.has(lower)) continue;
-    if (lower === 'host' && value === hostless) continue;
+    if (LEFT_TO_CURL.has(name.toLowerCase())) continue;
     const bytes = headerValueBytes(value);
     const line =
       bytes.length === 0
@@ -85,11 +110,13 @@ export function toCurl(record: CapturedRequest, options: CurlOptions = {}): Curl
         : Buffer.concat([Buffer.from(`${name}: `), bytes]);
     parts.push('-H', shellWord(line));
   }
-  // curl adds its own Accept and User-Agent: empty them unless the request had its own.
   const has = (wanted: string) => record.headers.some(([name]) => name.toLowerCase() === wanted);
-  if (!has('user-agent')) parts.push('-H', shellQuote('User-Agent:'));
-  if (!has('accept')) parts.push('-H', shellQuote('Accept:'));
-  let bodyFile: CurlExport['bodyFile'] = null;
+  const ownHeaders = ['Host', 'User-Agent', 'Accept'];
+  if (record.body.length > 0) ownHeaders.push('Content-Type', 'Expect');
+  for (const name of ownHeaders) {
+    if (!has(name.toLowerCase())) parts.push('-H', shellQuote(`${name}:`));
+  }
+  let bodyFile: { path: string; bytes: Buffer } | null = null;
   if (record.body.length > 0) {
     // A body starting with @ would be taken for a file name: it goes through a file too.
     if (printableText(record.body) && record.body[0] !== 0x40) {
@@ -103,5 +130,5 @@ export function toCurl(record: CapturedRequest, options: CurlOptions = {}): Curl
   const truncated = record.truncated
     ? `# the body was truncated by --max-body: ${record.body.length} of ${record.size} bytes\n`
     : '';
-  return { command: `${truncated}${parts.join(' ')}`, bodyFile };
+  return { ok: true, command: `${truncated}${parts.join(' ')}`, bodyFile };
 }

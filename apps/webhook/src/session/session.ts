@@ -3,6 +3,7 @@ import {
   type CapturedRequest,
   type ExchangeFailureKind,
   type ForwardResult,
+  PLAIN_AUTHORITY,
   type RequestDraft,
   type SentResponse,
   SIGNATURE_SCHEMES,
@@ -67,7 +68,8 @@ export interface LoadOptions {
 
 /**
  * Reads a session file (the `--json` format) line by line, in bounded memory: a line longer than
- * `maxLineBytes` is refused before it is held whole. A malformed line is a CliError naming the
+ * `maxLineBytes` is refused before it is held whole, one of more than `MAX_LINE_VALUES` values
+ * before it is parsed. A malformed line is a CliError naming the
  * file, line and problem. Blank lines are skipped.
  */
 export async function* readSession(
@@ -81,6 +83,9 @@ export async function* readSession(
   const problem = (message: string) => new CliError(`${path}:${lineNumber}: ${message}`, 2);
   const parse = (line: Buffer): LoadedRecord | null => {
     lineNumber += 1;
+    if (exceedsJsonValues(line, MAX_LINE_VALUES)) {
+      throw problem(`line holds more than ${MAX_LINE_VALUES} JSON values (not a saved record)`);
+    }
     const text = line.toString('utf8').trim();
     if (text === '') return null;
     try {
@@ -127,6 +132,37 @@ export async function* readSession(
   }
 }
 
+/**
+ * JSON values (arrays, objects and the items in them) a line may hold, counted before it is
+ * parsed: parsing builds an object per value, so an 18.8 MB line of tiny values cost 16.6 s and
+ * 1 GB. A record holds at most about 770,000: 128 Ki one-letter headers and as many query
+ * parameters (the most 256 KiB of request head can carry), three values each, and its few fields.
+ */
+export const MAX_LINE_VALUES = 800_000;
+
+/**
+ * Whether `line` holds more than `max` JSON values: counts `[`, `{` and `,` outside strings in one
+ * pass over the bytes, without building anything.
+ */
+export function exceedsJsonValues(line: Buffer, max: number): boolean {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const byte = line[i];
+    if (inString) {
+      if (byte === 0x5c)
+        i += 1; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x2c || byte === 0x5b || byte === 0x7b) {
+      count += 1;
+      if (count > max) return true;
+    }
+  }
+  return false;
+}
+
 /** What a line may claim, at most: headers as the server accepts them, fields as they come. */
 const MAX_HEADERS = MAX_HEADER_BYTES / 2;
 const MAX_SHORT_TEXT = 1024;
@@ -139,6 +175,7 @@ const FAILURE_KINDS: readonly ExchangeFailureKind[] = [
   'reset',
   'dns',
   'queue-full',
+  'loop',
   'cancelled',
   'error',
 ];
@@ -331,6 +368,11 @@ export function recordFromJson(line: string): LoadedRecord {
   if (value.response !== undefined) draft.response = response(value.response, 'response');
   if (value.forward !== undefined) draft.forward = forward(value.forward);
   if (value.verification !== undefined) draft.verification = verification(value.verification);
+  if (value.local !== undefined) {
+    const local = field(value, 'local', isShortString, 'an address and port');
+    if (!PLAIN_AUTHORITY.test(local)) throw new Error('local: must be an address and port');
+    draft.local = local;
+  }
   if (value.replayOf !== undefined) {
     draft.replayOf = field(value, 'replayOf', isPositive, 'a positive integer');
   }

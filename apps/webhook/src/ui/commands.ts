@@ -2,7 +2,7 @@ import type { CapturedRequest } from '../capture/record.js';
 
 /**
  * What the reducer asks its caller to do: every effect (the store, the network, the clipboard,
- * files, $EDITOR, quitting) happens at the edge, in `App.tsx`'s command runner, never in the
+ * files, $EDITOR, quitting, decoding a body) happens at the edge, in the command runner (`perform.ts`), never in the
  * reducer. Results come back as `notice` events.
  */
 export type UiCommand =
@@ -10,8 +10,8 @@ export type UiCommand =
   /** Empty the store (the `seen` count keeps counting). */
   | { readonly type: 'clear' }
   /**
-   * Send `record` again: to its own target (its route's forward, --forward-to, --replay-to), else
-   * to `target` (the URL last typed), else ask for one. With `edit`, open it in $EDITOR first and
+   * Send `record` again: to `target` (a URL typed in the prompt) or, when null, to its own target
+   * (its route's forward, --forward-to, --replay-to). With `edit`, open it in $EDITOR first and
    * send what was saved (ngrok's replay with modifications). The replay is recorded as a new entry
    * linked to `record`.
    */
@@ -20,6 +20,16 @@ export type UiCommand =
       readonly record: CapturedRequest;
       readonly target: string | null;
       readonly edit: boolean;
+    }
+  /**
+   * Undo `contentEncoding` on `body` for display, off the event loop (zlib on the thread pool);
+   * the result comes back as a `decoded` event.
+   */
+  | {
+      readonly type: 'decode';
+      readonly body: Buffer;
+      readonly contentEncoding: string;
+      readonly truncated: boolean;
     }
   /** `record` as a curl command, to the clipboard (OSC 52) or, failing that, a file. */
   | { readonly type: 'copyCurl'; readonly record: CapturedRequest }

@@ -3,7 +3,7 @@ import type { CapturedRequest, ForwardResult } from '../capture/record.js';
 import { headerValue, headerValueText, verificationText } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
 import type { HeaderPairs } from '../config/types.js';
-import { decodeContent } from '../format/decode.js';
+import { type ContentDecoding, codingsOf, MAX_CODINGS } from '../format/decode.js';
 import { printable } from '../format/printable.js';
 import { fullTimestamp } from '../format/time.js';
 import { type BodyView, formatBody, formatRaw, hexBytesPerRow, hexRow } from './body.js';
@@ -32,7 +32,17 @@ export interface DetailDocument {
    * The pane keeps it in view (see `visibleLines`): it is the only sign the body is cut.
    */
   readonly markerIndex: number | null;
+  /** Index of the request body's first row, and its rows (as shown: collapsed or whole). */
+  readonly bodyStart: number;
+  readonly bodyLength: number;
 }
+
+/**
+ * Bodies decoded so far, by body (the record's own Buffer): decoding runs off the event loop
+ * (`decodeContent`), asked for by the reducer and kept in its state; `decoding` while under way.
+ */
+export type DecodedBodies = ReadonlyMap<Buffer, ContentDecoding | 'decoding'>;
+export const NO_DECODED: DecodedBodies = new Map();
 
 /** Body lines shown before `Enter` expands the body. */
 export const COLLAPSED_BODY_LINES = 20;
@@ -42,6 +52,7 @@ export function buildDetail(
   width: number,
   expanded: boolean,
   mode: BodyMode = 'pretty',
+  decoded: DecodedBodies = NO_DECODED,
 ): DetailDocument {
   const cached = lastDetail;
   if (
@@ -49,12 +60,13 @@ export function buildDetail(
     cached.record === record &&
     cached.width === width &&
     cached.expanded === expanded &&
-    cached.mode === mode
+    cached.mode === mode &&
+    cached.decoded === decoded
   ) {
     return cached.document;
   }
-  const document = composeDetail(record, width, expanded, mode);
-  lastDetail = { record, width, expanded, mode, document };
+  const document = composeDetail(record, width, expanded, mode, decoded);
+  lastDetail = { record, width, expanded, mode, decoded, document };
   return document;
 }
 
@@ -64,6 +76,7 @@ let lastDetail: {
   width: number;
   expanded: boolean;
   mode: BodyMode;
+  decoded: DecodedBodies;
   document: DetailDocument;
 } | null = null;
 
@@ -87,6 +100,7 @@ function composeDetail(
   width: number,
   expanded: boolean,
   mode: BodyMode,
+  decoded: DecodedBodies,
 ): DetailDocument {
   const head: DetailLine[] = [];
   const add = (text: string, tone: Tone) => {
@@ -121,11 +135,12 @@ function composeDetail(
   }
   add('', 'plain');
 
-  const { view, note } = bodyView(record, headers, mode);
+  const shown = bodyView(record, headers, mode, decoded.get(record.body));
+  const { view } = shown;
   const size = record.truncated
     ? `${formatSize(record.body.length)} kept of ${formatSize(record.size)} (truncated by --max-body)`
     : formatSize(record.size);
-  add(`Body · ${view.label}${note} · ${size}`, 'heading');
+  add(bodyHeading(shown, size), 'heading');
 
   const requestBody = collapse(bodyRows(view, width), expanded);
   const tail: Rows[] = [];
@@ -140,6 +155,7 @@ function composeDetail(
         width,
         expanded,
         mode,
+        decoded.get(body),
       ),
     );
   }
@@ -147,7 +163,16 @@ function composeDetail(
     const answer = record.forward;
     const title = `${record.replayOf !== undefined ? 'Replay' : 'Forward'} answer · ${statusLine(answer.status, answer.statusText)} · ${answer.durationMs} ms`;
     tail.push(
-      exchangeRows(title, answer.headers, answer.body, answer.truncated, width, expanded, mode),
+      exchangeRows(
+        title,
+        answer.headers,
+        answer.body,
+        answer.truncated,
+        width,
+        expanded,
+        mode,
+        decoded.get(answer.body),
+      ),
     );
   }
   const body =
@@ -163,6 +188,8 @@ function composeDetail(
           ? body.line(index - head.length)
           : EMPTY,
     markerIndex: body.markerIndex === null ? null : head.length + body.markerIndex,
+    bodyStart: head.length,
+    bodyLength: requestBody.length,
   };
 }
 
@@ -179,23 +206,49 @@ export function sortHeaders(headers: CapturedRequest['headers']) {
 
 interface ShownBody {
   readonly view: BodyView;
-  /** What was done to the bytes before showing them, for the heading (e.g. `, decoded from gzip`). */
+  /** Why the bytes are shown as they came, for the heading (e.g. `, gzip not decoded: …`). */
   readonly note: string;
+  /** The codings undone and the size they gave, when the body was decoded. */
+  readonly decoded: {
+    readonly codings: string;
+    readonly size: number;
+    readonly partial: boolean;
+  } | null;
+}
+
+/**
+ * The body's heading: `Body · JSON · 399 B`, or with a coding undone, the decoded size first and
+ * what it came from after (`Body · JSON · 662 B decoded from 399 B of gzip`).
+ */
+function bodyHeading(shown: ShownBody, size: string): string {
+  const { view, note, decoded } = shown;
+  if (!decoded) return `Body · ${view.label}${note} · ${size}`;
+  const start = decoded.partial ? ' (the start only)' : '';
+  return `Body · ${view.label} · ${formatSize(decoded.size)}${start} decoded from ${size} of ${printable(decoded.codings)}`;
 }
 
 /** Formatting a body can be costly (10 MiB of JSON): keep the few most recently viewed. */
-const bodyCache = new Map<string, { record: CapturedRequest; shown: ShownBody }>();
+const bodyCache = new Map<
+  string,
+  { record: CapturedRequest; decoding: ContentDecoding | 'decoding' | undefined; shown: ShownBody }
+>();
 const BODY_CACHE_SIZE = 8;
 
-function bodyView(record: CapturedRequest, headers: HeaderPairs, mode: BodyMode): ShownBody {
+function bodyView(
+  record: CapturedRequest,
+  headers: HeaderPairs,
+  mode: BodyMode,
+  decoding: ContentDecoding | 'decoding' | undefined,
+): ShownBody {
   const key = `${record.seq}:${mode}`;
   let entry = bodyCache.get(key);
-  if (entry && entry.record === record) {
+  if (entry && entry.record === record && entry.decoding === decoding) {
     bodyCache.delete(key);
   } else {
     entry = {
       record,
-      shown: showBody({ headers, body: record.body, truncated: record.truncated }, mode),
+      decoding,
+      shown: showBody({ headers, body: record.body, truncated: record.truncated }, mode, decoding),
     };
   }
   bodyCache.set(key, entry);
@@ -205,35 +258,68 @@ function bodyView(record: CapturedRequest, headers: HeaderPairs, mode: BodyMode)
 }
 
 /**
- * The body in one of the three modes. `pretty` and `raw` undo a `Content-Encoding` first (bounded,
- * see `decodeContent`); `hex` shows the bytes as received. The record is never changed: forward,
- * replay and export send what arrived.
+ * The body's codings to undo (`Content-Encoding`), or none for an empty body. Asked on every step
+ * for the selected request (a stored one unpacks its headers on each read): kept per body.
+ */
+export function pendingCodings(headers: () => HeaderPairs, body: Buffer): readonly string[] {
+  if (body.length === 0) return NO_CODINGS;
+  let codings = codingsByBody.get(body);
+  if (!codings) {
+    codings = codingsOf(headerValue(headers(), 'content-encoding'));
+    codingsByBody.set(body, codings);
+  }
+  return codings;
+}
+const NO_CODINGS: readonly string[] = [];
+const codingsByBody = new WeakMap<Buffer, readonly string[]>();
+
+/**
+ * The body in one of the three modes. `pretty` and `raw` show it with its `Content-Encoding`
+ * undone (`decoding`, done off the event loop and bounded, see `decodeContent`; `decoding…` until
+ * it is); `hex` shows the bytes as received. The record is never changed: forward, replay and
+ * export send what arrived.
  */
 export function showBody(
   record: Pick<CapturedRequest, 'headers' | 'body' | 'truncated'>,
   mode: BodyMode,
+  decoding?: ContentDecoding | 'decoding',
 ): ShownBody {
   const { body, truncated, headers } = record;
   if (mode === 'hex') {
     return body.length === 0
-      ? { view: { kind: 'empty', label: 'empty' }, note: '' }
-      : { view: { kind: 'binary', label: 'hex, as received', bytes: body }, note: '' };
+      ? { view: { kind: 'empty', label: 'empty' }, note: '', decoded: null }
+      : {
+          view: { kind: 'binary', label: 'hex, as received', bytes: body },
+          note: '',
+          decoded: null,
+        };
   }
-  const decoding = decodeContent(body, headerValue(headers, 'content-encoding'), truncated);
+  const codings = pendingCodings(() => headers, body);
   let bytes = body;
-  let note = '';
-  if (decoding.kind === 'decoded') {
-    bytes = decoding.bytes;
-    note = `, decoded from ${printable(decoding.codings)} (${formatSize(bytes.length)}${decoding.partial ? ', the start only' : ''})`;
-  } else if (decoding.kind === 'failed') {
-    note = `, ${printable(decoding.codings)} not decoded: ${decoding.reason}`;
-    return { view: formatRaw(body, truncated), note };
+  let decoded: ShownBody['decoded'] = null;
+  if (codings.length > 0) {
+    if (decoding === undefined || decoding === 'decoding') {
+      const name = codings.length > MAX_CODINGS ? `${codings.length} codings` : codings.join(', ');
+      return {
+        view: { kind: 'empty', label: `decoding ${printable(name)}…` },
+        note: '',
+        decoded: null,
+      };
+    }
+    if (decoding.kind === 'failed') {
+      const note = `, ${printable(decoding.codings)} not decoded: ${decoding.reason}`;
+      return { view: formatRaw(body, truncated), note, decoded: null };
+    }
+    if (decoding.kind === 'decoded') {
+      bytes = decoding.bytes;
+      decoded = { codings: decoding.codings, size: bytes.length, partial: decoding.partial };
+    }
   }
   const view =
     mode === 'raw'
       ? formatRaw(bytes, truncated)
       : formatBody(bytes, headerValue(headers, 'content-type'), truncated);
-  return { view, note };
+  return { view, note: '', decoded };
 }
 
 /** `200 OK`: the status and its reason phrase (the target's own, else the standard one). */
@@ -274,8 +360,9 @@ function exchangeRows(
   width: number,
   expanded: boolean,
   mode: BodyMode,
+  decoding: ContentDecoding | 'decoding' | undefined,
 ): Rows {
-  const shown = showBody({ headers, body, truncated }, mode);
+  const shown = showBody({ headers, body, truncated }, mode, decoding);
   const head = [
     '',
     title,
@@ -283,7 +370,7 @@ function exchangeRows(
       ([name, value]) => `  ${printable(name)}: ${printable(headerValueText(value))}`,
     ),
   ];
-  const bodyHeading = `Body · ${shown.view.label}${shown.note} · ${formatSize(body.length)}`;
+  const heading = bodyHeading(shown, formatSize(body.length));
   const headingRows = textRows([head[0] ?? '', head[1] ?? ''], width, 'heading');
   const headerRows = textRows(head.slice(2), width, 'plain');
   const bodyRowsAll = bodyRows(shown.view, width);
@@ -300,8 +387,8 @@ function exchangeRows(
     };
   }
   const parts = [headingRows, headerRows];
-  if (shown.view.kind !== 'empty') parts.push(textRows([bodyHeading], width, 'heading'), rows);
-  else parts.push(textRows(['Body · empty'], width, 'heading'));
+  if (shown.view.kind !== 'empty') parts.push(textRows([heading], width, 'heading'), rows);
+  else parts.push(textRows([`Body · ${shown.view.label}`], width, 'heading'));
   return concat(parts);
 }
 

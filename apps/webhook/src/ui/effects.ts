@@ -8,16 +8,14 @@ import type { CurlExport, CurlOptions } from '../export/curl.js';
 import type { HarDocument } from '../export/har.js';
 import { printable } from '../format/printable.js';
 import type { ReplayEdits } from '../replay/replay.js';
-import type { UiEffects } from './App.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
 import type { Notice } from './commands.js';
 import { type EditableRequest, fromEditableText, toEditableText } from './edit.js';
 import type { UiEnvironment } from './environment.js';
+import type { UiEffects } from './perform.js';
 
 /** What the UI's effects need from the rest of the tool: sending, and the export formats. */
 export interface UiServices {
-  /** The record's own replay target (its route's forward, --forward-to, --replay-to), or null. */
-  replayTarget(record: CapturedRequest): string | null;
   /**
    * Sends `record` again to `to` (a base URL typed by the user) or, without it, to the record's
    * own target, with `edits`, re-signed where a scheme applies, and adds the replay to the store;
@@ -56,12 +54,15 @@ export function createEffects(context: EffectsContext): UiEffects {
   const { environment, services } = context;
   const now = context.now ?? (() => new Date());
   return {
-    replayTarget: (record) => services.replayTarget(record),
-
     async copyCurl(record) {
-      const { command, bodyFile } = services.curl(record, {
-        bodyFilePath: `webhook-${record.seq}.body`,
-      });
+      const curl = services.curl(record, { bodyFilePath: `webhook-${record.seq}.body` });
+      if (!curl.ok) {
+        return {
+          text: `#${record.seq} cannot be copied as curl: ${printable(curl.reason)}`,
+          tone: 'bad',
+        };
+      }
+      const { command, bodyFile } = curl;
       if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
       const bodyNote = bodyFile ? ` (body in ./${printable(bodyFile.path)})` : '';
       const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;

@@ -82,6 +82,20 @@ export const KEY_TABLE: readonly Binding[] = [
   },
   {
     mode: 'list',
+    label: '[',
+    description: "Scroll the detail pane to the start of the request's body.",
+    matches: char('['),
+    event: command('bodyStart'),
+  },
+  {
+    mode: 'list',
+    label: ']',
+    description: "Scroll to the end of the request's body (expanding it).",
+    matches: char(']'),
+    event: command('bodyEnd'),
+  },
+  {
+    mode: 'list',
     label: 'Enter',
     description: 'Expand or collapse the body.',
     matches: (input, key) => key.return || input === '\r',

@@ -1,7 +1,16 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
+import type { ContentDecoding } from '../format/decode.js';
 import type { Notice, UiCommand } from './commands.js';
-import { BODY_MODES, type BodyMode, buildDetail } from './detail.js';
+import {
+  BODY_MODES,
+  type BodyMode,
+  buildDetail,
+  type DecodedBodies,
+  type DetailDocument,
+  NO_DECODED,
+  pendingCodings,
+} from './detail.js';
 import { type Filter, matches, narrows, parseFilter } from './filter.js';
 import { type Layout, layoutFor } from './layout.js';
 
@@ -42,6 +51,13 @@ export interface UiState {
   readonly prompt: Prompt | null;
   /** The last replay URL typed, used for records without a target of their own. */
   readonly replayTarget: string | null;
+  /** Each record's own replay target, from the config (see `ReplayTargetOf`). */
+  readonly replayTargetOf: ReplayTargetOf;
+  /**
+   * The selected request's bodies with their `Content-Encoding` undone (`decode` commands; the
+   * work runs off the event loop), the few most recent only.
+   */
+  readonly decoded: DecodedBodies;
   /** The last command's outcome, shown in the status bar until the next key. */
   readonly notice: Notice | null;
   /**
@@ -53,6 +69,15 @@ export interface UiState {
   readonly rows: number;
 }
 
+/**
+ * Where `r` sends a record without asking: its route's forward target, else --forward-to, else
+ * --replay-to; null when none is set. A pure function of the record and the config, fixed for the
+ * run, so the reducer decides with it whether to send at once or open the URL prompt.
+ */
+export type ReplayTargetOf = (record: CapturedRequest) => string | null;
+
+const NO_REPLAY_TARGET: ReplayTargetOf = () => null;
+
 /** Keys that mean the same in every state; bound to terminal keys in one table in keys.ts. */
 export type UiKey =
   | 'up'
@@ -61,6 +86,8 @@ export type UiKey =
   | 'oldest'
   | 'pageUp'
   | 'pageDown'
+  | 'bodyStart'
+  | 'bodyEnd'
   | 'toggleBody'
   | 'cycleBody'
   | 'clear'
@@ -85,8 +112,8 @@ export type UiEvent =
   | { readonly type: 'sync'; readonly snapshot: StoreSnapshot }
   | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
   | { readonly type: 'notice'; readonly notice: Notice }
-  /** `r`/`e` found no target for the record: ask for a URL. */
-  | { readonly type: 'askReplayTarget'; readonly edit: boolean };
+  /** A `decode` command's result. */
+  | { readonly type: 'decoded'; readonly body: Buffer; readonly decoding: ContentDecoding };
 
 export interface Step {
   readonly state: UiState;
@@ -99,6 +126,7 @@ export function initialState(
   columns: number,
   rows: number,
   warnings: readonly string[] = [],
+  replayTargetOf: ReplayTargetOf = NO_REPLAY_TARGET,
 ): UiState {
   return {
     records: [],
@@ -112,6 +140,8 @@ export function initialState(
     filter: NO_FILTER,
     prompt: null,
     replayTarget: null,
+    replayTargetOf,
+    decoded: NO_DECODED,
     notice: null,
     warnings,
     columns,
@@ -131,18 +161,61 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 
 /** The state after `event`, and the effects the caller must perform. Pure. */
 export function step(state: UiState, event: UiEvent): Step {
+  return askDecodes(apply(state, event));
+}
+
+/** Bodies decoded and kept at once: the selected request's (request, response, forward answer). */
+const DECODED_KEPT = 6;
+
+/**
+ * Asks for the selected request's encoded bodies to be decoded, once each, unless they are shown
+ * as received (`hex`): the reducer never decodes, the command runner does, off the event loop.
+ */
+function askDecodes(next: Step): Step {
+  const { state } = next;
+  const record = selectedRecord(state);
+  if (!record || state.bodyMode === 'hex') return next;
+  // Headers are read lazily: a stored record unpacks them on each read.
+  const bodies: [Buffer, () => CapturedRequest['headers'], boolean][] = [
+    [record.body, () => record.headers, record.truncated],
+  ];
+  const { response, forward } = record;
+  if (response) bodies.push([response.body, () => response.headers, false]);
+  if (forward?.kind === 'response') {
+    bodies.push([forward.body, () => forward.headers, forward.truncated]);
+  }
+  let decoded: Map<Buffer, ContentDecoding | 'decoding'> | null = null;
+  const commands: UiCommand[] = [];
+  for (const [body, headers, truncated] of bodies) {
+    if (body.length === 0 || state.decoded.has(body) || decoded?.has(body)) continue;
+    const codings = pendingCodings(headers, body);
+    if (codings.length === 0) continue;
+    decoded ??= new Map(state.decoded);
+    decoded.set(body, 'decoding');
+    commands.push({ type: 'decode', body, contentEncoding: codings.join(', '), truncated });
+  }
+  if (!decoded) return next;
+  for (const key of decoded.keys()) {
+    if (decoded.size <= DECODED_KEPT) break;
+    decoded.delete(key);
+  }
+  return { state: { ...state, decoded }, commands: [...next.commands, ...commands] };
+}
+
+function apply(state: UiState, event: UiEvent): Step {
   switch (event.type) {
+    case 'decoded': {
+      if (state.decoded.get(event.body) !== 'decoding') return only(state);
+      const decoded = new Map(state.decoded);
+      decoded.set(event.body, event.decoding);
+      return only(settle({ ...state, decoded }));
+    }
     case 'sync':
       return only(arrive(state, event.snapshot));
     case 'resize':
       return only(settle({ ...state, columns: event.columns, rows: event.rows }));
     case 'notice':
       return only({ ...state, notice: event.notice });
-    case 'askReplayTarget':
-      return only({
-        ...state,
-        prompt: { kind: 'replayTarget', text: 'http://', edit: event.edit },
-      });
     case 'type':
       return only(typeText(state, event.text));
     case 'erase':
@@ -190,6 +263,21 @@ function press(state: UiState, key: UiKey): Step {
       const top = state.detailTop + (key === 'pageDown' ? page : -page);
       return only(settle({ ...state, detailTop: top }));
     }
+    case 'bodyStart':
+    case 'bodyEnd': {
+      // The end of a collapsed body is its marker: jumping there shows the body whole.
+      const shown = key === 'bodyEnd' && selected !== null ? { ...state, expanded: true } : state;
+      const document = selectedDetail(shown);
+      if (!document) return only(state);
+      const layout = layoutOf(shown);
+      // The start shows the body's heading above its first line; the end fills the pane with its
+      // last lines (settle keeps it within the document).
+      const top =
+        key === 'bodyStart'
+          ? document.bodyStart - 1
+          : document.bodyStart + document.bodyLength - layout.detailRows;
+      return only(settle({ ...shown, detailTop: Math.max(0, top) }));
+    }
     case 'toggleBody':
       return only(selected === null ? state : settle({ ...state, expanded: !state.expanded }));
     case 'cycleBody': {
@@ -216,9 +304,15 @@ function press(state: UiState, key: UiKey): Step {
       const record = selectedRecord(state);
       const edit = key === 'editReplay';
       if (!record) return only(notice(state, 'Nothing selected to replay', 'bad'));
-      // The caller knows the record's own target (its route's forward, --forward-to,
-      // --replay-to); without one it sends `askReplayTarget` back and the prompt opens.
-      return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
+      // The record's own target first, sent without a URL so its route still shapes the path;
+      // else the URL typed last; else ask for one.
+      if (state.replayTargetOf(record) !== null) {
+        return { state, commands: [{ type: 'replay', record, target: null, edit }] };
+      }
+      if (state.replayTarget !== null) {
+        return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
+      }
+      return only({ ...state, prompt: { kind: 'replayTarget', text: 'http://', edit } });
     }
     case 'copyCurl': {
       const record = selectedRecord(state);
@@ -375,6 +469,14 @@ function select(state: UiState, index: number | null): UiState {
   return settle({ ...state, selectedSeq: seq, detailTop: 0, expanded: false });
 }
 
+/** The detail pane's document for the selected request as `state` shows it, or null. */
+export function selectedDetail(state: UiState): DetailDocument | null {
+  const record = selectedRecord(state);
+  if (!record) return null;
+  const { detailTextWidth } = layoutOf(state);
+  return buildDetail(record, detailTextWidth, state.expanded, state.bodyMode, state.decoded);
+}
+
 /** Clamps both scroll positions: the selection visible in the list, the detail within its content. */
 function settle(state: UiState): UiState {
   const layout = layoutOf(state);
@@ -386,10 +488,7 @@ function settle(state: UiState): UiState {
     if (selected >= listTop + layout.listRows) listTop = selected - layout.listRows + 1;
   }
   listTop = Math.max(0, listTop);
-  const record = selectedRecord(state);
-  const detailLength = record
-    ? buildDetail(record, layout.detailTextWidth, state.expanded, state.bodyMode).length
-    : 0;
+  const detailLength = selectedDetail(state)?.length ?? 0;
   const detailTop = Math.max(0, Math.min(state.detailTop, detailLength - layout.detailRows));
   if (listTop === state.listTop && detailTop === state.detailTop) return state;
   return { ...state, listTop, detailTop };

@@ -54,3 +54,35 @@ export function fit(text: string, width: number): string {
   const [head = ''] = wrap(text, Math.max(1, width - 1), 1);
   return `${head}…${' '.repeat(Math.max(0, width - 1 - columnsOf(head)))}`;
 }
+
+/**
+ * `text` in at most `width` columns, cut in the middle when longer: the start and the end are
+ * kept (the end gets two thirds), so `/services/…/hooks/github` and `/services/…/hooks/gzip` stay
+ * apart where cutting the end would make both `/services/produc…`.
+ */
+export function middleEllipsis(text: string, width: number): string {
+  if (columnsOf(text) <= width) return text;
+  if (width <= 1) return width === 1 ? '…' : '';
+  // A stand-in `printable` wrote (`<U+200B>`) is kept or dropped whole, never cut in two.
+  const chars = text.match(/<U\+[0-9A-F]{4,6}>|[\s\S]/gu) ?? [];
+  const tailRoom = Math.ceil(((width - 1) * 2) / 3);
+  let headRoom = width - 1 - tailRoom;
+  let tail = '';
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i -= 1) {
+    const size = columnsOf(chars[i] ?? '');
+    if (used + size > tailRoom) break;
+    tail = (chars[i] ?? '') + tail;
+    used += size;
+  }
+  headRoom += tailRoom - used;
+  let head = '';
+  let headUsed = 0;
+  for (const char of chars) {
+    const size = columnsOf(char);
+    if (headUsed + size > headRoom) break;
+    head += char;
+    headUsed += size;
+  }
+  return `${head}…${tail}`;
+}

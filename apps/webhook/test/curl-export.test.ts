@@ -1,0 +1,116 @@
+// Copy as curl (`x`) and `webhook export --curl`: the command, pasted into bash or zsh, sends the
+// captured request once, byte for byte, to the address it was sent to. The tool itself is the
+// receiver: what the pasted command sends is captured again and compared with the original.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningCapture, startCapture } from '../src/app.js';
+import type { CapturedRequest } from '../src/capture/record.js';
+import { toCurl } from '../src/export/curl.js';
+import { requestJson } from '../src/output/json.js';
+import { captureConfig, runCli, sendRaw, waitFor } from './helpers.js';
+import { startReceiver } from './receiver.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'webhook-curl-'));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function capturing(): Promise<{
+  capture: RunningCapture;
+  port: number;
+  records: CapturedRequest[];
+}> {
+  const capture = await startCapture(captureConfig());
+  cleanups.push(() => capture.close());
+  const records: CapturedRequest[] = [];
+  capture.onRecord((record) => records.push(record));
+  return { capture, port: Number(new URL(capture.address).port), records };
+}
+
+/** What must arrive again: every header but the ones curl computes (length) or owns (connection). */
+const comparable = (record: CapturedRequest) =>
+  record.headers.filter(([name]) => !/^(content-length|connection)$/i.test(name));
+
+describe('curl export', () => {
+  it.each(['bash', 'zsh'])(
+    '%s: sends the captured request once, to the address it was sent to (globbing made 100 requests of one, and Host chose the target)',
+    async (shell) => {
+      // Where a command built from the Host header would go.
+      const decoy = await startReceiver();
+      cleanups.push(() => decoy.close());
+      const { port, records } = await capturing();
+      const decoyAuthority = new URL(decoy.url).host;
+      await sendRaw(
+        port,
+        `GET /a{b,c}/[1-50]?n=[1-2]&q={x} HTTP/1.1\r\nHost: x@${decoyAuthority}\r\n` +
+          "X-Quote: it's $HOME `id` !! \\\r\nConnection: close\r\n\r\n",
+      );
+      await sendRaw(
+        port,
+        Buffer.concat([
+          Buffer.from(
+            'POST /hooks/{id}/[0] HTTP/1.1\r\nHost: h.test\r\nX-Case: One\r\nx-case: two\r\n' +
+              'X-Latin: caf\xe9\r\nContent-Length: 7\r\nConnection: close\r\n\r\n',
+            'latin1',
+          ),
+          Buffer.from([0x00, 0xff, 0x27, 0x0a, 0x40, 0x1b, 0x5b]),
+        ]),
+      );
+      await waitFor(() => records.length === 2);
+      const originals = records.slice(0, 2);
+      for (const [i, original] of originals.entries()) {
+        const before = records.length;
+        const curl = toCurl(original, { bodyFilePath: join(dir, `${shell}-${i}.body`) });
+        if (!curl.ok) throw new Error(curl.reason);
+        const { command, bodyFile } = curl;
+        if (bodyFile) writeFileSync(bodyFile.path, bodyFile.bytes);
+        await run(shell, ['-c', command]);
+        await waitFor(() => records.length > before);
+        // Once, not once per glob expansion.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(records.length).toBe(before + 1);
+        const copy = records.at(-1) as CapturedRequest;
+        expect(copy.method).toBe(original.method);
+        expect(copy.target).toBe(original.target);
+        expect(comparable(copy)).toEqual(comparable(original));
+        expect(copy.body).toEqual(original.body);
+      }
+      expect(decoy.received).toHaveLength(0);
+    },
+  );
+
+  it('webhook export --curl exports each record or skips it with a message (one bad Host aborted the export)', async () => {
+    const { port, records } = await capturing();
+    await sendRaw(port, 'GET /ok HTTP/1.1\r\nHost: h.test\r\nConnection: close\r\n\r\n');
+    await sendRaw(port, 'GET /spaced HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n');
+    await waitFor(() => records.length === 2);
+    // A record written before the tool kept the address it listened on, with no usable URL.
+    const unaddressed = JSON.parse(requestJson(records[1] as CapturedRequest));
+    delete unaddressed.local;
+    unaddressed.seq = 3;
+    unaddressed.url = 'http://a b/spaced';
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(
+      file,
+      `${records.map((record) => requestJson(record)).join('\n')}\n${JSON.stringify(unaddressed)}\n`,
+    );
+    const exported = await runCli(['export', '--from', file, '--curl'], { cwd: dir });
+    expect(exported.stderr).not.toContain('internal error');
+    expect(exported.stderr).not.toMatch(/\n\s+at /);
+    expect(exported.stderr).toContain('#3: skipped');
+    const commands = exported.stdout.trim().split('\n\n');
+    expect(commands).toHaveLength(2);
+    expect(commands[1]).toContain("-H 'Host: a b'");
+    expect(exported.code).toBe(1);
+    const har = join(dir, 'out.har');
+    const asHar = await runCli(['export', '--from', file, '--har', har], { cwd: dir });
+    expect(asHar.code).toBe(0);
+    expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
+  });
+});
