@@ -13,6 +13,7 @@ import {
   requestJsonPieces,
   requestLine,
 } from './output/printers.js';
+import { runRelayCommand } from './relay/commands.js';
 import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
 
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
       return;
     case 'run':
       await run(command.config);
+      return;
+    default:
+      await runRelayCommand(command, process.stdout, process.stderr);
   }
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
+import { parseRelayCommand, type RelayCommand } from '../relay/config.js';
 import { loadConfigFile, type Variables } from './file.js';
 import { formatSize, parseSize } from './size.js';
 import {
@@ -19,6 +20,7 @@ import {
 export const HELP = `Usage: webhook [options]
        webhook replay --from FILE.jsonl (--id N | --all) --to URL [--resign] [-c FILE] [--save FILE]
        webhook export --from FILE.jsonl (--har OUT.har | --curl) [--id N]
+       webhook relay serve|create|rotate|delete …   (see webhook relay --help)
 
 Catches every HTTP request on a local port and shows it live in a terminal UI.
 
@@ -89,9 +91,13 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly config: AppConfig }
   | ReplayCommand
-  | ExportCommand;
+  | ExportCommand
+  | RelayCommand;
 
 export function parseCommand(argv: readonly string[], env: Environment): Command {
+  // The relay's commands have options of their own (see relay/config.ts).
+  if (argv[0] === 'relay')
+    return parseRelayCommand(argv.slice(1), { variables: env.variables ?? {} });
   let values: ReturnType<typeof parseFlags>['values'];
   let positionals: string[];
   try {
