@@ -398,7 +398,7 @@ function percentile(numbers: readonly number[], p: number): number {
 }
 
 const BARE = 'bare node:http';
-/** Each measured target with its target ratio (issue 18). */
+/** Each measured target with its target ratio. */
 const TARGETS = [
   { name: 'webhook --no-tui', goal: 0.8 },
   { name: 'webhook --json > file', goal: 0.8 },

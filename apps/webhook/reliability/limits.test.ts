@@ -1,4 +1,4 @@
-// Issue 17: the memory attacks of defect 3 (thousands of tiny headers; uploads held one byte
+// Memory attacks (thousands of tiny headers; uploads held one byte
 // short), a dead or hanging forward target under a flood, and hostile files for --load. Each runs
 // the real CLI as a child process and reads its peak resident memory (VmHWM).
 import { spawn } from 'node:child_process';
@@ -91,7 +91,7 @@ async function rawRequests(port: number, count: number, concurrency: number, req
   return statuses;
 }
 
-describe('defect 3: --max-memory holds under both attacks', () => {
+describe('--max-memory holds under header floods and uploads held one byte short', () => {
   it(`${scaled(150, 1000)} requests of ~38,000 tiny headers with --max-memory 16MiB`, async () => {
     const maxMemory = 16 * MiB;
     const cli = await startCli(['--max-memory', '16MiB', '--max-body', '1MiB']);

@@ -16,9 +16,9 @@ const LIMIT_FLAGS = ['--max-memory', '64MiB', '--max-body', '1MiB', '--max-reque
  * Allowed above --max-memory: Node and V8 at rest (~50 MiB; ~100 MiB with React, Ink and its
  * layout engine), the collector's lag in freeing dropped bodies and per-frame garbage. Measured
  * figures and what they are made of: RELIABILITY.md. Before stdout waited for a slow reader,
- * --json peaked at 800 MiB here. --json's peak rose to 264-283 MiB with issue 17's escaping of
+ * --json peaked at 800 MiB here. --json's peak rose to 264-283 MiB when terminal-safe escaping took
  * whole lines (a large string per request, freed late, more so the faster the flood); since a large
- * body is written from its own bytes it peaks at 192-196 MiB (issue 18, RELIABILITY.md).
+ * body is written from its own bytes it peaks at 192-196 MiB (RELIABILITY.md).
  */
 const OVERHEAD = { '--no-tui': 200 * MiB, '--json': 200 * MiB, ui: 360 * MiB };
 

@@ -4,7 +4,7 @@ import type { CapturedRequest, RequestDraft } from './capture/record.js';
 import { createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
-import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/forward.js';
+import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/queue.js';
 import { type ReplayEdits, replay } from './replay/replay.js';
 import { createRouter, type Router } from './respond/routes.js';
 

@@ -34,7 +34,7 @@ export function fail(error: unknown): never {
   restore();
   if (error instanceof CliError) {
     // Messages quote config files, flags and saved sessions, any of which may be hostile: one
-    // filter here, so no escape sequence in them reaches the terminal (issue 17, defect 4).
+    // filter here, so no escape sequence in them reaches the terminal.
     process.stderr.write(`webhook: ${printable(error.message)}\n`);
     process.exit(error.exitCode);
   }

@@ -143,6 +143,49 @@ function text2(record: ReturnType<typeof makeRecord>, width: number, expanded: b
   return Array.from({ length: document.length }, (_, i) => document.line(i).text);
 }
 
+describe('body formatting: literals and byte order marks', () => {
+  it('re-indents 12.50, 1.0, 1e3 and -0 without rewriting them (pretty-printing rewrote literals)', () => {
+    const view = formatBody(
+      Buffer.from('{"price":12.50,"one":1.0,"k":1e3,"z":-0,"big":9007199254740993}'),
+      'application/json',
+    );
+    expect(view.kind).toBe('json');
+    expect(lines(view)).toEqual([
+      '{',
+      '  "price": 12.50,',
+      '  "one": 1.0,',
+      '  "k": 1e3,',
+      '  "z": -0,',
+      '  "big": 9007199254740993',
+      '}',
+    ]);
+  });
+
+  it('finds JSON after a byte order mark and says the mark is there (it was shown as text)', () => {
+    const view = formatBody(Buffer.from('\ufeff{"a":1}'), 'application/json');
+    expect(view.kind).toBe('json');
+    expect(view.label).toContain('U+FEFF');
+    expect(lines(view)).toEqual(['{', '  "a": 1', '}']);
+  });
+});
+
+describe('detail document: header values', () => {
+  it.each([
+    // Node hands header bytes over as Latin-1: the UTF-8 bytes of "Zoë" arrive as "ZoÃ«".
+    [
+      'a UTF-8 value as UTF-8, not Latin-1 (it was shown as mojibake)',
+      Buffer.from('Zoë', 'utf8').toString('latin1'),
+      'Zoë',
+    ],
+    ['a value that is not valid UTF-8 as Latin-1', 'caf\u00e9', 'café'],
+  ])('shows %s', (_case, raw, shown) => {
+    const record = makeRecord({ headers: [['X-Value', raw]] });
+    const document = buildDetail(record, 100, false);
+    const text = Array.from({ length: document.length }, (_, i) => document.line(i).text);
+    expect(text).toContain(`  X-Value: ${shown}`);
+  });
+});
+
 describe('detail document', () => {
   const body = Buffer.from(Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n'));
   const record = makeRecord({

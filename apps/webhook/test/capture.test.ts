@@ -238,7 +238,7 @@ describe('retention', () => {
     expect(held).toBeLessThanOrEqual(4000);
   });
 
-  // Issue 17, defect 3: headers were neither counted nor stored compactly, so requests with
+  // Headers were neither counted nor stored compactly, so requests with
   // thousands of tiny headers and no body were never dropped (3.85 GB with --max-memory 16MiB).
   it('counts headers against --max-memory: bodiless requests with 8000 headers are dropped too', async () => {
     const maxMemory = 1024 * 1024;

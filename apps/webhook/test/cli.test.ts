@@ -49,7 +49,7 @@ describe.concurrent('the webhook command', () => {
     expect(run.stderr).toMatch(/^webhook: config\.yaml:\d+: \(syntax\): /);
   });
 
-  // Issue 17, defect 4: key and header names from the file were printed raw, so a crafted
+  // Key and header names from the file were printed raw, so a crafted
   // ./config.yaml could retitle the window, write the clipboard (OSC 52) and clear the screen.
   it('escapes everything it prints from a config file', async () => {
     const osc = '\u001b]0;pwned\u0007\u001b]52;c;cm0gLXJmIH4gIw==\u0007\u001b[2J';

@@ -19,7 +19,6 @@ function setup(clipboard: 'osc52' | 'file', editor = 'true') {
   const written: string[] = [];
   const replays: { record: CapturedRequest; to: string | undefined; edits: unknown }[] = [];
   const services: UiServices = {
-    replayTarget: () => null,
     async replay(record, request) {
       replays.push({ record, to: request.to, edits: request.edits });
       return makeRecord({

@@ -12,7 +12,7 @@ import { makeRecord } from './helpers.js';
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
 
 describe('--json lines', () => {
-  // Issue 17, defect 5: JSON.stringify leaves C1 controls, bidi overrides, U+2028/2029 and
+  // JSON.stringify leaves C1 controls, bidi overrides, U+2028/2029 and
   // U+FEFF raw; printed to a terminal, U+009B acts as CSI and U+202E reverses the line.
   it('escapes C1 controls, bidi marks, line separators and format characters as \\u sequences', () => {
     const hostile =

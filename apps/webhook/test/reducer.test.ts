@@ -269,7 +269,7 @@ describe('commands', () => {
 
   it('r and e ask the caller to replay the selection (to its own target, or the last typed)', () => {
     const list = records(2);
-    const state = withRecords(list);
+    const state = { ...withRecords(list), replayTargetOf: () => 'http://127.0.0.1:3000' };
     expect(step(state, key('replay')).commands).toEqual([
       { type: 'replay', record: list[1], target: null, edit: false },
     ]);
@@ -278,9 +278,9 @@ describe('commands', () => {
     ]);
   });
 
-  it('without a target the caller asks for a URL, checked, then remembered', () => {
+  it('without a target of its own a URL is asked for, checked, then remembered', () => {
     const list = records(1);
-    let state = run(withRecords(list), { type: 'askReplayTarget', edit: false });
+    let state = run(withRecords(list), key('replay'));
     expect(state.prompt).toEqual({ kind: 'replayTarget', text: 'http://', edit: false });
     // Keys are text while the prompt is open.
     let out = stepAll(
@@ -295,7 +295,7 @@ describe('commands', () => {
     state = run(state, key('escape'));
     expect(state.prompt).toBeNull();
     out = stepAll(
-      run(state, { type: 'askReplayTarget', edit: true }),
+      run(state, key('editReplay')),
       { type: 'type', text: '127.0.0.1:4000/x' },
       { type: 'submit' },
     );

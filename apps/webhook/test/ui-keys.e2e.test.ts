@@ -1,4 +1,4 @@
-// The keys of issue 17 in the real command, in a pseudo-terminal.
+// Filter, body-view and list keys in the real command, in a pseudo-terminal.
 import { describe, expect, it } from 'vitest';
 import { CLI, waitFor } from './helpers.js';
 import { startInTerminal } from './pty.js';
@@ -6,7 +6,7 @@ import { startInTerminal } from './pty.js';
 const shown = (screen: string, parts: (string | RegExp)[]) =>
   parts.every((part) => (typeof part === 'string' ? screen.includes(part) : part.test(screen)));
 
-describe('the new keys in a pseudo-terminal', { timeout: 60_000 }, () => {
+describe('filter, body view and list keys in a pseudo-terminal', { timeout: 60_000 }, () => {
   it('/ filters as you type, n moves, Esc clears; v cycles the body view', async () => {
     const cli = startInTerminal([CLI, '--port', '0'], { cols: 140, rows: 30 });
     try {

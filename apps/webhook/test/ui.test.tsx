@@ -2,8 +2,9 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestStore } from '../src/capture/store.js';
-import { App, FRAME_MS, syncDelay, type UiEffects } from '../src/ui/App.js';
+import { App, FRAME_MS, syncDelay } from '../src/ui/App.js';
 import { layoutFor } from '../src/ui/layout.js';
+import type { UiEffects } from '../src/ui/perform.js';
 import { makeRecord, waitFor } from './helpers.js';
 
 const KEYS = {
@@ -28,6 +29,7 @@ function mount(
   store = new RequestStore({ maxRequests: 1000, maxMemory: 1 << 30 }),
   effects?: UiEffects,
   warnings?: readonly string[],
+  replayTarget: string | null = null,
 ) {
   const onQuit = vi.fn();
   instance = render(
@@ -36,6 +38,7 @@ function mount(
       address="http://127.0.0.1:9080"
       onQuit={onQuit}
       effects={effects}
+      replayTargetOf={() => replayTarget}
       warnings={warnings}
       fallbackSize={{ columns: COLUMNS, rows: ROWS }}
     />,
@@ -264,10 +267,9 @@ describe('keys', () => {
 });
 
 describe('commands and their effects', () => {
-  function fakeEffects(target: string | null) {
+  function fakeEffects() {
     const calls: string[] = [];
     const effects: UiEffects = {
-      replayTarget: () => target,
       replay: async (record, to, edit) => {
         calls.push(`replay #${record.seq} ${to} ${edit}`);
         return { text: `#9 replay of #${record.seq} → 200 OK in 1 ms`, tone: 'good' };
@@ -285,8 +287,8 @@ describe('commands and their effects', () => {
   }
 
   it('r, x and X run their effects and show the outcome in the status bar', async () => {
-    const { effects, calls } = fakeEffects('http://127.0.0.1:3000');
-    const ui = mount(undefined, effects);
+    const { effects, calls } = fakeEffects();
+    const ui = mount(undefined, effects, undefined, 'http://127.0.0.1:3000');
     const first = add(ui.store, '/a');
     add(ui.store, '/b', { method: 'GET' });
     await ui.until((frame) => frame.includes('2 kept / 2 seen'));
@@ -309,7 +311,7 @@ describe('commands and their effects', () => {
   });
 
   it('asks for a URL when the request has no target of its own', async () => {
-    const { effects, calls } = fakeEffects(null);
+    const { effects, calls } = fakeEffects();
     const ui = mount(undefined, effects);
     const record = add(ui.store, '/a');
     await ui.until((frame) => frame.includes('1 kept'));
@@ -387,7 +389,7 @@ describe('frame pacing', () => {
     expect(syncDelay(10_000)).toBe(500);
   });
 
-  // Issue 18: the UI must not redraw more than the screen shows. Counted, not timed: the frame
+  // The UI must not redraw more than the screen shows. Counted, not timed: the frame
   // timer only fires when the test advances it, so the count cannot depend on the machine.
   it('draws one frame for a thousand arrivals spread over a thousand event-loop turns', async () => {
     const ui = mount();

@@ -1,5 +1,5 @@
-import type { ForwardQueue } from '../forward/forward.js';
-import { forwardUrl } from '../forward/forward.js';
+import type { ForwardQueue } from '../forward/queue.js';
+import { forwardUrl } from '../forward/url.js';
 import type { Router } from '../respond/routes.js';
 import { verify } from '../verify/verify.js';
 import {

@@ -14,7 +14,7 @@ import type { HeaderPairs } from '../config/types.js';
  * (U+009B is a one-byte CSI), DEL, the bidirectional marks and overrides, U+2028/U+2029 (line
  * breaks to JavaScript and some editors), U+FEFF and the other invisible format characters
  * (zero-width space, joiners, soft hyphen...). Each is written as its `\u` escape, which every
- * JSON parser reads back as the same character (issue 17, defect 5).
+ * JSON parser reads back as the same character.
  */
 const UNSAFE_IN_JSON =
   /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;

@@ -1,7 +1,8 @@
 import type { CapturedRequest, RequestDraft } from '../capture/record.js';
 import { splitTarget } from '../capture/record.js';
 import type { HeaderPairs, RouteSpec, VerifySpec } from '../config/types.js';
-import { forwardUrl, sendRequest } from '../forward/forward.js';
+import { sendRequest } from '../forward/client.js';
+import { forwardUrl } from '../forward/url.js';
 import { sign } from '../verify/verify.js';
 
 /** Changes made before a replay ("replay with modifications"); anything absent stays as captured. */

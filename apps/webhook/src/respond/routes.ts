@@ -1,13 +1,14 @@
 import type { SentResponse } from '../capture/record.js';
 import type { HeaderPairs, ResponseSpec, RouteSpec, VerifySpec } from '../config/types.js';
 
-/** A response ready to write: headers complete, body encoded once at start-up. */
+/**
+ * A response ready to write: headers complete, body encoded once at start-up. The capture server
+ * groups the headers into the form Node's `setHeader` takes (`groupHeaders`), once per response.
+ */
 export interface PreparedResponse {
   readonly status: number;
   /** As configured, in order, plus the inferred Content-Type. */
   readonly headers: HeaderPairs;
-  /** The same headers grouped by name (repeats as arrays), the form `setHeader` takes. */
-  readonly headerMap: ReadonlyMap<string, string | string[]>;
   readonly body: Buffer;
   /** The same, as a record's `response` (one object shared by every request it answers). */
   readonly sent: SentResponse;
@@ -68,24 +69,10 @@ export function prepareResponse(spec: ResponseSpec): PreparedResponse {
     hasContentType || spec.body === ''
       ? spec.headers
       : [...spec.headers, ['Content-Type', inferContentType(spec.body)] as const];
-  const headerMap = new Map<string, string | string[]>();
-  const byLowerName = new Map<string, string>();
-  for (const [name, value] of headers) {
-    const key = byLowerName.get(name.toLowerCase()) ?? name;
-    byLowerName.set(name.toLowerCase(), key);
-    const previous = headerMap.get(key);
-    headerMap.set(
-      key,
-      previous === undefined
-        ? value
-        : [...(Array.isArray(previous) ? previous : [previous]), value],
-    );
-  }
   const body = Buffer.from(spec.body, 'utf8');
   return {
     status: spec.status,
     headers,
-    headerMap,
     body,
     sent: { status: spec.status, headers, body },
   };

@@ -2,7 +2,7 @@ import type { CapturedRequest } from '../capture/record.js';
 
 /**
  * What the reducer asks its caller to do: every effect (the store, the network, the clipboard,
- * files, $EDITOR, quitting) happens at the edge, in `App.tsx`'s command runner, never in the
+ * files, $EDITOR, quitting) happens at the edge, in the command runner (`perform.ts`), never in the
  * reducer. Results come back as `notice` events.
  */
 export type UiCommand =
@@ -10,8 +10,8 @@ export type UiCommand =
   /** Empty the store (the `seen` count keeps counting). */
   | { readonly type: 'clear' }
   /**
-   * Send `record` again: to its own target (its route's forward, --forward-to, --replay-to), else
-   * to `target` (the URL last typed), else ask for one. With `edit`, open it in $EDITOR first and
+   * Send `record` again: to `target` (a URL typed in the prompt) or, when null, to its own target
+   * (its route's forward, --forward-to, --replay-to). With `edit`, open it in $EDITOR first and
    * send what was saved (ngrok's replay with modifications). The replay is recorded as a new entry
    * linked to `record`.
    */

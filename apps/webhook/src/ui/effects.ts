@@ -8,16 +8,14 @@ import type { CurlExport, CurlOptions } from '../export/curl.js';
 import type { HarDocument } from '../export/har.js';
 import { printable } from '../format/printable.js';
 import type { ReplayEdits } from '../replay/replay.js';
-import type { UiEffects } from './App.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
 import type { Notice } from './commands.js';
 import { type EditableRequest, fromEditableText, toEditableText } from './edit.js';
 import type { UiEnvironment } from './environment.js';
+import type { UiEffects } from './perform.js';
 
 /** What the UI's effects need from the rest of the tool: sending, and the export formats. */
 export interface UiServices {
-  /** The record's own replay target (its route's forward, --forward-to, --replay-to), or null. */
-  replayTarget(record: CapturedRequest): string | null;
   /**
    * Sends `record` again to `to` (a base URL typed by the user) or, without it, to the record's
    * own target, with `edits`, re-signed where a scheme applies, and adds the replay to the store;
@@ -56,8 +54,6 @@ export function createEffects(context: EffectsContext): UiEffects {
   const { environment, services } = context;
   const now = context.now ?? (() => new Date());
   return {
-    replayTarget: (record) => services.replayTarget(record),
-
     async copyCurl(record) {
       const { command, bodyFile } = services.curl(record, {
         bodyFilePath: `webhook-${record.seq}.body`,

@@ -42,6 +42,8 @@ export interface UiState {
   readonly prompt: Prompt | null;
   /** The last replay URL typed, used for records without a target of their own. */
   readonly replayTarget: string | null;
+  /** Each record's own replay target, from the config (see `ReplayTargetOf`). */
+  readonly replayTargetOf: ReplayTargetOf;
   /** The last command's outcome, shown in the status bar until the next key. */
   readonly notice: Notice | null;
   /**
@@ -52,6 +54,15 @@ export interface UiState {
   readonly columns: number;
   readonly rows: number;
 }
+
+/**
+ * Where `r` sends a record without asking: its route's forward target, else --forward-to, else
+ * --replay-to; null when none is set. A pure function of the record and the config, fixed for the
+ * run, so the reducer decides with it whether to send at once or open the URL prompt.
+ */
+export type ReplayTargetOf = (record: CapturedRequest) => string | null;
+
+const NO_REPLAY_TARGET: ReplayTargetOf = () => null;
 
 /** Keys that mean the same in every state; bound to terminal keys in one table in keys.ts. */
 export type UiKey =
@@ -84,9 +95,7 @@ export type UiEvent =
   | { readonly type: 'submit' }
   | { readonly type: 'sync'; readonly snapshot: StoreSnapshot }
   | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
-  | { readonly type: 'notice'; readonly notice: Notice }
-  /** `r`/`e` found no target for the record: ask for a URL. */
-  | { readonly type: 'askReplayTarget'; readonly edit: boolean };
+  | { readonly type: 'notice'; readonly notice: Notice };
 
 export interface Step {
   readonly state: UiState;
@@ -99,6 +108,7 @@ export function initialState(
   columns: number,
   rows: number,
   warnings: readonly string[] = [],
+  replayTargetOf: ReplayTargetOf = NO_REPLAY_TARGET,
 ): UiState {
   return {
     records: [],
@@ -112,6 +122,7 @@ export function initialState(
     filter: NO_FILTER,
     prompt: null,
     replayTarget: null,
+    replayTargetOf,
     notice: null,
     warnings,
     columns,
@@ -138,11 +149,6 @@ export function step(state: UiState, event: UiEvent): Step {
       return only(settle({ ...state, columns: event.columns, rows: event.rows }));
     case 'notice':
       return only({ ...state, notice: event.notice });
-    case 'askReplayTarget':
-      return only({
-        ...state,
-        prompt: { kind: 'replayTarget', text: 'http://', edit: event.edit },
-      });
     case 'type':
       return only(typeText(state, event.text));
     case 'erase':
@@ -216,9 +222,15 @@ function press(state: UiState, key: UiKey): Step {
       const record = selectedRecord(state);
       const edit = key === 'editReplay';
       if (!record) return only(notice(state, 'Nothing selected to replay', 'bad'));
-      // The caller knows the record's own target (its route's forward, --forward-to,
-      // --replay-to); without one it sends `askReplayTarget` back and the prompt opens.
-      return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
+      // The record's own target first, sent without a URL so its route still shapes the path;
+      // else the URL typed last; else ask for one.
+      if (state.replayTargetOf(record) !== null) {
+        return { state, commands: [{ type: 'replay', record, target: null, edit }] };
+      }
+      if (state.replayTarget !== null) {
+        return { state, commands: [{ type: 'replay', record, target: state.replayTarget, edit }] };
+      }
+      return only({ ...state, prompt: { kind: 'replayTarget', text: 'http://', edit } });
     }
     case 'copyCurl': {
       const record = selectedRecord(state);

@@ -4,9 +4,10 @@ import type { RunningCapture } from '../app.js';
 import type { RequestStore } from '../capture/store.js';
 import { toCurl } from '../export/curl.js';
 import { toHar } from '../export/har.js';
-import { App, type UiEffects } from './App.js';
+import { App } from './App.js';
 import { createEffects, type UiServices } from './effects.js';
 import type { UiEnvironment } from './environment.js';
+import type { UiEffects } from './perform.js';
 import type { UiEvent, UiState } from './reducer.js';
 import { enterFullScreen, type TerminalSession } from './terminal.js';
 
@@ -41,7 +42,6 @@ export interface UiOptions {
 /** The services the UI's effects use: the capture's replay, the export formats. */
 export function uiServices(capture: UiOptions['capture']): UiServices {
   return {
-    replayTarget: (record) => capture.replayTarget(record),
     replay: (record, request) => capture.replay(record, request),
     curl: toCurl,
     har: toHar,
@@ -89,6 +89,7 @@ export function startUi(
         address={address}
         onQuit={handlers.onQuit}
         effects={effects}
+        replayTargetOf={options ? (record) => options.capture.replayTarget(record) : undefined}
         warnings={options?.warnings}
         initial={lastState}
         channel={channel}

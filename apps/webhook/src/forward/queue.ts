@@ -1,0 +1,190 @@
+/** The forward queue: bounded, in arrival order, so capturing never waits for a target. */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { ExchangeFailure, ExchangeResponse } from '../capture/record.js';
+import { type OutgoingRequest, sendRequest } from './client.js';
+
+export interface ForwardQueueOptions {
+  /** Requests sent at the same time; the rest wait. */
+  readonly concurrency: number;
+  /** Requests waiting or under way; beyond it a request is not forwarded (`queue-full`). */
+  readonly maxQueued: number;
+  /**
+   * Bytes (bodies and headers) of the requests waiting or under way, and of the answers being
+   * received; beyond it a request is `queue-full` and an answer is kept `truncated`.
+   */
+  readonly maxQueuedBytes: number;
+  readonly timeoutMs: number;
+  readonly maxResponseBody: number;
+}
+
+/**
+ * Fixed limits of the forward queue (README "Forward"): a target slower than the requests
+ * arriving, or dead, costs at most this much memory; the requests beyond it are recorded with
+ * the failure `queue-full` and not sent.
+ */
+export const FORWARD_QUEUE_LIMITS = {
+  // A cap, not a count: connections are opened only while every open one is busy, so a trickle
+  // of webhooks uses one. At 8, a flood of captures left most requests `queue-full` (the target's
+  // round trip, not its capacity, was the limit); at 64 a local app keeps up (README "Benchmark").
+  concurrency: 64,
+  maxQueued: 1000,
+  maxQueuedBytes: 32 * 1024 * 1024,
+} as const;
+
+interface Waiting {
+  readonly request: OutgoingRequest;
+  readonly url: string;
+  bytes: number;
+  /** The forward timeout counts from here: waiting in the queue uses it up too. */
+  readonly deadline: number;
+  readonly resolve: (result: ExchangeResponse | ExchangeFailure) => void;
+}
+
+/**
+ * Sends requests to forward targets a few at a time, in arrival order, never holding more than
+ * its limits: capturing never waits for it.
+ */
+export class ForwardQueue {
+  private readonly waiting: Waiting[] = [];
+  private active = 0;
+  private bytes = 0;
+  private readonly abort = new AbortController();
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
+
+  constructor(private readonly options: ForwardQueueOptions) {
+    // One keep-alive pool per target (Agent keys its sockets by host and port): a forward reuses
+    // an idle connection, so it costs neither a TCP handshake nor a DNS lookup (done per new
+    // connection only). LIFO reuse keeps the fewest connections warm; idle ones are closed
+    // before the server's own keep-alive timeout (Node honours its `Keep-Alive: timeout` hint).
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.concurrency,
+      scheduling: 'lifo' as const,
+    };
+    this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  }
+
+  /** Requests waiting or under way, and their bytes. */
+  get load(): { readonly requests: number; readonly bytes: number } {
+    return { requests: this.waiting.length + this.active, bytes: this.bytes };
+  }
+
+  /** Sends `request` to `url` when a slot is free; resolves with the answer or the failure. */
+  submit(request: OutgoingRequest, url: string): Promise<ExchangeResponse | ExchangeFailure> {
+    const bytes = outgoingBytes(request);
+    const full =
+      this.waiting.length + this.active >= this.options.maxQueued ||
+      this.bytes + bytes > this.options.maxQueuedBytes;
+    if (full || this.abort.signal.aborted) {
+      const failure: ExchangeFailure = {
+        kind: 'failure',
+        target: url,
+        failure: full ? 'queue-full' : 'cancelled',
+        message: full
+          ? `forward queue full (${this.waiting.length + this.active} requests, ${this.bytes} bytes waiting)`
+          : 'the tool stopped',
+        durationMs: 0,
+      };
+      return Promise.resolve(failure);
+    }
+    this.bytes += bytes;
+    return new Promise((resolve) => {
+      const deadline = performance.now() + this.options.timeoutMs;
+      this.waiting.push({ request, url, bytes, deadline, resolve });
+      this.pump();
+      this.sweepSoon();
+    });
+  }
+
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Fails the requests that waited out the whole forward timeout in the queue (a hanging target
+   * holds every slot), so each record is complete within the timeout of its arrival.
+   */
+  private sweepSoon(): void {
+    if (this.sweepTimer || this.waiting.length === 0) return;
+    this.sweepTimer = setTimeout(
+      () => {
+        this.sweepTimer = undefined;
+        const now = performance.now();
+        let kept = 0;
+        for (const item of this.waiting) {
+          if (item.deadline > now) this.waiting[kept++] = item;
+          else this.expire(item);
+        }
+        this.waiting.length = kept;
+        this.sweepSoon();
+      },
+      Math.max(50, this.options.timeoutMs / 4),
+    );
+    this.sweepTimer.unref();
+  }
+
+  private expire(item: Waiting): void {
+    this.bytes -= item.bytes;
+    item.resolve({
+      kind: 'failure',
+      target: item.url,
+      failure: 'timeout',
+      message: `no answer within ${this.options.timeoutMs} ms (waited in the forward queue)`,
+      durationMs: this.options.timeoutMs,
+    });
+  }
+
+  /** Cancels everything waiting or under way (each resolves as `cancelled`). */
+  close(): void {
+    this.abort.abort();
+    clearTimeout(this.sweepTimer);
+    for (const item of this.waiting.splice(0)) {
+      item.resolve({
+        kind: 'failure',
+        target: item.url,
+        failure: 'cancelled',
+        message: 'the tool stopped',
+        durationMs: 0,
+      });
+    }
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private pump(): void {
+    while (this.active < this.options.concurrency) {
+      const item = this.waiting.shift();
+      if (!item) return;
+      const left = item.deadline - performance.now();
+      if (left <= 0) {
+        this.expire(item);
+        continue;
+      }
+      this.active += 1;
+      void sendRequest(item.request, item.url, {
+        timeoutMs: Math.ceil(left),
+        maxResponseBody: this.options.maxResponseBody,
+        signal: this.abort.signal,
+        agents: this.agents,
+        // 64 answers of up to --max-body each in flight would otherwise escape the bound.
+        keep: (wanted) => {
+          const granted = Math.max(0, Math.min(wanted, this.options.maxQueuedBytes - this.bytes));
+          this.bytes += granted;
+          item.bytes += granted;
+          return granted;
+        },
+      }).then((result) => {
+        this.active -= 1;
+        this.bytes -= item.bytes;
+        item.resolve(result);
+        this.pump();
+      });
+    }
+  }
+}
+
+/** What a request costs while it waits: its body and header text. */
+export function outgoingBytes(request: OutgoingRequest): number {
+  let bytes = request.body.length + request.target.length;
+  for (const [name, value] of request.headers) bytes += name.length + value.length + 4;
+  return bytes;
+}
