@@ -14,6 +14,7 @@ import {
   requestLine,
 } from './output/printers.js';
 import { runRelayCommand } from './relay/commands.js';
+import { relayStateText, startRelayListener } from './relay/listen.js';
 import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
 
@@ -123,6 +124,28 @@ async function run(config: AppConfig): Promise<void> {
   const source = config.configFile ? ` (config: ${printable(config.configFile)})` : '';
   process.stderr.write(`${notices}webhook: listening on ${capture.address}${source}\n`);
   capture.onRecord(printer.print);
+  if (config.relay) {
+    const { sendUrl } = config.relay;
+    let last = '';
+    const relay = startRelayListener(
+      config.relay,
+      capture,
+      config.limits.maxBody,
+      (state) => {
+        const text = relayStateText(state);
+        // Reconnection attempts differ only in their delay: one line per kind of state.
+        if (text.replace(/in \d+ s /, '') === last) return;
+        last = text.replace(/in \d+ s /, '');
+        const url = state.kind === 'connected' ? ` (send URL ${sendUrl})` : '';
+        process.stderr.write(`webhook: ${printable(text)}${url}\n`);
+      },
+      (gap) =>
+        process.stderr.write(
+          `webhook: relay: events after ${gap.after} were dropped by the relay before they could be read\n`,
+        ),
+    );
+    onExit(() => void relay.stop());
+  }
 }
 
 function version(): string {
