@@ -98,7 +98,9 @@ export class RelayClient {
     this.#done ??= this.#run();
   }
 
+  /** Stops listening. The cursor is written at once (the process may exit right after). */
   async stop(): Promise<void> {
+    this.options.cursor?.flush();
     this.#stopped = true;
     this.#abort?.abort();
     this.#sleepAbort?.abort();
@@ -310,6 +312,7 @@ function messageText(text: string): string {
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
 

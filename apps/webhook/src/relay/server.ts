@@ -364,8 +364,9 @@ export async function buildRelay(
         waitForLocal: channel.waitForLocal,
       };
       res.write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
-      // No Last-Event-ID: a new listener starts with what arrives from now on.
-      let cursor = lastEventId ?? (await store.lastId(channel.id));
+      // No Last-Event-ID: a new listener gets everything the buffer still holds, so what was sent
+      // before anyone listened (a provider's test delivery) is not lost either.
+      let cursor = lastEventId;
       while (!closed) {
         woken = false;
         const current = await store.getChannel(channel.id);
