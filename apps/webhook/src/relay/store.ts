@@ -127,6 +127,8 @@ export class MemoryRelayStore implements RelayStore {
     const entry = this.#channels.get(id);
     if (!entry) return false;
     entry.channel = { ...entry.channel, tokenHash };
+    // Listeners check their token on waking: the ones holding the old token are dropped.
+    for (const wake of entry.wakers) wake();
     return true;
   }
 
