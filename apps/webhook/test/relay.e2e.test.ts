@@ -12,6 +12,16 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunningCli, runCli, waitFor } from './helpers.js';
 
+/** The base URL a relay prints once it listens (tsx startup takes seconds on a busy machine). */
+async function addressOf(cli: RunningCli): Promise<string> {
+  await waitFor(
+    () => /listening on http:\/\/\S+/.test(cli.stderr),
+    () => cli.stderr,
+    90_000,
+  );
+  return /listening on (http:\/\/\S+)/.exec(cli.stderr)?.[1] ?? '';
+}
+
 const ADMIN_TOKEN = 'relay-admin-token-for-tests-0123456789';
 const GITHUB_SECRET = 'gh-relay-secret';
 const STRIPE_SECRET = 'whsec_relay_stripe';
@@ -123,7 +133,9 @@ const connected = (cli: RunningCli, times = 1) =>
   );
 
 // Each process starts through tsx; on a busy machine that takes seconds.
-describe('the relay between senders on the internet and webhook --relay', { timeout: 200_000 }, () => {
+describe('the relay between senders on the internet and webhook --relay', {
+  timeout: 200_000,
+}, () => {
   let relay: RunningCli;
   let server: string;
   let channel: { sendUrl: string; token: string };
@@ -138,7 +150,7 @@ describe('the relay between senders on the internet and webhook --relay', { time
         env: adminEnv,
       },
     );
-    server = await relay.address();
+    server = await addressOf(relay);
     channel = await createChannel(server);
     first = startClient(channel, join(work, 'first'));
     second = startClient(channel, secondState);

@@ -269,6 +269,10 @@ export class RedisRelayStore implements RelayStore {
     };
   }
 
+  async check() {
+    await this.redis.ping();
+  }
+
   async close() {
     clearInterval(this.#refresh);
     await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);

@@ -200,9 +200,15 @@ export async function buildRelay(
   const sendUrl = (request: FastifyRequest, id: string) =>
     `${config.publicUrl ?? `${request.protocol}://${request.host}`}${SEND_PREFIX}${id}`;
 
-  app.get('/health', async () => {
-    await store.countListeners('health');
-    return { status: 'ok', store: config.redisUrl ? 'redis' : 'memory' };
+  app.get('/health', async (request, reply) => {
+    const storeKind = config.redisUrl ? 'redis' : 'memory';
+    try {
+      await store.check();
+    } catch (error) {
+      request.log.error({ err: error }, 'health: store unavailable');
+      return reply.status(503).send({ status: 'unavailable', store: storeKind });
+    }
+    return { status: 'ok', store: storeKind };
   });
 
   app.post(

@@ -67,6 +67,8 @@ export interface RelayStore {
   publishAnswer(id: string, eventId: string, answer: string): Promise<void>;
   /** Calls `receive` with the first answer posted for that event. */
   onAnswer(id: string, eventId: string, receive: (answer: string) => void): () => void;
+  /** Rejects when the store cannot serve (Redis unreachable): `/health` says so. */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -231,6 +233,8 @@ export class MemoryRelayStore implements RelayStore {
       if (this.#answers.get(key) === receive) this.#answers.delete(key);
     };
   }
+
+  async check() {}
 
   async close() {
     this.#channels.clear();
