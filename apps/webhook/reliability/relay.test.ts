@@ -77,14 +77,26 @@ describe('relay bounds', { timeout: 60_000 }, () => {
     await relay?.app.close();
   });
 
-  it('a flood of 3000 requests keeps every buffer within --buffer-events and --buffer-bytes', async () => {
+  it('a flood of 1000 requests keeps every buffer within --buffer-events and --buffer-bytes', async () => {
+    // Default timeouts here: a loaded machine must not turn the flood into 408s.
+    const flooded = await startRelay([
+      '--buffer-events',
+      '200',
+      '--buffer-bytes',
+      '12MiB',
+      '--channel-rate',
+      '100000',
+      '--address-rate',
+      '100000',
+    ]);
+    const target = await createChannel(flooded.base);
     const before = heap();
     const body = Buffer.alloc(8 * 1024, 'a');
     const statuses = new Map<number, number>();
-    for (let round = 0; round < 30; round += 1) {
+    for (let round = 0; round < 20; round += 1) {
       const answers = await Promise.all(
-        Array.from({ length: 100 }, () =>
-          fetch(`${channel.sendUrl}/flood`, { method: 'POST', body }).then(async (response) => {
+        Array.from({ length: 50 }, () =>
+          fetch(`${target.sendUrl}/flood`, { method: 'POST', body }).then(async (response) => {
             await response.arrayBuffer();
             return response.status;
           }),
@@ -93,11 +105,12 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       for (const status of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
     expect([...statuses.keys()]).toEqual([200]);
-    const held = await relay.store.readAfter(channel.id, null, 10_000, Date.now());
+    const held = await flooded.store.readAfter(target.id, null, 10_000, Date.now());
     expect(held.events.length).toBe(200);
-    expect(relay.store.totalBytes).toBeLessThanOrEqual(12 * MiB);
+    expect(flooded.store.totalBytes).toBeLessThanOrEqual(12 * MiB);
     // Everything else was let go: the process holds the buffer and little more.
     expect(heap() - before).toBeLessThan(48 * MiB);
+    await flooded.app.close();
   });
 
   it('rate limits answer 429 with Retry-After, per channel and per address', async () => {
@@ -105,6 +118,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
     try {
       const target = await createChannel(limited.base);
       const statuses: number[] = [];
+      const started = Date.now();
       for (let i = 0; i < 40; i += 1) {
         const response = await fetch(`${target.sendUrl}/x`, { method: 'POST', body: 'x' });
         statuses.push(response.status);
@@ -112,7 +126,9 @@ describe('relay bounds', { timeout: 60_000 }, () => {
           expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
         await response.arrayBuffer();
       }
-      expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(22);
+      // A burst of 4 x 5, then 5 a second.
+      const allowed = 20 + Math.ceil(((Date.now() - started) / 1000) * 5) + 1;
+      expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(allowed);
       expect(statuses).toContain(429);
       const perAddress = await startRelay(['--channel-rate', '1000', '--address-rate', '2']);
       try {
@@ -196,14 +212,16 @@ describe('relay bounds', { timeout: 60_000 }, () => {
     await expect.poll(() => relay.store.countListeners(quiet.id)).toBe(1);
     const before = heap();
     const body = Buffer.alloc(512 * 1024, 'q');
-    for (let i = 0; i < 20; i += 1) {
+    // 14 events of 512 KiB (base64: 9.6 MB) are more than the socket buffers take, within the
+    // channel's 12 MiB.
+    for (let i = 0; i < 14; i += 1) {
       const response = await fetch(`${quiet.sendUrl}/n/${i}`, { method: 'POST', body });
       expect(response.status).toBe(200);
     }
     await expect.poll(() => relay.store.countListeners(quiet.id), { timeout: 10_000 }).toBe(0);
     expect(heap() - before).toBeLessThan(40 * MiB);
     const held = await relay.store.readAfter(quiet.id, null, 100, Date.now());
-    expect(held.events.length).toBe(20);
+    expect(held.events.length).toBe(14);
     socket.destroy();
   });
 
@@ -247,14 +265,18 @@ describe('relay bounds', { timeout: 60_000 }, () => {
         expect(sent.headers.get('set-cookie')).toBeNull();
       }
     }
+    // Raw, so no client normalises `..` away first.
     for (const path of [
       '/c/short',
       `/c/${channel.id.slice(0, 21)}!`,
       '/c/',
-      '/c/%2e%2e/api/channels',
+      '/c/../api/channels',
+      '/c/%00',
     ]) {
-      const response = await fetch(`${relay.base}${path}`, { method: 'POST' });
-      expect(response.status).toBe(404);
+      const sent = await exchange(relay.port, [
+        Buffer.from(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`),
+      ]);
+      expect(sent.status).toBe(404);
     }
     const wrongAdmin = await fetch(`${relay.base}/api/channels`, {
       method: 'POST',

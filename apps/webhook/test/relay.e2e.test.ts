@@ -159,7 +159,7 @@ describe('the relay between senders on the internet and webhook --relay', {
 
   afterAll(async () => {
     await Promise.all([first?.stop(), second?.stop(), relay?.stop()]);
-  }, 30_000);
+  }, 90_000);
 
   it('hands out an unguessable send URL and a secret token', () => {
     expect(channel.sendUrl).toMatch(new RegExp(`^${server}/c/[A-Za-z0-9_-]{22}$`));
@@ -289,7 +289,7 @@ describe('the relay between senders on the internet and webhook --relay', {
     await waitFor(
       () => records(second).length >= 5,
       () => second.stdout + second.stderr,
-      15_000,
+      90_000,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(records(second).map((record) => record.target)).toEqual(
