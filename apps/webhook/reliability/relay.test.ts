@@ -109,7 +109,11 @@ describe('relay bounds', { timeout: 60_000 }, () => {
     expect(held.events.length).toBe(200);
     expect(flooded.store.totalBytes).toBeLessThanOrEqual(12 * MiB);
     // Everything else was let go: the process holds the buffer and little more.
-    expect(heap() - before).toBeLessThan(48 * MiB);
+    const grown = heap() - before;
+    console.info(
+      `relay flood: 1000 × 8 KiB, buffer ${held.events.length} events / ${(flooded.store.totalBytes / MiB).toFixed(1)} MiB, heap + buffers grew ${(grown / MiB).toFixed(1)} MiB`,
+    );
+    expect(grown).toBeLessThan(48 * MiB);
     await flooded.app.close();
   });
 
@@ -171,7 +175,11 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       );
     const endless = await exchange(relay.port, parts);
     expect(endless.status).toBe(413);
-    expect(heap() - before).toBeLessThan(32 * MiB);
+    const grown = heap() - before;
+    console.info(
+      `relay huge bodies: 100 MiB declared and 10 MiB chunked refused 413; heap grew ${(grown / MiB).toFixed(1)} MiB`,
+    );
+    expect(grown).toBeLessThan(32 * MiB);
     const held = await relay.store.readAfter(channel.id, null, 10_000, Date.now());
     expect(held.events.some((event) => event.data.includes('"target":"/chunked"'))).toBe(false);
   });
@@ -218,8 +226,13 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       const response = await fetch(`${quiet.sendUrl}/n/${i}`, { method: 'POST', body });
       expect(response.status).toBe(200);
     }
+    const sent = Date.now();
     await expect.poll(() => relay.store.countListeners(quiet.id), { timeout: 10_000 }).toBe(0);
-    expect(heap() - before).toBeLessThan(40 * MiB);
+    const grown = heap() - before;
+    console.info(
+      `relay never-reading listener: dropped ${Date.now() - sent} ms after the last of 14 × 512 KiB; heap grew ${(grown / MiB).toFixed(1)} MiB (buffer ${(relay.store.totalBytes / MiB).toFixed(1)} MiB)`,
+    );
+    expect(grown).toBeLessThan(40 * MiB);
     const held = await relay.store.readAfter(quiet.id, null, 100, Date.now());
     expect(held.events.length).toBe(14);
     socket.destroy();

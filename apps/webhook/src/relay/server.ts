@@ -10,7 +10,12 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import proxyAddr from '@fastify/proxy-addr';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { Type } from 'typebox';
 import { formatAddress } from '../capture/server.js';
 import type { RelayServerConfig } from './config.js';
@@ -134,7 +139,8 @@ export async function buildRelay(
 
   const app = Fastify({
     logger: logStream ? { level: config.logLevel, stream: logStream } : false,
-    disableRequestLogging: true,
+    // The relay logs what an operator acts on (channels, listeners, refusals), not every request.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trust ?? false,
     bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
     serverFactory: (fastifyHandler) => {
