@@ -118,11 +118,19 @@ writeFileSync(
   ].join('\n'),
 );
 
+/** Every process started, so a failing test leaves none behind. */
+const started: RunningCli[] = [];
+
 /** A client process listening to `channel`; its cursor lives under `stateHome`. */
 function startClient(channel: { sendUrl: string; token: string }, stateHome: string) {
-  return new RunningCli(['--relay', channel.sendUrl, '--json', '--port', '0', '-c', configFile], {
-    env: { WEBHOOK_RELAY_TOKEN: channel.token, XDG_STATE_HOME: stateHome },
-  });
+  const client = new RunningCli(
+    ['--relay', channel.sendUrl, '--json', '--port', '0', '-c', configFile],
+    {
+      env: { WEBHOOK_RELAY_TOKEN: channel.token, XDG_STATE_HOME: stateHome },
+    },
+  );
+  started.push(client);
+  return client;
 }
 
 const connected = (cli: RunningCli, times = 1) =>
@@ -158,7 +166,7 @@ describe('the relay between senders on the internet and webhook --relay', {
   }, 200_000);
 
   afterAll(async () => {
-    await Promise.all([first?.stop(), second?.stop(), relay?.stop()]);
+    await Promise.all([...started.map((client) => client.stop()), relay?.stop()]);
   }, 90_000);
 
   it('hands out an unguessable send URL and a secret token', () => {

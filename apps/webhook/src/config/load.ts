@@ -52,7 +52,7 @@ Options:
 Sizes take binary units: 512k, 10MiB, 1g.
 Keys in the UI: Up/k Down/j select, Enter expands the body, PgUp/PgDn scroll, v body view,
 / filter, n/N next/previous match, r replay, e edit and replay, x copy as curl, X export HAR,
-c clear, q quit.
+y copy the relay send URL, c clear, q quit.
 `;
 
 /** The bits of the environment the CLI depends on, passed in so nothing else reads process.env. */
