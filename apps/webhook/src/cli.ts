@@ -14,7 +14,6 @@ import {
   requestLine,
 } from './output/printers.js';
 import type { RelayState } from './relay/client.js';
-import { runRelayCommand } from './relay/commands.js';
 import { relayStateText, startRelayListener } from './relay/listen.js';
 import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
@@ -45,8 +44,11 @@ async function main(): Promise<void> {
     case 'run':
       await run(command.config);
       return;
-    default:
+    default: {
+      // Loaded only for `webhook relay …`: capturing never pays for the relay's server (Fastify).
+      const { runRelayCommand } = await import('./relay/commands.js');
       await runRelayCommand(command, process.stdout, process.stderr);
+    }
   }
 }
 
