@@ -397,13 +397,182 @@ function percentile(numbers: readonly number[], p: number): number {
   );
 }
 
+const RELAY_ADMIN_TOKEN = 'bench-relay-admin-token-0123456789';
+
+/**
+ * The relay path, each in its own process: `webhook relay serve` (its rate limits and buffer
+ * raised so the flood is neither refused nor trimmed) and `webhook --relay <send URL> --json`
+ * with stdout to a file. The flood goes to the send URL; `counts` reads the client's file.
+ */
+async function relayPath(
+  name: string,
+  clientArgs: string[] = ['--json'],
+  cli = CLI,
+): Promise<Target & { clientPid: number }> {
+  const relay = spawn(
+    process.execPath,
+    [
+      ...NODE_ARGS,
+      cli,
+      'relay',
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--channel-rate',
+      '100000',
+      '--address-rate',
+      '100000',
+      '--buffer-events',
+      String(SENT * 2),
+      '--buffer-bytes',
+      '1GiB',
+      '--max-buffered',
+      '1GiB',
+    ],
+    {
+      env: { ...process.env, WEBHOOK_RELAY_ADMIN_TOKEN: RELAY_ADMIN_TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  const base = await lineMatching(relay, 'stderr', /listening on (http:\/\/\S+)/);
+  const created = (await (
+    await fetch(`${base}/api/channels`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${RELAY_ADMIN_TOKEN}` },
+    })
+  ).json()) as { sendUrl: string; token: string };
+  const file = join(SCRATCH, `${name}.out`);
+  const fd = openSync(file, 'w');
+  const client = spawn(
+    process.execPath,
+    [...NODE_ARGS, cli, '--relay', created.sendUrl, '--port', '0', ...KEEP_ALL, ...clientArgs],
+    {
+      env: {
+        ...process.env,
+        WEBHOOK_RELAY_TOKEN: created.token,
+        XDG_STATE_HOME: join(SCRATCH, `state-${name}`),
+      },
+      stdio: ['ignore', fd, 'pipe'],
+    },
+  );
+  closeSync(fd);
+  await lineMatching(client, 'stderr', /(relay: connected)/);
+  return {
+    url: created.sendUrl,
+    pid: relay.pid ?? 0,
+    clientPid: client.pid ?? 0,
+    async counts() {
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
+      return { seen: lines.length, kept: lines.length };
+    },
+    async stop() {
+      await stopChild(client);
+      await stopChild(relay);
+    },
+  };
+}
+
+/**
+ * Relay → client → capture: flooded at the send URL, timed until the client's capture holds every
+ * request (not until the relay answered: it answers before the client has the request).
+ */
+async function measureRelay(round: number, target: Target & { clientPid: number }) {
+  await flood(target.url, WARMUP);
+  for (
+    let waited = 0;
+    ((await target.counts())?.seen ?? 0) < WARMUP && waited < 60_000;
+    waited += 50
+  ) {
+    await sleep(50);
+  }
+  const cpuBefore = cpuSeconds(target.pid);
+  const clientBefore = cpuSeconds(target.clientPid);
+  const started = performance.now();
+  const result = await flood(target.url, REQUESTS);
+  let counts = await target.counts();
+  while ((counts?.seen ?? 0) < SENT && performance.now() - started < 120_000) {
+    await sleep(20);
+    counts = await target.counts();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    name: RELAY,
+    round,
+    requestsPerSecond: Math.round(REQUESTS / seconds),
+    latencyP99Ms: result.latency.p99,
+    cpuUsPerRequest: Math.round(((cpuSeconds(target.pid) - cpuBefore) / REQUESTS) * 1e6),
+    appCpuUsPerRequest: Math.round(
+      ((cpuSeconds(target.clientPid) - clientBefore) / REQUESTS) * 1e6,
+    ),
+    sent: SENT,
+    answered: WARMUP + result['2xx'],
+    seen: counts?.seen ?? null,
+    kept: counts?.kept ?? null,
+    loadAverage: loadavg()[0] ?? 0,
+  } satisfies Measured;
+}
+
+/**
+ * Latency one request at a time: from sending to the forwarded copy reaching an app in this
+ * process, directly (`webhook --forward-to app`) and through the relay (`webhook --relay …
+ * --forward-to app`). The difference is what the relay adds.
+ */
+async function deliveryLatencies(samples: number) {
+  const arrivals = new Map<string, number>();
+  const { createServer } = await import('node:http');
+  const app = createServer((req, res) => {
+    arrivals.set(String(req.headers['x-bench-id']), performance.now());
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const address = app.address();
+  const appUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const paths = {
+    direct: () => headless('latency-direct', ['--no-tui', '--forward-to', appUrl]),
+    relay: () => relayPath('latency-relay', ['--no-tui', '--forward-to', appUrl]),
+  };
+  const result: Record<string, number[]> = {};
+  for (const [name, start] of Object.entries(paths)) {
+    const target = await start();
+    const times: number[] = [];
+    try {
+      for (let i = 0; i < samples; i += 1) {
+        const id = `${name}-${i}`;
+        const sent = performance.now();
+        const answer = await fetch(`${target.url}/latency`, {
+          method: 'POST',
+          headers: { 'X-Bench-Id': id, 'Content-Type': 'application/json' },
+          body: BODY,
+        });
+        await answer.arrayBuffer();
+        while (!arrivals.has(id) && performance.now() - sent < 10_000) await sleep(1);
+        times.push((arrivals.get(id) ?? Number.NaN) - sent);
+      }
+    } finally {
+      await target.stop();
+    }
+    result[name] = times.slice(Math.min(20, samples / 10));
+  }
+  app.close();
+  return result as { direct: number[]; relay: number[] };
+}
+
 const BARE = 'bare node:http';
+const RELAY = 'webhook --relay (relay → client → capture)';
 /** Each measured target with its target ratio. */
 const TARGETS = [
   { name: 'webhook --no-tui', goal: 0.8 },
   { name: 'webhook --json > file', goal: 0.8 },
   { name: 'webhook, UI in a pty', goal: 0.6 },
   { name: 'webhook --no-tui --forward-to app', goal: 0.5 },
+  { name: RELAY, goal: 0.3 },
 ] as const;
 
 /** This build, and the one given with --before (same targets, same round). */
@@ -443,6 +612,14 @@ for (let round = 1; round <= ROUNDS; round += 1) {
         ),
       );
     }
+    if (wanted(RELAY) && suffix === '') {
+      rows.push(
+        await run(
+          () => relayPath('relay'),
+          (target) => measureRelay(round, target),
+        ),
+      );
+    }
     if (wanted('webhook --no-tui --forward-to app')) {
       const app = await bareServer();
       const forwarding = await run(
@@ -458,6 +635,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     }
   }
 }
+const latencies = wanted(RELAY) ? await deliveryLatencies(Math.max(100, REQUESTS / 100)) : null;
 const uptimeAfter = readFileSync('/proc/loadavg', 'utf8').trim();
 
 const memoryRows = values['skip-memory']
@@ -479,6 +657,12 @@ const lost = rows.filter(
 const bareOf = (round: number) => rows.find((row) => row.name === BARE && row.round === round);
 const ratio = (row: Measured) =>
   row.requestsPerSecond / (bareOf(row.round)?.requestsPerSecond ?? 1);
+const directOf = (round: number) =>
+  rows.find((row) => row.name === 'webhook --json > file' && row.round === round);
+/** The relay path against direct local capture (`webhook --json > file`) of the same round. */
+const relayRatios = rows
+  .filter((row) => row.name === RELAY)
+  .map((row) => row.requestsPerSecond / (directOf(row.round)?.requestsPerSecond ?? Number.NaN));
 const names = TARGETS.map((target) => target.name).filter(wanted);
 const summary = [
   BARE,
@@ -531,6 +715,22 @@ console.table(
     load: row.loadAverage.toFixed(1),
   })),
 );
+if (latencies) {
+  const added = (p: number) => percentile(latencies.relay, p) - percentile(latencies.direct, p);
+  console.log(
+    `\nrelay → client → capture: ${relayRatios.map((value) => value.toFixed(2)).join(' ')} of direct capture ` +
+      `(webhook --json > file) by round, median ${median(relayRatios).toFixed(2)}; ` +
+      `delivery to a forwarded app one request at a time (${latencies.relay.length} samples), ms:`,
+  );
+  console.table(
+    [50, 99].map((p) => ({
+      percentile: `p${p}`,
+      direct: percentile(latencies.direct, p).toFixed(1),
+      'through the relay': percentile(latencies.relay, p).toFixed(1),
+      'added by the relay': added(p).toFixed(1),
+    })),
+  );
+}
 if (memoryRows.length > 0) {
   console.table(
     memoryRows.map((row) => ({
@@ -560,6 +760,7 @@ writeFileSync(
       summary,
       runs: rows,
       memory: memoryRows,
+      relay: latencies ? { vsDirectCapture: relayRatios, latenciesMs: latencies } : null,
     },
     null,
     2,

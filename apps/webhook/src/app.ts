@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createPipeline } from './capture/pipeline.js';
 import type { CapturedRequest, RequestDraft } from './capture/record.js';
-import { createCaptureServer, formatAddress, listen } from './capture/server.js';
+import { type Answer, createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
 import { CliError } from './errors.js';
@@ -45,6 +45,12 @@ export interface RunningCapture {
    * replayed): what `--json`, the line printer and `--save` write. Returns the unsubscribe.
    */
   onRecord(listener: (record: CapturedRequest) => void): () => void;
+  /**
+   * Puts a request that did not arrive on the port (one a relay recorded) through the same
+   * pipeline: routes, verification, forwarding, the store and `onRecord`. Resolves with the
+   * answer a sender on the port would have had.
+   */
+  inject(draft: RequestDraft): Promise<Answer>;
   /** Adds records read from a file (`--load`) without reporting them to `onRecord`. */
   preload(drafts: Iterable<RequestDraft>): void;
   close(): Promise<void>;
@@ -92,17 +98,18 @@ export async function startCapture(
   const complete = (record: CapturedRequest) => {
     for (const listener of listeners) listener(record);
   };
+  const handle = createPipeline({
+    store,
+    route,
+    queue,
+    respondWithForward: config.forward.respondWithForward,
+    rejectInvalid: config.rejectInvalid,
+    loopMark: mark,
+    complete,
+  });
   const server = createCaptureServer({
     store,
-    handle: createPipeline({
-      store,
-      route,
-      queue,
-      respondWithForward: config.forward.respondWithForward,
-      rejectInvalid: config.rejectInvalid,
-      loopMark: mark,
-      complete,
-    }),
+    handle,
     maxBody: config.limits.maxBody,
     timeouts: config.timeouts,
   });
@@ -146,6 +153,7 @@ export async function startCapture(
       complete(added);
       return added;
     },
+    inject: async (draft) => handle(draft),
     onRecord(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -13,6 +13,8 @@ import {
   requestJsonPieces,
   requestLine,
 } from './output/printers.js';
+import type { RelayState } from './relay/client.js';
+import { relayStateText, startRelayListener } from './relay/listen.js';
 import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
 
@@ -41,6 +43,12 @@ async function main(): Promise<void> {
       return;
     case 'run':
       await run(command.config);
+      return;
+    default: {
+      // Loaded only for `webhook relay …`: capturing never pays for the relay's server (Fastify).
+      const { runRelayCommand } = await import('./relay/commands.js');
+      await runRelayCommand(command, process.stdout, process.stderr);
+    }
   }
 }
 
@@ -75,6 +83,8 @@ async function run(config: AppConfig): Promise<void> {
       }
     });
   }
+  const relayStatus = startRelay(config, capture);
+  let lastRelayLine = '';
   const notices = warnings.map((warning) => `webhook: ${printable(warning)}\n`).join('');
 
   if (config.output === 'tui') {
@@ -97,6 +107,15 @@ async function run(config: AppConfig): Promise<void> {
         capture,
         environment: uiEnvironment(process.env, process.cwd()),
         warnings: capture.notices,
+        ...(config.relay
+          ? {
+              relay: {
+                sendUrl: config.relay.sendUrl,
+                status: relayStatus.current,
+                subscribe: (listener: (status: string) => void) => relayStatus.subscribe(listener),
+              },
+            }
+          : {}),
       },
     );
     // Printed again on the normal screen once the UI has gone, so the warning is not missed.
@@ -119,6 +138,47 @@ async function run(config: AppConfig): Promise<void> {
   const source = config.configFile ? ` (config: ${printable(config.configFile)})` : '';
   process.stderr.write(`${notices}webhook: listening on ${capture.address}${source}\n`);
   capture.onRecord(printer.print);
+  relayStatus.subscribe((text, state) => {
+    // Reconnection attempts differ only in their delay: one line per kind of state.
+    const kind = text.replace(/in \d+ s /, '');
+    if (kind === lastRelayLine) return;
+    lastRelayLine = kind;
+    const url = state === 'connected' ? ` (send URL ${config.relay?.sendUrl})` : '';
+    process.stderr.write(`webhook: ${printable(text)}${url}\n`);
+  });
+}
+
+/**
+ * `--relay`: starts the relay client into the capture; its state as text for the status bar or
+ * stderr. Nothing happens without --relay.
+ */
+function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startCapture>>) {
+  type Listener = (text: string, state: RelayState['kind']) => void;
+  const listeners = new Set<Listener>();
+  const status = {
+    current: 'relay: connecting',
+    subscribe(listener: Listener) {
+      listeners.add(listener);
+    },
+  };
+  if (!config.relay) return status;
+  const publish = (text: string, state: RelayState['kind']) => {
+    status.current = text;
+    for (const listener of listeners) listener(text, state);
+  };
+  const client = startRelayListener(
+    config.relay,
+    capture,
+    config.limits.maxBody,
+    (state) => publish(relayStateText(state), state.kind),
+    (gap) =>
+      publish(
+        `relay: connected; events after ${gap.after} were trimmed before they were read`,
+        'connected',
+      ),
+  );
+  onExit(() => void client.stop());
+  return status;
 }
 
 function version(): string {

@@ -93,10 +93,10 @@ export class RunningCli {
   readonly exited: Promise<CliRun>;
   readonly child: ChildProcess;
 
-  constructor(args: string[], options: { cwd?: string } = {}) {
+  constructor(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
     this.child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
-      env: childEnv(),
+      env: childEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -157,6 +157,7 @@ export function captureConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     replayTo: null,
     saveFile: null,
     loadFile: null,
+    relay: null,
     ...overrides,
   };
 }

@@ -278,6 +278,10 @@ describe('commands and their effects', () => {
         calls.push(`curl #${record.seq}`);
         return { text: 'copied as curl', tone: 'good' };
       },
+      copyText: async (text, what) => {
+        calls.push(`copy ${what} ${text}`);
+        return { text: `${what} copied`, tone: 'good' };
+      },
       exportHar: async (records, filter) => {
         calls.push(`har ${records.length} ${filter}`);
         return { text: 'exported', tone: 'good' };

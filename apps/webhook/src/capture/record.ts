@@ -48,6 +48,11 @@ export interface RecordFields {
   readonly verification?: Verification;
   /** For a replay: the `seq` of the record it replays (the original, not an earlier replay of it). */
   readonly replayOf?: number;
+  /**
+   * The relay send URL the request came through (`--relay`); `remote` is then the sender's
+   * address as the relay saw it. Absent for requests that reached the port.
+   */
+  readonly relayedVia?: string;
 }
 
 /** One captured request, as received: nothing normalised away. */

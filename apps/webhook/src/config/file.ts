@@ -12,9 +12,11 @@ import {
 } from 'yaml';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../capture/record.js';
 import { configError } from '../errors.js';
+import { parseSendUrl } from '../relay/protocol.js';
 import {
   DEFAULT_TOLERANCE_SECONDS,
   type FileConfig,
+  type FileRelay,
   type HeaderPairs,
   type ResponseSpec,
   type RouteSpec,
@@ -82,6 +84,7 @@ class ConfigReader {
       'forward',
       'verify',
       'routes',
+      'relay',
     ]);
     const config: {
       port?: number;
@@ -90,6 +93,7 @@ class ConfigReader {
       forward?: string;
       verify?: VerifySpec;
       routes: RouteSpec[];
+      relay?: FileRelay;
     } = { routes: [] };
     const port = fields.get('port');
     if (port) config.port = this.integer(port, 'port', 0, 65535);
@@ -103,7 +107,30 @@ class ConfigReader {
     if (verify) config.verify = this.verify(verify, 'verify');
     const routes = fields.get('routes');
     if (routes) config.routes = this.routes(routes);
+    const relay = fields.get('relay');
+    if (relay) config.relay = this.relay(relay);
     return config;
+  }
+
+  /** `relay: {url, token}`: the channel to receive from and its listen token. */
+  private relay(node: Node): FileRelay {
+    const fields = this.fields(this.map(node, 'relay'), 'relay.', ['url', 'token']);
+    const relay: { url?: string; token?: string } = {};
+    const url = fields.get('url');
+    if (url) {
+      const text = this.nonEmptyString(url, 'relay.url');
+      if (!parseSendUrl(text)) {
+        throw this.error(
+          url,
+          'relay.url',
+          `must be a relay send URL, https://host/c/<id> (got ${text})`,
+        );
+      }
+      relay.url = text;
+    }
+    const token = fields.get('token');
+    if (token) relay.token = this.nonEmptyString(token, 'relay.token');
+    return relay;
   }
 
   private routes(node: Node): RouteSpec[] {

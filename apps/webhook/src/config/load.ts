@@ -2,8 +2,11 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
+import { parseRelayCommand, type RelayCommand } from '../relay/config.js';
+import { parseSendUrl } from '../relay/protocol.js';
 import { loadConfigFile, type Variables } from './file.js';
 import { formatSize, parseSize } from './size.js';
+import type { FileConfig, RelaySettings } from './types.js';
 import {
   type AppConfig,
   BUILT_IN_RESPONSE,
@@ -19,6 +22,7 @@ import {
 export const HELP = `Usage: webhook [options]
        webhook replay --from FILE.jsonl (--id N | --all) --to URL [--resign] [-c FILE] [--save FILE]
        webhook export --from FILE.jsonl (--har OUT.har | --curl) [--id N]
+       webhook relay serve|create|rotate|delete …   (see webhook relay --help)
 
 Catches every HTTP request on a local port and shows it live in a terminal UI.
 
@@ -38,6 +42,8 @@ Options:
       --respond-with-forward answer callers with the forward target's response
       --reject-invalid    answer 401 to requests whose signature does not verify
       --replay-to <url>   where r replays in the UI when no forward target applies
+      --relay <send-url>  also receive what senders post to this relay channel (token in
+                          WEBHOOK_RELAY_TOKEN or relay.token in the config file)
       --save <file>       append every record to this JSON Lines file
       --load <file>       start with the records of a file written by --save or --json
   -h, --help              show this help
@@ -46,7 +52,7 @@ Options:
 Sizes take binary units: 512k, 10MiB, 1g.
 Keys in the UI: Up/k Down/j select, Enter expands the body, PgUp/PgDn scroll, v body view,
 / filter, n/N next/previous match, r replay, e edit and replay, x copy as curl, X export HAR,
-c clear, q quit.
+y copy the relay send URL, c clear, q quit.
 `;
 
 /** The bits of the environment the CLI depends on, passed in so nothing else reads process.env. */
@@ -89,9 +95,13 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly config: AppConfig }
   | ReplayCommand
-  | ExportCommand;
+  | ExportCommand
+  | RelayCommand;
 
 export function parseCommand(argv: readonly string[], env: Environment): Command {
+  // The relay's commands have options of their own (see relay/config.ts).
+  if (argv[0] === 'relay')
+    return parseRelayCommand(argv.slice(1), { variables: env.variables ?? {} });
   let values: ReturnType<typeof parseFlags>['values'];
   let positionals: string[];
   try {
@@ -152,7 +162,7 @@ export function parseCommand(argv: readonly string[], env: Environment): Command
       config,
     };
   }
-  return { kind: 'run', config: runConfig(values, env) };
+  return { kind: 'run', config: runConfig(values, env, true) };
 }
 
 /** Bytes of one line of a saved file: a record's body (base64) and headers, with room. */
@@ -186,7 +196,12 @@ function readUrl(flag: string, text: string): string {
   return text;
 }
 
-function runConfig(values: ReturnType<typeof parseFlags>['values'], env: Environment): AppConfig {
+function runConfig(
+  values: ReturnType<typeof parseFlags>['values'],
+  env: Environment,
+  /** Capturing (not replaying): the relay applies. */
+  capturing = false,
+): AppConfig {
   const limits = readLimits(values);
   const configFile = findConfigFile(values.config, env);
   const file = configFile
@@ -233,6 +248,7 @@ function runConfig(values: ReturnType<typeof parseFlags>['values'], env: Environ
     replayTo: values['replay-to'] ? readUrl('--replay-to', values['replay-to']) : null,
     saveFile: values.save ?? null,
     loadFile: values.load ?? null,
+    relay: capturing ? relaySettings(values.relay, file.relay, env) : null,
   };
 }
 
@@ -256,6 +272,7 @@ function parseFlags(argv: readonly string[]) {
       'respond-with-forward': { type: 'boolean' },
       'reject-invalid': { type: 'boolean' },
       'replay-to': { type: 'string' },
+      relay: { type: 'string' },
       save: { type: 'string' },
       load: { type: 'string' },
       from: { type: 'string' },
@@ -314,6 +331,36 @@ function readLimits(values: Record<string, unknown>): Limits {
     );
   }
   return { maxBody, maxRequests, maxMemory };
+}
+
+/**
+ * `--relay URL` (else the file's relay.url) with the token from WEBHOOK_RELAY_TOKEN (else the
+ * file's relay.token): never a flag, so it stays out of shell history and `ps`.
+ */
+function relaySettings(
+  flag: string | undefined,
+  file: FileConfig['relay'],
+  env: Environment,
+): RelaySettings | null {
+  const text = flag ?? file?.url;
+  if (text === undefined) return null;
+  const sendUrl = parseSendUrl(text);
+  if (!sendUrl)
+    throw usageError(`--relay must be a relay send URL, https://host/c/<id> (got ${text})`);
+  const token = env.variables?.WEBHOOK_RELAY_TOKEN || file?.token;
+  if (!token) {
+    throw usageError(
+      '--relay needs the listen token in WEBHOOK_RELAY_TOKEN or relay.token in the config file',
+    );
+  }
+  if (!/^[\x21-\x7e]{1,512}$/.test(token))
+    throw usageError('the relay listen token has characters a token never has');
+  const stateHome = env.variables?.XDG_STATE_HOME || join(env.home, '.local', 'state');
+  return {
+    sendUrl: sendUrl.href,
+    token,
+    cursorFile: join(stateHome, 'webhook', 'relay', `${sendUrl.channel}.cursor`),
+  };
 }
 
 /**

@@ -37,6 +37,24 @@ export interface RouteSpec {
   readonly verify?: VerifySpec | false | null;
 }
 
+/** The file's `relay:` keys. */
+export interface FileRelay {
+  /** A send URL, `https://relay.example/c/<id>`. */
+  readonly url?: string;
+  /** The listen token; better `${WEBHOOK_RELAY_TOKEN}` than the token itself. */
+  readonly token?: string;
+}
+
+/** Receiving from a channel of a self-hosted relay (`--relay`, the file's `relay:`). */
+export interface RelaySettings {
+  /** The channel's send URL, normalised (no trailing slash). */
+  readonly sendUrl: string;
+  /** The listen token (WEBHOOK_RELAY_TOKEN, else the file's relay.token). Never printed. */
+  readonly token: string;
+  /** Where the id of the last event handled is kept, to resume after a restart. */
+  readonly cursorFile: string;
+}
+
 /** What a config file may say; everything optional. */
 export interface FileConfig {
   readonly port?: number;
@@ -47,6 +65,7 @@ export interface FileConfig {
   /** The signature every request is checked against unless a route says otherwise. */
   readonly verify?: VerifySpec;
   readonly routes: readonly RouteSpec[];
+  readonly relay?: FileRelay;
 }
 
 export interface Limits {
@@ -105,6 +124,8 @@ export interface AppConfig {
   readonly saveFile: string | null;
   /** `--load FILE.jsonl`: records to start with; null: none. */
   readonly loadFile: string | null;
+  /** Also receive what senders post to a relay channel; null: local capture only. */
+  readonly relay: RelaySettings | null;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';

@@ -104,6 +104,7 @@ export function harEntry(record: CapturedRequest): unknown {
       remote: record.remote,
       truncated: record.truncated,
       ...(record.replayOf !== undefined ? { replayOf: record.replayOf } : {}),
+      ...(record.relayedVia !== undefined ? { relayedVia: record.relayedVia } : {}),
       ...(record.verification
         ? { verification: { ...record.verification, text: verificationText(record.verification) } }
         : {}),

@@ -114,6 +114,7 @@ export function recordToJson(
     ...(record.forward ? { forward: forwardJson(record.forward) } : {}),
     ...(record.verification ? { verification: verificationJson(record.verification) } : {}),
     ...(record.replayOf !== undefined ? { replayOf: record.replayOf } : {}),
+    ...(record.relayedVia !== undefined ? { relayedVia: record.relayedVia } : {}),
   };
 }
 

@@ -5,7 +5,8 @@ import { clock } from '../format/time.js';
 /** `HH:MM:SS METHOD path bytes`: one line per request, safe to print to a terminal. */
 export function requestLine(record: CapturedRequest): string {
   const size = record.truncated ? `${record.size} (truncated)` : String(record.size);
-  return `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)} ${size}`;
+  const via = record.relayedVia === undefined ? '' : ` (relayed from ${printable(record.remote)})`;
+  return `${clock(record.receivedAt)} ${printable(record.method)} ${printable(record.path)} ${size}${via}`;
 }
 
 /** One record as a JSON line: see `output/json.ts`. */

@@ -376,6 +376,9 @@ export function recordFromJson(line: string): LoadedRecord {
   if (value.replayOf !== undefined) {
     draft.replayOf = field(value, 'replayOf', isPositive, 'a positive integer');
   }
+  if (value.relayedVia !== undefined) {
+    draft.relayedVia = field(value, 'relayedVia', isShortString, 'a relay send URL');
+  }
   return { fileSeq: seq, draft };
 }
 

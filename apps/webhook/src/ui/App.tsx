@@ -8,6 +8,7 @@ import { forEachKeyEvent } from './keys.js';
 import { perform, type UiEffects } from './perform.js';
 import {
   initialState,
+  type RelayView,
   type ReplayTargetOf,
   reduce,
   step,
@@ -44,6 +45,8 @@ export interface AppProps {
   readonly replayTargetOf?: ReplayTargetOf;
   /** Shown above the panes for the whole run (`UiState.warnings`): listening beyond loopback. */
   readonly warnings?: readonly string[];
+  /** `--relay`: the send URL and the connection's state at start (`relay` events follow). */
+  readonly relay?: RelayView;
   /** The state to start from (the UI is remounted after $EDITOR with the state it had). */
   readonly initial?: UiState;
   /** Told of every new state, so a remount can start from it. */
@@ -74,7 +77,7 @@ export function App(props: AppProps) {
     const { columns, rows } = terminalSize(stdout, fallbackSize);
     const start = props.initial
       ? { ...props.initial, columns, rows }
-      : initialState(columns, rows, props.warnings, props.replayTargetOf);
+      : initialState(columns, rows, props.warnings, props.replayTargetOf, props.relay ?? null);
     return reduce(start, { type: 'sync', snapshot: store.snapshot() });
   });
   // The latest state, read and written synchronously: keys typed in one chunk are each applied to

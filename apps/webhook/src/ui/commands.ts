@@ -33,6 +33,8 @@ export type UiCommand =
     }
   /** `record` as a curl command, to the clipboard (OSC 52) or, failing that, a file. */
   | { readonly type: 'copyCurl'; readonly record: CapturedRequest }
+  /** `text` (the relay's send URL, named by `what`) to the clipboard (OSC 52). */
+  | { readonly type: 'copyText'; readonly text: string; readonly what: string }
   /** `records` (oldest first) as a HAR 1.2 file; `filter` is the filter that chose them, if any. */
   | {
       readonly type: 'exportHar';

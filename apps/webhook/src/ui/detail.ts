@@ -112,6 +112,9 @@ function composeDetail(
     'meta',
   );
   if (record.replayOf !== undefined) add(`↻ replay of #${record.replayOf}`, 'meta');
+  if (record.relayedVia !== undefined) {
+    add(`⇄ relayed via ${printable(record.relayedVia)} from ${printable(record.remote)}`, 'meta');
+  }
   if (record.verification) {
     add(printable(verificationText(record.verification)), record.verification.ok ? 'good' : 'bad');
   }

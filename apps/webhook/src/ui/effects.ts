@@ -81,6 +81,18 @@ export function createEffects(context: EffectsContext): UiEffects {
       return { text: `#${record.seq} as curl: ./${name}${bodyNote} (${why})`, tone: 'good' };
     },
 
+    async copyText(text, what) {
+      context.writeTerminal(osc52(text));
+      if (environment.clipboard === 'osc52') {
+        return { text: `${what} copied to the clipboard (OSC 52)`, tone: 'good' };
+      }
+      // The terminal may not take OSC 52: the text is on screen to copy by hand.
+      return {
+        text: `${what}: ${printable(text)} (clipboard not known to work here)`,
+        tone: 'info',
+      };
+    },
+
     async exportHar(records, filter) {
       const name = `webhook-${stamp(now())}.har`;
       const document = `${JSON.stringify(services.har(records), null, 2)}\n`;

@@ -153,6 +153,13 @@ export const KEY_TABLE: readonly Binding[] = [
   },
   {
     mode: 'list',
+    label: 'y',
+    description: 'Copy the relay send URL (--relay) to the clipboard (OSC 52).',
+    matches: char('y'),
+    event: command('copySendUrl'),
+  },
+  {
+    mode: 'list',
     label: 'X',
     description: 'Export the list (the filtered part when filtering) as a HAR 1.2 file.',
     matches: char('X'),

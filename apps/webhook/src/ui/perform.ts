@@ -14,6 +14,7 @@ export interface UiEffects {
   /** `target` null: the record's own target (its route keeps its say in the URL's path). */
   replay(record: CapturedRequest, target: string | null, edit: boolean): Promise<Notice>;
   copyCurl(record: CapturedRequest): Promise<Notice>;
+  copyText(text: string, what: string): Promise<Notice>;
   exportHar(records: readonly CapturedRequest[], filter: string | null): Promise<Notice>;
 }
 
@@ -69,6 +70,9 @@ export function perform(
     }
     case 'copyCurl':
       report(effects?.copyCurl(command.record));
+      return;
+    case 'copyText':
+      report(effects?.copyText(command.text, command.what));
       return;
     case 'exportHar':
       report(effects?.exportHar(command.records, command.filter));

@@ -67,6 +67,8 @@ export interface UiState {
   readonly warnings: readonly string[];
   readonly columns: number;
   readonly rows: number;
+  /** Receiving from a relay channel as well; null: local capture only. */
+  readonly relay: RelayView | null;
 }
 
 /**
@@ -97,6 +99,7 @@ export type UiKey =
   | 'replay'
   | 'editReplay'
   | 'copyCurl'
+  | 'copySendUrl'
   | 'exportHar'
   | 'escape'
   | 'quit';
@@ -113,7 +116,16 @@ export type UiEvent =
   | { readonly type: 'resize'; readonly columns: number; readonly rows: number }
   | { readonly type: 'notice'; readonly notice: Notice }
   /** A `decode` command's result. */
-  | { readonly type: 'decoded'; readonly body: Buffer; readonly decoding: ContentDecoding };
+  | { readonly type: 'decoded'; readonly body: Buffer; readonly decoding: ContentDecoding }
+  /** The relay client's connection changed (`--relay`). */
+  | { readonly type: 'relay'; readonly status: string };
+
+/** `--relay`: the channel's send URL and the connection's state, for the status bar. */
+export interface RelayView {
+  readonly sendUrl: string;
+  /** `relay: connected`, `relay: reconnecting in 4 s (ECONNREFUSED)`, `relay: refused (…)`. */
+  readonly status: string;
+}
 
 export interface Step {
   readonly state: UiState;
@@ -127,6 +139,7 @@ export function initialState(
   rows: number,
   warnings: readonly string[] = [],
   replayTargetOf: ReplayTargetOf = NO_REPLAY_TARGET,
+  relay: RelayView | null = null,
 ): UiState {
   return {
     records: [],
@@ -146,6 +159,7 @@ export function initialState(
     warnings,
     columns,
     rows,
+    relay,
   };
 }
 
@@ -216,6 +230,10 @@ function apply(state: UiState, event: UiEvent): Step {
       return only(settle({ ...state, columns: event.columns, rows: event.rows }));
     case 'notice':
       return only({ ...state, notice: event.notice });
+    case 'relay':
+      return only(
+        state.relay ? { ...state, relay: { ...state.relay, status: event.status } } : state,
+      );
     case 'type':
       return only(typeText(state, event.text));
     case 'erase':
@@ -318,6 +336,14 @@ function press(state: UiState, key: UiKey): Step {
       const record = selectedRecord(state);
       if (!record) return only(notice(state, 'Nothing selected to copy', 'bad'));
       return { state, commands: [{ type: 'copyCurl', record }] };
+    }
+    case 'copySendUrl': {
+      if (!state.relay)
+        return only(notice(state, 'No relay: start with --relay <send URL>', 'bad'));
+      return {
+        state,
+        commands: [{ type: 'copyText', text: state.relay.sendUrl, what: 'send URL' }],
+      };
     }
     case 'exportHar': {
       if (state.shown.length === 0) return only(notice(state, 'Nothing to export', 'bad'));

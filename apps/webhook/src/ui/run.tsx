@@ -37,6 +37,12 @@ export interface UiOptions {
   readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget'>;
   /** Shown above the panes for the whole run: `RunningCapture.notices`. */
   readonly warnings?: readonly string[];
+  /** `--relay`: the send URL and a subscription to the connection's state (as status text). */
+  readonly relay?: {
+    readonly sendUrl: string;
+    readonly status: string;
+    subscribe(listener: (status: string) => void): void;
+  };
 }
 
 /** The services the UI's effects use: the capture's replay, the export formats. */
@@ -91,6 +97,7 @@ export function startUi(
         effects={effects}
         replayTargetOf={options ? (record) => options.capture.replayTarget(record) : undefined}
         warnings={options?.warnings}
+        relay={relayView}
         initial={lastState}
         channel={channel}
         onState={(state) => {
@@ -128,6 +135,12 @@ export function startUi(
     }
   }
 
+  const relay = options?.relay;
+  const relayView = relay ? { sendUrl: relay.sendUrl, status: relay.status } : undefined;
+  relay?.subscribe((status) => {
+    if (relayView) relayView.status = status;
+    channel.current?.({ type: 'relay', status });
+  });
   mount();
   return {
     close() {

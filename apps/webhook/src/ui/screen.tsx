@@ -237,6 +237,11 @@ function StatusBar({
     hints = REPLAY_HINTS;
   } else {
     left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
+    // The send URL is what a user pastes into the provider: shown whole while connected.
+    if (state.relay) {
+      left += ` · ${printable(state.relay.status)}`;
+      if (state.relay.status === 'relay: connected') left += ` ${printable(state.relay.sendUrl)}`;
+    }
     if (state.filter.applied) left += ` · /${printable(state.filter.text)} · ${matchCount(state)}`;
     if (state.bodyMode !== 'pretty') left += ` · body: ${state.bodyMode}`;
     const position = bodyPosition(state);

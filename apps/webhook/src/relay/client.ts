@@ -1,0 +1,359 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import {
+  answerUrl,
+  EVENT_ID,
+  eventsUrl,
+  type GapWire,
+  type RelayAnswerWire,
+  type RelayedRequestWire,
+  type SendUrl,
+} from './protocol.js';
+
+/** What the status bar shows. */
+export type RelayState =
+  | { readonly kind: 'connecting' }
+  | { readonly kind: 'connected' }
+  | {
+      readonly kind: 'reconnecting';
+      readonly attempt: number;
+      readonly retryInMs: number;
+      readonly reason: string;
+    }
+  /** The relay said no (wrong or revoked token, deleted channel): retrying would not help. */
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'stopped' };
+
+/** One relayed request, as the relay recorded it. */
+export interface RelayedRequest {
+  /** Its event id in the channel. */
+  readonly id: string;
+  readonly wire: RelayedRequestWire;
+  readonly body: Buffer;
+}
+
+/** The local result posted back for a sender held by a wait-for-local channel. */
+export interface RelayAnswer {
+  readonly status: number;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: Buffer;
+}
+
+/** Where the last handled event id is kept, so a restarted client resumes after it. */
+export interface CursorStore {
+  load(): string | null;
+  save(id: string): void;
+  flush(): void;
+}
+
+export interface RelayClientOptions {
+  readonly sendUrl: SendUrl;
+  readonly token: string;
+  /** Puts the request into the local capture pipeline; resolves with the local answer. */
+  readonly deliver: (request: RelayedRequest) => Promise<RelayAnswer>;
+  readonly onState: (state: RelayState) => void;
+  /** The relay dropped events this client had not read (its buffer bounds). */
+  readonly onGap?: (gap: GapWire) => void;
+  readonly cursor?: CursorStore;
+  /** First retry after this many ms, doubling up to `maxBackoffMs` (with jitter). */
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** No byte from the relay for this long (it sends a comment every 15 s): reconnect. */
+  readonly idleTimeoutMs?: number;
+  /** Bytes of one event; a relay sending more is cut off (a client trusts no server blindly). */
+  readonly maxEventBytes?: number;
+}
+
+const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
+
+/**
+ * Listens to one channel: holds a Server-Sent Events connection, hands each request to `deliver`
+ * in order, acknowledges it by remembering its id (sent as Last-Event-ID on reconnection), posts
+ * answers back when the sender waits, and reconnects with exponential backoff.
+ */
+export class RelayClient {
+  #state: RelayState = { kind: 'connecting' };
+  #stopped = false;
+  #abort: AbortController | null = null;
+  #sleepAbort: AbortController | null = null;
+  #cursor: string | null;
+  #done: Promise<void> | null = null;
+  readonly #answers = new Set<Promise<void>>();
+
+  constructor(private readonly options: RelayClientOptions) {
+    this.#cursor = options.cursor?.load() ?? null;
+  }
+
+  get state(): RelayState {
+    return this.#state;
+  }
+
+  /** The id of the last event handled. */
+  get cursor(): string | null {
+    return this.#cursor;
+  }
+
+  start(): void {
+    this.#done ??= this.#run();
+  }
+
+  /** Stops listening. The cursor is written at once (the process may exit right after). */
+  async stop(): Promise<void> {
+    this.options.cursor?.flush();
+    this.#stopped = true;
+    this.#abort?.abort();
+    this.#sleepAbort?.abort();
+    await this.#done;
+    await Promise.allSettled([...this.#answers]);
+    this.options.cursor?.flush();
+    this.#setState({ kind: 'stopped' });
+  }
+
+  #setState(state: RelayState): void {
+    this.#state = state;
+    this.options.onState(state);
+  }
+
+  async #run(): Promise<void> {
+    const initial = this.options.initialBackoffMs ?? 500;
+    const max = this.options.maxBackoffMs ?? 30_000;
+    let attempt = 0;
+    while (!this.#stopped) {
+      let reason: string;
+      try {
+        const outcome = await this.#connect(() => {
+          attempt = 0;
+        });
+        if (outcome.kind === 'refused') {
+          this.#setState({ kind: 'refused', reason: outcome.reason });
+          return;
+        }
+        reason = outcome.reason;
+      } catch (error) {
+        reason = describe(error);
+      }
+      if (this.#stopped) return;
+      attempt += 1;
+      const ceiling = Math.min(max, initial * 2 ** Math.min(attempt - 1, 20));
+      const retryInMs = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+      this.#setState({ kind: 'reconnecting', attempt, retryInMs, reason });
+      await this.#sleep(retryInMs);
+    }
+  }
+
+  async #sleep(ms: number): Promise<void> {
+    this.#sleepAbort = new AbortController();
+    const { signal } = this.#sleepAbort;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** One connection, until it ends; `onReady` once the relay accepted it. */
+  async #connect(
+    onReady: () => void,
+  ): Promise<{ kind: 'refused'; reason: string } | { kind: 'ended'; reason: string }> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    const idleMs = this.options.idleTimeoutMs ?? 45_000;
+    let idle = setTimeout(() => abort.abort(new Error('no data from the relay')), idleMs);
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => abort.abort(new Error('no data from the relay')), idleMs);
+    };
+    try {
+      const headers: Record<string, string> = {
+        Accept: 'text/event-stream',
+        Authorization: `Bearer ${this.options.token}`,
+      };
+      if (this.#cursor) headers['Last-Event-ID'] = this.#cursor;
+      const response = await fetch(eventsUrl(this.options.sendUrl), {
+        headers,
+        signal: abort.signal,
+        // A redirect elsewhere must not take the token with it.
+        redirect: 'error',
+      });
+      if (REFUSED_STATUSES.has(response.status)) {
+        return { kind: 'refused', reason: `${response.status} ${await messageOf(response)}` };
+      }
+      if (response.status !== 200 || !response.body) {
+        return { kind: 'ended', reason: `${response.status} ${await messageOf(response)}` };
+      }
+      const maxEventBytes = this.options.maxEventBytes ?? 16 * 1024 * 1024;
+      const queue: EventSourceMessage[] = [];
+      let pending = 0;
+      const parser = createParser({
+        onEvent: (event) => {
+          pending = 0;
+          queue.push(event);
+        },
+      });
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        touch();
+        pending += chunk.length;
+        if (pending > maxEventBytes) return { kind: 'ended', reason: 'event larger than allowed' };
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        // One batch at a time: the relay waits (TCP) while the pipeline takes what came.
+        for (let event = queue.shift(); event; event = queue.shift()) {
+          const verdict = await this.#handle(event, onReady);
+          if (verdict) return verdict;
+        }
+        if (this.#stopped) return { kind: 'ended', reason: 'stopped' };
+      }
+      return { kind: 'ended', reason: 'the relay closed the stream' };
+    } finally {
+      clearTimeout(idle);
+      abort.abort();
+    }
+  }
+
+  async #handle(
+    event: EventSourceMessage,
+    onReady: () => void,
+  ): Promise<{ kind: 'refused'; reason: string } | undefined> {
+    switch (event.event) {
+      case 'ready':
+        onReady();
+        this.#setState({ kind: 'connected' });
+        return undefined;
+      case 'gap':
+        this.options.onGap?.(JSON.parse(event.data) as GapWire);
+        return undefined;
+      case 'revoked':
+      case 'deleted':
+        return { kind: 'refused', reason: messageText(event.data) };
+      case 'request': {
+        const request = parseRequest(event);
+        if (!request) return undefined;
+        const answer = await this.options.deliver(request);
+        if (request.wire.awaitsAnswer) this.#postAnswer(request.id, answer);
+        this.#cursor = request.id;
+        this.options.cursor?.save(request.id);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  #postAnswer(id: string, answer: RelayAnswer): void {
+    const wire: RelayAnswerWire = {
+      status: answer.status,
+      headers: answer.headers.map(([name, value]) => [name, value]),
+      body: answer.body.toString('base64'),
+    };
+    const sent = fetch(answerUrl(this.options.sendUrl, id), {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${this.options.token}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(wire),
+      redirect: 'error',
+      signal: AbortSignal.timeout(15_000),
+    }).then(
+      (response) => void response.body?.cancel(),
+      () => {},
+    );
+    this.#answers.add(sent);
+    void sent.finally(() => this.#answers.delete(sent));
+  }
+}
+
+/** A `request` event checked field by field; null when the relay sent something else. */
+function parseRequest(event: EventSourceMessage): RelayedRequest | null {
+  if (!event.id || !EVENT_ID.test(event.id)) return null;
+  let wire: RelayedRequestWire;
+  try {
+    wire = JSON.parse(event.data) as RelayedRequestWire;
+  } catch {
+    return null;
+  }
+  const isPairs =
+    Array.isArray(wire?.headers) &&
+    wire.headers.every(
+      (pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string',
+    );
+  if (
+    !isPairs ||
+    typeof wire.method !== 'string' ||
+    !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(wire.method) ||
+    typeof wire.target !== 'string' ||
+    !wire.target.startsWith('/') ||
+    typeof wire.body !== 'string' ||
+    typeof wire.receivedAt !== 'number' ||
+    typeof wire.remote !== 'string' ||
+    typeof wire.httpVersion !== 'string'
+  ) {
+    return null;
+  }
+  return { id: event.id, wire, body: Buffer.from(wire.body, 'base64') };
+}
+
+async function messageOf(response: Response): Promise<string> {
+  const text = (await response.text().catch(() => '')).slice(0, 300);
+  return messageText(text);
+}
+
+function messageText(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message.slice(0, 200);
+  } catch {}
+  return text.slice(0, 200);
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The cursor in a small file (one per channel), written at most every `intervalMs` and on `flush`:
+ * after a crash at most that much is delivered twice, never lost.
+ */
+export function fileCursor(path: string, intervalMs = 250): CursorStore {
+  let latest: string | null = null;
+  let written: string | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const write = () => {
+    timer = null;
+    if (latest === null || latest === written) return;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      writeFileSync(`${path}.tmp`, `${latest}\n`, { mode: 0o600 });
+      renameSync(`${path}.tmp`, path);
+      written = latest;
+    } catch {
+      // Best effort: without the file a restart starts from new events only.
+    }
+  };
+  return {
+    load() {
+      try {
+        const text = readFileSync(path, 'utf8').trim();
+        written = EVENT_ID.test(text) ? text : null;
+        return written;
+      } catch {
+        return null;
+      }
+    },
+    save(id) {
+      latest = id;
+      timer ??= setTimeout(write, intervalMs);
+      timer.unref();
+    },
+    flush() {
+      if (timer) clearTimeout(timer);
+      write();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Writable } from 'node:stream';
+import { CliError } from '../errors.js';
+import { onExit } from '../lifecycle.js';
+import { RELAY_HELP, type RelayCommand, type RelayServerConfig } from './config.js';
+import { API_PREFIX } from './protocol.js';
+import { buildRelay } from './server.js';
+import { MemoryRelayStore, type RelayStore } from './store.js';
+
+/** `webhook relay …`: serve, or one admin call. */
+export async function runRelayCommand(
+  command: RelayCommand,
+  stdout: Writable,
+  stderr: Writable,
+): Promise<void> {
+  switch (command.kind) {
+    case 'relay-help':
+      stdout.write(RELAY_HELP);
+      return;
+    case 'relay-serve':
+      await serveRelay(command.config, stdout, stderr);
+      return;
+    default:
+      await adminCall(command, stdout);
+  }
+}
+
+async function openStore(config: RelayServerConfig): Promise<RelayStore> {
+  if (!config.redisUrl) {
+    return new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
+  }
+  const { RedisRelayStore } = await import('./redis-store.js');
+  return RedisRelayStore.connect(config.redisUrl, config.limits.buffer);
+}
+
+async function serveRelay(config: RelayServerConfig, stdout: Writable, stderr: Writable) {
+  const store = await openStore(config);
+  const app = await buildRelay(config, { store, logStream: stdout });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await store.close();
+    throw new CliError(
+      `relay: cannot listen on ${config.host}:${config.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      1,
+    );
+  }
+  onExit(() => {
+    void app.close().then(() => store.close());
+  });
+  const address = app.server.address();
+  const where = address && typeof address === 'object' ? `${address.address}:${address.port}` : '';
+  stderr.write(
+    `webhook relay: listening on ${config.tls ? 'https' : 'http'}://${where} (${config.redisUrl ? 'redis' : 'in-memory'} store)\n`,
+  );
+}
+
+type AdminCommand = Exclude<RelayCommand, { kind: 'relay-help' | 'relay-serve' }>;
+
+async function adminCall(command: AdminCommand, stdout: Writable): Promise<void> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${command.adminToken}` };
+  let url = `${command.server}${API_PREFIX}`;
+  let method = 'POST';
+  let body: string | undefined;
+  if (command.kind === 'relay-create') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify({
+      waitForLocal: command.waitForLocal,
+      ...(Object.keys(command.response).length > 0 ? { response: command.response } : {}),
+    });
+  } else {
+    url += `/${command.channel}${command.kind === 'relay-rotate' ? '/rotate' : ''}`;
+    method = command.kind === 'relay-rotate' ? 'POST' : 'DELETE';
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      ...(body ? { body } : {}),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new CliError(`relay: cannot reach ${command.server} (${cause})`, 1);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let message = text.slice(0, 500);
+    try {
+      message = (JSON.parse(text) as { message: string }).message ?? message;
+    } catch {}
+    throw new CliError(`relay: ${response.status} ${message}`, 1);
+  }
+  if (command.kind === 'relay-delete') {
+    if (command.json) stdout.write(`${JSON.stringify({ deleted: command.channel })}\n`);
+    else stdout.write(`deleted channel ${command.channel}\n`);
+    return;
+  }
+  const created = JSON.parse(text) as { sendUrl: string; token: string };
+  if (command.json) {
+    stdout.write(`${JSON.stringify({ sendUrl: created.sendUrl, token: created.token })}\n`);
+    return;
+  }
+  stdout.write(
+    `send URL:     ${created.sendUrl}\n` +
+      `listen token: ${created.token}\n\n` +
+      'Give the send URL to the sender (GitHub, Stripe…). Keep the token secret; listen with:\n' +
+      `  WEBHOOK_RELAY_TOKEN=<token> webhook --relay ${created.sendUrl}\n` +
+      '(or relay: {url: …, token: …} in config.yaml). The relay stores only a hash of it.\n',
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * What the relay and its clients say to each other. Plain HTTP both ways, so it passes through
+ * any reverse proxy and load balancer that can stream (see the README's "Relay protocol"):
+ *
+ * - senders:   ANY  <base>/c/<channel>/<any path and query>          (no credentials)
+ * - listeners: GET  <base>/api/channels/<channel>/events             (Server-Sent Events)
+ *              Authorization: Bearer <listen token>, Last-Event-ID: <last event handled>
+ * - answers:   POST <base>/api/channels/<channel>/events/<event>/answer   (wait-for-local channels)
+ * - admin:     POST <base>/api/channels, POST …/<channel>/rotate, DELETE …/<channel>
+ *              Authorization: Bearer <WEBHOOK_RELAY_ADMIN_TOKEN>
+ *
+ * Each relayed request is one SSE event `request` whose `id` is its place in the channel's buffer
+ * and whose data is a `RelayedRequestWire` (JSON, the body in base64, header values as the bytes
+ * that arrived). The relay interprets none of it.
+ */
+
+/** Header pairs in arrival order, names as sent, values as binary strings (one char per byte). */
+export type WireHeaders = [name: string, value: string][];
+
+/** One request as the relay received it: nothing normalised, decoded or re-serialised. */
+export interface RelayedRequestWire {
+  /** When its headers arrived at the relay (ms since the epoch). */
+  readonly receivedAt: number;
+  readonly method: string;
+  /** The request target after `/c/<channel>`: path and query exactly as sent (at least `/`). */
+  readonly target: string;
+  /** Every header in arrival order, names in their case, repeated ones kept (`req.rawHeaders`). */
+  readonly headers: WireHeaders;
+  /** The body bytes, base64. */
+  readonly body: string;
+  /** The sender's address and port as the relay saw it (the proxy's client when trusted). */
+  readonly remote: string;
+  readonly httpVersion: string;
+  /** True when the sender is held until a listener posts the local answer (wait-for-local). */
+  readonly awaitsAnswer: boolean;
+}
+
+/** The local result a listener posts back for a held sender. */
+export interface RelayAnswerWire {
+  readonly status: number;
+  readonly headers: WireHeaders;
+  /** base64 */
+  readonly body: string;
+}
+
+/** The first event of every listener connection. */
+export interface ReadyWire {
+  readonly channel: string;
+  readonly sendUrl: string;
+  readonly waitForLocal: boolean;
+}
+
+/** Sent instead of events the buffer no longer holds (trimmed by count, bytes or age). */
+export interface GapWire {
+  /** The last event id the listener had; events after it up to `resumedAt` were dropped. */
+  readonly after: string;
+  readonly resumedAt: string | null;
+}
+
+/** A channel id: 16 random bytes, base64url (128 bits). */
+export const CHANNEL_ID = /^[A-Za-z0-9_-]{22}$/;
+/** Event ids: `17` (one relay) or a Redis stream id `1732550400000-0`. */
+export const EVENT_ID = /^\d{1,20}(-\d{1,20})?$/;
+
+export const SEND_PREFIX = '/c/';
+export const API_PREFIX = '/api/channels';
+
+/** The pieces of a send URL `https://relay.example[/prefix]/c/<id>`. */
+export interface SendUrl {
+  /** The relay's base URL, without a trailing slash (`https://relay.example/prefix`). */
+  readonly base: string;
+  readonly channel: string;
+  /** The send URL as given, normalised (no trailing slash). */
+  readonly href: string;
+}
+
+/** Parses a send URL; null when it is not `http(s)://host[/prefix]/c/<22-char id>`. */
+export function parseSendUrl(text: string): SendUrl | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.search || url.hash || url.username || url.password) return null;
+  const match = /^(.*)\/c\/([^/]+)\/?$/.exec(url.pathname);
+  if (!match || !CHANNEL_ID.test(match[2] ?? '')) return null;
+  const base = `${url.origin}${match[1] ?? ''}`;
+  const channel = match[2] as string;
+  return { base, channel, href: `${base}/c/${channel}` };
+}
+
+export const eventsUrl = (url: SendUrl) => `${url.base}${API_PREFIX}/${url.channel}/events`;
+export const answerUrl = (url: SendUrl, eventId: string) =>
+  `${url.base}${API_PREFIX}/${url.channel}/events/${eventId}/answer`;

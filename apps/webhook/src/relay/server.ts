@@ -1,0 +1,618 @@
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import proxyAddr from '@fastify/proxy-addr';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { Type } from 'typebox';
+import { formatAddress } from '../capture/server.js';
+import type { RelayServerConfig } from './config.js';
+import {
+  API_PREFIX,
+  CHANNEL_ID,
+  EVENT_ID,
+  type GapWire,
+  type ReadyWire,
+  type RelayAnswerWire,
+  type RelayedRequestWire,
+  SEND_PREFIX,
+  type WireHeaders,
+} from './protocol.js';
+import { RateLimiter } from './rate.js';
+import { bearerToken, hashToken, newChannelId, newListenToken, tokenMatches } from './secrets.js';
+import type { Channel, ChannelResponse, RelayStore } from './store.js';
+
+/** Every refusal of the relay's API: a status and a message, rendered by one handler. */
+export class RelayError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Anything thrown, as the RelayError rendered: Fastify's 4xx keep their status, the rest is 500. */
+function toRelayError(error: FastifyError | RelayError): RelayError {
+  if (error instanceof RelayError) return error;
+  if (error.validation) return new RelayError(400, 'invalid_request', error.message);
+  const status = error.statusCode ?? 500;
+  if (status < 500) return new RelayError(status, 'invalid_request', error.message);
+  return new RelayError(500, 'internal', 'the relay failed; see its log');
+}
+
+const errorBody = (error: RelayError) => ({ error: error.code, message: error.message });
+
+/** What a channel answers when its creator said nothing: the capture tool's own default. */
+export const DEFAULT_CHANNEL_RESPONSE: ChannelResponse = {
+  status: 200,
+  headers: [['Content-Type', 'application/json']],
+  body: '{"status":"ok"}',
+};
+
+/** Events sent to a listener per read of the buffer. */
+const READ_BATCH = 64;
+
+/** Headers that describe a connection, not a message: never copied into an answer. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+  'te',
+]);
+
+const Header = Type.Tuple([Type.String({ maxLength: 8192 }), Type.String({ maxLength: 65_536 })]);
+const ResponseBody = Type.Object(
+  {
+    status: Type.Optional(Type.Integer({ minimum: 200, maximum: 599 })),
+    headers: Type.Optional(Type.Array(Header, { maxItems: 64 })),
+    body: Type.Optional(Type.String({ maxLength: 65_536 })),
+  },
+  { additionalProperties: false },
+);
+const CreateBody = Type.Union([
+  Type.Null(),
+  Type.Object(
+    { waitForLocal: Type.Optional(Type.Boolean()), response: Type.Optional(ResponseBody) },
+    { additionalProperties: false },
+  ),
+]);
+const ChannelParams = Type.Object({ id: Type.String({ pattern: CHANNEL_ID.source }) });
+const AnswerParams = Type.Object({
+  id: Type.String({ pattern: CHANNEL_ID.source }),
+  event: Type.String({ pattern: EVENT_ID.source }),
+});
+
+export interface RelayDependencies {
+  readonly store: RelayStore;
+  /** A pino destination for the JSON log; none: no logging (tests). */
+  readonly logStream?: { write(line: string): boolean } | undefined;
+}
+
+type RouteAuth = 'admin' | 'listener' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    channel?: Channel;
+  }
+}
+
+/** The relay, ready to listen: Fastify for its API, a raw handler for what senders send. */
+export async function buildRelay(
+  config: RelayServerConfig,
+  { store, logStream }: RelayDependencies,
+): Promise<FastifyInstance> {
+  const { limits } = config;
+  const trust = config.trustProxy.length > 0 ? proxyAddr.compile([...config.trustProxy]) : null;
+  const addressRate = new RateLimiter(limits.addressRate);
+  const channelRate = new RateLimiter(limits.channelRate);
+  let inFlightBytes = 0;
+
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: 1_000,
+    maxHeaderSize: 64 * 1024,
+  };
+
+  const app = Fastify({
+    logger: logStream ? { level: config.logLevel, stream: logStream } : false,
+    // The relay logs what an operator acts on (channels, listeners, refusals), not every request.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: trust ?? false,
+    bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
+    serverFactory: (fastifyHandler) => {
+      // Senders bypass Fastify: their requests are recorded as raw bytes, whatever the method or
+      // content type, and never parsed.
+      const dispatch: RequestListener = (req, res) => {
+        if (req.url?.startsWith(SEND_PREFIX)) void relaySend(req, res);
+        else fastifyHandler(req, res);
+      };
+      const server: Server = config.tls
+        ? createHttpsServer(
+            { ...serverOptions, cert: config.tls.cert, key: config.tls.key },
+            dispatch,
+          )
+        : createHttpServer(serverOptions, dispatch);
+      server.maxConnections = limits.maxConnections;
+      return server;
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  app.setErrorHandler((error: FastifyError | RelayError, request, reply) => {
+    const relayError = toRelayError(error);
+    if (relayError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(relayError.statusCode)
+      .headers(relayError.headers)
+      .send(errorBody(relayError));
+  });
+  app.setNotFoundHandler((request) => {
+    throw new RelayError(
+      404,
+      'not_found',
+      `no route ${request.method} ${request.url.split('?')[0]}`,
+    );
+  });
+
+  /** One hook authenticates every route, as its `config.auth` says. */
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth ?? 'none';
+    if (auth === 'none') return;
+    const token = bearerToken(request.headers.authorization);
+    if (auth === 'admin') {
+      if (!token || !tokenMatches(token, config.adminTokenHash)) {
+        request.log.warn({ remote: request.ip, url: request.url }, 'admin request refused');
+        throw new RelayError(401, 'unauthorized', 'the admin token is missing or wrong');
+      }
+      return;
+    }
+    const id = (request.params as { id?: string }).id ?? '';
+    const channel = CHANNEL_ID.test(id) ? await store.getChannel(id) : null;
+    const reason = !channel ? 'no such channel' : !token ? 'missing token' : 'wrong token';
+    if (!channel || !token || !tokenMatches(token, channel.tokenHash)) {
+      // Logged for the operator (never the token itself); the listener learns only that it is out.
+      request.log.warn({ channel: id, remote: request.ip, reason }, 'listener refused');
+      throw channel
+        ? new RelayError(401, 'unauthorized', 'the listen token is missing or wrong')
+        : new RelayError(404, 'not_found', 'no such channel');
+    }
+    request.channel = channel;
+  });
+
+  const sendUrl = (request: FastifyRequest, id: string) =>
+    `${config.publicUrl ?? `${request.protocol}://${request.host}`}${SEND_PREFIX}${id}`;
+
+  app.get('/health', async (request, reply) => {
+    const storeKind = config.redisUrl ? 'redis' : 'memory';
+    try {
+      await store.check();
+    } catch (error) {
+      request.log.error({ err: error }, 'health: store unavailable');
+      return reply.status(503).send({ status: 'unavailable', store: storeKind });
+    }
+    return { status: 'ok', store: storeKind };
+  });
+
+  app.post(
+    API_PREFIX,
+    { config: { auth: 'admin' }, schema: { body: Type.Optional(CreateBody) } },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const response = {
+        status: body.response?.status ?? DEFAULT_CHANNEL_RESPONSE.status,
+        headers: validHeaders(body.response?.headers ?? DEFAULT_CHANNEL_RESPONSE.headers),
+        body: body.response?.body ?? (body.response ? '' : DEFAULT_CHANNEL_RESPONSE.body),
+      };
+      const token = newListenToken();
+      const channel: Channel = {
+        id: newChannelId(),
+        tokenHash: hashToken(token),
+        createdAt: Date.now(),
+        response,
+        waitForLocal: body.waitForLocal ?? false,
+      };
+      if ((await store.createChannel(channel, limits.maxChannels)) === 'full') {
+        throw new RelayError(
+          507,
+          'too_many_channels',
+          `this relay holds ${limits.maxChannels} channels already`,
+        );
+      }
+      request.log.info({ channel: channel.id, remote: request.ip }, 'channel created');
+      return reply.status(201).send({
+        id: channel.id,
+        sendUrl: sendUrl(request, channel.id),
+        token,
+        waitForLocal: channel.waitForLocal,
+      });
+    },
+  );
+
+  app.post(
+    `${API_PREFIX}/:id/rotate`,
+    { config: { auth: 'admin' }, schema: { params: ChannelParams } },
+    async (request) => {
+      const token = newListenToken();
+      if (!(await store.setTokenHash(request.params.id, hashToken(token)))) {
+        throw new RelayError(404, 'not_found', 'no such channel');
+      }
+      request.log.info({ channel: request.params.id, remote: request.ip }, 'channel token rotated');
+      return { id: request.params.id, sendUrl: sendUrl(request, request.params.id), token };
+    },
+  );
+
+  app.delete(
+    `${API_PREFIX}/:id`,
+    { config: { auth: 'admin' }, schema: { params: ChannelParams } },
+    async (request, reply) => {
+      if (!(await store.deleteChannel(request.params.id))) {
+        throw new RelayError(404, 'not_found', 'no such channel');
+      }
+      request.log.info({ channel: request.params.id, remote: request.ip }, 'channel deleted');
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    `${API_PREFIX}/:id/events/:event/answer`,
+    {
+      config: { auth: 'listener' },
+      schema: {
+        params: AnswerParams,
+        body: Type.Object(
+          {
+            status: Type.Integer({ minimum: 100, maximum: 599 }),
+            headers: Type.Array(Header, { maxItems: 1000 }),
+            body: Type.String({ maxLength: Math.ceil(limits.maxBody * 1.34) + 4 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      await store.publishAnswer(
+        request.params.id,
+        request.params.event,
+        JSON.stringify(request.body),
+      );
+      return reply.status(202).send({ status: 'accepted' });
+    },
+  );
+
+  app.get(
+    `${API_PREFIX}/:id/events`,
+    { config: { auth: 'listener' }, schema: { params: ChannelParams } },
+    async (request, reply) => {
+      const channel = request.channel as Channel;
+      const lastEventId = request.headers['last-event-id'];
+      if (
+        lastEventId !== undefined &&
+        (typeof lastEventId !== 'string' || !EVENT_ID.test(lastEventId))
+      ) {
+        throw new RelayError(
+          400,
+          'invalid_request',
+          'Last-Event-ID must be an event id the relay sent',
+        );
+      }
+      if ((await store.countListeners(channel.id)) >= limits.maxListenersPerChannel) {
+        throw new RelayError(
+          429,
+          'too_many_listeners',
+          `a channel takes ${limits.maxListenersPerChannel} listeners`,
+          {
+            'Retry-After': '30',
+          },
+        );
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        // nginx: stream this response instead of buffering it.
+        'X-Accel-Buffering': 'no',
+      });
+      request.log.info({ channel: channel.id, remote: request.ip }, 'listener connected');
+      await streamEvents(request, res, channel, lastEventId ?? null);
+    },
+  );
+
+  /** Sends the channel's events to one listener until it goes, is revoked or stops reading. */
+  async function streamEvents(
+    request: FastifyRequest,
+    res: ServerResponse,
+    channel: Channel,
+    lastEventId: string | null,
+  ): Promise<void> {
+    let closed = false;
+    let wake: (() => void) | null = null;
+    let woken = false;
+    const signal = () => {
+      woken = true;
+      wake?.();
+    };
+    res.on('close', () => {
+      closed = true;
+      signal();
+    });
+    res.on('error', () => {});
+    const unsubscribe = store.onAppend(channel.id, signal);
+    const removeListener = store.addListener(channel.id);
+    const heartbeat = setInterval(() => {
+      if (res.writableLength < limits.listenerBufferBytes) res.write(': ping\n\n');
+    }, limits.heartbeatMs);
+    const end = (event: string, message: string) => {
+      if (!closed) res.end(`event: ${event}\ndata: ${JSON.stringify({ message })}\n\n`);
+    };
+    try {
+      const ready: ReadyWire = {
+        channel: channel.id,
+        sendUrl: `${config.publicUrl ?? `${request.protocol}://${request.host}`}${SEND_PREFIX}${channel.id}`,
+        waitForLocal: channel.waitForLocal,
+      };
+      res.write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
+      // No Last-Event-ID: a new listener gets everything the buffer still holds, so what was sent
+      // before anyone listened (a provider's test delivery) is not lost either.
+      let cursor = lastEventId;
+      while (!closed) {
+        woken = false;
+        const current = await store.getChannel(channel.id);
+        if (!current) return end('deleted', 'the channel was deleted');
+        if (current.tokenHash !== channel.tokenHash) {
+          request.log.warn(
+            { channel: channel.id, remote: request.ip },
+            'listener dropped: token rotated',
+          );
+          return end('revoked', 'the listen token was rotated');
+        }
+        const { events, missed } = await store.readAfter(
+          channel.id,
+          cursor,
+          READ_BATCH,
+          Date.now(),
+        );
+        if (missed && cursor !== null) {
+          const gap: GapWire = { after: cursor, resumedAt: events[0]?.id ?? null };
+          res.write(`event: gap\ndata: ${JSON.stringify(gap)}\n\n`);
+          if (events.length === 0) cursor = await store.lastId(channel.id);
+        }
+        for (const event of events) {
+          if (closed) return;
+          res.write(`id: ${event.id}\nevent: request\ndata: ${event.data}\n\n`);
+          cursor = event.id;
+          if (res.writableLength > limits.listenerBufferBytes && !(await drained(res))) {
+            request.log.warn(
+              { channel: channel.id, remote: request.ip },
+              'listener dropped: not reading',
+            );
+            res.destroy();
+            return;
+          }
+        }
+        if (events.length < READ_BATCH && !woken && !closed) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = null;
+        }
+      }
+    } finally {
+      clearInterval(heartbeat);
+      unsubscribe();
+      removeListener();
+      request.log.info({ channel: channel.id, remote: request.ip }, 'listener disconnected');
+    }
+  }
+
+  /** Resolves true once the listener took what was written, false after slowListenerMs. */
+  function drained(res: ServerResponse): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(false), limits.slowListenerMs);
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        res.off('drain', onDrain);
+        res.off('close', onClose);
+        resolve(ok);
+      };
+      const onDrain = () => finish(true);
+      const onClose = () => finish(false);
+      res.on('drain', onDrain);
+      res.on('close', onClose);
+    });
+  }
+
+  /** A sender's request: recorded byte for byte into the channel's buffer, answered. */
+  async function relaySend(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = Date.now();
+    req.on('error', () => {});
+    res.on('error', () => {});
+    const rest = (req.url ?? '').slice(SEND_PREFIX.length);
+    const end = rest.search(/[/?]/);
+    const id = end === -1 ? rest : rest.slice(0, end);
+    const tail = end === -1 ? '' : rest.slice(end);
+    const target = tail.startsWith('/') ? tail : `/${tail}`;
+    const remoteIp = trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? '?');
+    const remote =
+      remoteIp === req.socket.remoteAddress
+        ? formatAddress(remoteIp, req.socket.remotePort ?? 0)
+        : remoteIp;
+
+    const refuse = (status: number, message: string, headers: [string, string][] = []) => {
+      // The body may still be arriving: close rather than read what will not be relayed.
+      res.shouldKeepAlive = false;
+      answer(res, {
+        status,
+        headers: [['Content-Type', 'text/plain; charset=utf-8'], ...headers],
+        body: `${message}\n`,
+      });
+      req.resume();
+    };
+    let retry = addressRate.take(remoteIp, receivedAt);
+    if (retry > 0)
+      return refuse(429, 'relay: too many requests from this address', [
+        ['Retry-After', String(retry)],
+      ]);
+    const channel = CHANNEL_ID.test(id) ? await store.getChannel(id) : null;
+    if (!channel) return refuse(404, 'relay: no such channel');
+    retry = channelRate.take(id, receivedAt);
+    if (retry > 0)
+      return refuse(429, 'relay: too many requests for this channel', [
+        ['Retry-After', String(retry)],
+      ]);
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limits.maxBody)
+      return refuse(413, `relay: body larger than ${limits.maxBody} bytes`);
+
+    const body = await readBody(req);
+    if (body === 'too-large') return refuse(413, `relay: body larger than ${limits.maxBody} bytes`);
+    if (body === 'busy') return refuse(503, 'relay: busy; try again', [['Retry-After', '1']]);
+    if (body === 'aborted') return;
+
+    const wire: RelayedRequestWire = {
+      receivedAt,
+      method: req.method ?? 'GET',
+      target,
+      headers: pairs(req.rawHeaders),
+      body: body.toString('base64'),
+      remote,
+      httpVersion: req.httpVersion,
+      awaitsAnswer: channel.waitForLocal,
+    };
+    const appended = await store.append(id, JSON.stringify(wire), Date.now());
+    if (appended.kind === 'no-channel') return refuse(404, 'relay: no such channel');
+    if (appended.kind === 'full') {
+      app.log.warn({ channel: id }, 'buffers full: request refused');
+      return refuse(503, 'relay: buffers full; try again later', [['Retry-After', '30']]);
+    }
+    if (!channel.waitForLocal) return answer(res, channel.response);
+
+    if ((await store.countListeners(id)) === 0) {
+      return refuse(503, 'relay: no listener connected; the request is buffered for it', [
+        ['Retry-After', '10'],
+      ]);
+    }
+    const local = await new Promise<string | null>((resolve) => {
+      const timer = setTimeout(() => settle(null), limits.waitTimeoutMs);
+      const stop = store.onAnswer(id, appended.id, (text) => settle(text));
+      const onClose = () => settle(null);
+      res.on('close', onClose);
+      function settle(text: string | null) {
+        clearTimeout(timer);
+        stop();
+        res.off('close', onClose);
+        resolve(text);
+      }
+    });
+    if (res.destroyed) return;
+    if (local === null) {
+      return refuse(
+        504,
+        `relay: no answer from a listener within ${limits.waitTimeoutMs / 1000} s; the request is buffered`,
+      );
+    }
+    const parsed = JSON.parse(local) as RelayAnswerWire;
+    answer(res, {
+      status: parsed.status,
+      headers: parsed.headers,
+      body: Buffer.from(parsed.body, 'base64'),
+    });
+  }
+
+  /** The body, or why not: bounded by --max-body and, over all senders, by the in-flight budget. */
+  function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'busy' | 'aborted'> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      const finish = (result: Buffer | 'too-large' | 'busy' | 'aborted') => {
+        if (settled) return;
+        settled = true;
+        inFlightBytes -= size;
+        chunks.length = 0;
+        resolve(result);
+      };
+      req.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        size += chunk.length;
+        inFlightBytes += chunk.length;
+        if (size > limits.maxBody) return finish('too-large');
+        if (inFlightBytes > limits.maxInFlightBytes) return finish('busy');
+        chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (settled) return;
+        const body = Buffer.concat(chunks, size);
+        finish(body);
+      });
+      req.on('close', () => finish('aborted'));
+    });
+  }
+
+  return app;
+}
+
+/** Header pairs from Node's flat `rawHeaders`: order, case and repeats as they arrived. */
+function pairs(raw: readonly string[]): WireHeaders {
+  const result: WireHeaders = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) result.push([raw[i] as string, raw[i + 1] as string]);
+  return result;
+}
+
+/** Headers safe to send: no hop-by-hop ones, only valid names and values. */
+function validHeaders(headers: readonly (readonly [string, string])[]): WireHeaders {
+  const valid: WireHeaders = [];
+  for (const [name, value] of headers) {
+    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      continue;
+    }
+    valid.push([name, value]);
+  }
+  return valid;
+}
+
+/** Writes an answer to a sender: the headers in order and case, the body as given. */
+function answer(
+  res: ServerResponse,
+  response: {
+    status: number;
+    headers: readonly (readonly [string, string])[];
+    body: string | Buffer;
+  },
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+  const flat: string[] = [];
+  for (const [name, value] of validHeaders(response.headers)) flat.push(name, value);
+  flat.push('Content-Length', String(body.length));
+  res.writeHead(response.status, flat);
+  res.end(body);
+}
