@@ -30,15 +30,19 @@ export function hostAllowed(url: string, patterns: readonly string[]): boolean {
 /**
  * The user's picture: a redirect to the provider's URL only when its host is one of the service's
  * avatar hosts (its `avatarHosts`, else its provider type's: see the registry), else (and for
- * users of a service no longer configured) the initials as SVG. A provider's answer can carry any URL (an OIDC `picture` claim is whatever the account holder
- * typed), and redirecting to it made this an open redirect (hostile review, finding 4).
+ * users of a service no longer configured) the initials as SVG. A provider's answer can carry
+ * any URL (an OIDC `picture` claim is whatever the account holder typed): redirecting to it
+ * would make this an open redirect.
  */
 const avatarRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
   app.get(
     '/avatar/:username',
     {
       schema: { params: Type.Object({ username: Type.String({ maxLength: 64 }) }) },
-      config: { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } },
+      config: {
+        auth: 'public',
+        rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+      },
     },
     async (request, reply) => {
       const username = request.params.username.toLowerCase();

@@ -159,6 +159,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
       schema: { body: Body, response: { 200: LoginResponse } },
       validatorCompiler: loginValidator as () => (body: unknown) => never,
       config: {
+        auth: 'public',
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
       },
     },

@@ -62,17 +62,19 @@ export function oauthService(service: ConfiguredService) {
 /** What clients read before anyone signs in; public, as in Rocket.Chat. */
 const publicRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
   const services = [...context.services.values()].map(oauthService);
-  const limit = { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } };
+  const config = {
+    auth: 'public' as const,
+    rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+  };
 
-  app.get(
-    '/api/info',
-    { schema: { response: { 200: InfoResponse } }, config: limit },
-    async () => ({ version: PUBLIC_VERSION, success: true as const }),
-  );
+  app.get('/api/info', { schema: { response: { 200: InfoResponse } }, config }, async () => ({
+    version: PUBLIC_VERSION,
+    success: true as const,
+  }));
 
   app.get(
     '/api/v1/settings.oauth',
-    { schema: { response: { 200: OAuthSettingsResponse } }, config: limit },
+    { schema: { response: { 200: OAuthSettingsResponse } }, config },
     async () => ({ services, success: true as const }),
   );
 };
