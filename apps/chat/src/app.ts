@@ -15,7 +15,7 @@ import { Value } from 'typebox/value';
 import { installGuard } from './auth/guard.js';
 import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
 import { SecretBox, TwoFactor } from './auth/totp.js';
-import type { AppConfig, TrustProxySetting } from './config.js';
+import type { AppConfig } from './config.js';
 import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { SESSION_CHANGES_CHANNEL, SessionCache } from './db/session-cache.js';
@@ -49,19 +49,6 @@ export interface AppDependencies {
 export const SESSION_CACHE_DEFAULTS = { maxEntries: 50_000, maxAgeMs: 60_000 };
 /** How often a session cache whose subscription could not be made at start tries again. */
 const SUBSCRIBE_RETRY_MS = 5_000;
-
-/**
- * TRUST_PROXY as Fastify takes it. A hop count becomes a function of the hop (Fastify 5 ignores a
- * plain number): the socket's peer and the next `hops - 1` X-Forwarded-For entries from the right
- * are proxies, and the entry before them is the client.
- */
-export function fastifyTrustProxy(
-  setting: TrustProxySetting,
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (setting === false) return false;
-  if (typeof setting === 'number') return (_address, hop) => hop < setting;
-  return [...setting];
-}
 
 /**
  * One log line per request instead of Fastify's two ("incoming request", then "request
@@ -110,7 +97,8 @@ export async function buildApp(
   const app = Fastify({
     logger: dependencies.logger ?? false,
     logController: new OneLinePerRequest(),
-    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Only the proxies TRUST_PROXY names are believed (see TrustProxySetting).
+    trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     bodyLimit: 64 * 1024,
     // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
     requestTimeout: 30_000,

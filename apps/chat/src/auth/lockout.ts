@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { addressBucket } from '@netops/service-runtime';
 import type { Redis } from 'ioredis';
 import { accountLocked, tooManyRequests } from '../errors.js';
 
@@ -350,26 +351,6 @@ const BUSY_POLL_MS = { first: 5, max: 100 };
 export const SESSION_GLOBAL_FACTOR = 10;
 
 /**
- * The address a lock-out counts per: an IPv4 address, or the /64 of an IPv6 one (a single host
- * commonly holds a whole /64, so counting per address would give it 2^64 budgets).
- */
-export function clientBucket(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  if (!ip.includes(':')) return ip;
-  const [head = '', tail = ''] = ip.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = ip.includes('::')
-    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
-/**
  * The lock-out rules (README.md, "Lock-out"). On the login route the account is the pair
  * (service, access token). On authenticated routes guesses are counted per (user id, client
  * address): five wrong tokens lock that address out of that user id, and nobody else; failures
@@ -392,7 +373,7 @@ export class Lockout {
 
   static sessionKey(userId: string, clientIp: string): string {
     return createHash('sha256')
-      .update(`token\0${userId}\0${clientBucket(clientIp)}`)
+      .update(`token\0${userId}\0${addressBucket(clientIp)}`)
       .digest('base64url');
   }
 
