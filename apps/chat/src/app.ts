@@ -100,7 +100,7 @@ export async function buildApp(
     // Only the proxies TRUST_PROXY names are believed (see TrustProxySetting).
     trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     bodyLimit: 64 * 1024,
-    // Deliberate timeouts against slow clients (issue 7): whole request 30 s, idle keep-alive 5 s.
+    // Deliberate timeouts against slow clients: whole request 30 s, idle keep-alive 5 s.
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler,

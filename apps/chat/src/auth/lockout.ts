@@ -11,7 +11,7 @@ import { accountLocked, tooManyRequests } from '../errors.js';
  * Attempts in flight count against the budget too: an attempt is admitted only while
  * failures + attempts in flight < `attempts`, checked and counted in one atomic step. Without
  * that, a burst of concurrent guesses would all pass the check before the first of them failed,
- * and every one would be evaluated (issue 7 measured 50 of 50 guesses answered 401).
+ * and every one would be evaluated (50 of 50 concurrent guesses were answered 401 before any lock).
  */
 export interface FailureStore {
   /**
@@ -70,7 +70,7 @@ const SWEEP_INTERVAL_MS = 1_000;
  * One process's counters, bounded at `maxKeys` entries. An entry is dropped only once it means
  * nothing any more (its window and lock are over and no attempt is in flight); when the table is
  * full of live entries a new key is refused (`full`) rather than an old one forgotten: evicting
- * the oldest let 105,000 requests with random user ids lift a lock (hostile review, finding 3).
+ * the oldest let 105,000 requests with random user ids lift a lock.
  * Attempts on keys already held, and so every lock, keep working while it is full.
  */
 export class MemoryFailureStore implements FailureStore {
