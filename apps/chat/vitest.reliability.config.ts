@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 
-// Issue 7's chat checks: fault injection, concurrency, token attacks and fuzzing, run by
+// The chat reliability checks: fault injection, concurrency, token attacks and fuzzing, run by
 // `npm run test:reliability` (CI) and, with SOAK=1 (more cases, bigger bursts), `npm run soak`.
 export default defineProject({
   resolve: { conditions: ['development'] },

@@ -19,7 +19,7 @@ import {
 import { report, scale } from './support/measure.js';
 
 /**
- * Issue 16's new inputs under attack: resume tokens, ID tokens, the X-2FA-Code / X-2FA-Method
+ * The sign-in features' inputs under attack: resume tokens, ID tokens, the X-2FA-Code / X-2FA-Method
  * headers and the session-management routes are fuzzed (never a 5xx, every error in the service's
  * shape with a documented code), and guessing resume tokens, TOTP codes and ID tokens is bounded
  * by the rate limit and the lock-out, on one instance and across two sharing Redis.

@@ -6,7 +6,7 @@ import { Harness, listen, loginBody, postLogin } from '../test/support/harness.j
 import { distribution, report, scale, timed } from './support/measure.js';
 
 /**
- * Issue 7: concurrent first logins, over a listening server (real sockets), repeated with a new
+ * Concurrent first logins, over a listening server (real sockets), repeated with a new
  * account each round. The guarantees come from the database (one upsert on the (service,
  * provider_user_id) unique key, retried usernames on the username key), so this runs on both
  * stores: CI runs the suite on PGlite and on PostgreSQL.

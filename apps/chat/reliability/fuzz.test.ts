@@ -9,7 +9,7 @@ import { Harness, listen, login, loginBody } from '../test/support/harness.js';
 import { report, scale } from './support/measure.js';
 
 /**
- * Issue 7: fast-check fuzzing of the login body and of the session headers. Whatever is sent, the
+ * fast-check fuzzing of the login body and of the session headers. Whatever is sent, the
  * answer is never a 5xx, and every error is exactly `{status: "error", error, message}`. The
  * provider is the healthy fake one: a 502 here would blame the provider for the client's input.
  */
@@ -312,7 +312,7 @@ describe('fuzzing the session headers', () => {
   });
 });
 
-describe('fuzzing the routes of issue 16 and the headers every route reads', () => {
+describe('fuzzing the session, public and avatar routes and the headers every route reads', () => {
   it(`${RUNS} requests to info, settings.oauth, me, logout (GET and POST), avatars and preflights with hostile Origin, X-Forwarded-For and usernames: never a 5xx`, async () => {
     const tally: Record<string, number> = {};
     const route = fc.oneof(

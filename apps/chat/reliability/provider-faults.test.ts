@@ -23,7 +23,7 @@ import {
 } from './support/measure.js';
 
 /**
- * Issue 7: a provider that is slow, stalls, resets connections, answers 5xx, invalid JSON, the
+ * A provider that is slow, stalls, resets connections, answers 5xx, invalid JSON, the
  * wrong shape, an enormous body or a redirect loop. Each fault is injected under load (bursts of
  * concurrent logins over a listening server, every service in turn), repeatedly; each login must
  * get the documented 502/504 in the error shape, fast, and the service must stay healthy: normal

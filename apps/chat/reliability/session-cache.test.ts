@@ -6,7 +6,7 @@ import { Harness, login, loginBody, logout, me } from '../test/support/harness.j
 import { report, scale } from './support/measure.js';
 
 /**
- * Issue 18, the session cache under hostile input and races: SESSION_CACHE's hostile values are
+ * The session cache under hostile input and races: SESSION_CACHE's hostile values are
  * refused clearly (no control character echoed); a logout racing a burst of `me` on two instances
  * leaves no 200 once the logout's notification has been heard; wrong tokens never fill the cache.
  */

@@ -11,7 +11,7 @@ import { Harness, login, loginBody, logout, me } from '../test/support/harness.j
 import { report, scale } from './support/measure.js';
 
 /**
- * Issue 7, tokens: guessing is locked out (measured: N guesses -> how many were answered 401 before
+ * Tokens: guessing is locked out (measured: N guesses -> how many were answered 401 before
  * the first 429, one after the other and all at once); an expired or logged-out token never works
  * again (a model-based property test over random sequences of login, logout, clock moves and use);
  * the database holds only hashes (every table read back).
@@ -127,9 +127,9 @@ describe('guessing is locked out', () => {
   });
 });
 
-/** Issue 16, finding 2: guesses are counted per (user id, address), plus a global bound. */
+/** Guesses are counted per (user id, address), plus a global bound. */
 const ADDRESSES = scale(20, 200);
-describe('guessing from many addresses (hostile review, finding 2)', () => {
+describe('guessing from many addresses (anyone who knew a user id could lock that user out)', () => {
   it(`${ADDRESSES} addresses x ${ATTEMPTS + 3} guesses each: bounded, and the owner's token keeps working`, async () => {
     const app = await h.app({ lockout: { attempts: ATTEMPTS, seconds: 300 } });
     const session = await githubSession(app);

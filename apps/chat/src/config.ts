@@ -1,9 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isTrustedProxyEntry } from '@netops/service-runtime';
-import { type Static, type TSchema, Type } from 'typebox';
+import {
+  EnvironmentError,
+  EnvironmentReader,
+  type EnvVariable,
+  formatAddress,
+  LOG_LEVELS,
+  type LogLevel,
+  parseCorsOrigins,
+  parseTrustProxy,
+  splitList,
+  type TrustProxySetting,
+} from '@netops/service-runtime';
 import { parse as parseYaml } from 'yaml';
+import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
 import { describeSchemaErrors, validatorFor } from './validation.js';
+
+export type { TrustProxySetting } from '@netops/service-runtime';
+export type { ServiceConfig, ServiceType } from './providers/registry.js';
 
 /** A configuration problem found at start-up; the message names the variable or key. */
 export class ConfigError extends Error {
@@ -13,29 +27,16 @@ export class ConfigError extends Error {
 // ---------------------------------------------------------------------------------------------
 // The services file (CHAT_CONFIG): one entry per identity provider the service accepts.
 
-const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' });
-const Secret = Type.String({ minLength: 1 });
-/** A host name, or `*.` and a domain for its subdomains (routes/avatar.ts). */
-const HostPattern = Type.String({
-  pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
-  maxLength: 253,
-});
-const common = {
-  appId: Secret,
-  appSecret: Secret,
-  /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
-  avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
-};
-
 /**
- * Keys that are the base of the provider's API: a trailing `/` is dropped (`https://host/` and
- * `https://host` mean the same base; the modules append `/1.1/...`), and a query or fragment,
- * which appending a path would silently break, is refused.
+ * Keys that are the base of a provider's API (each provider type names its own): a trailing `/`
+ * is dropped, and a query, fragment or credentials are refused.
  */
-const BASE_URL_KEYS = ['apiUrl', 'graphUrl', 'issuer'] as const;
-
-function normaliseBaseUrls(service: Record<string, unknown>, path: string): void {
-  for (const key of BASE_URL_KEYS) {
+function normaliseBaseUrls(
+  service: Record<string, unknown>,
+  keys: readonly string[],
+  path: string,
+): void {
+  for (const key of keys) {
     const value = service[key];
     if (typeof value !== 'string') continue;
     let url: URL;
@@ -52,64 +53,6 @@ function normaliseBaseUrls(service: Record<string, unknown>, path: string): void
     service[key] = value.replace(/\/+$/, '');
   }
 }
-
-/** Each service type's keys; unknown keys are refused so a typo does not pass unnoticed. */
-const serviceSchemas = {
-  twitter: Type.Object(
-    { type: Type.Literal('twitter'), ...common, apiUrl: Type.Optional(HttpUrl) },
-    { additionalProperties: false },
-  ),
-  facebook: Type.Object(
-    { type: Type.Literal('facebook'), ...common, graphUrl: Type.Optional(HttpUrl) },
-    { additionalProperties: false },
-  ),
-  github: Type.Object(
-    { type: Type.Literal('github'), ...common, apiUrl: Type.Optional(HttpUrl) },
-    { additionalProperties: false },
-  ),
-  oidc: Type.Object(
-    {
-      type: Type.Literal('oidc'),
-      ...common,
-      issuer: HttpUrl,
-      tokenInfoUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-  apple: Type.Object(
-    {
-      type: Type.Literal('apple'),
-      ...common,
-      issuer: Type.Optional(HttpUrl),
-      jwksUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-} satisfies Record<string, TSchema>;
-
-export type ServiceType = keyof typeof serviceSchemas;
-export const SERVICE_TYPES = Object.keys(serviceSchemas) as ServiceType[];
-
-export const DEFAULT_URLS = {
-  twitterApi: 'https://api.twitter.com',
-  facebookGraph: 'https://graph.facebook.com/v21.0',
-  githubApi: 'https://api.github.com',
-  appleIssuer: 'https://appleid.apple.com',
-  appleJwks: 'https://appleid.apple.com/auth/keys',
-} as const;
-
-type WithName<T> = T & { name: string };
-export type TwitterService = WithName<Static<(typeof serviceSchemas)['twitter']>>;
-export type FacebookService = WithName<Static<(typeof serviceSchemas)['facebook']>>;
-export type GithubService = WithName<Static<(typeof serviceSchemas)['github']>>;
-export type OidcService = WithName<Static<(typeof serviceSchemas)['oidc']>>;
-export type AppleService = WithName<Static<(typeof serviceSchemas)['apple']>>;
-export type ServiceConfig =
-  | TwitterService
-  | FacebookService
-  | GithubService
-  | OidcService
-  | AppleService;
 
 const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -165,17 +108,16 @@ export function parseServices(
     }
     if (!isObject(raw)) throw new ConfigError(`${path}: must be a mapping`);
     if (raw.type === undefined) throw new ConfigError(`${path}.type: required`);
-    const type = raw.type as ServiceType;
-    const schema = serviceSchemas[type];
-    if (typeof raw.type !== 'string' || !schema) {
+    const type = providerTypeOf(raw.type);
+    if (!type) {
       throw new ConfigError(`${path}.type: must be one of ${SERVICE_TYPES.join(', ')}`);
     }
     const substituted = substituteEnv(raw, path, env);
-    const validator = validatorFor(schema as TSchema);
+    const validator = validatorFor(type.schema);
     if (!validator.Check(substituted)) {
       throw new ConfigError(describeSchemaErrors(validator.Errors(substituted), path));
     }
-    normaliseBaseUrls(substituted as Record<string, unknown>, path);
+    normaliseBaseUrls(substituted as Record<string, unknown>, type.baseUrlKeys, path);
     return { ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig;
   });
 }
@@ -223,7 +165,7 @@ export interface AppConfig {
   corsOrigins: readonly string[];
   /** Usernames never given to a new user (RESERVED_USERNAMES), lowercase. */
   reservedUsernames: readonly string[];
-  logLevel: string;
+  logLevel: LogLevel;
   services: ServiceConfig[];
   /** Where the services came from, for the start-up message. */
   servicesSource: string;
@@ -233,133 +175,88 @@ export interface AppConfig {
   admins?: readonly string[];
 }
 
+/**
+ * Every environment variable the service reads, with the line `--help` prints for it: the one
+ * list (the reader refuses a name that is not here). The README documents each.
+ */
+export const CHAT_VARIABLES: readonly EnvVariable[] = [
+  { name: 'PORT', help: 'TCP port (default 3100; 0 picks a free one)' },
+  { name: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
+  {
+    name: 'LOG_LEVEL',
+    help: 'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
+  },
+  {
+    name: 'CHAT_CONFIG',
+    help: 'the services file (default ./chat.config.yaml); apps/chat/chat.demo.yaml for the demo',
+  },
+  { name: 'SITE_URL', help: 'public base URL (default http://HOST:PORT)' },
+  {
+    name: 'DATABASE_URL',
+    help: 'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
+  },
+  { name: 'DATA_DIR', help: 'folder of the embedded store (default ./data/chat)' },
+  {
+    name: 'EMBEDDED_DURABILITY',
+    help: 'on (default): each write is on disk before its answer; off: throwaway data only',
+  },
+  { name: 'REDIS_URL', help: 'rate-limit and lock-out counters shared by several instances' },
+  {
+    name: 'SESSION_CACHE',
+    help: 'on (default): valid sessions kept between checks; off: each check reads',
+  },
+  { name: 'LOGIN_EXPIRATION', help: 'longest session in seconds (default 7776000, 90 days)' },
+  { name: 'LOGIN_RATE_LIMIT', help: 'logins per client address per minute (default 10)' },
+  { name: 'API_RATE_LIMIT', help: 'other requests per client address per minute (default 120)' },
+  { name: 'LOGIN_LOCKOUT_ATTEMPTS', help: 'failed attempts before an account locks (default 5)' },
+  { name: 'LOGIN_LOCKOUT_SECONDS', help: 'how long a lock lasts, in seconds (default 300)' },
+  {
+    name: 'LOCKOUT_MAX_ENTRIES',
+    help: 'lock-out entries held in memory, at least 100 (default 100000)',
+  },
+  { name: 'PROVIDER_TIMEOUT_MS', help: 'budget of one provider check, in ms (default 5000)' },
+  { name: 'PROVIDER_MAX_BYTES', help: 'largest provider answer read (default 1048576)' },
+  {
+    name: 'TRUST_PROXY',
+    help: 'addresses, CIDR ranges or loopback/linklocal/uniquelocal of your proxies (default: none)',
+  },
+  { name: 'CORS_ORIGINS', help: 'origins browsers may call from, comma-separated (default: none)' },
+  { name: 'RESERVED_USERNAMES', help: 'usernames never given out, or "none" (default: a list)' },
+  { name: 'TWO_FACTOR_KEY', help: '32-byte key sealing TOTP secrets (openssl rand -base64 32)' },
+  { name: 'CHAT_ADMINS', help: 'admin accounts as service:providerUserId, comma-separated' },
+];
+
 /** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
-function twoFactorKey(env: NodeJS.ProcessEnv): Buffer | undefined {
-  const raw = env.TWO_FACTOR_KEY?.trim();
-  if (!raw) return undefined;
+function parseTwoFactorKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
   const key = /^[0-9a-fA-F]{64}$/.test(raw)
     ? Buffer.from(raw, 'hex')
     : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
       ? Buffer.from(raw, raw.includes('-') || raw.includes('_') ? 'base64url' : 'base64')
       : undefined;
   if (key?.length !== 32) {
-    throw new ConfigError(
-      'TWO_FACTOR_KEY: must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
-    );
+    throw new Error('must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)');
   }
   return key;
 }
 
 /** CHAT_ADMINS: `service:providerUserId`, comma-separated, each naming a configured service. */
-function admins(env: NodeJS.ProcessEnv, services: readonly ServiceConfig[]): string[] {
-  const entries = (env.CHAT_ADMINS ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
+function parseAdmins(raw: string | undefined, services: readonly ServiceConfig[]): string[] {
+  const entries = splitList(raw ?? '');
   for (const entry of entries) {
     const colon = entry.indexOf(':');
     const service = entry.slice(0, colon);
     if (colon < 1 || colon === entry.length - 1) {
-      throw new ConfigError(
-        `CHAT_ADMINS: "${entry}" is not service:providerUserId (e.g. github:583231)`,
-      );
+      throw new Error(`"${entry}" is not service:providerUserId (e.g. github:583231)`);
     }
     if (!services.some((configured) => configured.name === service)) {
-      throw new ConfigError(`CHAT_ADMINS: "${entry}" names service "${service}", not configured`);
+      throw new Error(`"${entry}" names service "${service}", not configured`);
     }
   }
   return entries;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-    throw new ConfigError(`${name}: must be an integer >= ${min}, not "${raw}"`);
-  }
-  return Number(raw);
-}
-
-/**
- * `false`: the socket's address is the client's. A list: X-Forwarded-For is believed from peers
- * with these addresses, CIDR ranges or keywords (`loopback`, `linklocal`, `uniquelocal`). A
- * number: that many proxies stand in front, each appending the address it saw. Never `true`:
- * Fastify would take the leftmost X-Forwarded-For entry, which the client writes itself, and let
- * it pick its own rate-limit budget (hostile review, finding 1).
- */
-export type TrustProxySetting = false | number | readonly string[];
-
-const MAX_PROXY_HOPS = 10;
-
-const list = (text: string) =>
-  text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-
-export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
-  const text = raw?.trim() ?? '';
-  if (['', '0', 'false', 'no', 'off'].includes(text.toLowerCase())) return false;
-  if (['true', 'yes', 'on'].includes(text.toLowerCase())) {
-    throw new ConfigError(
-      `TRUST_PROXY: "${text}" would let any client choose its own address; name the proxies' addresses or CIDR ranges (TRUST_PROXY=10.0.0.5), or give their hop count (TRUST_PROXY=1)`,
-    );
-  }
-  if (/^[0-9]+$/.test(text)) {
-    const hops = Number(text);
-    if (hops < 1 || hops > MAX_PROXY_HOPS) {
-      throw new ConfigError(
-        `TRUST_PROXY: a hop count is 1-${MAX_PROXY_HOPS} (or "false" for no proxy), not ${text}`,
-      );
-    }
-    return hops;
-  }
-  const entries = list(text);
-  for (const entry of entries) {
-    if (!isTrustedProxyEntry(entry)) {
-      throw new ConfigError(
-        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range, one of loopback, linklocal, uniquelocal, or a hop count`,
-      );
-    }
-  }
-  return entries;
-}
-
-/** Each entry an http(s) origin, as browsers send it (lower-case host, no default port, no path). */
-export function parseCorsOrigins(raw: string | undefined): readonly string[] {
-  const text = raw?.trim() ?? '';
-  if (text === '' || text.toLowerCase() === 'none') return [];
-  return list(text).map((entry) => {
-    if (entry === '*') {
-      throw new ConfigError(
-        'CORS_ORIGINS: "*" is not accepted: name each origin (https://chat.example.com)',
-      );
-    }
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      url = undefined;
-    }
-    const bare =
-      url !== undefined &&
-      ['http:', 'https:'].includes(url.protocol) &&
-      url.pathname === '/' &&
-      !url.search &&
-      !url.hash &&
-      !url.username &&
-      !url.password &&
-      !entry.replace(/\/$/, '').endsWith('/');
-    if (!url || !bare) {
-      throw new ConfigError(
-        `CORS_ORIGINS: "${entry}" is not an origin like https://chat.example.com`,
-      );
-    }
-    return url.origin;
-  });
-}
-
-/** Names nobody may get from a provider handle: they look official (hostile review, finding 5). */
+/** Names nobody may get from a provider handle: they look official. */
 export const DEFAULT_RESERVED_USERNAMES: readonly string[] = [
   'admin',
   'administrator',
@@ -395,83 +292,92 @@ export function parseReservedUsernames(raw: string | undefined): readonly string
   const text = raw?.trim() ?? '';
   if (text === '') return DEFAULT_RESERVED_USERNAMES;
   if (text.toLowerCase() === 'none') return [];
-  return list(text).map((entry) => {
+  return splitList(text).map((entry) => {
     const name = entry.toLowerCase();
     if (!/^[a-z0-9._-]{1,32}$/.test(name)) {
-      throw new ConfigError(
-        `RESERVED_USERNAMES: "${entry}" is not a username (letters, digits, ".", "_", "-")`,
-      );
+      throw new Error(`"${entry}" is not a username (letters, digits, ".", "_", "-")`);
     }
     return name;
   });
 }
 
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'on') return true;
-  if (raw === 'off') return false;
-  // JSON quoting: a control character in the value is shown escaped, never sent to a terminal.
-  throw new ConfigError(`${name}: must be on or off, not ${JSON.stringify(env[name])}`);
-}
-
 const DAY = 24 * 60 * 60;
 
-/** Reads the environment and the services file once; throws ConfigError naming the bad setting. */
+/**
+ * Reads the environment and the services file once; throws ConfigError listing every bad
+ * setting (one per line when there are several).
+ */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
   /** LOG_LEVEL when unset: main.ts passes `warn` when stdout is a terminal (quiet by default). */
-  defaults: { logLevel?: string } = {},
+  defaults: { logLevel?: LogLevel } = {},
 ): AppConfig {
-  const host = env.HOST || '127.0.0.1';
-  const port = integer(env, 'PORT', 3100, 0);
-  if (port > 65535) throw new ConfigError(`PORT: must be at most 65535, not ${port}`);
-  const siteUrl = (env.SITE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`)
-    .trim()
-    .replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s]+$/.test(siteUrl)) {
-    throw new ConfigError(`SITE_URL: must be an http(s) URL, not "${siteUrl}"`);
-  }
+  const vars = new EnvironmentReader(env, CHAT_VARIABLES);
+  const host = vars.text('HOST') ?? '127.0.0.1';
+  const port = vars.integer('PORT', 3100, 0, 65535);
+  const siteUrl = vars.read(
+    'SITE_URL',
+    (text) => {
+      const url = (text ?? `http://${formatAddress(host, port)}`).replace(/\/+$/, '');
+      if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`must be an http(s) URL, not "${url}"`);
+      return url;
+    },
+    'http://127.0.0.1',
+  );
 
-  const configPath = resolve(cwd, env.CHAT_CONFIG || 'chat.config.yaml');
+  const configText = vars.text('CHAT_CONFIG');
+  const configPath = resolve(cwd, configText ?? 'chat.config.yaml');
   let services: ServiceConfig[] = [];
   let servicesSource = `no file at ${configPath}`;
-  if (existsSync(configPath)) {
-    services = parseServices(readFileSync(configPath, 'utf8'), configPath, env);
-    servicesSource = configPath;
-  } else if (env.CHAT_CONFIG) {
-    throw new ConfigError(`CHAT_CONFIG: ${configPath} does not exist`);
+  try {
+    if (existsSync(configPath)) {
+      services = parseServices(readFileSync(configPath, 'utf8'), configPath, env);
+      servicesSource = configPath;
+    } else if (configText !== undefined) {
+      vars.problem(`CHAT_CONFIG: ${configPath} does not exist`);
+    }
+  } catch (error) {
+    // A problem inside the services file names its key (services.github.appId).
+    if (!(error instanceof ConfigError)) throw error;
+    vars.problem(error.message);
   }
 
-  return {
+  const config: AppConfig = {
     host,
     port,
     siteUrl,
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: resolve(cwd, env.DATA_DIR || 'data/chat'),
-    embeddedDurability: onOff(env, 'EMBEDDED_DURABILITY', true),
-    sessionCache: onOff(env, 'SESSION_CACHE', true),
-    redisUrl: env.REDIS_URL || undefined,
-    loginExpirationSeconds: integer(env, 'LOGIN_EXPIRATION', 90 * DAY, 1),
-    loginRateLimit: integer(env, 'LOGIN_RATE_LIMIT', 10, 1),
-    apiRateLimit: integer(env, 'API_RATE_LIMIT', 120, 1),
+    databaseUrl: vars.text('DATABASE_URL'),
+    dataDir: resolve(cwd, vars.text('DATA_DIR') ?? 'data/chat'),
+    embeddedDurability: vars.onOff('EMBEDDED_DURABILITY', true),
+    sessionCache: vars.onOff('SESSION_CACHE', true),
+    redisUrl: vars.text('REDIS_URL'),
+    loginExpirationSeconds: vars.integer('LOGIN_EXPIRATION', 90 * DAY, 1),
+    loginRateLimit: vars.integer('LOGIN_RATE_LIMIT', 10, 1),
+    apiRateLimit: vars.integer('API_RATE_LIMIT', 120, 1),
     lockout: {
-      attempts: integer(env, 'LOGIN_LOCKOUT_ATTEMPTS', 5, 1),
-      seconds: integer(env, 'LOGIN_LOCKOUT_SECONDS', 300, 1),
-      maxKeys: integer(env, 'LOCKOUT_MAX_ENTRIES', 100_000, 100),
+      attempts: vars.integer('LOGIN_LOCKOUT_ATTEMPTS', 5, 1),
+      seconds: vars.integer('LOGIN_LOCKOUT_SECONDS', 300, 1),
+      maxKeys: vars.integer('LOCKOUT_MAX_ENTRIES', 100_000, 100),
     },
     provider: {
-      timeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1),
-      maxBytes: integer(env, 'PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
+      timeoutMs: vars.integer('PROVIDER_TIMEOUT_MS', 5000, 1),
+      maxBytes: vars.integer('PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
     },
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
-    reservedUsernames: parseReservedUsernames(env.RESERVED_USERNAMES),
-    logLevel: env.LOG_LEVEL || defaults.logLevel || 'info',
+    trustProxy: vars.read('TRUST_PROXY', parseTrustProxy, false),
+    // None by default: the service's clients are apps, not pages of other sites.
+    corsOrigins: vars.read('CORS_ORIGINS', (text) => parseCorsOrigins(text, []), []),
+    reservedUsernames: vars.read(
+      'RESERVED_USERNAMES',
+      parseReservedUsernames,
+      DEFAULT_RESERVED_USERNAMES,
+    ),
+    logLevel: vars.oneOf('LOG_LEVEL', LOG_LEVELS, defaults.logLevel ?? 'info'),
     services,
     servicesSource,
-    twoFactorKey: twoFactorKey(env),
-    admins: admins(env, services),
+    twoFactorKey: vars.read('TWO_FACTOR_KEY', parseTwoFactorKey, undefined),
+    admins: vars.read('CHAT_ADMINS', (text) => parseAdmins(text, services), []),
   };
+  if (vars.problems.length > 0) throw new ConfigError(new EnvironmentError(vars.problems).message);
+  return config;
 }

@@ -11,37 +11,13 @@ import {
 import { migrate, openStore, type Store } from '@netops/store';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { CHAT_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { type Database, MIGRATIONS } from './db/schema.js';
 
 const USAGE = formatUsage({
   summary: "Chat login service: the chat platform's OAuth login (POST /api/v1/login) and sessions.",
   command: 'npm run chat   (node apps/chat/dist/main.js once built)',
-  variables: [
-    ['PORT', 'TCP port (default 3100; 0 picks a free one)'],
-    ['HOST', 'address to listen on (default 127.0.0.1)'],
-    [
-      'LOG_LEVEL',
-      'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
-    ],
-    [
-      'CHAT_CONFIG',
-      'the services file (default ./chat.config.yaml); apps/chat/chat.demo.yaml for the demo',
-    ],
-    ['SITE_URL', 'public base URL (default http://HOST:PORT)'],
-    [
-      'DATABASE_URL',
-      'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
-    ],
-    ['DATA_DIR', 'folder of the embedded store (default ./data/chat)'],
-    [
-      'EMBEDDED_DURABILITY',
-      'on (default): each write is on disk before its answer; off: throwaway data only',
-    ],
-    ['REDIS_URL', 'rate-limit and lock-out counters shared by several instances'],
-    ['SESSION_CACHE', 'on (default): valid sessions kept between checks; off: each check reads'],
-    ['LOGIN_EXPIRATION', 'longest session in seconds (default 7776000, 90 days)'],
-  ],
+  variables: CHAT_VARIABLES.map(({ name, help }) => [name, help] as const),
   docs: ['README: apps/chat/README.md (every variable, the services file, the demo provider)'],
 });
 

@@ -4,7 +4,7 @@ import { accounts } from './support/accounts.js';
 import { fakeServices, Harness, login, loginBody } from './support/harness.js';
 
 /**
- * Issue 16, compatibility item 7: a trailing `/` in a provider's base URL produced `//1.1/...`.
+ * Provider base URLs: a trailing `/` in a provider's base URL produced `//1.1/...`.
  * Base URLs are normalised where the services file is read, so every provider module gets them
  * without one.
  */

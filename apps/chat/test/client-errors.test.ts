@@ -21,7 +21,7 @@ const raw = (request: string | Buffer) =>
     socket.write(request); // not end(): Node aborts requests of half-closed sockets
   });
 
-describe('requests the HTTP parser refuses (found by fuzzing, issue 7)', () => {
+describe('requests the HTTP parser refuses (found by fuzzing)', () => {
   it('a control byte in a header: 400 in the service error shape, connection closed', async () => {
     const answer = await raw(
       'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Auth-Token: a\x01b\r\nX-User-Id: u\r\n\r\n',

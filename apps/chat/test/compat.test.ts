@@ -6,7 +6,7 @@ import { Harness, listen, login, loginBody, me } from './support/harness.js';
 import { checkMeResponse } from './support/rocketchat-schemas.js';
 
 /**
- * Issue 16, "Rocket.Chat client compatibility": the service driven by Rocket.Chat's own client
+ * Rocket.Chat client compatibility: the service driven by Rocket.Chat's own client
  * package (`@rocket.chat/api-client`, over real sockets) and by the REST calls of
  * `@rocket.chat/sdk` (which cannot be installed here), and every answer checked against the shapes
  * `@rocket.chat/rest-typings` declares.

@@ -67,7 +67,7 @@ describe('a provider that misbehaves', () => {
   it('logins with the same credentials at once against a stalled provider all get 504 within the budget', async () => {
     // The lock-out lets 5 attempts per (service, token) in at once; the rest wait for a slot.
     // That wait is part of the provider budget: 20 at once used to be answered in waves of 5,
-    // the last after 4 timeouts (issue 7's soak measured 504s up to 3.7 s past a 1 s budget).
+    // the last after 4 timeouts (a soak run measured 504s up to 3.7 s past a 1 s budget).
     const timeoutMs = 500;
     const app = await h.app({ provider: { timeoutMs, maxBytes: 256 * 1024 } });
     const body = credentialsFor('github');

@@ -32,7 +32,7 @@ expectTrue<Assignable<Me, Wire<MeApiSuccessResponse>>>();
 expectTrue<OnlyKeysOf<Me, MeApiSuccessResponse>>();
 expectTrue<OnlyKeysOf<Me['settings'], MeApiSuccessResponse['settings']>>();
 
-// The check can fail: the shape this service answered before issue 16 is refused.
+// The check can fail: the shape this service answered before it followed Rocket.Chat's shapes is refused.
 type OldMe = { status: 'success'; data: Omit<Me, 'success'> };
 // @ts-expect-error: {status, data} is not Rocket.Chat's shape
 expectTrue<Assignable<OldMe, Wire<MeApiSuccessResponse>>>();

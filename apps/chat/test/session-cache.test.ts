@@ -1,5 +1,5 @@
 /**
- * Issue 18: the session cache. Pins the structural gain (no database statement for a `me` whose
+ * The session cache. Pins the structural gain (no database statement for a `me` whose
  * session is cached, one without the cache) and that it never serves what has changed: logout on
  * this instance at once, on another instance as soon as the database's notification arrives, a
  * deactivation made by hand in SQL, and a lock on the address even for the right token.

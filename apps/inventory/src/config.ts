@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
+import type { EnvVariable } from '@netops/service-runtime';
 import { isPostgresUrl } from '@netops/store';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import {
   type ProtectionsConfig,
   ProtectionsConfigError,
+  ProtectionsEnvSchema,
   readProtectionsConfig,
 } from './protections/config.js';
 import type { WebhookSettings } from './webhooks/worker.js';
@@ -99,7 +101,7 @@ const optionalText = (options: { minLength?: number; pattern?: string } = {}) =>
 const integerText = '^[0-9]+$';
 
 /** The variables as text, as the environment gives them; conversion follows the checks. */
-const EnvSchema = Type.Object({
+export const EnvSchema = Type.Object({
   HOST: optionalText({ minLength: 1 }),
   PORT: optionalText({ pattern: integerText }),
   LOG_LEVEL: Type.Optional(Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)))),
@@ -127,6 +129,92 @@ const EnvSchema = Type.Object({
   WEBHOOK_FIRST_RETRY: optionalText(),
   WEBHOOK_WORKER: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
 });
+
+/**
+ * Every environment variable the service reads (its own and the protections'), with the line
+ * `--help` prints for it: the one list. A test checks it names every variable of both schemas.
+ */
+export const INVENTORY_VARIABLES: readonly EnvVariable[] = [
+  { name: 'PORT', help: 'TCP port (default 3000; 0 picks a free one)' },
+  { name: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
+  {
+    name: 'LOG_LEVEL',
+    help: 'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
+  },
+  {
+    name: 'DATABASE_URL',
+    help: 'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
+  },
+  {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    help: 'PostgreSQL: longest wait for a connection, ms (default 5000)',
+  },
+  {
+    name: 'DATABASE_QUERY_TIMEOUT_MS',
+    help: 'PostgreSQL: longest wait for one statement, ms (default 30000; 0: none)',
+  },
+  {
+    name: 'DATA_DIR',
+    help: 'folder of the embedded store and its generated JWT secret (default ./data/inventory)',
+  },
+  {
+    name: 'EMBEDDED_DURABILITY',
+    help: 'on (default): each write is on disk before its answer; off: throwaway data only',
+  },
+  { name: 'LIST_CACHE', help: 'on (default): unchanged lists reuse totals and pages; off: never' },
+  {
+    name: 'JWT_SECRET',
+    help: 'token signing secret, at least 32 characters (required with PostgreSQL)',
+  },
+  { name: 'TOKEN_TTL', help: 'token lifetime, e.g. 3600, 30m, 24h (default 24h)' },
+  {
+    name: 'SEED_PASSWORD',
+    help: 'password of the initial accounts on a first start (default: random, printed once)',
+  },
+  { name: 'ARGON2_MEMORY_COST', help: 'argon2id memory cost in KiB (default 19456)' },
+  { name: 'ARGON2_TIME_COST', help: 'argon2id iterations (default 2)' },
+  {
+    name: 'SMTP_URL',
+    help: 'where password-reset e-mails go, smtp(s)://… (default: files in DATA_DIR/outbox)',
+  },
+  {
+    name: 'MAIL_FROM',
+    help: 'sender of the e-mails (default Network Inventory <noreply@localhost>)',
+  },
+  { name: 'RESET_TTL', help: 'lifetime of a password-reset code (default 15m)' },
+  ...(
+    [
+      ['RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'REDIS_URL', 'TRUST_PROXY', 'CORS_ORIGINS'],
+      ['TLS_CERT_FILE', 'TLS_KEY_FILE', 'BODY_LIMIT', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS'],
+      ['KEEP_ALIVE_TIMEOUT_MS', 'CONNECTION_TIMEOUT_MS', 'ALLOWED_HOSTS'],
+      ['LOGIN_FAILURES_PER_ADDRESS', 'LOGIN_FAILURES_PER_ACCOUNT', 'LOGIN_MAX_DELAY_SECONDS'],
+    ] as const
+  )
+    .flat()
+    .map((name) => ({
+      name,
+      help: (ProtectionsEnvSchema.properties[name] as { description?: string }).description ?? '',
+    })),
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    help: 'true: webhooks may call loopback/private addresses (default false)',
+  },
+  {
+    name: 'WEBHOOK_SECRET_KEY',
+    help: 'key sealing webhook secrets, 32+ characters (default JWT_SECRET)',
+  },
+  { name: 'WEBHOOK_RETRY_PERIOD', help: 'how long a delivery is retried (default 24h)' },
+  { name: 'WEBHOOK_TIMEOUT', help: 'one delivery attempt, 1 s to 300 s (default 10)' },
+  {
+    name: 'WEBHOOK_LEASE',
+    help: 'how long a worker holds a delivery, > WEBHOOK_TIMEOUT (default 60)',
+  },
+  { name: 'WEBHOOK_FIRST_RETRY', help: 'wait before the first retry (default 1)' },
+  {
+    name: 'WEBHOOK_WORKER',
+    help: 'on (default): this instance delivers webhooks; off: it does not',
+  },
+];
 
 /**
  * Reads and checks every variable, reporting all problems at once, so a misconfigured start-up

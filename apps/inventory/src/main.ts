@@ -7,51 +7,21 @@ import {
   readCommandLine,
 } from '@netops/service-runtime';
 import type { Store } from '@netops/store';
-import type { Config } from './config.js';
+import type { Config, INVENTORY_VARIABLES } from './config.js';
 import type { Database } from './db/schema.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './http/paths.js';
 
-const USAGE = formatUsage({
-  summary: 'Network inventory API: a REST API keeping an inventory of network assets.',
-  command: 'npm start   (or: npm run inventory; node apps/inventory/dist/main.js once built)',
-  variables: [
-    ['PORT', 'TCP port (default 3000; 0 picks a free one)'],
-    ['HOST', 'address to listen on (default 127.0.0.1)'],
-    [
-      'LOG_LEVEL',
-      'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
+/** --help: every variable, from the one list of them (config.ts). */
+const usage = (variables: typeof INVENTORY_VARIABLES) =>
+  formatUsage({
+    summary: 'Network inventory API: a REST API keeping an inventory of network assets.',
+    command: 'npm start   (or: npm run inventory; node apps/inventory/dist/main.js once built)',
+    variables: variables.map(({ name, help }) => [name, help] as const),
+    docs: [
+      'README: apps/inventory/README.md (every variable, the API, the protections)',
+      `API reference, served by the running service: http://127.0.0.1:3000${DOCS_PREFIX}/ (OpenAPI: ${OPENAPI_PATH})`,
     ],
-    [
-      'DATABASE_URL',
-      'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
-    ],
-    [
-      'DATA_DIR',
-      'folder of the embedded store and its generated JWT secret (default ./data/inventory)',
-    ],
-    [
-      'EMBEDDED_DURABILITY',
-      'on (default): each write is on disk before its answer; off: throwaway data only',
-    ],
-    [
-      'SEED_PASSWORD',
-      'password of the initial accounts on a first start (default: random, printed once)',
-    ],
-    ['JWT_SECRET', 'token signing secret, at least 32 characters (required with PostgreSQL)'],
-    ['TOKEN_TTL', 'token lifetime, e.g. 3600, 30m, 24h (default 24h)'],
-    ['TLS_CERT_FILE, TLS_KEY_FILE', 'serve HTTPS with this certificate and key'],
-    ['SMTP_URL, MAIL_FROM', 'where password-reset e-mails go (default: files in DATA_DIR/outbox)'],
-    ['REDIS_URL', 'rate-limit counters shared by several instances'],
-    [
-      'WEBHOOK_ALLOW_PRIVATE_TARGETS',
-      'true: webhooks may call loopback/private addresses (other WEBHOOK_* in the README)',
-    ],
-  ],
-  docs: [
-    'README: apps/inventory/README.md (every variable, the API, the protections)',
-    `API reference, served by the running service: http://127.0.0.1:3000${DOCS_PREFIX}/ (OpenAPI: ${OPENAPI_PATH})`,
-  ],
-});
+  });
 
 /**
  * Start-up: command line (only --help), configuration (once, from the environment), store,
@@ -61,7 +31,8 @@ const USAGE = formatUsage({
 async function main() {
   const command = readCommandLine(process.argv.slice(2));
   if (command.action === 'help') {
-    process.stdout.write(USAGE);
+    // Loaded here, not at the top: the start shows its first line before the heavy modules load.
+    process.stdout.write(usage((await import('./config.js')).INVENTORY_VARIABLES));
     return;
   }
   if (command.action === 'refuse') fail(command.message, 2);

@@ -5,7 +5,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JWT_SECRET_FILE, resolveJwtSecret } from '../src/auth/secret.js';
-import { ConfigError, loadConfig, parseDuration } from '../src/config.js';
+import {
+  ConfigError,
+  EnvSchema,
+  INVENTORY_VARIABLES,
+  loadConfig,
+  parseDuration,
+} from '../src/config.js';
+import { ProtectionsEnvSchema } from '../src/protections/config.js';
 
 const SECRET = 'x'.repeat(32);
 const folders: string[] = [];
@@ -174,5 +181,17 @@ describe('main.ts', () => {
     );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('JWT_SECRET: required when DATABASE_URL points to PostgreSQL');
+  });
+});
+
+describe('the variable list --help prints', () => {
+  it('names every variable the service reads, once', () => {
+    const read = [
+      ...Object.keys(EnvSchema.properties),
+      ...Object.keys(ProtectionsEnvSchema.properties),
+    ].sort();
+    const listed = INVENTORY_VARIABLES.map(({ name }) => name);
+    expect([...listed].sort()).toEqual(read);
+    for (const { name, help } of INVENTORY_VARIABLES) expect(help, name).not.toBe('');
   });
 });

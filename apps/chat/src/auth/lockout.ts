@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { addressBucket } from '@netops/service-runtime';
 import type { Redis } from 'ioredis';
 import { accountLocked, tooManyRequests } from '../errors.js';
 
@@ -10,7 +11,7 @@ import { accountLocked, tooManyRequests } from '../errors.js';
  * Attempts in flight count against the budget too: an attempt is admitted only while
  * failures + attempts in flight < `attempts`, checked and counted in one atomic step. Without
  * that, a burst of concurrent guesses would all pass the check before the first of them failed,
- * and every one would be evaluated (issue 7 measured 50 of 50 guesses answered 401).
+ * and every one would be evaluated (50 of 50 concurrent guesses were answered 401 before any lock).
  */
 export interface FailureStore {
   /**
@@ -69,7 +70,7 @@ const SWEEP_INTERVAL_MS = 1_000;
  * One process's counters, bounded at `maxKeys` entries. An entry is dropped only once it means
  * nothing any more (its window and lock are over and no attempt is in flight); when the table is
  * full of live entries a new key is refused (`full`) rather than an old one forgotten: evicting
- * the oldest let 105,000 requests with random user ids lift a lock (hostile review, finding 3).
+ * the oldest let 105,000 requests with random user ids lift a lock.
  * Attempts on keys already held, and so every lock, keep working while it is full.
  */
 export class MemoryFailureStore implements FailureStore {
@@ -350,26 +351,6 @@ const BUSY_POLL_MS = { first: 5, max: 100 };
 export const SESSION_GLOBAL_FACTOR = 10;
 
 /**
- * The address a lock-out counts per: an IPv4 address, or the /64 of an IPv6 one (a single host
- * commonly holds a whole /64, so counting per address would give it 2^64 budgets).
- */
-export function clientBucket(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  if (!ip.includes(':')) return ip;
-  const [head = '', tail = ''] = ip.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = ip.includes('::')
-    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
-/**
  * The lock-out rules (README.md, "Lock-out"). On the login route the account is the pair
  * (service, access token). On authenticated routes guesses are counted per (user id, client
  * address): five wrong tokens lock that address out of that user id, and nobody else; failures
@@ -392,7 +373,7 @@ export class Lockout {
 
   static sessionKey(userId: string, clientIp: string): string {
     return createHash('sha256')
-      .update(`token\0${userId}\0${clientBucket(clientIp)}`)
+      .update(`token\0${userId}\0${addressBucket(clientIp)}`)
       .digest('base64url');
   }
 

@@ -1,7 +1,21 @@
-import { type AppleService, DEFAULT_URLS } from '../config.js';
+import { Type } from 'typebox';
 import type { ProviderHttp } from './http.js';
 import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
-import type { IdentityProvider } from './types.js';
+import {
+  type IdentityProvider,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_ISSUER = 'https://appleid.apple.com';
+const DEFAULT_JWKS_URL = 'https://appleid.apple.com/auth/keys';
+const AppleServiceSchema = serviceSchema('apple', {
+  issuer: Type.Optional(ServiceUrl),
+  jwksUrl: Type.Optional(ServiceUrl),
+});
+export type AppleService = ServiceOf<typeof AppleServiceSchema>;
 
 /**
  * Sign in with Apple: the client sends the `identityToken` Apple gave it (an ID token signed with
@@ -10,9 +24,9 @@ import type { IdentityProvider } from './types.js';
  * user's name only to the client, once: the identity is the token's `sub` and `email` (often a
  * private relay address, still "verified").
  */
-export function appleProvider(service: AppleService, http: ProviderHttp): IdentityProvider {
-  const issuer = (service.issuer ?? DEFAULT_URLS.appleIssuer).replace(/\/+$/, '');
-  const jwksUrl = service.jwksUrl ?? DEFAULT_URLS.appleJwks;
+export function verifyWithApple(service: AppleService, http: ProviderHttp): IdentityProvider {
+  const issuer = (service.issuer ?? DEFAULT_ISSUER).replace(/\/+$/, '');
+  const jwksUrl = service.jwksUrl ?? DEFAULT_JWKS_URL;
   const keys = new RemoteKeySet(service.name, async () => jwksUrl, http);
 
   return {
@@ -39,3 +53,11 @@ export function appleProvider(service: AppleService, http: ProviderHttp): Identi
     },
   };
 }
+
+export const apple = providerType({
+  schema: AppleServiceSchema,
+  baseUrlKeys: ['issuer'],
+  // Apple tells no picture.
+  defaultAvatarHosts: () => [],
+  create: verifyWithApple,
+});

@@ -1,7 +1,19 @@
 import { Type } from 'typebox';
-import { DEFAULT_URLS, type GithubService } from '../config.js';
 import { inParallel, type ProviderHttp } from './http.js';
-import { given, httpsUrl, type IdentityProvider } from './types.js';
+import {
+  given,
+  hostOf,
+  httpsUrl,
+  type IdentityProvider,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_API_URL = 'https://api.github.com';
+const GithubServiceSchema = serviceSchema('github', { apiUrl: Type.Optional(ServiceUrl) });
+export type GithubService = ServiceOf<typeof GithubServiceSchema>;
 
 const User = Type.Object({
   id: Type.Integer({ minimum: 0 }),
@@ -24,8 +36,8 @@ const TokenCheck = Type.Object({ app: Type.Object({ client_id: Type.String() }) 
  * apps (`POST /applications/{client_id}/token`, authenticated with the app's id and secret),
  * which answers 404 for a token issued to another application. The three run in parallel.
  */
-export function githubProvider(service: GithubService, http: ProviderHttp): IdentityProvider {
-  const base = `${service.apiUrl ?? DEFAULT_URLS.githubApi}/`;
+export function verifyWithGithub(service: GithubService, http: ProviderHttp): IdentityProvider {
+  const base = `${service.apiUrl ?? DEFAULT_API_URL}/`;
   const userHeaders = (token: string) => ({
     authorization: `Bearer ${token}`,
     accept: 'application/vnd.github+json',
@@ -85,3 +97,15 @@ export function githubProvider(service: GithubService, http: ProviderHttp): Iden
     },
   };
 }
+
+export const github = providerType({
+  schema: GithubServiceSchema,
+  baseUrlKeys: ['apiUrl'],
+  // A GitHub Enterprise server serves its users' pictures itself.
+  defaultAvatarHosts: (service) => {
+    const enterprise =
+      service.apiUrl && service.apiUrl !== DEFAULT_API_URL ? hostOf(service.apiUrl) : undefined;
+    return ['avatars.githubusercontent.com', ...(enterprise ? [enterprise] : [])];
+  },
+  create: verifyWithGithub,
+});

@@ -1,9 +1,24 @@
 import { type Static, Type } from 'typebox';
-import type { OidcService } from '../config.js';
 import { invalidCredentials, providerUnavailable } from '../errors.js';
 import { inParallel, type ProviderHttp } from './http.js';
 import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
-import { given, httpsUrl, type IdentityProvider, type NormalisedIdentity } from './types.js';
+import {
+  given,
+  hostOf,
+  httpsUrl,
+  type IdentityProvider,
+  type NormalisedIdentity,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const OidcServiceSchema = serviceSchema('oidc', {
+  issuer: ServiceUrl,
+  tokenInfoUrl: Type.Optional(ServiceUrl),
+});
+export type OidcService = ServiceOf<typeof OidcServiceSchema>;
 
 const HttpsOrHttpUrl = Type.String({ pattern: '^https?://' });
 const Discovery = Type.Object({
@@ -64,7 +79,7 @@ interface AudienceClaims {
  * the keys of the discovery document's `jwks_uri` (id-token.ts) and says who the user is by
  * itself. With both, both are verified and must name the same user.
  */
-export function oidcProvider(service: OidcService, http: ProviderHttp): IdentityProvider {
+export function verifyWithOidc(service: OidcService, http: ProviderHttp): IdentityProvider {
   const issuer = service.issuer.replace(/\/+$/, '');
   const clientAuthorization = `Basic ${Buffer.from(
     `${encodeURIComponent(service.appId)}:${encodeURIComponent(service.appSecret)}`,
@@ -239,3 +254,17 @@ export function oidcProvider(service: OidcService, http: ProviderHttp): Identity
     },
   };
 }
+
+export const oidc = providerType({
+  schema: OidcServiceSchema,
+  baseUrlKeys: ['issuer'],
+  // An OpenID Connect server serves its users' pictures itself; Google's come from
+  // `*.googleusercontent.com`.
+  defaultAvatarHosts: (service) => {
+    const own = hostOf(service.issuer);
+    if (!own) return [];
+    return own === 'accounts.google.com' ? [own, '*.googleusercontent.com'] : [own];
+  },
+  customServerUrl: (service) => service.issuer,
+  create: verifyWithOidc,
+});

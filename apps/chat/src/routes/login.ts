@@ -25,7 +25,7 @@ import { Me, toMe } from '../users/profile.js';
  * Provider credentials are visible ASCII in every protocol served (RFC 6750's b64token, OAuth
  * 1.0a tokens, client ids and secrets). Anything else cannot be a credential, and would otherwise
  * reach places that cannot carry it (an Authorization header, a signature base string): found by
- * fuzzing (issue 7) as 500s and 502s.
+ * fuzzing as 500s and 502s.
  */
 const CREDENTIAL = '^[\\x21-\\x7e]*$';
 const Credential = Type.String({ minLength: 1, maxLength: 4096, pattern: CREDENTIAL });
@@ -159,6 +159,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
       schema: { body: Body, response: { 200: LoginResponse } },
       validatorCompiler: loginValidator as () => (body: unknown) => never,
       config: {
+        auth: 'public',
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ServiceConfig } from '../config.js';
 import type { RouteOptions } from '../context.js';
+import type { ConfiguredService } from '../providers/registry.js';
 
 /**
  * The Rocket.Chat release whose REST shapes this service answers in (checked against that
@@ -43,16 +43,16 @@ const OAuthSettingsResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export function oauthService(service: ServiceConfig) {
-  const custom = service.type === 'oidc';
+export function oauthService(service: ConfiguredService) {
+  const serverURL = service.customServerUrl;
   return {
     _id: service.name,
     name: service.name,
     service: service.name,
     type: service.type,
     clientId: service.appId,
-    custom,
-    ...(custom && 'issuer' in service ? { serverURL: service.issuer } : {}),
+    custom: serverURL !== undefined,
+    ...(serverURL !== undefined ? { serverURL } : {}),
     buttonLabelText: '',
     buttonLabelColor: '',
     buttonColor: '',
@@ -61,18 +61,20 @@ export function oauthService(service: ServiceConfig) {
 
 /** What clients read before anyone signs in; public, as in Rocket.Chat. */
 const publicRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  const services = context.config.services.map(oauthService);
-  const limit = { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } };
+  const services = [...context.services.values()].map(oauthService);
+  const config = {
+    auth: 'public' as const,
+    rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+  };
 
-  app.get(
-    '/api/info',
-    { schema: { response: { 200: InfoResponse } }, config: limit },
-    async () => ({ version: PUBLIC_VERSION, success: true as const }),
-  );
+  app.get('/api/info', { schema: { response: { 200: InfoResponse } }, config }, async () => ({
+    version: PUBLIC_VERSION,
+    success: true as const,
+  }));
 
   app.get(
     '/api/v1/settings.oauth',
-    { schema: { response: { 200: OAuthSettingsResponse } }, config: limit },
+    { schema: { response: { 200: OAuthSettingsResponse } }, config },
     async () => ({ services, success: true as const }),
   );
 };

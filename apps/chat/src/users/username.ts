@@ -25,8 +25,8 @@ export function normaliseHandle(raw: string): string {
 
 /**
  * Input that names a path rather than a person: a slash or backslash, `..`, a percent-encoded
- * byte, a control character. Normalising `../../admin` would give `admin` (hostile review,
- * finding 5), so such a candidate is refused before it is normalised.
+ * byte, a control character. Normalising `../../admin` would give `admin` (a squatting
+ * attack), so such a candidate is refused before it is normalised.
  */
 const PATH_LIKE = /[/\\]|\.\.|%[0-9a-f]{2}|\p{Cc}/iu;
 

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { addressBucket } from '@netops/service-runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { LoginLockoutPolicy } from '../protections/login-lockout-policy.js';
@@ -30,33 +30,6 @@ export interface LoginLockout {
 
 /** Names are matched regardless of case: `Admin` and `admin` share their failures. */
 const accountKey = (account: string) => account.toLowerCase();
-
-/**
- * The client as the rate limit counts it: an IPv6 host usually holds a whole /64, so addresses
- * are grouped by their first 64 bits (an IPv4-mapped address is its IPv4 address).
- */
-export function addressKey(ip: string): string {
-  const address = ip.split('%')[0] ?? ip;
-  if (isIP(address) !== 6) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  const [head = '', tail] = address.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups =
-    tail === undefined
-      ? headGroups
-      : [
-          ...headGroups,
-          ...Array<string>(8 - width(headGroups) - width(tailGroups)).fill('0'),
-          ...tailGroups,
-        ];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}
 
 /** The wait after the `failures`-th failure, `threshold` being the first that waits. */
 export function waitAfter(
@@ -96,7 +69,7 @@ export class MemoryLoginLockout implements LoginLockout {
   async attempt(account: string, address: string): Promise<number> {
     const now = this.now();
     const name = accountKey(account);
-    const client = addressKey(address);
+    const client = addressBucket(address);
     const pairId = `p ${name} ${client}`;
     const accountId = `a ${name}`;
     const pair = this.current(pairId, now);
@@ -121,7 +94,7 @@ export class MemoryLoginLockout implements LoginLockout {
   async succeeded(account: string, address: string): Promise<void> {
     const now = this.now();
     const name = accountKey(account);
-    const client = addressKey(address);
+    const client = addressBucket(address);
     this.records.delete(`p ${name} ${client}`);
     const record = this.records.get(`a ${name}`);
     if (record !== undefined && record.failures > 0) record.failures -= 1;
@@ -264,7 +237,7 @@ export class RedisLoginLockout implements LoginLockout {
 
   async attempt(account: string, address: string): Promise<number> {
     const { policy } = this;
-    const client = addressKey(address);
+    const client = addressBucket(address);
     const keys = this.keys(account);
     try {
       const wait = await this.redis.eval(
@@ -291,7 +264,7 @@ export class RedisLoginLockout implements LoginLockout {
   }
 
   async succeeded(account: string, address: string): Promise<void> {
-    const client = addressKey(address);
+    const client = addressBucket(address);
     const keys = this.keys(account);
     try {
       await this.redis.eval(

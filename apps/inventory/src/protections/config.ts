@@ -1,5 +1,10 @@
 import { isIP } from 'node:net';
-import { isTrustedProxyEntry } from '@netops/service-runtime';
+import {
+  parseCorsOrigins,
+  parseTrustProxy,
+  splitList,
+  type TrustProxySetting,
+} from '@netops/service-runtime';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type AllowedHosts, type HostPattern, parseHost } from './host-guard.js';
@@ -16,7 +21,7 @@ export interface ProtectionsConfig {
   rateLimitWindowMs: number;
   /** When set, rate-limit counters live in this Redis so that every instance shares one budget. */
   redisUrl: string | undefined;
-  /** Which peers may tell the client's address through X-Forwarded-For (false: none). */
+  /** Which peers may tell the client's address through X-Forwarded-For (false: none; see TrustProxySetting). */
   trustProxy: TrustProxySetting;
   /** Origins (scheme://host[:port]) that browsers may call the API from. */
   corsOrigins: readonly string[];
@@ -46,15 +51,6 @@ export interface ServerTimeouts {
   /** A socket with no traffic either way for this long is destroyed (slow readers); 0: never. */
   connectionMs: number;
 }
-
-/**
- * `false`: believe no forwarding header (the socket address is the client); a list: believe
- * X-Forwarded-For from peers with these addresses, CIDR ranges or proxy-addr keywords (`loopback`,
- * `linklocal`, `uniquelocal`). Never `true`, and no hop count: trusting every peer would let any
- * client pick its own address and so its own rate-limit budget (Fastify 5 itself ignores hop
- * counts for that reason).
- */
-export type TrustProxySetting = false | readonly string[];
 
 export interface TlsFiles {
   certFile: string;
@@ -156,7 +152,9 @@ export function readProtectionsConfig(env: Record<string, string | undefined>): 
   const timeouts = readTimeouts(vars, problems);
 
   const trustProxy = collect(problems, 'TRUST_PROXY', () => parseTrustProxy(vars.TRUST_PROXY));
-  const corsOrigins = collect(problems, 'CORS_ORIGINS', () => parseCorsOrigins(vars.CORS_ORIGINS));
+  const corsOrigins = collect(problems, 'CORS_ORIGINS', () =>
+    parseCorsOrigins(vars.CORS_ORIGINS, DEFAULT_CORS_ORIGINS),
+  );
   const allowedHosts = collect(problems, 'ALLOWED_HOSTS', () =>
     parseAllowedHosts(vars.ALLOWED_HOSTS, env.HOST?.trim()),
   );
@@ -259,57 +257,4 @@ function collect<T>(problems: string[], name: string, parse: () => T): T | undef
     problems.push(`${name}: ${(error as Error).message}`);
     return undefined;
   }
-}
-
-/** See TrustProxySetting. Throws with the reason when the text is not acceptable. */
-export function parseTrustProxy(text: string | undefined): TrustProxySetting {
-  if (text === undefined || text === '' || text === 'false') return false;
-  if (text === 'true' || /^[0-9]+$/.test(text)) {
-    throw new Error(
-      `must name the proxies' addresses or CIDR ranges: "${text}" would let any client choose its own address`,
-    );
-  }
-  const entries = splitList(text);
-  for (const entry of entries) {
-    if (!isTrustedProxyEntry(entry)) {
-      throw new Error(
-        `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
-      );
-    }
-  }
-  return entries;
-}
-
-/**
- * `none` allows no cross-origin browser calls; otherwise each entry must be an http(s) origin,
- * normalised the way browsers send it in the Origin header (lower-case host, no default port).
- */
-export function parseCorsOrigins(text: string | undefined): readonly string[] {
-  if (text === undefined || text === '') return DEFAULT_CORS_ORIGINS;
-  if (text === 'none') return [];
-  return splitList(text).map((entry) => {
-    if (entry === '*') {
-      throw new Error(
-        '"*" is not accepted: credentials are allowed, so every origin must be named',
-      );
-    }
-    let url: URL;
-    try {
-      url = new URL(entry);
-    } catch {
-      throw new Error(`"${entry}" is not an origin like https://app.example.com`);
-    }
-    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username;
-    if (!['http:', 'https:'].includes(url.protocol) || !bare) {
-      throw new Error(`"${entry}" is not an origin like https://app.example.com`);
-    }
-    return url.origin;
-  });
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
 }

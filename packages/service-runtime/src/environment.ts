@@ -1,0 +1,112 @@
+/**
+ * One way both services read their environment: each declares its variables once (name and the
+ * line `--help` prints for it), reads them through a reader that refuses any name not declared
+ * (so the `--help` list is whole by construction), and gets every problem at once rather than
+ * the first.
+ */
+export interface EnvVariable {
+  readonly name: string;
+  /** What it does and its default, one line (printed by --help). */
+  readonly help: string;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The problems found in the environment; the message lists them all, one per line. */
+export class EnvironmentError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(problems.length === 1 ? problems[0] : `\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class EnvironmentReader {
+  readonly #env: Environment;
+  readonly #declared: ReadonlySet<string>;
+  readonly problems: string[] = [];
+
+  constructor(env: Environment, variables: readonly EnvVariable[]) {
+    this.#env = env;
+    this.#declared = new Set(variables.flatMap(({ name }) => name.split(/,\s*/)));
+  }
+
+  /** The variable's text, trimmed; an empty variable is unset (`FOO= npm start`). */
+  text(name: string): string | undefined {
+    if (!this.#declared.has(name)) {
+      throw new Error(`${name} is read but not declared in the service's variables`);
+    }
+    const value = this.#env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  /**
+   * `parse(text)` (text undefined when unset); an Error it throws is recorded as
+   * `NAME: message` and `fallback` is answered instead, so reading goes on.
+   */
+  read<T>(name: string, parse: (text: string | undefined) => T, fallback: T): T {
+    const text = this.text(name);
+    try {
+      return parse(text);
+    } catch (error) {
+      this.problem(`${name}: ${(error as Error).message}`);
+      return fallback;
+    }
+  }
+
+  /** An integer from `min` (to `max`), or `fallback` when unset. */
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    return this.read(
+      name,
+      (text) => {
+        if (text === undefined) return fallback;
+        const value = Number(text);
+        if (!/^\d+$/.test(text) || value < min || !Number.isSafeInteger(value)) {
+          throw new Error(`must be an integer >= ${min}, not ${JSON.stringify(text)}`);
+        }
+        if (value > max) throw new Error(`must be at most ${max}, not ${value}`);
+        return value;
+      },
+      fallback,
+    );
+  }
+
+  /** `on` or `off` (any case), or `fallback` when unset. */
+  onOff(name: string, fallback: boolean): boolean {
+    return this.read(
+      name,
+      (text) => {
+        if (text === undefined) return fallback;
+        const value = text.toLowerCase();
+        if (value === 'on' || value === 'off') return value === 'on';
+        // JSON quoting: a control character in the value is shown escaped, never sent raw.
+        throw new Error(`must be on or off, not ${JSON.stringify(text)}`);
+      },
+      fallback,
+    );
+  }
+
+  /** One of `values`, or `fallback` when unset. */
+  oneOf<const T extends string>(name: string, values: readonly T[], fallback: T): T {
+    return this.read(
+      name,
+      (text) => {
+        if (text === undefined) return fallback;
+        if ((values as readonly string[]).includes(text)) return text as T;
+        throw new Error(`must be one of ${values.join(', ')}, not ${JSON.stringify(text)}`);
+      },
+      fallback,
+    );
+  }
+
+  problem(message: string): void {
+    this.problems.push(message);
+  }
+
+  /** Throws an EnvironmentError listing every problem recorded, if any. */
+  finish(): void {
+    if (this.problems.length > 0) throw new EnvironmentError(this.problems);
+  }
+}

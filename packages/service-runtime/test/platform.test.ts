@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addressBucket,
+  EnvironmentError,
+  EnvironmentReader,
+  parseCorsOrigins,
+  parseTrustProxy,
+} from '../src/index.js';
+
+describe('addressBucket (what rate limits and lock-outs count per)', () => {
+  it('groups IPv6 clients by /64, and keeps IPv4 addresses as they are', () => {
+    expect(addressBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:DB8:0001:0002::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBucket('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressBucket('::1')).toBe('0:0:0:0::/64');
+    expect(addressBucket('::')).toBe('0:0:0:0::/64');
+    expect(addressBucket('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(addressBucket('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressBucket('192.0.2.1')).toBe('192.0.2.1');
+  });
+});
+
+describe('parseTrustProxy (one policy for both services)', () => {
+  it('takes the proxies by address, CIDR range or keyword; off by default', () => {
+    expect(parseTrustProxy('10.0.0.1, 192.168.0.0/16,loopback, fd00::/8')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'loopback',
+      'fd00::/8',
+    ]);
+    for (const off of [undefined, '', ' ', 'false', 'FALSE', '0', 'no', 'off', 'none']) {
+      expect(parseTrustProxy(off), String(off)).toBe(false);
+    }
+  });
+
+  it('refuses "true" and hop counts, saying what to set instead', () => {
+    for (const value of ['true', 'YES', 'on', '*']) {
+      expect(() => parseTrustProxy(value)).toThrow(
+        /any client choose its own address.*10\.0\.0\.5/,
+      );
+    }
+    for (const value of ['1', '2', '10']) {
+      expect(() => parseTrustProxy(value)).toThrow(/hop count.*TRUST_PROXY=10\.0\.0\.5/);
+    }
+  });
+
+  it('refuses what is not an address, a range or a keyword', () => {
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', '1.2.3', '::1/129', 'loopback;']) {
+      expect(() => parseTrustProxy(bad), bad).toThrow(`"${bad}" is not an IP address`);
+    }
+  });
+});
+
+describe('parseCorsOrigins', () => {
+  it('normalises origins as browsers send them, and answers the default when unset', () => {
+    expect(parseCorsOrigins('https://Web.Example.com:443/, http://localhost:3000')).toEqual([
+      'https://web.example.com',
+      'http://localhost:3000',
+    ]);
+    expect(parseCorsOrigins(undefined, ['http://localhost:5173'])).toEqual([
+      'http://localhost:5173',
+    ]);
+    expect(parseCorsOrigins('none', ['http://localhost:5173'])).toEqual([]);
+  });
+
+  it('refuses "*" and anything that is not a bare http(s) origin', () => {
+    expect(() => parseCorsOrigins('*')).toThrow('"*" is not accepted');
+    for (const bad of ['https://a.example/app', 'ftp://a.example', 'https://u:p@a.example', 'x']) {
+      expect(() => parseCorsOrigins(bad), bad).toThrow(`"${bad}" is not an origin`);
+    }
+  });
+});
+
+describe('EnvironmentReader', () => {
+  const variables = [
+    { name: 'PORT', help: 'port' },
+    { name: 'LOG_LEVEL', help: 'level' },
+    { name: 'CACHE', help: 'on or off' },
+  ];
+
+  it('reports every problem at once, each naming its variable', () => {
+    const vars = new EnvironmentReader(
+      { PORT: 'eighty', LOG_LEVEL: 'loud', CACHE: 'yes' },
+      variables,
+    );
+    vars.integer('PORT', 3000, 0, 65535);
+    vars.oneOf('LOG_LEVEL', ['info', 'warn'], 'info');
+    vars.onOff('CACHE', true);
+    expect(() => vars.finish()).toThrow(EnvironmentError);
+    expect(vars.problems).toEqual([
+      'PORT: must be an integer >= 0, not "eighty"',
+      'LOG_LEVEL: must be one of info, warn, not "loud"',
+      'CACHE: must be on or off, not "yes"',
+    ]);
+  });
+
+  it('treats an empty variable as unset and refuses to read an undeclared one', () => {
+    const vars = new EnvironmentReader({ PORT: ' ', OTHER: 'x' }, variables);
+    expect(vars.integer('PORT', 3000, 0)).toBe(3000);
+    expect(() => vars.text('OTHER')).toThrow('not declared');
+    expect(() => vars.finish()).not.toThrow();
+  });
+});
