@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { retryOnConflict } from '../db/retry.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
-import type { AnyDatabase } from '../resources/repository.js';
 
 /** Who did it, from where: taken from the authenticated request. */
 export interface Actor {

@@ -2,17 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ResourceDefinition } from '../resources/definition.js';
 import { text, timestamp } from '../resources/definition.js';
 import { type ListQuery, sendListPage } from '../resources/pages.js';
-import {
-  type AnyDatabase,
-  deleteRow,
-  findRow,
-  insertRow,
-  type Row,
-} from '../resources/repository.js';
+import { findRow, type Row } from '../resources/rows.js';
 import {
   IdParams,
   listQuerySchema,
@@ -21,6 +16,7 @@ import {
   recordSchema,
   responses,
 } from '../resources/schemas.js';
+import { deleteRow, insertRow } from '../resources/writes.js';
 import { API_TOKEN_SCOPES, type ApiTokenService } from './api-tokens.js';
 
 /** One or more of the scopes, each at most once. */

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AnyDatabase } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { type ListQuery, sendListPage } from '../resources/pages.js';
-import { type AnyDatabase, findRow, insertRow, type Row } from '../resources/repository.js';
+import { findRow, type Row } from '../resources/rows.js';
 import {
   fullRecordSchema,
   IdParams,
@@ -10,6 +11,7 @@ import {
   recordSchema,
   responses,
 } from '../resources/schemas.js';
+import { insertRow } from '../resources/writes.js';
 import { events } from './definition.js';
 
 /**

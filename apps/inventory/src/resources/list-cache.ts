@@ -150,19 +150,13 @@ export class ListCache {
   }
 }
 
-/** One cache per database handle: what one database holds never answers for another. */
-const caches = new WeakMap<object, ListCache>();
-
-/** LIST_CACHE=off: lists on `db` reuse nothing (to measure the uncached path, or rule it out). */
-export function disableListCache(db: object): void {
-  caches.set(db, new ListCache(false));
-}
-
-export function listCacheOf(db: object): ListCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new ListCache();
-    caches.set(db, cache);
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * This instance's list cache, made by buildApp for its database (LIST_CACHE=off: one that
+     * keeps nothing). One per instance and database: what one database holds never answers for
+     * another.
+     */
+    listCache: ListCache;
   }
-  return cache;
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
 import { auditLogs } from '../audit/definition.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
 import {
@@ -22,24 +23,10 @@ import {
   strongEtag,
   weakEtag,
 } from './etags.js';
+import { countRows } from './list.js';
 import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
-import {
-  type AnyDatabase,
-  type BatchOutcome,
-  checkBatch,
-  countRows,
-  deleteRowsStatement,
-  deleteStatement,
-  findRecord,
-  insertRowsStatement,
-  insertStatement,
-  type Row,
-  rowExists,
-  takeTag,
-  updateRowsStatement,
-  updateStatement,
-} from './repository.js';
+import { findRecord, type Row, rowExists, takeTag } from './rows.js';
 import {
   BatchDeleteBody,
   BatchResult,
@@ -62,6 +49,16 @@ import {
   TAG_CHANGES,
 } from './schemas.js';
 import type { SecretSealer } from './sealing.js';
+import {
+  type BatchOutcome,
+  checkBatch,
+  deleteRowsStatement,
+  deleteStatement,
+  insertRowsStatement,
+  insertStatement,
+  updateRowsStatement,
+  updateStatement,
+} from './writes.js';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -474,7 +471,9 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       async (request) => {
         const { id } = request.params;
         await parentMustExist(id);
-        const count = await countRows(db, childDefinition, { [child.foreignKey]: id });
+        const count = await countRows(db, app.listCache, childDefinition, {
+          [child.foreignKey]: id,
+        });
         return { status: 'success' as const, count };
       },
     );

@@ -3,17 +3,11 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../auth/passwords.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
 import { withDefaults } from '../resources/definition.js';
 import { type ListQuery, sendListPage } from '../resources/pages.js';
-import {
-  type AnyDatabase,
-  deleteRow,
-  findRow,
-  insertRow,
-  type Row,
-  updateRow,
-} from '../resources/repository.js';
+import { findRow, type Row } from '../resources/rows.js';
 import {
   fullRecordSchema,
   IdParams,
@@ -25,6 +19,7 @@ import {
   responses,
   SuccessMessage,
 } from '../resources/schemas.js';
+import { deleteRow, insertRow, updateRow } from '../resources/writes.js';
 import { ADMIN_ONLY_FIELDS, NAME_CHANGE_BUDGET, PasswordSchema, users } from './definition.js';
 import { spendBudgets } from './throttle.js';
 
