@@ -16,7 +16,6 @@ import { findUserForRequest } from './auth/users.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import { events } from './events/definition.js';
-import { eventRoutes } from './events/routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import { openApi } from './http/openapi.js';
@@ -30,6 +29,7 @@ import { CursorCodec } from './resources/cursor.js';
 import { constraintMessages, RESOURCES, registerResources } from './resources/index.js';
 import { ListCache } from './resources/list-cache.js';
 import { listCacheRoutes } from './resources/list-cache-routes.js';
+import { resourceRoutes } from './resources/routes.js';
 import { serviceRoutes } from './routes/service.js';
 import { users } from './users/definition.js';
 import { passwordResetRoutes } from './users/password-reset.js';
@@ -132,7 +132,7 @@ export async function buildApp(
     config: config.webhooks,
     services: webhooks,
   });
-  await app.register(eventRoutes, { db });
+  await app.register(resourceRoutes, { prefix: '/events', definition: events, db });
   await app.register(metricRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(apiTokenRoutes, { db, service: apiTokenService });

@@ -11,7 +11,7 @@ import { type Row, visibleColumns } from './rows.js';
 /**
  * CSV export of a list (`?format=csv` or `Accept: text/csv`): a header row of the selected
  * fields, then every matching row, not one page. Read from the database in keyset batches (each
- * one statement of EXPORT_BATCH rows after the previous batch's last row, repository.ts), each
+ * one statement of EXPORT_BATCH rows after the previous batch's last row, list.ts), each
  * written through csv-stringify (RFC 4180 quoting) as one chunk when the client has read the
  * previous one, so memory stays constant whatever the number of rows.
  */

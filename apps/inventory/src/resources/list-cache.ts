@@ -9,7 +9,7 @@
  * bumped by a statement trigger in the same transaction as every write, so it changes with each
  * committed write and with nothing else. A list reads the version in the same statement (so the
  * same snapshot) as its page, and uses what is cached here only when it was recorded at that
- * very version (repository.ts). Totals are therefore always exact, for every instance sharing
+ * very version (list.ts). Totals are therefore always exact, for every instance sharing
  * the database, and cost nothing while the table is not written.
  */
 

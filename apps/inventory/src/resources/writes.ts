@@ -4,9 +4,14 @@ import type { StatementWrite } from '../audit/audit-log.js';
 import type { AnyDatabase } from '../db/schema.js';
 import type { ParameterOf } from '../db/statement-template.js';
 import { notFound } from '../errors.js';
-import { type ResourceDefinition, tagColumns } from './definition.js';
+import {
+  type ResourceDefinition,
+  secretColumns,
+  tagColumns,
+  type WriteCondition,
+} from './definition.js';
 import { preconditionFailed } from './etags.js';
-import { assertColumns, ROW_TAG, type Row, visibleColumns } from './rows.js';
+import { ROW_TAG, type Row, visibleColumns } from './rows.js';
 
 /*
  * Writes as parts of one statement (audit-log.ts's writeWithAudit sets who writes; the tables'
@@ -28,6 +33,18 @@ const fieldParam = (field: string) => `value:${field}`;
 
 function fieldValues(fields: readonly string[], values: Row): Row {
   return Object.fromEntries(fields.map((field) => [fieldParam(field), values[field]]));
+}
+
+function assertColumns(definition: ResourceDefinition, fields: readonly string[]): void {
+  // Write-only columns (sealed secrets, a password hash) may be written, never read back.
+  const columns = [
+    ...visibleColumns(definition),
+    ...secretColumns(definition),
+    ...(definition.hiddenColumns ?? []),
+  ];
+  for (const field of fields) {
+    if (!columns.includes(field)) throw new Error(`${field} is not a column of ${definition.name}`);
+  }
 }
 
 export function insertStatement(
@@ -116,12 +133,13 @@ export function updateStatement(
   id: string,
   values: Row,
   ifMatch?: readonly string[],
+  condition?: WriteCondition,
 ): StatementWrite {
   const fields = fieldsOf(values);
   assertColumns(definition, fields);
   const checked = ifMatch !== undefined;
   return {
-    shape: JSON.stringify(['update', definition.table, fields, checked]),
+    shape: JSON.stringify(['update', definition.table, fields, checked, condition?.name]),
     parts: (param) => {
       let update = db
         .updateTable(definition.table)
@@ -131,6 +149,7 @@ export function updateStatement(
         })
         .where('id', '=', param('id'));
       if (checked) update = update.where(tagMatches(param));
+      if (condition) update = update.where(condition.sql(param));
       return {
         steps: [step('updated__', update.returning([...visibleColumns(definition), ROW_TAG]))],
         result: sql`SELECT * FROM updated__`,
@@ -140,6 +159,7 @@ export function updateStatement(
       id,
       ...fieldValues(fields, values),
       ...(checked ? { if_match: JSON.stringify(ifMatch) } : {}),
+      ...condition?.values,
     },
   };
 }
@@ -345,49 +365,4 @@ export function deleteRowsStatement(
     }),
     values: batchIds(ids),
   };
-}
-
-// The hand-written writes of the account routes, until they go through the engine too.
-export async function insertRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  values: Row,
-): Promise<Row> {
-  return db
-    .insertInto(definition.table)
-    .values({ id: uuidv7(), ...values })
-    .returning(visibleColumns(definition))
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * Updates the given columns; the row comes back as the database now holds it, or undefined
- * when there is no such id.
- */
-export async function updateRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  values: Row,
-): Promise<Row | undefined> {
-  return db
-    .updateTable(definition.table)
-    .set({ ...values, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .returning(visibleColumns(definition))
-    .executeTakeFirst();
-}
-
-/** Write-only fields of a batch PATCH item (schemas.ts's TAG_CHANGES). */
-export async function deleteRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-): Promise<void> {
-  const row = await db
-    .deleteFrom(definition.table)
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound(definition.notFoundMessage);
 }
