@@ -158,7 +158,7 @@ async function insertAll(db: AnyDatabase, table: string, rows: Iterable<Row>): P
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
-/** Device tags (issue 14): an environment, a data centre, and now and then a few more. */
+/** Device tags: an environment, a data centre, and now and then a few more. */
 const ENVIRONMENT_TAGS = ['prod', 'staging', 'lab'];
 const SITE_TAGS = ['dc1', 'dc2', 'dc3', 'edge-pop'];
 const EXTRA_TAGS = ['pci', 'monitored', 'core', 'legacy', 'ipv6'];

@@ -466,7 +466,7 @@ function rssMbOf(pid: number): number | null {
 }
 
 /**
- * Issue 14's export row: every device as CSV, one download at a time for the scenario's
+ * The export row: every device as CSV, one download at a time for the scenario's
  * duration (at least one), with the server's RSS sampled every 50 ms against its RSS idle
  * just before (the first scenario, so nothing earlier has grown the heap).
  */
@@ -554,7 +554,7 @@ async function listCacheStats(url: string, headers: Record<string, string>) {
 }
 
 /**
- * Issue 18's mixed workload (mixed.ts): reads and writes measured apart in one run, the list
+ * The mixed workload (mixed.ts): reads and writes measured apart in one run, the list
  * cache's hit rate over the measured seconds, and the same request stream against the ceiling
  * answering a 10-device page (the most common answer) for the ratio.
  */

@@ -5,7 +5,7 @@ import type { AnyDatabase } from '../src/db/schema.js';
 import { EXPORT_BATCH } from '../src/resources/csv-export.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
-/** CSV export (issue 14): every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
+/** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
 
 let ctx: TestContext;
 const VLANS = EXPORT_BATCH + 205;

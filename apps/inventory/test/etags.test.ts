@@ -13,7 +13,7 @@ import {
 } from './helpers.js';
 
 /**
- * Safe concurrent edits (issue 15): a strong ETag on single-record reads and writes, If-Match on
+ * Safe concurrent edits: a strong ETag on single-record reads and writes, If-Match on
  * PUT/PATCH/DELETE (412, nothing changed), If-None-Match on reads (304), batch PATCH items'
  * `etag`. On both stores; the races need PostgreSQL's concurrent connections to mean anything,
  * and on the embedded store (one connection) they show the same outcome serially.

@@ -11,7 +11,7 @@ import {
 } from './helpers.js';
 
 /**
- * What keeps lists and batches fast (issue 6) must not change what they answer: totals stay
+ * What keeps lists and batches fast must not change what they answer: totals stay
  * exact through writes, cascades and other instances (src/resources/list-cache.ts), deep pages
  * hold the rows a full sort gives, even when they start from a recorded position, a batch PATCH
  * of any size and mix of fields applies every item, and both cost a fixed number of SQL
@@ -412,7 +412,7 @@ describe('cost', () => {
         await run('?limit=100&page=12'),
         await run('?status=active&vendor=Cisco&sortby=vendor:asc&sortby=hostname:desc&limit=100'),
         await run('?status=active&sortby=hostname:desc&limit=100&page=5'),
-        // Issue 14: lookups, tags, search, field selection and keyset pages are one too.
+        // Lookups, tags, search, field selection and keyset pages are one too.
         await run('?hostname__ic=host-00&vendor__in=Cisco,Arista&vendor__isnull=false&limit=100'),
         await run('?tags=core&tags=prod&q=host&status__n=offline&limit=100'),
         await run('?fields=id,hostname&sortby=hostname:asc&limit=100'),

@@ -6,7 +6,7 @@ import { kindOf, LOOKUPS, LOOKUPS_BY_KIND } from '../src/resources/lookups.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**
- * Issue 14's query power on the generic mechanism: lookup expressions on every column kind
+ * Query power on the generic mechanism: lookup expressions on every column kind
  * (checked against an oracle over the same rows), tags, search, field selection and keyset
  * cursors. Rows go in through the data layer where the API is not what is tested.
  */

@@ -6,7 +6,7 @@ import { RESOURCES } from '../src/resources/index.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**
- * Issue 18: exact totals without recounting after every write. Lists filtered by one or two
+ * Exact totals without recounting after every write. Lists filtered by one or two
  * `counted` columns read the value counters the writes maintain (migration 014); other filters
  * are counted at most once per write by all concurrent readers of one instance (list-cache.ts).
  * These tests pin the structure: the totals equal COUNT(*) through every kind of write, a

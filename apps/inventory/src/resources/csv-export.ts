@@ -58,7 +58,7 @@ export interface ExportRequest {
  * The export as text, one chunk per batch (the header first). Written per batch rather than per
  * row: a stream of 100,000 row objects cost a promise, a stream step and a string per row, about
  * 57 µs of server CPU per row and 95 MB of RSS above idle while exporting 100,000 devices
- * (issue 14's benchmark row); one string per 1000 rows keeps what is alive to one batch.
+ * (the benchmark's export row); one string per 1000 rows keeps what is alive to one batch.
  */
 async function* exportedChunks(
   db: AnyDatabase,

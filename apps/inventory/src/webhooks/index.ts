@@ -13,7 +13,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NOTIFY_DEBOUNCE_MS = 100;
 
 /**
- * Outbound webhooks (issue 15): the sealing of their secrets and the URL policy the generic
+ * Outbound webhooks: the sealing of their secrets and the URL policy the generic
  * resource routes apply to `/webhooks`, the deliveries routes, and this instance's worker
  * (started once the app is ready, stopped when it closes: graceful shutdown waits for the
  * deliveries in flight). Without `config` (tests that do not exercise webhooks) no worker runs.

@@ -1,4 +1,4 @@
--- Exact counts of the common filters without counting (issue 18; README "Performance").
+-- Exact counts of the common filters without counting (README "Performance").
 --
 -- Migration 004 lets a filtered list reuse its count only until the next write to its table, so
 -- under a steady trickle of writes every filtered list counted its matching rows again
