@@ -43,6 +43,16 @@ export const devices: ResourceDefinition = {
     last_seen: timestamp({ filterable: true, sortable: true }),
     tags: tagList({ counted: true }),
   },
+  // The combinations the list filters of NetBox-style UIs send most (and the benchmark's
+  // `mixed` and varied lists): two tags, and a tag with a vendor.
+  countedPairs: [
+    ['location_id', 'status'],
+    ['role', 'status'],
+    ['role', 'vendor'],
+    ['status', 'vendor'],
+    ['tags', 'tags'],
+    ['tags', 'vendor'],
+  ],
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
     devices_serial_number_key: 'Serial number already exists',
