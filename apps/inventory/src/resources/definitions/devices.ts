@@ -53,6 +53,14 @@ export const devices: ResourceDefinition = {
     ['tags', 'tags'],
     ['tags', 'vendor'],
   ],
+  // A NetBox-style device list: narrowed to a vendor, a status or a role, by name or newest first.
+  commonLists: {
+    filters: ['vendor', 'status', 'role'],
+    sorts: [
+      { column: 'hostname', direction: 'asc' },
+      { column: 'created_at', direction: 'desc' },
+    ],
+  },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
     devices_serial_number_key: 'Serial number already exists',

@@ -1,4 +1,8 @@
--- Value counters (migration 014) that cost a write only what it changed.
+-- What a write's triggers cost: the value counters (migration 014) and the change history
+-- (migration 012) do only the work a statement's changes need. Two parts below.
+
+-- ---------------------------------------------------------------------------------------------
+-- 1. Value counters that cost a write only what it changed.
 --
 -- 014's UPDATE trigger ran for every UPDATE statement: it captured both transition tables,
 -- compared them as multisets, built every key (single and paired) of each changed row's old and
@@ -173,3 +177,152 @@ $$;
 SELECT install_value_counts('devices', ARRAY['location_id', 'role', 'status', 'tags', 'vendor'],
   ARRAY['location_id,status', 'role,status', 'role,vendor', 'status,vendor', 'tags,tags',
         'tags,vendor']);
+
+
+-- ---------------------------------------------------------------------------------------------
+-- 2. The change history's snapshots built from the changed rows' own columns (migration 012 kept).
+--
+-- 012's trigger turned each old and new row into JSON with to_jsonb, then rewrote every
+-- timestamp of both by reading it back from that JSON as text, parsing it and formatting it again
+-- (audit_state), and found the changed fields by walking the new snapshot key by key
+-- (jsonb_each). That was most of what the history cost a PATCH. Here each audited table gets
+-- its own trigger function, generated from its columns when installed (static SQL, planned once
+-- per connection): a snapshot is one jsonb_build_object over the row's columns, timestamps
+-- formatted straight from their values, hidden columns never named; the changed fields are one
+-- comparison per column. The rows written are the same as 012's (same snapshots, same changes,
+-- same order, in the writing statement), as test/change-history.test.ts checks on both stores.
+
+-- A row of `target` as the API shows it, as SQL over the alias `alias`: without the hidden
+-- columns, timestamps as JavaScript writes them (UTC, milliseconds, "Z"). jsonb_build_object
+-- takes at most 100 arguments, so wide tables are built in parts joined with ||.
+CREATE FUNCTION audit_snapshot_sql(target regclass, hidden text[], alias text) RETURNS text
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(string_agg(format('jsonb_build_object(%s)', pairs), ' || ' ORDER BY part),
+                  '''{}''::jsonb')
+  FROM (
+    SELECT part, string_agg(format('%L, %s', attname,
+             CASE WHEN atttypid = 'timestamptz'::regtype
+                  THEN format('to_char(%I.%I AT TIME ZONE ''UTC'', ''YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'')',
+                              alias, attname)
+                  ELSE format('%I.%I', alias, attname) END), ', ' ORDER BY attnum) AS pairs
+    FROM (SELECT attname::text AS attname, atttypid, attnum,
+                 (row_number() OVER (ORDER BY attnum) - 1) / 40 AS part
+          FROM pg_attribute
+          WHERE attrelid = target AND attnum > 0 AND NOT attisdropped
+            AND attname::text <> ALL (hidden)) AS columns
+    GROUP BY part
+  ) AS parts
+$$;
+
+-- The fields that differ between the snapshots `before` and `after` (aliases of jsonb values),
+-- as {field: [old, new]}, without the columns every write touches; a hidden column that changed
+-- (a password) is named with its values masked, compared on the rows `old_alias`/`new_alias`.
+CREATE FUNCTION audit_changes_sql(target regclass, hidden text[], before text, after text,
+                                  old_alias text, new_alias text) RETURNS text
+LANGUAGE sql STABLE AS $$
+  SELECT '''{}''::jsonb' || coalesce(string_agg(
+           CASE WHEN attname::text = ANY (hidden)
+                THEN format(' || CASE WHEN %1$I.%3$I IS DISTINCT FROM %2$I.%3$I '
+                            'THEN jsonb_build_object(%4$L, ''["***", "***"]''::jsonb) ELSE ''{}''::jsonb END',
+                            old_alias, new_alias, attname, attname)
+                ELSE format(' || CASE WHEN %1$s -> %3$L IS DISTINCT FROM %2$s -> %3$L '
+                            'THEN jsonb_build_object(%3$L, jsonb_build_array(%1$s -> %3$L, %2$s -> %3$L)) '
+                            'ELSE ''{}''::jsonb END', before, after, attname::text) END,
+           '' ORDER BY attnum), '')
+  FROM pg_attribute
+  WHERE attrelid = target AND attnum > 0 AND NOT attisdropped
+    AND attname::text NOT IN ('id', 'created_at', 'updated_at')
+$$;
+
+-- Attaches the history to a table, or replaces 012's on it: one generated function and one
+-- trigger per event (a trigger with transition tables may have only one). A migration adding a
+-- resource calls it for its table, after its columns.
+CREATE OR REPLACE FUNCTION audit_record_changes_of(target regclass, resource text,
+                                                   hidden text[] DEFAULT '{}')
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  table_name text := (SELECT relname FROM pg_class WHERE oid = target);
+  fn text := format('audit_changes__%s', table_name);
+  columns text := format('INSERT INTO audit_logs (id, user_id, username, action, resource_type, '
+                         'resource_id, prechange, postchange, changes, request_id, client_ip)');
+  actor_columns text := '(actor ->> ''user_id'')::uuid, actor ->> ''username''';
+  request_columns text := 'actor ->> ''request_id'', actor ->> ''client_ip''';
+BEGIN
+  EXECUTE format('DROP TRIGGER IF EXISTS %I ON %s', table_name || '_audit_insert', target);
+  EXECUTE format('DROP TRIGGER IF EXISTS %I ON %s', table_name || '_audit_update', target);
+  EXECUTE format('DROP TRIGGER IF EXISTS %I ON %s', table_name || '_audit_delete', target);
+  EXECUTE format('DROP FUNCTION IF EXISTS %I()', fn);
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    DECLARE
+      actor jsonb := nullif(current_setting('inventory.actor', true), '')::jsonb;
+      update_action text := 'update';
+    BEGIN
+      -- A change made without an actor (psql, a migration, a bulk load) is not audited.
+      IF actor IS NULL THEN
+        RETURN NULL;
+      END IF;
+      IF TG_OP = 'INSERT' THEN
+        %2$s
+        SELECT inventory_uuidv7(), %3$s, 'create', %4$L, n.id::text, NULL, s.state,
+               audit_changed_fields(NULL, s.state), %5$s
+        FROM new_rows AS n, LATERAL (SELECT %6$s AS state OFFSET 0) AS s
+        ORDER BY n.id;
+      ELSIF TG_OP = 'UPDATE' THEN
+        -- The record the request names is replaced (PUT) or updated (PATCH); records a foreign
+        -- key's action changed are updated.
+        IF actor ->> 'resource' = %4$L AND actor ->> 'action' = 'replace' THEN
+          update_action := 'replace';
+        END IF;
+        %2$s
+        SELECT inventory_uuidv7(), %3$s, update_action, %4$L, n.id::text, b.state, a.state, %8$s,
+               %5$s
+        FROM new_rows AS n
+        JOIN old_rows AS o ON o.id = n.id,
+        -- OFFSET 0: each snapshot built once per row, not again wherever it is used.
+        LATERAL (SELECT %7$s AS state OFFSET 0) AS b,
+        LATERAL (SELECT %6$s AS state OFFSET 0) AS a
+        ORDER BY n.id;
+      ELSE
+        %2$s
+        SELECT inventory_uuidv7(), %3$s, 'delete', %4$L, o.id::text, s.state, NULL,
+               audit_changed_fields(s.state, NULL), %5$s
+        FROM old_rows AS o, LATERAL (SELECT %7$s AS state OFFSET 0) AS s
+        ORDER BY o.id;
+      END IF;
+      RETURN NULL;
+    END
+    $body$
+  $f$, fn, columns, actor_columns, resource, request_columns,
+       audit_snapshot_sql(target, hidden, 'n'), audit_snapshot_sql(target, hidden, 'o'),
+       audit_changes_sql(target, hidden, 'b.state', 'a.state', 'o', 'n'));
+  EXECUTE format(
+    'CREATE TRIGGER %I AFTER INSERT ON %s REFERENCING NEW TABLE AS new_rows '
+    'FOR EACH STATEMENT EXECUTE FUNCTION %I()', table_name || '_audit_insert', target, fn);
+  EXECUTE format(
+    'CREATE TRIGGER %I AFTER UPDATE ON %s REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows '
+    'FOR EACH STATEMENT EXECUTE FUNCTION %I()', table_name || '_audit_update', target, fn);
+  EXECUTE format(
+    'CREATE TRIGGER %I AFTER DELETE ON %s REFERENCING OLD TABLE AS old_rows '
+    'FOR EACH STATEMENT EXECUTE FUNCTION %I()', table_name || '_audit_delete', target, fn);
+END
+$$;
+
+-- Every table 012's trigger audits (whichever migration attached it), with the same resource
+-- name and hidden columns, read from its trigger's arguments.
+DO $$
+DECLARE
+  audited record;
+BEGIN
+  FOR audited IN
+    SELECT t.tgrelid::regclass AS target,
+           split_part(encode(t.tgargs, 'escape'), '\000', 1) AS resource,
+           split_part(encode(t.tgargs, 'escape'), '\000', 2)::text[] AS hidden
+    FROM pg_trigger AS t
+    WHERE t.tgfoid = 'audit_record_changes'::regproc AND t.tgname LIKE '%\_audit\_update'
+    ORDER BY t.tgrelid::regclass::text
+  LOOP
+    PERFORM audit_record_changes_of(audited.target, audited.resource, audited.hidden);
+  END LOOP;
+END
+$$;
