@@ -96,7 +96,9 @@ describe('indexes of the common lists', () => {
       SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = ${value}
       ORDER BY ${sql.ref(sort.column)} ${sql.raw(direction)}, id
       LIMIT 100 OFFSET 400`.execute(db);
-      const nodes = nodesOf((plan.rows[0]?.['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan);
+      const [explained] = plan.rows;
+      if (!explained) throw new Error('EXPLAIN returned no plan');
+      const nodes = nodesOf(explained['QUERY PLAN'][0].Plan);
       const indexes = nodes.map((node) => node['Index Name']).filter(Boolean);
       expect(indexes).toContain(`${table}_${filter}_${sort.column}_list_idx`);
       // No sort of every matching row: at most the incremental sort of equal sort values by id.
