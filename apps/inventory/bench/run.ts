@@ -401,8 +401,15 @@ async function main() {
           drive({ ...load, url: server.url, durationSeconds: options.durationSeconds }),
         );
       }
+      if (scenario.kind === 'varied') {
+        result.totalsChecked = await checkTotals(server.url, headers, scenario, options);
+      }
       results.push(result);
       log(formatTable([result]).split('\n').at(-1) ?? '');
+      if (result.totalsChecked) {
+        const { exact, checked } = result.totalsChecked;
+        log(`  totals: ${exact} of ${checked} sampled pages equal COUNT(*) of their filter`);
+      }
       if (result.withoutTriggers) {
         const bare = result.withoutTriggers;
         log(
@@ -471,6 +478,39 @@ async function main() {
     )}\n`,
   );
   log(`\nresults written to ${file}`);
+}
+
+/**
+ * The varied lists' totals must be exact: a sample of its URLs, each answer's `total_count`
+ * against COUNT(*) of the same filter (vendor, status, role: exact matches) on the database.
+ */
+async function checkTotals(
+  url: string,
+  headers: Record<string, string>,
+  scenario: Scenario,
+  options: BenchOptions,
+): Promise<{ checked: number; exact: number }> {
+  const store = await openBenchStore(options);
+  let exact = 0;
+  const checked = 25;
+  try {
+    for (let n = 0; n < checked; n++) {
+      const { path } = scenario.request(n * 397);
+      const response = await fetch(`${url}${path}`, { headers });
+      const body = (await response.json()) as { meta?: { total_count?: number } };
+      const filters = [...new URLSearchParams(path.split('?')[1]).entries()].filter(([key]) =>
+        ['vendor', 'status', 'role'].includes(key),
+      );
+      const where = filters.map(([key, value]) => sql`${sql.ref(key)} = ${value}`);
+      const counted = await sql<{ n: string }>`SELECT count(*) AS n FROM devices
+        ${where.length > 0 ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}`.execute(store.db);
+      if (Number(counted.rows[0]?.n) === body.meta?.total_count) exact += 1;
+      else log(`  total differs for ${path}: ${body.meta?.total_count} vs ${counted.rows[0]?.n}`);
+    }
+  } finally {
+    await store.close();
+  }
+  return { checked, exact };
 }
 
 /**
