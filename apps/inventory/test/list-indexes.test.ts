@@ -3,9 +3,9 @@ import { openTestStore } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 
 /**
  * The indexes of the lists users ask for most (a resource's `commonLists`, migration 019): one
