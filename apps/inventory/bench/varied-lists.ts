@@ -1,3 +1,4 @@
+import { random as seeded } from './dataset.js';
 import type { MixedFacts, Weighted } from './mixed.js';
 
 /**
@@ -30,19 +31,8 @@ const SORTS = [
 const LIMITS = [10, 20, 25, 50, 100];
 const MAX_PAGE = 50;
 
-/** Mulberry32: the same URLs in the same order on every run. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 export function variedListUrls(facts: MixedFacts, count = VARIED_LIST_URLS): string[] {
+  // The same URLs in the same order on every run.
   const random = seeded(25);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
   const values: Record<'vendor' | 'status' | 'role', readonly Weighted[]> = {
