@@ -38,7 +38,7 @@ export interface LoadedDataset {
 }
 
 /** Mulberry32: a small, fast PRNG; the same seed gives the same data set. */
-function random(seed: number) {
+export function random(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -394,8 +394,31 @@ async function main() {
           ? { ceilingCpuMs: ceilingCpuMs / ceilingResult.requests }
           : {}),
       };
+      if ((scenario.kind === 'write' || scenario.kind === 'batch') && options.store === 'pg') {
+        // The write's baseline in the same run: the same requests, hence the same statements,
+        // with the table's own triggers (history, counters, versions, outbox) switched off.
+        result.withoutTriggers = await measureWithoutTriggers(options, () =>
+          drive({ ...load, url: server.url, durationSeconds: options.durationSeconds }),
+        );
+      }
+      if (scenario.kind === 'varied') {
+        result.totalsChecked = await checkTotals(server.url, headers, scenario, options);
+      }
       results.push(result);
       log(formatTable([result]).split('\n').at(-1) ?? '');
+      if (result.totalsChecked) {
+        const { exact, checked } = result.totalsChecked;
+        log(`  totals: ${exact} of ${checked} sampled pages equal COUNT(*) of their filter`);
+      }
+      if (result.withoutTriggers) {
+        const bare = result.withoutTriggers;
+        log(
+          `  without triggers: ${bare.requestsPerSecond} req/s, p50 ${bare.p50Ms} ms, ` +
+            `p99 ${bare.p99Ms} ms (with them: ${(
+              (result.api?.requestsPerSecond ?? 0) / Math.max(1, bare.requestsPerSecond)
+            ).toFixed(2)}x the throughput)`,
+        );
+      }
     }
   } finally {
     memory = server.memory();
@@ -405,7 +428,13 @@ async function main() {
   }
 
   const peakRssMb = Math.max(memory.peakRssMb ?? 0, memory.hwmMb ?? 0) || null;
-  const checks = checkTargets(results, options.store, peakRssMb, server.startupMs);
+  const checks = checkTargets(
+    results,
+    options.store,
+    peakRssMb,
+    server.startupMs,
+    options.listCache,
+  );
   log('');
   log(formatTable(results));
   log('');
@@ -449,6 +478,62 @@ async function main() {
     )}\n`,
   );
   log(`\nresults written to ${file}`);
+}
+
+/**
+ * The varied lists' totals must be exact: a sample of its URLs, each answer's `total_count`
+ * against COUNT(*) of the same filter (vendor, status, role: exact matches) on the database.
+ */
+async function checkTotals(
+  url: string,
+  headers: Record<string, string>,
+  scenario: Scenario,
+  options: BenchOptions,
+): Promise<{ checked: number; exact: number }> {
+  const store = await openBenchStore(options);
+  let exact = 0;
+  const checked = 25;
+  try {
+    for (let n = 0; n < checked; n++) {
+      const { path } = scenario.request(n * 397);
+      const response = await fetch(`${url}${path}`, { headers });
+      const body = (await response.json()) as { meta?: { total_count?: number } };
+      const filters = [...new URLSearchParams(path.split('?')[1]).entries()].filter(([key]) =>
+        ['vendor', 'status', 'role'].includes(key),
+      );
+      const where = filters.map(([key, value]) => sql`${sql.ref(key)} = ${value}`);
+      const counted = await sql<{ n: string }>`SELECT count(*) AS n FROM devices
+        ${where.length > 0 ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}`.execute(store.db);
+      if (Number(counted.rows[0]?.n) === body.meta?.total_count) exact += 1;
+      else log(`  total differs for ${path}: ${body.meta?.total_count} vs ${counted.rows[0]?.n}`);
+    }
+  } finally {
+    await store.close();
+  }
+  return { checked, exact };
+}
+
+/**
+ * Runs `measure` with the user triggers of `devices` disabled (the history, value counters,
+ * table versions and the outbox under the history), then enables them again and repairs what
+ * those writes did not maintain (row and value counts, the version: recount_table_rows).
+ */
+async function measureWithoutTriggers<T>(
+  options: BenchOptions,
+  measure: () => Promise<T>,
+): Promise<T> {
+  const store = await openBenchStore(options);
+  try {
+    await sql`ALTER TABLE devices DISABLE TRIGGER USER`.execute(store.db);
+    try {
+      return await measure();
+    } finally {
+      await sql`ALTER TABLE devices ENABLE TRIGGER USER`.execute(store.db);
+      await sql`SELECT recount_table_rows('devices')`.execute(store.db);
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 type Server = Awaited<ReturnType<typeof startInventoryServer>>;

@@ -5,12 +5,13 @@
  */
 
 import { type MixedFacts, mixedRequest } from './mixed.js';
+import { VARIED_LIST_URLS, variedListUrls } from './varied-lists.js';
 
 /**
  * `mixed` and `export` are driven by run.ts itself (reads and writes measured apart; the
  * export's memory sampled); the others by autocannon.
  */
-export type ScenarioKind = 'list' | 'read' | 'write' | 'batch' | 'mixed' | 'export';
+export type ScenarioKind = 'list' | 'varied' | 'read' | 'write' | 'batch' | 'mixed' | 'export';
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -72,6 +73,7 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
   const filtered = (vendor: string, status: string) =>
     `/devices?vendor=${encodeURIComponent(vendor)}&status=${encodeURIComponent(status)}` +
     '&sortby=model:asc&sortby=hostname:desc&limit=100';
+  const varied = variedListUrls(facts);
   return [
     // First, while the server is idle: its RSS before the export is the baseline.
     {
@@ -128,6 +130,11 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
       name: 'search q= (rotating)',
       kind: 'list',
       request: (n) => get(`/devices?q=sn${pad((n * 7919) % 100_000, 5)}&limit=100`),
+    },
+    {
+      name: `varied lists (${VARIED_LIST_URLS.toLocaleString('en')} URLs)`,
+      kind: 'varied',
+      request: (n) => get(varied[n % varied.length] as string),
     },
     { name: 'GET /devices/{id}', kind: 'read', request: (n) => get(`/devices/${idAt(n * 7919)}`) },
     {

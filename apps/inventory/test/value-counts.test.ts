@@ -84,7 +84,7 @@ async function expectExact() {
 
 const pick = <T>(items: readonly T[], n: number) => items[n % items.length] as T;
 
-describe('value counters (migration 014)', () => {
+describe('value counters', () => {
   it('are installed for exactly the columns the definitions declare counted', async () => {
     const installed = await sql<{ table_name: string; columns: string[] }>`
       SELECT table_name, columns FROM value_counted_tables ORDER BY table_name`.execute(db);
@@ -96,6 +96,51 @@ describe('value counters (migration 014)', () => {
         .sort(),
     })).filter((table) => table.columns.length > 0);
     expect(installed.rows).toEqual(declared);
+  });
+
+  it('keep pairs for exactly the combinations the definitions declare', async () => {
+    const installed = await sql<{ table_name: string; pairs: string[] | null }>`
+      SELECT table_name, pairs FROM value_counted_tables ORDER BY table_name`.execute(db);
+    const declared = RESOURCES.filter((definition) =>
+      Object.values(definition.columns).some((column) => column.counted),
+    ).map((definition) => ({
+      table_name: definition.table,
+      pairs: (definition.countedPairs ?? []).map((pair) => [...pair].sort().join(',')).sort(),
+    }));
+    expect(installed.rows.map((row) => ({ ...row, pairs: [...(row.pairs ?? [])].sort() }))).toEqual(
+      declared,
+    );
+  });
+
+  it('run no trigger function for an update that changes no counted column', async () => {
+    const device = await create(ctx, 'devices', {
+      hostname: 'vc-untouched',
+      ip: '192.0.2.7',
+      vendor: 'Cisco',
+      status: 'active',
+      tags: ['prod', 'lab'],
+    });
+    // Calls of the counters' trigger function within one transaction (track_functions = pl).
+    const callsAfter = (statement: ReturnType<typeof sql>) =>
+      db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL track_functions = 'pl'`.execute(trx);
+        await statement.execute(trx);
+        const result = await sql<{ calls: string | null }>`
+          SELECT pg_stat_get_xact_function_calls('count_values__devices'::regproc) AS calls`.execute(
+          trx,
+        );
+        return Number(result.rows[0]?.calls ?? 0);
+      });
+    expect(
+      await callsAfter(
+        sql`UPDATE devices SET rack_position = 'R7-U7', model = 'x', tags = tags, vendor = 'Cisco'
+            WHERE id = ${device.id}`,
+      ),
+    ).toBe(0);
+    expect(
+      await callsAfter(sql`UPDATE devices SET status = 'offline' WHERE id = ${device.id}`),
+    ).toBe(1);
+    await expectExact();
   });
 
   it('give totals equal to COUNT(*) through every kind of write', async () => {

@@ -165,6 +165,24 @@ export interface ResourceDefinition {
    * (events, audit rows) are never updated, so they have no `updated_at`.
    */
   systemColumns?: readonly SystemColumn[];
+  /**
+   * The pairs of `counted` columns users filter by together (`vendor` with `status`; a tag list
+   * with itself for two tags): each gets a value counter per pair of values, kept by the writes
+   * (migration 018 installs the same pairs; test/value-counts.test.ts checks both agree). A
+   * filter on a pair not listed is counted, and its count reused until the next write.
+   */
+  countedPairs?: readonly (readonly [string, string])[];
+  /**
+   * The lists users ask for most: filtered by one of `filters` (exact match) and sorted by one of
+   * `sorts`. Each (filter, sort) pair has an index `(filter, sort, id)` in the sort's usual
+   * direction, so a page is a range of one index (read backwards for the other direction)
+   * instead of a sort of every matching row (migration 019 creates the same indexes;
+   * test/list-indexes.test.ts checks both agree and that lists use them).
+   */
+  commonLists?: {
+    filters: readonly string[];
+    sorts: readonly { column: string; direction: 'asc' | 'desc' }[];
+  };
   /** Order of a list without `sortby` (then by id); by id alone when absent. */
   defaultSort?: readonly { column: string; direction: 'asc' | 'desc' }[];
   /** A timestamp column bounded by the list parameters `from` and `to` (both inclusive). */

@@ -229,9 +229,17 @@ function countedValues(definition: ResourceDefinition, condition: Condition): nu
   return new Set(tags).size === tags.length ? tags.length : 0;
 }
 
+/** Whether the writes keep a counter per pair of values of these two columns (migration 018). */
+function pairIsCounted(definition: ResourceDefinition, a: string, b: string): boolean {
+  const [first, second] = a < b ? [a, b] : [b, a];
+  return (definition.countedPairs ?? []).some(
+    ([x, y]) => (x < y ? x : y) === first && (x < y ? y : x) === second,
+  );
+}
+
 /**
- * Whether one value counter holds the number of rows matching `conditions` (migration 014):
- * every condition fixes values of `counted` columns, two values at most in all.
+ * Whether one value counter holds the number of rows matching `conditions` (migrations 014 and
+ * 018): every condition fixes values of `counted` columns, one value, or two of a declared pair.
  */
 export function servedByValueCounter(
   definition: ResourceDefinition,
@@ -247,7 +255,15 @@ export function servedByValueCounter(
     if (fixed === 0) return false;
     values += fixed;
   }
-  return values <= COUNTED_TOGETHER;
+  if (values > COUNTED_TOGETHER) return false;
+  if (values === 1) return true;
+  const [first, second] = conditions;
+  // Two values: two tags of one list, or one value of each of two columns.
+  return pairIsCounted(
+    definition,
+    (first as Condition).column,
+    (second ?? (first as Condition)).column,
+  );
 }
 
 /**

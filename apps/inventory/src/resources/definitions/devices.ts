@@ -43,6 +43,24 @@ export const devices: ResourceDefinition = {
     last_seen: timestamp({ filterable: true, sortable: true }),
     tags: tagList({ counted: true }),
   },
+  // The combinations the list filters of NetBox-style UIs send most (and the benchmark's
+  // `mixed` and varied lists): two tags, and a tag with a vendor.
+  countedPairs: [
+    ['location_id', 'status'],
+    ['role', 'status'],
+    ['role', 'vendor'],
+    ['status', 'vendor'],
+    ['tags', 'tags'],
+    ['tags', 'vendor'],
+  ],
+  // A NetBox-style device list: narrowed to a vendor, a status or a role, by name or newest first.
+  commonLists: {
+    filters: ['vendor', 'status', 'role'],
+    sorts: [
+      { column: 'hostname', direction: 'asc' },
+      { column: 'created_at', direction: 'desc' },
+    ],
+  },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
     devices_serial_number_key: 'Serial number already exists',

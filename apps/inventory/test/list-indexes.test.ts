@@ -1,0 +1,114 @@
+import type { Store } from '@netops/store';
+import { openTestStore } from '@netops/store/testing';
+import { sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
+import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import { RESOURCES } from '../src/resources/index.js';
+
+/**
+ * The indexes of the lists users ask for most (a resource's `commonLists`, migration 019): one
+ * per declared (filter, sort) pair, and a deep filtered, sorted page read from it as a range
+ * rather than by sorting every matching row. Planner choices, so checked with EXPLAIN on a data
+ * set large enough for the planner to see the difference.
+ */
+
+let store: Store<Database>;
+let db: AnyDatabase;
+const DEVICES = 4000;
+const VENDORS = ['Cisco', 'Juniper', 'Arista', 'Nokia'];
+
+beforeAll(async () => {
+  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+  db = store.db as AnyDatabase;
+  const rows = Array.from({ length: DEVICES }, (_, n) => ({
+    id: uuidv7(),
+    hostname: `li-${String((n * 7919) % DEVICES).padStart(5, '0')}`,
+    ip: '192.0.2.1',
+    vendor: VENDORS[n % VENDORS.length] as string,
+    status: n % 3 === 0 ? 'offline' : 'active',
+    role: n % 2 === 0 ? 'core' : 'edge',
+    created_at: new Date(Date.UTC(2026, 0, 1) + n * 60_000),
+  }));
+  for (let start = 0; start < rows.length; start += 1000) {
+    await db
+      .insertInto('devices')
+      .values(rows.slice(start, start + 1000))
+      .execute();
+  }
+  await sql`VACUUM ANALYZE devices`.execute(db);
+}, 120_000);
+afterAll(() => store?.close());
+
+const declared = RESOURCES.flatMap((definition) =>
+  (definition.commonLists?.filters ?? []).flatMap((filter) =>
+    (definition.commonLists?.sorts ?? []).map((sort) => ({
+      table: definition.table,
+      filter,
+      sort,
+    })),
+  ),
+);
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+describe('indexes of the common lists', () => {
+  it('exist for exactly the (filter, sort) pairs the definitions declare', async () => {
+    expect(declared.length).toBeGreaterThan(0);
+    const installed = await sql<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE '%\\_list\\_idx'
+      ORDER BY indexname`.execute(db);
+    const expected = declared
+      .map(({ table, filter, sort }) => ({
+        indexname: `${table}_${filter}_${sort.column}_list_idx`,
+        columns: `(${filter}, ${sort.column}${sort.direction === 'desc' ? ' DESC' : ''}, id)`,
+      }))
+      .sort((a, b) => (a.indexname < b.indexname ? -1 : 1));
+    expect(
+      installed.rows.map((row) => ({
+        indexname: row.indexname,
+        columns: /\((.*)\)$/.exec(row.indexdef)?.[0],
+      })),
+    ).toEqual(expected);
+  });
+
+  it.each(
+    declared.flatMap((pair) => [
+      { ...pair, direction: pair.sort.direction },
+      { ...pair, direction: pair.sort.direction === 'asc' ? 'desc' : 'asc' },
+    ]),
+  )(
+    'serve a deep page filtered by $filter, sorted by $sort.column $direction, from one index range',
+    async ({ table, filter, sort, direction }) => {
+      const value = filter === 'vendor' ? 'Juniper' : filter === 'status' ? 'active' : 'core';
+      // The list statement's order: the sort keys, then id ascending (repository.ts).
+      const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+      EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
+      SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = ${value}
+      ORDER BY ${sql.ref(sort.column)} ${sql.raw(direction)}, id
+      LIMIT 100 OFFSET 400`.execute(db);
+      const [explained] = plan.rows;
+      if (!explained) throw new Error('EXPLAIN returned no plan');
+      const nodes = nodesOf(explained['QUERY PLAN'][0].Plan);
+      const indexes = nodes.map((node) => node['Index Name']).filter(Boolean);
+      expect(indexes).toContain(`${table}_${filter}_${sort.column}_list_idx`);
+      // No sort of every matching row: at most the incremental sort of equal sort values by id.
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      // The rows before the page and the page, from one index: fewer buffers than the table has.
+      const pages = await sql<{ relpages: number }>`
+      SELECT relpages FROM pg_class WHERE relname = ${table}`.execute(db);
+      const buffers =
+        (nodes[0]?.['Shared Hit Blocks'] ?? 0) + (nodes[0]?.['Shared Read Blocks'] ?? 0);
+      expect(buffers).toBeLessThan(Number(pages.rows[0]?.relpages));
+    },
+  );
+});
