@@ -22,8 +22,10 @@ import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { SESSION_CHANGES_CHANNEL, SessionCache } from './db/session-cache.js';
 import { SessionRepository } from './db/sessions.js';
+import { PendingCredentials, purgeExpired, UsedIdTokens } from './db/single-use.js';
 import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
+import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
@@ -259,6 +261,7 @@ export async function buildApp(
         maxBytes: config.provider.maxBytes,
         ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
       }),
+      { idTokenMaxAgeSeconds: config.idTokenMaxAgeSeconds ?? ID_TOKEN_MAX_AGE_DEFAULT_SECONDS },
     ),
     users: new UserDirectory(store.db, config.reservedUsernames),
     sessions: new SessionRepository(store.db, sessionCache),
@@ -287,14 +290,38 @@ export async function buildApp(
     new URL(config.siteUrl).host,
     now,
   );
-  await app.register(loginRoute, { context, twoFactor });
+  const pendingCredentials = new PendingCredentials(store.db);
+  await app.register(loginRoute, {
+    context,
+    twoFactor,
+    usedIdTokens: new UsedIdTokens(store.db),
+    pendingCredentials,
+  });
   await app.register(sessionRoutes, { context });
   await app.register(twoFactorRoutes, { context, twoFactor });
   await app.register(sessionManagementRoutes, { context });
   await app.register(publicRoutes, { context });
   await app.register(avatarRoute, { context });
   app.get('/health', async () => ({ status: 'ok' }));
+  purgeExpiredPeriodically(app, store, now);
   return app;
+}
+
+/** How often expired single-use records (used ID tokens, pending OAuth credentials) are purged. */
+const PURGE_INTERVAL_MS = 60_000;
+
+function purgeExpiredPeriodically(
+  app: FastifyInstance,
+  store: Store<Database>,
+  now: () => Date,
+): void {
+  const timer = setInterval(() => {
+    purgeExpired(store.db, now()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'purging expired single-use records failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 /**

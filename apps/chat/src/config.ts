@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isTrustedProxyEntry } from '@netops/service-runtime';
 import { type Static, type TSchema, Type } from 'typebox';
 import { parse as parseYaml } from 'yaml';
+import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { describeSchemaErrors, validatorFor } from './validation.js';
 
 /** A configuration problem found at start-up; the message names the variable or key. */
@@ -25,6 +26,12 @@ const common = {
   appSecret: Secret,
   /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
   avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
+  /** Scopes the redirect flow asks for (each provider module has defaults). */
+  scopes: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,128}$' }), {
+      maxItems: 50,
+    }),
+  ),
 };
 
 /**
@@ -32,7 +39,7 @@ const common = {
  * `https://host` mean the same base; the modules append `/1.1/...`), and a query or fragment,
  * which appending a path would silently break, is refused.
  */
-const BASE_URL_KEYS = ['apiUrl', 'graphUrl', 'issuer'] as const;
+const BASE_URL_KEYS = ['apiUrl', 'graphUrl', 'issuer', 'webUrl'] as const;
 
 function normaliseBaseUrls(service: Record<string, unknown>, path: string): void {
   for (const key of BASE_URL_KEYS) {
@@ -60,11 +67,21 @@ const serviceSchemas = {
     { additionalProperties: false },
   ),
   facebook: Type.Object(
-    { type: Type.Literal('facebook'), ...common, graphUrl: Type.Optional(HttpUrl) },
+    {
+      type: Type.Literal('facebook'),
+      ...common,
+      graphUrl: Type.Optional(HttpUrl),
+      webUrl: Type.Optional(HttpUrl),
+    },
     { additionalProperties: false },
   ),
   github: Type.Object(
-    { type: Type.Literal('github'), ...common, apiUrl: Type.Optional(HttpUrl) },
+    {
+      type: Type.Literal('github'),
+      ...common,
+      apiUrl: Type.Optional(HttpUrl),
+      webUrl: Type.Optional(HttpUrl),
+    },
     { additionalProperties: false },
   ),
   oidc: Type.Object(
@@ -94,6 +111,8 @@ export const DEFAULT_URLS = {
   twitterApi: 'https://api.twitter.com',
   facebookGraph: 'https://graph.facebook.com/v21.0',
   githubApi: 'https://api.github.com',
+  githubWeb: 'https://github.com',
+  facebookWeb: 'https://www.facebook.com/v21.0',
   appleIssuer: 'https://appleid.apple.com',
   appleJwks: 'https://appleid.apple.com/auth/keys',
 } as const;
@@ -217,6 +236,8 @@ export interface AppConfig {
     /** Largest provider answer read, in bytes. */
     maxBytes: number;
   };
+  /** Oldest ID token accepted, in seconds since its `iat` (ID_TOKEN_MAX_AGE, default 600). */
+  idTokenMaxAgeSeconds?: number;
   /** Whose X-Forwarded-For is believed for the client IP (TRUST_PROXY). */
   trustProxy: TrustProxySetting;
   /** Origins browsers may call the API from (CORS_ORIGINS); none by default. */
@@ -465,6 +486,7 @@ export function loadConfig(
       timeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1),
       maxBytes: integer(env, 'PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
     },
+    idTokenMaxAgeSeconds: integer(env, 'ID_TOKEN_MAX_AGE', ID_TOKEN_MAX_AGE_DEFAULT_SECONDS, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     reservedUsernames: parseReservedUsernames(env.RESERVED_USERNAMES),

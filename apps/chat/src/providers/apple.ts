@@ -1,7 +1,7 @@
 import { type AppleService, DEFAULT_URLS } from '../config.js';
 import type { ProviderHttp } from './http.js';
-import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
-import type { IdentityProvider } from './types.js';
+import { claimIsTrue, oneTimeUse, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
+import type { IdentityProvider, ProviderSettings } from './types.js';
 
 /**
  * Sign in with Apple: the client sends the `identityToken` Apple gave it (an ID token signed with
@@ -10,7 +10,11 @@ import type { IdentityProvider } from './types.js';
  * user's name only to the client, once: the identity is the token's `sub` and `email` (often a
  * private relay address, still "verified").
  */
-export function appleProvider(service: AppleService, http: ProviderHttp): IdentityProvider {
+export function appleProvider(
+  service: AppleService,
+  http: ProviderHttp,
+  settings: ProviderSettings,
+): IdentityProvider {
   const issuer = (service.issuer ?? DEFAULT_URLS.appleIssuer).replace(/\/+$/, '');
   const jwksUrl = service.jwksUrl ?? DEFAULT_URLS.appleJwks;
   const keys = new RemoteKeySet(service.name, async () => jwksUrl, http);
@@ -23,7 +27,7 @@ export function appleProvider(service: AppleService, http: ProviderHttp): Identi
         service.name,
         idToken ?? '',
         keys,
-        { issuer, clientId: service.appId, nonce },
+        { issuer, clientId: service.appId, nonce, maxAgeSeconds: settings.idTokenMaxAgeSeconds },
         signal,
       );
       const email = stringClaim(claims.email);
@@ -35,6 +39,7 @@ export function appleProvider(service: AppleService, http: ProviderHttp): Identi
         email,
         emailVerified: email !== undefined && claimIsTrue(claims.email_verified),
         avatarUrl: undefined,
+        oneTimeUse: oneTimeUse(idToken ?? '', claims, settings.idTokenMaxAgeSeconds),
       };
     },
   };

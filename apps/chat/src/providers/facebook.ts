@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Type } from 'typebox';
 import { DEFAULT_URLS, type FacebookService } from '../config.js';
+import { codeParameters, requestTokens } from './code-flow.js';
 import type { ProviderHttp } from './http.js';
 import { given, httpsUrl, type IdentityProvider } from './types.js';
 
@@ -26,7 +27,25 @@ function isTokenRefusal(status: number, body: unknown): boolean {
  */
 export function facebookProvider(service: FacebookService, http: ProviderHttp): IdentityProvider {
   const base = `${service.graphUrl ?? DEFAULT_URLS.facebookGraph}/`;
+  const web = service.webUrl ?? DEFAULT_URLS.facebookWeb;
   return {
+    // Facebook Login's manual flow: the dialog on `webUrl`, the code exchanged on the Graph API.
+    codeFlow: {
+      pkce: true,
+      scopes: service.scopes ?? ['email', 'public_profile'],
+      authorizationEndpoint: async () => `${web}/dialog/oauth`,
+      async exchange(exchange, signal) {
+        const url = new URL('oauth/access_token', base);
+        const parameters = {
+          client_id: service.appId,
+          client_secret: service.appSecret,
+          ...codeParameters(exchange),
+        };
+        for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+        const tokens = await requestTokens(http, service.name, { url }, signal);
+        return { accessToken: tokens.access_token ?? '', accessTokenSecret: '' };
+      },
+    },
     async verify({ accessToken }, signal) {
       const url = new URL('me', base);
       url.searchParams.set('fields', 'id,name,email,picture');

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DEFAULT_URLS, type GithubService } from '../config.js';
+import { codeParameters, requestTokens } from './code-flow.js';
 import { inParallel, type ProviderHttp } from './http.js';
 import { given, httpsUrl, type IdentityProvider } from './types.js';
 
@@ -31,8 +32,32 @@ export function githubProvider(service: GithubService, http: ProviderHttp): Iden
     accept: 'application/vnd.github+json',
   });
   const appAuthorization = `Basic ${Buffer.from(`${service.appId}:${service.appSecret}`).toString('base64')}`;
+  const web = service.webUrl ?? DEFAULT_URLS.githubWeb;
 
   return {
+    // GitHub's web flow (github.com, or a GitHub Enterprise host as `webUrl`), PKCE included.
+    codeFlow: {
+      pkce: true,
+      scopes: service.scopes ?? ['read:user', 'user:email'],
+      authorizationEndpoint: async () => `${web}/login/oauth/authorize`,
+      async exchange(exchange, signal) {
+        const tokens = await requestTokens(
+          http,
+          service.name,
+          {
+            url: `${web}/login/oauth/access_token`,
+            method: 'POST',
+            body: new URLSearchParams({
+              client_id: service.appId,
+              client_secret: service.appSecret,
+              ...codeParameters(exchange),
+            }),
+          },
+          signal,
+        );
+        return { accessToken: tokens.access_token ?? '', accessTokenSecret: '' };
+      },
+    },
     async verify({ accessToken }, signal) {
       const [user, emails] = await inParallel(signal, (shared) => [
         http.json(

@@ -5,7 +5,7 @@ import { githubProvider } from './github.js';
 import type { ProviderHttp } from './http.js';
 import { oidcProvider } from './oidc.js';
 import { twitterProvider } from './twitter.js';
-import type { IdentityProvider } from './types.js';
+import type { IdentityProvider, ProviderSettings } from './types.js';
 
 /** A configured service: its application credentials and the provider module that verifies users. */
 export interface ConfiguredService {
@@ -21,6 +21,7 @@ const factories: {
   [K in ServiceConfig['type']]: (
     service: Extract<ServiceConfig, { type: K }>,
     http: ProviderHttp,
+    settings: ProviderSettings,
   ) => IdentityProvider;
 } = {
   twitter: twitterProvider,
@@ -35,12 +36,14 @@ export type ServiceRegistry = ReadonlyMap<string, ConfiguredService>;
 export function buildRegistry(
   services: readonly ServiceConfig[],
   http: ProviderHttp,
+  settings: ProviderSettings,
 ): ServiceRegistry {
   return new Map(
     services.map((service) => {
       const create = factories[service.type] as (
         s: ServiceConfig,
         h: ProviderHttp,
+        p: ProviderSettings,
       ) => IdentityProvider;
       return [
         service.name,
@@ -49,7 +52,7 @@ export function buildRegistry(
           type: service.type,
           appId: service.appId,
           appSecret: service.appSecret,
-          provider: create(service, http),
+          provider: create(service, http, settings),
         },
       ];
     }),

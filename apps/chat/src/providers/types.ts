@@ -1,3 +1,5 @@
+import type { AuthorizationCodeFlow } from './code-flow.js';
+
 /** What every identity provider module turns the provider's answer into. */
 export interface NormalisedIdentity {
   /** The configured service name (e.g. `twitter`, `google`): accounts are linked per service. */
@@ -13,6 +15,17 @@ export interface NormalisedIdentity {
   avatarUrl: string | undefined;
   /** Hours from UTC, when the provider says. */
   utcOffsetHours?: number | undefined;
+  /**
+   * Set when the credential was an ID token: the key the login claims so that the token signs in
+   * once, and until when the claim must be remembered (see id-token.ts).
+   */
+  oneTimeUse?: { key: string; expiresAt: Date } | undefined;
+}
+
+/** Service-independent settings of the provider modules, from the environment. */
+export interface ProviderSettings {
+  /** Oldest ID token accepted, in seconds since its `iat` (ID_TOKEN_MAX_AGE). */
+  idTokenMaxAgeSeconds: number;
 }
 
 /**
@@ -39,6 +52,8 @@ export type AcceptedCredentials = 'access-token' | 'id-token' | 'either';
 export interface IdentityProvider {
   /** `access-token` when absent. */
   readonly accepts?: AcceptedCredentials;
+  /** The redirect flow (`/_oauth/<service>`), for the providers that offer it. */
+  readonly codeFlow?: AuthorizationCodeFlow;
   verify(credentials: UserCredentials, signal: AbortSignal): Promise<NormalisedIdentity>;
 }
 

@@ -124,7 +124,9 @@ export class Harness {
   async reset(): Promise<void> {
     await Promise.all(this.#apps.splice(0).map((app) => app.close()));
     this.fake.reset();
-    await sql`TRUNCATE users, sessions CASCADE`.execute(this.store.db);
+    await sql`TRUNCATE users, sessions, used_id_tokens, oauth_pending_credentials CASCADE`.execute(
+      this.store.db,
+    );
   }
 
   async close(): Promise<void> {
