@@ -29,6 +29,7 @@ import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
+import oauthRedirectRoutes from './routes/oauth-redirect.js';
 import publicRoutes from './routes/public.js';
 import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
@@ -297,6 +298,7 @@ export async function buildApp(
     usedIdTokens: new UsedIdTokens(store.db),
     pendingCredentials,
   });
+  await app.register(oauthRedirectRoutes, { context, pendingCredentials });
   await app.register(sessionRoutes, { context });
   await app.register(twoFactorRoutes, { context, twoFactor });
   await app.register(sessionManagementRoutes, { context });

@@ -238,6 +238,8 @@ export interface AppConfig {
   };
   /** Oldest ID token accepted, in seconds since its `iat` (ID_TOKEN_MAX_AGE, default 600). */
   idTokenMaxAgeSeconds?: number;
+  /** The OAuth redirect flow (`/_oauth/<service>`). */
+  oauth?: OAuthFlowConfig;
   /** Whose X-Forwarded-For is believed for the client IP (TRUST_PROXY). */
   trustProxy: TrustProxySetting;
   /** Origins browsers may call the API from (CORS_ORIGINS); none by default. */
@@ -253,6 +255,17 @@ export interface AppConfig {
   /** Provider accounts that are admins, as `service:providerUserId` (CHAT_ADMINS). */
   admins?: readonly string[];
 }
+
+export interface OAuthFlowConfig {
+  /** Seconds from the start of a flow to the provider's return (OAUTH_FLOW_TTL). */
+  flowSeconds: number;
+  /** Seconds a pending credential waits for its login (OAUTH_CREDENTIAL_TTL). */
+  credentialSeconds: number;
+  /** Origins a `redirect`-style flow may return to (OAUTH_REDIRECT_ORIGINS; ROOT_URL's origin). */
+  redirectOrigins: readonly string[];
+}
+
+export const OAUTH_DEFAULTS = { flowSeconds: 600, credentialSeconds: 120 } as const;
 
 /** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
 function twoFactorKey(env: NodeJS.ProcessEnv): Buffer | undefined {
@@ -348,12 +361,16 @@ export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
 
 /** Each entry an http(s) origin, as browsers send it (lower-case host, no default port, no path). */
 export function parseCorsOrigins(raw: string | undefined): readonly string[] {
+  return parseOrigins('CORS_ORIGINS', raw);
+}
+
+function parseOrigins(variable: string, raw: string | undefined): readonly string[] {
   const text = raw?.trim() ?? '';
   if (text === '' || text.toLowerCase() === 'none') return [];
   return list(text).map((entry) => {
     if (entry === '*') {
       throw new ConfigError(
-        'CORS_ORIGINS: "*" is not accepted: name each origin (https://chat.example.com)',
+        `${variable}: "*" is not accepted: name each origin (https://chat.example.com)`,
       );
     }
     let url: URL | undefined;
@@ -373,7 +390,7 @@ export function parseCorsOrigins(raw: string | undefined): readonly string[] {
       !entry.replace(/\/$/, '').endsWith('/');
     if (!url || !bare) {
       throw new ConfigError(
-        `CORS_ORIGINS: "${entry}" is not an origin like https://chat.example.com`,
+        `${variable}: "${entry}" is not an origin like https://chat.example.com`,
       );
     }
     return url.origin;
@@ -448,11 +465,20 @@ export function loadConfig(
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 3100, 0);
   if (port > 65535) throw new ConfigError(`PORT: must be at most 65535, not ${port}`);
-  const siteUrl = (env.SITE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`)
+  // ROOT_URL is Rocket.Chat's name for it; SITE_URL the earlier one, still read.
+  if (env.ROOT_URL && env.SITE_URL && env.ROOT_URL.trim() !== env.SITE_URL.trim()) {
+    throw new ConfigError('ROOT_URL and SITE_URL: set one of them (ROOT_URL), not two values');
+  }
+  const urlVariable = env.ROOT_URL ? 'ROOT_URL' : 'SITE_URL';
+  const siteUrl = (
+    env.ROOT_URL ||
+    env.SITE_URL ||
+    `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  )
     .trim()
     .replace(/\/+$/, '');
   if (!/^https?:\/\/[^\s]+$/.test(siteUrl)) {
-    throw new ConfigError(`SITE_URL: must be an http(s) URL, not "${siteUrl}"`);
+    throw new ConfigError(`${urlVariable}: must be an http(s) URL, not "${siteUrl}"`);
   }
 
   const configPath = resolve(cwd, env.CHAT_CONFIG || 'chat.config.yaml');
@@ -487,6 +513,14 @@ export function loadConfig(
       maxBytes: integer(env, 'PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
     },
     idTokenMaxAgeSeconds: integer(env, 'ID_TOKEN_MAX_AGE', ID_TOKEN_MAX_AGE_DEFAULT_SECONDS, 1),
+    oauth: {
+      flowSeconds: integer(env, 'OAUTH_FLOW_TTL', OAUTH_DEFAULTS.flowSeconds, 10),
+      credentialSeconds: integer(env, 'OAUTH_CREDENTIAL_TTL', OAUTH_DEFAULTS.credentialSeconds, 5),
+      redirectOrigins: [
+        new URL(siteUrl).origin,
+        ...parseOrigins('OAUTH_REDIRECT_ORIGINS', env.OAUTH_REDIRECT_ORIGINS),
+      ],
+    },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     reservedUsernames: parseReservedUsernames(env.RESERVED_USERNAMES),

@@ -32,6 +32,7 @@ export function fakeServices(fakeUrl: string): ServiceConfig[] {
       type: 'facebook',
       ...APPS.facebook,
       graphUrl: `${fakeUrl}/facebook`,
+      webUrl: `${fakeUrl}/facebook`,
       avatarHosts: ['*.example.com'],
     },
     {
@@ -39,6 +40,7 @@ export function fakeServices(fakeUrl: string): ServiceConfig[] {
       type: 'github',
       ...APPS.github,
       apiUrl: `${fakeUrl}/github`,
+      webUrl: `${fakeUrl}/github`,
       avatarHosts: ['avatars.example.com'],
     },
     { name: 'keycloak', type: 'oidc', ...APPS.oidc, issuer: `${fakeUrl}/oidc` },
