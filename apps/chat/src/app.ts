@@ -1,11 +1,8 @@
-import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import fastifyCors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Store, Subscription } from '@netops/store';
 import Fastify, {
-  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -15,6 +12,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { installGuard } from './auth/guard.js';
 import { Lockout, MemoryFailureStore, RedisFailureStore } from './auth/lockout.js';
 import { SecretBox, TwoFactor } from './auth/totp.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
@@ -23,7 +21,8 @@ import type { Database } from './db/schema.js';
 import { SESSION_CHANGES_CHANNEL, SessionCache } from './db/session-cache.js';
 import { SessionRepository } from './db/sessions.js';
 import { PendingCredentials, purgeExpired, UsedIdTokens } from './db/single-use.js';
-import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './error-handler.js';
+import { ChatError, invalidRequest } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { buildRegistry } from './providers/registry.js';
@@ -35,7 +34,6 @@ import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
 import twoFactorRoutes from './routes/two-factor.js';
 import { UserDirectory } from './users/directory.js';
-import { describeSchemaErrors, type SchemaError } from './validation.js';
 
 export interface AppDependencies {
   store: Store<Database>;
@@ -54,76 +52,6 @@ export interface AppDependencies {
 export const SESSION_CACHE_DEFAULTS = { maxEntries: 50_000, maxAgeMs: 60_000 };
 /** How often a session cache whose subscription could not be made at start tries again. */
 const SUBSCRIBE_RETRY_MS = 5_000;
-
-/** Fastify's own 4xx errors, by code, in the service's vocabulary. */
-const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid-request', message: 'The body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid-request', message: 'The body is empty' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', message: 'The body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    code: 'unsupported-media-type',
-    message: 'Send the body as application/json',
-  },
-  // Router refusals, answered through `frameworkErrors` (a 300-character `/avatar/...` was a 414
-  // in Fastify's own shape, found by fuzzing).
-  FST_ERR_BAD_URL: { code: 'invalid-request', message: 'The URL is not valid' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid-request', message: 'A part of the URL is too long' },
-};
-
-/**
- * Database errors that mean "the store cannot serve this right now" rather than a bug; 57014 is
- * a statement PostgreSQL cancelled and rolled back at the store's deadline.
- */
-const STORE_DOWN =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|57P0[1-3]|57014|53300/;
-
-/** Turns anything thrown into the ChatError that is rendered; unknown errors become 500. */
-export function toChatError(error: FastifyError | Error): ChatError {
-  if (error instanceof ChatError) return error;
-  const fastifyError = error as FastifyError & { validation?: SchemaError[] };
-  if (fastifyError.validation) {
-    return invalidRequest(describeSchemaErrors(fastifyError.validation, ''));
-  }
-  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
-  const status = fastifyError.statusCode ?? 500;
-  if (known) return new ChatError(status, known.code, known.message ?? error.message);
-  if (error instanceof SyntaxError && status === 400) {
-    return invalidRequest('The body is not valid JSON');
-  }
-  if (status >= 400 && status < 500) {
-    return new ChatError(status, status === 404 ? 'not-found' : 'invalid-request', error.message);
-  }
-  const pgCode = (error as { code?: unknown }).code;
-  if (STORE_DOWN.test(`${error.message} ${typeof pgCode === 'string' ? pgCode : ''}`)) {
-    return new ChatError(503, 'service-unavailable', 'The database is not available; try again');
-  }
-  return new ChatError(500, 'internal-error', 'Internal error');
-}
-
-/**
- * Requests Node's HTTP parser refuses (a control byte in a header, headers over the size limit, a
- * client too slow to send them) never reach a route or the error handler; Fastify's default answer
- * to them has another shape. They are answered here in the service's shape, and the connection
- * closed, since the parser cannot find where the next request would start.
- */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const chatError =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new ChatError(408, 'request-timeout', 'The request was not received in time')
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new ChatError(431, 'headers-too-large', 'The request headers are too large')
-        : invalidRequest('The request is not valid HTTP');
-  const body = JSON.stringify(errorBody(chatError));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${chatError.statusCode} ${STATUS_CODES[chatError.statusCode]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
-}
 
 /**
  * TRUST_PROXY as Fastify takes it. A hop count becomes a function of the hop (Fastify 5 ignores a
@@ -191,10 +119,7 @@ export async function buildApp(
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler,
-    frameworkErrors: (error, _request, reply) => {
-      const chatError = toChatError(error);
-      (reply as FastifyReply).status(chatError.statusCode).send(errorBody(chatError));
-    },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.
@@ -221,14 +146,7 @@ export async function buildApp(
     request.body = null;
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const chatError = toChatError(error);
-    if (chatError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.status(chatError.statusCode).headers(chatError.headers).send(errorBody(chatError));
-  });
-  app.setNotFoundHandler((request) => {
-    throw notFound(`No route ${request.method} ${request.url.split('?')[0]}`);
-  });
+  installErrorHandler(app);
 
   const now = dependencies.now ?? (() => new Date());
   const { store, redis } = dependencies;
@@ -271,6 +189,7 @@ export async function buildApp(
     ),
     now,
   };
+  installGuard(app, context);
 
   await app.register(rateLimit, {
     global: false,
@@ -304,7 +223,7 @@ export async function buildApp(
   await app.register(sessionManagementRoutes, { context });
   await app.register(publicRoutes, { context });
   await app.register(avatarRoute, { context });
-  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/health', { config: { auth: 'public' } }, async () => ({ status: 'ok' }));
   purgeExpiredPeriodically(app, store, now);
   return app;
 }

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isTrustedProxyEntry } from '@netops/service-runtime';
-import { type Static, type TSchema, Type } from 'typebox';
 import { parse as parseYaml } from 'yaml';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
+import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
 import { describeSchemaErrors, validatorFor } from './validation.js';
+
+export type { ServiceConfig, ServiceType } from './providers/registry.js';
 
 /** A configuration problem found at start-up; the message names the variable or key. */
 export class ConfigError extends Error {
@@ -14,35 +16,16 @@ export class ConfigError extends Error {
 // ---------------------------------------------------------------------------------------------
 // The services file (CHAT_CONFIG): one entry per identity provider the service accepts.
 
-const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' });
-const Secret = Type.String({ minLength: 1 });
-/** A host name, or `*.` and a domain for its subdomains (routes/avatar.ts). */
-const HostPattern = Type.String({
-  pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
-  maxLength: 253,
-});
-const common = {
-  appId: Secret,
-  appSecret: Secret,
-  /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
-  avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
-  /** Scopes the redirect flow asks for (each provider module has defaults). */
-  scopes: Type.Optional(
-    Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,128}$' }), {
-      maxItems: 50,
-    }),
-  ),
-};
-
 /**
- * Keys that are the base of the provider's API: a trailing `/` is dropped (`https://host/` and
- * `https://host` mean the same base; the modules append `/1.1/...`), and a query or fragment,
- * which appending a path would silently break, is refused.
+ * Keys that are the base of a provider's API (each provider type names its own): a trailing `/`
+ * is dropped, and a query, fragment or credentials are refused.
  */
-const BASE_URL_KEYS = ['apiUrl', 'graphUrl', 'issuer', 'webUrl'] as const;
-
-function normaliseBaseUrls(service: Record<string, unknown>, path: string): void {
-  for (const key of BASE_URL_KEYS) {
+function normaliseBaseUrls(
+  service: Record<string, unknown>,
+  keys: readonly string[],
+  path: string,
+): void {
+  for (const key of keys) {
     const value = service[key];
     if (typeof value !== 'string') continue;
     let url: URL;
@@ -59,76 +42,6 @@ function normaliseBaseUrls(service: Record<string, unknown>, path: string): void
     service[key] = value.replace(/\/+$/, '');
   }
 }
-
-/** Each service type's keys; unknown keys are refused so a typo does not pass unnoticed. */
-const serviceSchemas = {
-  twitter: Type.Object(
-    { type: Type.Literal('twitter'), ...common, apiUrl: Type.Optional(HttpUrl) },
-    { additionalProperties: false },
-  ),
-  facebook: Type.Object(
-    {
-      type: Type.Literal('facebook'),
-      ...common,
-      graphUrl: Type.Optional(HttpUrl),
-      webUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-  github: Type.Object(
-    {
-      type: Type.Literal('github'),
-      ...common,
-      apiUrl: Type.Optional(HttpUrl),
-      webUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-  oidc: Type.Object(
-    {
-      type: Type.Literal('oidc'),
-      ...common,
-      issuer: HttpUrl,
-      tokenInfoUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-  apple: Type.Object(
-    {
-      type: Type.Literal('apple'),
-      ...common,
-      issuer: Type.Optional(HttpUrl),
-      jwksUrl: Type.Optional(HttpUrl),
-    },
-    { additionalProperties: false },
-  ),
-} satisfies Record<string, TSchema>;
-
-export type ServiceType = keyof typeof serviceSchemas;
-export const SERVICE_TYPES = Object.keys(serviceSchemas) as ServiceType[];
-
-export const DEFAULT_URLS = {
-  twitterApi: 'https://api.twitter.com',
-  facebookGraph: 'https://graph.facebook.com/v21.0',
-  githubApi: 'https://api.github.com',
-  githubWeb: 'https://github.com',
-  facebookWeb: 'https://www.facebook.com/v21.0',
-  appleIssuer: 'https://appleid.apple.com',
-  appleJwks: 'https://appleid.apple.com/auth/keys',
-} as const;
-
-type WithName<T> = T & { name: string };
-export type TwitterService = WithName<Static<(typeof serviceSchemas)['twitter']>>;
-export type FacebookService = WithName<Static<(typeof serviceSchemas)['facebook']>>;
-export type GithubService = WithName<Static<(typeof serviceSchemas)['github']>>;
-export type OidcService = WithName<Static<(typeof serviceSchemas)['oidc']>>;
-export type AppleService = WithName<Static<(typeof serviceSchemas)['apple']>>;
-export type ServiceConfig =
-  | TwitterService
-  | FacebookService
-  | GithubService
-  | OidcService
-  | AppleService;
 
 const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -184,17 +97,16 @@ export function parseServices(
     }
     if (!isObject(raw)) throw new ConfigError(`${path}: must be a mapping`);
     if (raw.type === undefined) throw new ConfigError(`${path}.type: required`);
-    const type = raw.type as ServiceType;
-    const schema = serviceSchemas[type];
-    if (typeof raw.type !== 'string' || !schema) {
+    const type = providerTypeOf(raw.type);
+    if (!type) {
       throw new ConfigError(`${path}.type: must be one of ${SERVICE_TYPES.join(', ')}`);
     }
     const substituted = substituteEnv(raw, path, env);
-    const validator = validatorFor(schema as TSchema);
+    const validator = validatorFor(type.schema);
     if (!validator.Check(substituted)) {
       throw new ConfigError(describeSchemaErrors(validator.Errors(substituted), path));
     }
-    normaliseBaseUrls(substituted as Record<string, unknown>, path);
+    normaliseBaseUrls(substituted as Record<string, unknown>, type.baseUrlKeys, path);
     return { ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig;
   });
 }

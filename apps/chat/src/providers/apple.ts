@@ -1,7 +1,22 @@
-import { type AppleService, DEFAULT_URLS } from '../config.js';
+import { Type } from 'typebox';
 import type { ProviderHttp } from './http.js';
 import { claimIsTrue, oneTimeUse, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
-import type { IdentityProvider, ProviderSettings } from './types.js';
+import {
+  type IdentityProvider,
+  type ProviderSettings,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_ISSUER = 'https://appleid.apple.com';
+const DEFAULT_JWKS_URL = 'https://appleid.apple.com/auth/keys';
+const AppleServiceSchema = serviceSchema('apple', {
+  issuer: Type.Optional(ServiceUrl),
+  jwksUrl: Type.Optional(ServiceUrl),
+});
+export type AppleService = ServiceOf<typeof AppleServiceSchema>;
 
 /**
  * Sign in with Apple: the client sends the `identityToken` Apple gave it (an ID token signed with
@@ -10,13 +25,13 @@ import type { IdentityProvider, ProviderSettings } from './types.js';
  * user's name only to the client, once: the identity is the token's `sub` and `email` (often a
  * private relay address, still "verified").
  */
-export function appleProvider(
+export function verifyWithApple(
   service: AppleService,
   http: ProviderHttp,
   settings: ProviderSettings,
 ): IdentityProvider {
-  const issuer = (service.issuer ?? DEFAULT_URLS.appleIssuer).replace(/\/+$/, '');
-  const jwksUrl = service.jwksUrl ?? DEFAULT_URLS.appleJwks;
+  const issuer = (service.issuer ?? DEFAULT_ISSUER).replace(/\/+$/, '');
+  const jwksUrl = service.jwksUrl ?? DEFAULT_JWKS_URL;
   const keys = new RemoteKeySet(service.name, async () => jwksUrl, http);
 
   return {
@@ -44,3 +59,11 @@ export function appleProvider(
     },
   };
 }
+
+export const apple = providerType({
+  schema: AppleServiceSchema,
+  baseUrlKeys: ['issuer'],
+  // Apple tells no picture.
+  defaultAvatarHosts: () => [],
+  create: verifyWithApple,
+});

@@ -1,9 +1,25 @@
 import { createHmac } from 'node:crypto';
 import { Type } from 'typebox';
-import { DEFAULT_URLS, type FacebookService } from '../config.js';
 import { codeParameters, requestTokens } from './code-flow.js';
 import type { ProviderHttp } from './http.js';
-import { given, httpsUrl, type IdentityProvider } from './types.js';
+import {
+  given,
+  httpsUrl,
+  type IdentityProvider,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_GRAPH_URL = 'https://graph.facebook.com/v21.0';
+/** Where Facebook Login's dialog is (the manual flow). */
+const DEFAULT_WEB_URL = 'https://www.facebook.com/v21.0';
+const FacebookServiceSchema = serviceSchema('facebook', {
+  graphUrl: Type.Optional(ServiceUrl),
+  webUrl: Type.Optional(ServiceUrl),
+});
+export type FacebookService = ServiceOf<typeof FacebookServiceSchema>;
 
 const Me = Type.Object({
   id: Type.String({ pattern: '^[0-9]{1,30}$' }),
@@ -25,9 +41,9 @@ function isTokenRefusal(status: number, body: unknown): boolean {
  * Facebook: `GET /me` with the user's token and `appsecret_proof`, the hex HMAC-SHA256 of the
  * token keyed with the app secret; Facebook refuses a token issued to another app with it.
  */
-export function facebookProvider(service: FacebookService, http: ProviderHttp): IdentityProvider {
-  const base = `${service.graphUrl ?? DEFAULT_URLS.facebookGraph}/`;
-  const web = service.webUrl ?? DEFAULT_URLS.facebookWeb;
+export function verifyWithFacebook(service: FacebookService, http: ProviderHttp): IdentityProvider {
+  const base = `${service.graphUrl ?? DEFAULT_GRAPH_URL}/`;
+  const web = service.webUrl ?? DEFAULT_WEB_URL;
   return {
     // Facebook Login's manual flow: the dialog on `webUrl`, the code exchanged on the Graph API.
     codeFlow: {
@@ -73,3 +89,10 @@ export function facebookProvider(service: FacebookService, http: ProviderHttp): 
     },
   };
 }
+
+export const facebook = providerType({
+  schema: FacebookServiceSchema,
+  baseUrlKeys: ['graphUrl', 'webUrl'],
+  defaultAvatarHosts: () => ['*.fbcdn.net', 'platform-lookaside.fbsbx.com', 'graph.facebook.com'],
+  create: verifyWithFacebook,
+});

@@ -1,8 +1,25 @@
 import { Type } from 'typebox';
-import { DEFAULT_URLS, type GithubService } from '../config.js';
 import { codeParameters, requestTokens } from './code-flow.js';
 import { inParallel, type ProviderHttp } from './http.js';
-import { given, httpsUrl, type IdentityProvider } from './types.js';
+import {
+  given,
+  hostOf,
+  httpsUrl,
+  type IdentityProvider,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_API_URL = 'https://api.github.com';
+/** Where the web flow's pages are: github.com, or the GitHub Enterprise host. */
+const DEFAULT_WEB_URL = 'https://github.com';
+const GithubServiceSchema = serviceSchema('github', {
+  apiUrl: Type.Optional(ServiceUrl),
+  webUrl: Type.Optional(ServiceUrl),
+});
+export type GithubService = ServiceOf<typeof GithubServiceSchema>;
 
 const User = Type.Object({
   id: Type.Integer({ minimum: 0 }),
@@ -25,14 +42,14 @@ const TokenCheck = Type.Object({ app: Type.Object({ client_id: Type.String() }) 
  * apps (`POST /applications/{client_id}/token`, authenticated with the app's id and secret),
  * which answers 404 for a token issued to another application. The three run in parallel.
  */
-export function githubProvider(service: GithubService, http: ProviderHttp): IdentityProvider {
-  const base = `${service.apiUrl ?? DEFAULT_URLS.githubApi}/`;
+export function verifyWithGithub(service: GithubService, http: ProviderHttp): IdentityProvider {
+  const base = `${service.apiUrl ?? DEFAULT_API_URL}/`;
   const userHeaders = (token: string) => ({
     authorization: `Bearer ${token}`,
     accept: 'application/vnd.github+json',
   });
   const appAuthorization = `Basic ${Buffer.from(`${service.appId}:${service.appSecret}`).toString('base64')}`;
-  const web = service.webUrl ?? DEFAULT_URLS.githubWeb;
+  const web = service.webUrl ?? DEFAULT_WEB_URL;
 
   return {
     // GitHub's web flow (github.com, or a GitHub Enterprise host as `webUrl`), PKCE included.
@@ -110,3 +127,15 @@ export function githubProvider(service: GithubService, http: ProviderHttp): Iden
     },
   };
 }
+
+export const github = providerType({
+  schema: GithubServiceSchema,
+  baseUrlKeys: ['apiUrl', 'webUrl'],
+  // A GitHub Enterprise server serves its users' pictures itself.
+  defaultAvatarHosts: (service) => {
+    const enterprise =
+      service.apiUrl && service.apiUrl !== DEFAULT_API_URL ? hostOf(service.apiUrl) : undefined;
+    return ['avatars.githubusercontent.com', ...(enterprise ? [enterprise] : [])];
+  },
+  create: verifyWithGithub,
+});

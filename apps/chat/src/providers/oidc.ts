@@ -1,16 +1,26 @@
 import { type Static, Type } from 'typebox';
-import type { OidcService } from '../config.js';
 import { invalidCredentials, providerUnavailable } from '../errors.js';
 import { codeParameters, requestTokens } from './code-flow.js';
 import { inParallel, type ProviderHttp } from './http.js';
 import { claimIsTrue, oneTimeUse, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
 import {
   given,
+  hostOf,
   httpsUrl,
   type IdentityProvider,
   type NormalisedIdentity,
   type ProviderSettings,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
 } from './types.js';
+
+const OidcServiceSchema = serviceSchema('oidc', {
+  issuer: ServiceUrl,
+  tokenInfoUrl: Type.Optional(ServiceUrl),
+});
+export type OidcService = ServiceOf<typeof OidcServiceSchema>;
 
 const HttpsOrHttpUrl = Type.String({ pattern: '^https?://' });
 const Discovery = Type.Object({
@@ -73,7 +83,7 @@ interface AudienceClaims {
  * the keys of the discovery document's `jwks_uri` (id-token.ts) and says who the user is by
  * itself. With both, both are verified and must name the same user.
  */
-export function oidcProvider(
+export function verifyWithOidc(
   service: OidcService,
   http: ProviderHttp,
   settings: ProviderSettings,
@@ -297,3 +307,17 @@ export function oidcProvider(
     },
   };
 }
+
+export const oidc = providerType({
+  schema: OidcServiceSchema,
+  baseUrlKeys: ['issuer'],
+  // An OpenID Connect server serves its users' pictures itself; Google's come from
+  // `*.googleusercontent.com`.
+  defaultAvatarHosts: (service) => {
+    const own = hostOf(service.issuer);
+    if (!own) return [];
+    return own === 'accounts.google.com' ? [own, '*.googleusercontent.com'] : [own];
+  },
+  customServerUrl: (service) => service.issuer,
+  create: verifyWithOidc,
+});

@@ -1,35 +1,46 @@
-import type { ServiceConfig } from '../config.js';
-import { appleProvider } from './apple.js';
-import { facebookProvider } from './facebook.js';
-import { githubProvider } from './github.js';
+import type { TObject } from 'typebox';
+import { apple } from './apple.js';
+import { facebook } from './facebook.js';
+import { github } from './github.js';
 import type { ProviderHttp } from './http.js';
-import { oidcProvider } from './oidc.js';
-import { twitterProvider } from './twitter.js';
-import type { IdentityProvider, ProviderSettings } from './types.js';
+import { oidc } from './oidc.js';
+import { twitter } from './twitter.js';
+import type { IdentityProvider, ProviderSettings, ProviderType, ServiceOf } from './types.js';
+
+/**
+ * Every provider type, by the `type` a service entry names. Adding a provider type is one module
+ * (its keys, defaults, avatar hosts and verification) and one line here.
+ */
+export const PROVIDER_TYPES = { twitter, facebook, github, oidc, apple } as const;
+
+type ProviderTypes = typeof PROVIDER_TYPES;
+export type ServiceType = keyof ProviderTypes;
+export const SERVICE_TYPES = Object.keys(PROVIDER_TYPES) as ServiceType[];
+
+/** A service entry of the services file, validated by its type's schema, with its name. */
+export type ServiceConfig = {
+  [K in ServiceType]: ServiceOf<ProviderTypes[K]['schema']>;
+}[ServiceType];
+
+/** The provider type of a `type` key, or undefined when no module has that name. */
+export function providerTypeOf(type: unknown): ProviderType | undefined {
+  return typeof type === 'string' && Object.hasOwn(PROVIDER_TYPES, type)
+    ? (PROVIDER_TYPES[type as ServiceType] as unknown as ProviderType<TObject>)
+    : undefined;
+}
 
 /** A configured service: its application credentials and the provider module that verifies users. */
 export interface ConfiguredService {
   name: string;
-  type: ServiceConfig['type'];
+  type: ServiceType;
   appId: string;
   appSecret: string;
+  /** Hosts `/avatar/{username}` may redirect to: the entry's `avatarHosts`, else the type's. */
+  avatarHosts: readonly string[];
+  /** The server URL Rocket.Chat shows for a custom OAuth service; undefined for built-in ones. */
+  customServerUrl: string | undefined;
   provider: IdentityProvider;
 }
-
-/** Adding a provider type is one module and one line here. */
-const factories: {
-  [K in ServiceConfig['type']]: (
-    service: Extract<ServiceConfig, { type: K }>,
-    http: ProviderHttp,
-    settings: ProviderSettings,
-  ) => IdentityProvider;
-} = {
-  twitter: twitterProvider,
-  facebook: facebookProvider,
-  github: githubProvider,
-  oidc: oidcProvider,
-  apple: appleProvider,
-};
 
 export type ServiceRegistry = ReadonlyMap<string, ConfiguredService>;
 
@@ -40,11 +51,7 @@ export function buildRegistry(
 ): ServiceRegistry {
   return new Map(
     services.map((service) => {
-      const create = factories[service.type] as (
-        s: ServiceConfig,
-        h: ProviderHttp,
-        p: ProviderSettings,
-      ) => IdentityProvider;
+      const type = PROVIDER_TYPES[service.type] as unknown as ProviderType<TObject>;
       return [
         service.name,
         {
@@ -52,7 +59,9 @@ export function buildRegistry(
           type: service.type,
           appId: service.appId,
           appSecret: service.appSecret,
-          provider: create(service, http, settings),
+          avatarHosts: service.avatarHosts ?? type.defaultAvatarHosts(service),
+          customServerUrl: type.customServerUrl?.(service),
+          provider: type.create(service, http, settings),
         },
       ];
     }),

@@ -1,9 +1,20 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import { Type } from 'typebox';
-import { DEFAULT_URLS, type TwitterService } from '../config.js';
 import type { ProviderHttp } from './http.js';
-import { given, httpsUrl, type IdentityProvider } from './types.js';
+import {
+  given,
+  httpsUrl,
+  type IdentityProvider,
+  providerType,
+  type ServiceOf,
+  ServiceUrl,
+  serviceSchema,
+} from './types.js';
+
+const DEFAULT_API_URL = 'https://api.twitter.com';
+const TwitterServiceSchema = serviceSchema('twitter', { apiUrl: Type.Optional(ServiceUrl) });
+export type TwitterService = ServiceOf<typeof TwitterServiceSchema>;
 
 const VerifyCredentials = Type.Object({
   id_str: Type.String({ pattern: '^[0-9]{1,30}$' }),
@@ -19,7 +30,7 @@ const VerifyCredentials = Type.Object({
  * (application) secret and the user's token secret. A correct signature proves both that the user
  * holds the token and that the token was issued to this application.
  */
-export function twitterProvider(service: TwitterService, http: ProviderHttp): IdentityProvider {
+export function verifyWithTwitter(service: TwitterService, http: ProviderHttp): IdentityProvider {
   const oauth = new OAuth({
     consumer: { key: service.appId, secret: service.appSecret },
     signature_method: 'HMAC-SHA1',
@@ -27,7 +38,7 @@ export function twitterProvider(service: TwitterService, http: ProviderHttp): Id
   });
   const url = new URL(
     '1.1/account/verify_credentials.json',
-    `${service.apiUrl ?? DEFAULT_URLS.twitterApi}/`,
+    `${service.apiUrl ?? DEFAULT_API_URL}/`,
   );
   url.searchParams.set('include_email', 'true');
 
@@ -60,3 +71,10 @@ export function twitterProvider(service: TwitterService, http: ProviderHttp): Id
     },
   };
 }
+
+export const twitter = providerType({
+  schema: TwitterServiceSchema,
+  baseUrlKeys: ['apiUrl'],
+  defaultAvatarHosts: () => ['pbs.twimg.com', 'abs.twimg.com'],
+  create: verifyWithTwitter,
+});

@@ -1,4 +1,6 @@
+import { type Static, type TObject, type TProperties, Type } from 'typebox';
 import type { AuthorizationCodeFlow } from './code-flow.js';
+import type { ProviderHttp } from './http.js';
 
 /** What every identity provider module turns the provider's answer into. */
 export interface NormalisedIdentity {
@@ -71,3 +73,77 @@ export function httpsUrl(value: string | null | undefined): string | undefined {
 /** Empty strings and nulls from providers mean "not given". */
 export const given = (value: string | null | undefined): string | undefined =>
   value === null || value === undefined || value.trim() === '' ? undefined : value;
+
+// ---------------------------------------------------------------------------------------------
+// A provider type: everything about it in its module (its keys in the services file, their
+// defaults, where its users' pictures are served from, how it verifies users). The registry lists
+// the modules; nothing else knows a provider type by name.
+
+/** An http(s) URL key of a service entry. */
+export const ServiceUrl = Type.String({ pattern: '^https?://[^\\s]+$' });
+const Secret = Type.String({ minLength: 1 });
+/** A host name, or `*.` and a domain for its subdomains (routes/avatar.ts). */
+const HostPattern = Type.String({
+  pattern: '^(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
+  maxLength: 253,
+});
+
+/** The keys every service entry has, whatever its type. */
+const commonKeys = {
+  appId: Secret,
+  appSecret: Secret,
+  /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
+  avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
+  /** Scopes the redirect flow asks for (each provider module has defaults). */
+  scopes: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,128}$' }), {
+      maxItems: 50,
+    }),
+  ),
+};
+
+/** A service entry's schema: `type`, the common keys and the type's own; unknown keys are refused. */
+export function serviceSchema<T extends string, P extends TProperties>(type: T, keys: P) {
+  return Type.Object(
+    { type: Type.Literal(type), ...commonKeys, ...keys },
+    { additionalProperties: false },
+  );
+}
+
+/** A validated service entry of a type, with the name it has in the services file. */
+export type ServiceOf<S extends TObject> = Static<S> & { name: string };
+
+export interface ProviderType<S extends TObject = TObject> {
+  /** A service entry of this type (serviceSchema). */
+  readonly schema: S;
+  /**
+   * Keys that are the base of the provider's API: a trailing `/` is dropped (`https://host/` and
+   * `https://host` mean the same base; the modules append paths), and a query, fragment or
+   * credentials, which appending a path would silently break, are refused.
+   */
+  readonly baseUrlKeys: readonly string[];
+  /**
+   * Where the provider serves its users' pictures, for a service naming no `avatarHosts` of its
+   * own. `*.domain` matches any subdomain of `domain` (not `domain` itself).
+   */
+  defaultAvatarHosts(service: ServiceOf<S>): readonly string[];
+  /**
+   * Rocket.Chat's custom OAuth services (any OpenID Connect server) carry their server URL in
+   * `settings.oauth`; its built-in ones (Twitter, GitHub...) do not: undefined.
+   */
+  customServerUrl?(service: ServiceOf<S>): string;
+  /** The module that verifies this service's users. */
+  create(service: ServiceOf<S>, http: ProviderHttp, settings: ProviderSettings): IdentityProvider;
+}
+
+/** Declares a provider type (the identity function, for the types). */
+export const providerType = <S extends TObject>(type: ProviderType<S>): ProviderType<S> => type;
+
+/** The lower-case host of a URL, or undefined. */
+export function hostOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}

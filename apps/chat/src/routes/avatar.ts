@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DEFAULT_URLS, type ServiceConfig } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { notFound } from '../errors.js';
 import { initialsSvg } from '../users/avatar-svg.js';
@@ -13,42 +12,6 @@ const SVG_HEADERS = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'public, max-age=300',
 };
-
-/**
- * Where each provider serves its users' pictures, when the service names no `avatarHosts` of its
- * own. `*.domain` matches any subdomain of `domain` (not `domain` itself).
- */
-const DEFAULT_AVATAR_HOSTS: Record<string, readonly string[]> = {
-  twitter: ['pbs.twimg.com', 'abs.twimg.com'],
-  facebook: ['*.fbcdn.net', 'platform-lookaside.fbsbx.com', 'graph.facebook.com'],
-  github: ['avatars.githubusercontent.com'],
-};
-
-const hostOf = (url: string | undefined) => {
-  try {
-    return url ? new URL(url).hostname.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * The hosts a service's pictures may be served from: its `avatarHosts`, else the provider's own
- * (a GitHub Enterprise or OIDC server's host is added: they serve pictures themselves; Google's
- * pictures come from `*.googleusercontent.com`).
- */
-export function avatarHosts(service: ServiceConfig): readonly string[] {
-  if (service.avatarHosts) return service.avatarHosts;
-  const defaults = DEFAULT_AVATAR_HOSTS[service.type] ?? [];
-  const own =
-    service.type === 'oidc'
-      ? hostOf(service.issuer)
-      : service.type === 'github' && service.apiUrl && service.apiUrl !== DEFAULT_URLS.githubApi
-        ? hostOf(service.apiUrl)
-        : undefined;
-  const google = own === 'accounts.google.com' ? ['*.googleusercontent.com'] : [];
-  return [...defaults, ...(own ? [own] : []), ...google];
-}
 
 export function hostAllowed(url: string, patterns: readonly string[]): boolean {
   let parsed: URL;
@@ -66,19 +29,20 @@ export function hostAllowed(url: string, patterns: readonly string[]): boolean {
 
 /**
  * The user's picture: a redirect to the provider's URL only when its host is one of the service's
- * avatar hosts, else (and for users of a service no longer configured) the initials as SVG. A
- * provider's answer can carry any URL (an OIDC `picture` claim is whatever the account holder
- * typed), and redirecting to it made this an open redirect (hostile review, finding 4).
+ * avatar hosts (its `avatarHosts`, else its provider type's: see the registry), else (and for
+ * users of a service no longer configured) the initials as SVG. A provider's answer can carry
+ * any URL (an OIDC `picture` claim is whatever the account holder typed): redirecting to it
+ * would make this an open redirect.
  */
 const avatarRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  const allowed = new Map(
-    context.config.services.map((service) => [service.name, avatarHosts(service)] as const),
-  );
   app.get(
     '/avatar/:username',
     {
       schema: { params: Type.Object({ username: Type.String({ maxLength: 64 }) }) },
-      config: { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } },
+      config: {
+        auth: 'public',
+        rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+      },
     },
     async (request, reply) => {
       const username = request.params.username.toLowerCase();
@@ -88,7 +52,7 @@ const avatarRoute: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { conte
         ? await context.users.findByUsername(username)
         : undefined;
       if (!user) throw notFound(`No user "${request.params.username}"`);
-      const hosts = allowed.get(user.service) ?? [];
+      const hosts = context.services.get(user.service)?.avatarHosts ?? [];
       if (user.avatar_url && hostAllowed(user.avatar_url, hosts)) {
         return reply
           .header('cache-control', 'public, max-age=300')

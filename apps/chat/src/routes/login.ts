@@ -269,6 +269,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
       schema: { body: Body, response: { 200: LoginResponse } },
       validatorCompiler: loginValidator([...services.keys()]) as () => (body: unknown) => never,
       config: {
+        auth: 'public',
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
       },
     },
@@ -321,6 +322,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
   app.route({
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url: '/api/v1/login',
+    config: { auth: 'public' },
     handler: async () => {
       throw methodNotAllowed(['POST']);
     },

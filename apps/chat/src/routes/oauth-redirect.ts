@@ -68,7 +68,10 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     ...OAUTH_DEFAULTS,
     redirectOrigins: [new URL(config.siteUrl).origin],
   };
-  const limit = { rateLimit: { max: config.loginRateLimit, timeWindow: 60_000 } };
+  const limit = {
+    auth: 'public' as const,
+    rateLimit: { max: config.loginRateLimit, timeWindow: 60_000 },
+  };
 
   function redirectFlowService(name: string): ConfiguredService & {
     provider: { codeFlow: NonNullable<ConfiguredService['provider']['codeFlow']> };
@@ -126,7 +129,10 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
 
   app.get(
     '/packages/oauth/:script',
-    { schema: { params: Type.Object({ script: Type.String({ maxLength: 64 }) }) } },
+    {
+      schema: { params: Type.Object({ script: Type.String({ maxLength: 64 }) }) },
+      config: { auth: 'public' },
+    },
     async (request, reply) => {
       const script = RESULT_SCRIPTS[request.params.script as ResultScript];
       if (!Object.hasOwn(RESULT_SCRIPTS, request.params.script) || script === undefined) {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ServiceConfig } from '../config.js';
 import type { RouteOptions } from '../context.js';
-import type { AuthorizationCodeFlow } from '../providers/code-flow.js';
+import type { ConfiguredService } from '../providers/registry.js';
 import { authorizePath, callbackUrl } from './oauth-redirect.js';
 
 /**
@@ -55,12 +54,9 @@ const OAuthSettingsResponse = Type.Object(
  * server's URL): the service's start of the flow, which adds PKCE and sends the browser on to the
  * provider. `redirectUri` is the callback registered at the provider.
  */
-export function oauthService(
-  service: ServiceConfig,
-  rootUrl: string,
-  codeFlow?: AuthorizationCodeFlow,
-) {
-  const custom = service.type === 'oidc';
+export function oauthService(service: ConfiguredService, rootUrl: string) {
+  const serverURL = service.customServerUrl;
+  const codeFlow = service.provider.codeFlow;
   const flow = codeFlow
     ? {
         authorizePath: authorizePath(service.name),
@@ -75,8 +71,8 @@ export function oauthService(
     service: service.name,
     type: service.type,
     clientId: service.appId,
-    custom,
-    ...(custom && 'issuer' in service ? { serverURL: service.issuer } : {}),
+    custom: serverURL !== undefined,
+    ...(serverURL !== undefined ? { serverURL } : {}),
     buttonLabelText: '',
     buttonLabelColor: '',
     buttonColor: '',
@@ -86,24 +82,22 @@ export function oauthService(
 
 /** What clients read before anyone signs in; public, as in Rocket.Chat. */
 const publicRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  const services = context.config.services.map((service) =>
-    oauthService(
-      service,
-      context.config.siteUrl,
-      context.services.get(service.name)?.provider.codeFlow,
-    ),
+  const services = [...context.services.values()].map((service) =>
+    oauthService(service, context.config.siteUrl),
   );
-  const limit = { rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 } };
+  const config = {
+    auth: 'public' as const,
+    rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
+  };
 
-  app.get(
-    '/api/info',
-    { schema: { response: { 200: InfoResponse } }, config: limit },
-    async () => ({ version: PUBLIC_VERSION, success: true as const }),
-  );
+  app.get('/api/info', { schema: { response: { 200: InfoResponse } }, config }, async () => ({
+    version: PUBLIC_VERSION,
+    success: true as const,
+  }));
 
   app.get(
     '/api/v1/settings.oauth',
-    { schema: { response: { 200: OAuthSettingsResponse } }, config: limit },
+    { schema: { response: { 200: OAuthSettingsResponse } }, config },
     async () => ({ services, success: true as const }),
   );
 };

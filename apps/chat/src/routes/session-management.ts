@@ -1,19 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
+import { requireAdmin, sessionOf } from '../auth/guard.js';
 import type { RouteOptions } from '../context.js';
 import type { SessionInfo } from '../db/sessions.js';
-import type { UserRow } from '../db/users.js';
-import { forbidden, notFound } from '../errors.js';
-import { authenticate } from './session.js';
+import { notFound } from '../errors.js';
 
 /**
  * Session management in Rocket.Chat's routes and shapes: `sessions/list`, `sessions/info`,
  * `sessions/logout.me`, `sessions/list.all`, `sessions/logout`, `users.logoutOtherClients`,
  * `users.removeOtherTokens` and `users.logout`. A session is shown by its public `sessionId`,
- * never by its token.
- *
- * Admins are the provider accounts listed in CHAT_ADMINS (`service:providerUserId`), checked on
- * every request: removing an entry takes effect at the next restart, without touching the data.
+ * never by its token. Who may call each route is its `auth` (auth/guard.ts); admins are the
+ * provider accounts listed in CHAT_ADMINS.
  */
 const SessionId = Type.String({
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
@@ -66,12 +63,7 @@ const view = (session: SessionInfo, currentId: string): SessionView => ({
 });
 
 const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  const { config, sessions, now } = context;
-  const admins = new Set(config.admins ?? []);
-  const isAdmin = (user: UserRow) => admins.has(`${user.service}:${user.provider_user_id}`);
-  const requireAdmin = (user: UserRow) => {
-    if (!isAdmin(user)) throw forbidden('This needs an admin (CHAT_ADMINS)');
-  };
+  const { sessions, now } = context;
 
   async function page(userId: string | undefined, currentId: string, offset = 0, count = 50) {
     const result = await sessions.list(userId, now(), { offset, count });
@@ -90,7 +82,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
       schema: { querystring: Type.Object(Page), response: { 200: SessionList } },
     },
     async (request) => {
-      const { user, sessionId } = await authenticate(request, context);
+      const { user, sessionId } = sessionOf(request);
       return page(user.id, sessionId, request.query.offset, request.query.count);
     },
   );
@@ -104,7 +96,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
       },
     },
     async (request) => {
-      const { user, sessionId } = await authenticate(request, context);
+      const { user, sessionId } = sessionOf(request);
       const {
         sessions: [found],
       } = await sessions.list(user.id, now(), {
@@ -126,7 +118,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
       },
     },
     async (request) => {
-      const { user } = await authenticate(request, context);
+      const { user } = sessionOf(request);
       if (!(await sessions.revokeById(request.body.sessionId, user.id))) {
         throw notFound('Session not found');
       }
@@ -148,7 +140,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
       },
     },
     async (request) => {
-      const { user, tokenHash, expiresAt } = await authenticate(request, context);
+      const { user, tokenHash, expiresAt } = sessionOf(request);
       await sessions.revokeAll(user.id, tokenHash);
       // Rocket.Chat answers the caller's own token (it sent it) and when it expires.
       return {
@@ -163,7 +155,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
     '/api/v1/users.removeOtherTokens',
     { schema: { response: { 200: Type.Object({ success: Type.Literal(true) }) } } },
     async (request) => {
-      const { user, tokenHash } = await authenticate(request, context);
+      const { user, tokenHash } = sessionOf(request);
       await sessions.revokeAll(user.id, tokenHash);
       return { success: true as const };
     },
@@ -179,9 +171,9 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
       },
     },
     async (request) => {
-      const { user } = await authenticate(request, context);
+      const { user } = sessionOf(request);
       const target = request.body?.userId ?? user.id;
-      if (target !== user.id) requireAdmin(user);
+      if (target !== user.id) requireAdmin(request, context);
       await sessions.revokeAll(target);
       return { success: true as const, message: `User ${target} has been logged out!` };
     },
@@ -194,10 +186,10 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
         querystring: Type.Object({ ...Page, userId: Type.Optional(UserId) }),
         response: { 200: SessionList },
       },
+      config: { auth: 'admin' },
     },
     async (request) => {
-      const { user, sessionId } = await authenticate(request, context);
-      requireAdmin(user);
+      const { sessionId } = sessionOf(request);
       return page(request.query.userId, sessionId, request.query.offset, request.query.count);
     },
   );
@@ -209,10 +201,9 @@ const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { con
         body: Type.Object({ sessionId: SessionId }),
         response: { 200: Type.Object({ success: Type.Literal(true), sessionId: Type.String() }) },
       },
+      config: { auth: 'admin' },
     },
     async (request) => {
-      const { user } = await authenticate(request, context);
-      requireAdmin(user);
       if (!(await sessions.revokeById(request.body.sessionId, undefined))) {
         throw notFound('Session not found');
       }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sessionOf } from '../auth/guard.js';
 import type { TwoFactor } from '../auth/totp.js';
 import type { RouteOptions } from '../context.js';
-import { authenticate } from './session.js';
 
 /**
  * TOTP management. Rocket.Chat does this with Meteor methods (`2fa:enable`,
@@ -38,7 +38,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
       },
     },
     async (request) => {
-      const { user } = await authenticate(request, context);
+      const { user } = sessionOf(request);
       const setup = await twoFactor.begin({ id: user.id, username: user.username });
       return { success: true as const, ...setup };
     },
@@ -54,7 +54,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
       config: { rateLimit },
     },
     async (request) => {
-      const { user, tokenHash } = await authenticate(request, context);
+      const { user, tokenHash } = sessionOf(request);
       const codes = await twoFactor.confirm(user.id, request.body.code);
       // Sessions opened without the second factor end; the one that proved it stays.
       await context.sessions.revokeAll(user.id, tokenHash);
@@ -69,7 +69,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
       config: { rateLimit },
     },
     async (request) => {
-      const { user } = await authenticate(request, context);
+      const { user } = sessionOf(request);
       await twoFactor.disable(user.id, request.body.code);
       return { success: true as const };
     },
