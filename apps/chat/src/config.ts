@@ -44,13 +44,14 @@ function normaliseBaseUrls(
 }
 
 const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${NAME}`, or `${NAME:-default}` (the default when NAME is unset or empty), as in a shell. */
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Replaces `${NAME}` in every string of the parsed file; a missing variable is an error naming the key. */
 function substituteEnv(value: unknown, path: string, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === 'string') {
-    return value.replace(ENV_REFERENCE, (_match, name: string) => {
-      const replacement = env[name];
+    return value.replace(ENV_REFERENCE, (_match, name: string, fallback?: string) => {
+      const replacement = env[name] || fallback;
       if (replacement === undefined || replacement === '') {
         throw new ConfigError(`${path}: environment variable ${name} is not set`);
       }

@@ -23,7 +23,8 @@ let browser: Browser;
 beforeAll(async () => {
   h = await Harness.open();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
+  // A browser's start is slow on a loaded machine; the tests themselves take seconds.
+}, 120_000);
 afterEach(() => h.reset());
 afterAll(async () => {
   await browser?.close();

@@ -31,11 +31,13 @@ const MAX_STATE = 4096;
 /** The state, or undefined for anything else (not base64, not JSON, not this shape). */
 export function parseOAuthState(raw: unknown): OAuthState | undefined {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_STATE) return undefined;
-  // Browsers' btoa gives the standard alphabet; some clients send base64url.
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) return undefined;
+  // Browsers' btoa gives the standard alphabet, and Meteor's clients put it in the URL without
+  // encoding it, so a `+` arrives as a space; some clients send base64url.
+  const text = raw.replaceAll(' ', '+');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
+    value = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
   } catch {
     return undefined;
   }
