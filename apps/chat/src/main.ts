@@ -124,11 +124,8 @@ function exitAfterFlush(output: LogOutput, code: number): void {
 }
 
 function fail(message: string, code = 1): never {
-  process.stderr.write(
-    process.stderr.isTTY
-      ? `${message}\n`
-      : `${JSON.stringify({ level: 60, time: Date.now(), msg: message })}\n`,
-  );
+  // A refusal to start is one plain line on stderr; stdout (the log stream) stays JSON.
+  process.stderr.write(`${message}\n`);
   process.exit(code);
 }
 
