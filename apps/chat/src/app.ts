@@ -20,12 +20,15 @@ import type { ChatContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { SESSION_CHANGES_CHANNEL, SessionCache } from './db/session-cache.js';
 import { SessionRepository } from './db/sessions.js';
+import { PendingCredentials, purgeExpired, UsedIdTokens } from './db/single-use.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './error-handler.js';
 import { ChatError, invalidRequest } from './errors.js';
 import { ProviderHttp } from './providers/http.js';
+import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
+import oauthRedirectRoutes from './routes/oauth-redirect.js';
 import publicRoutes from './routes/public.js';
 import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
@@ -165,6 +168,7 @@ export async function buildApp(
         maxBytes: config.provider.maxBytes,
         ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
       }),
+      { idTokenMaxAgeSeconds: config.idTokenMaxAgeSeconds ?? ID_TOKEN_MAX_AGE_DEFAULT_SECONDS },
     ),
     users: new UserDirectory(store.db, config.reservedUsernames),
     sessions: new SessionRepository(store.db, sessionCache),
@@ -194,14 +198,39 @@ export async function buildApp(
     new URL(config.siteUrl).host,
     now,
   );
-  await app.register(loginRoute, { context, twoFactor });
+  const pendingCredentials = new PendingCredentials(store.db);
+  await app.register(loginRoute, {
+    context,
+    twoFactor,
+    usedIdTokens: new UsedIdTokens(store.db),
+    pendingCredentials,
+  });
+  await app.register(oauthRedirectRoutes, { context, pendingCredentials });
   await app.register(sessionRoutes, { context });
   await app.register(twoFactorRoutes, { context, twoFactor });
   await app.register(sessionManagementRoutes, { context });
   await app.register(publicRoutes, { context });
   await app.register(avatarRoute, { context });
   app.get('/health', { config: { auth: 'public' } }, async () => ({ status: 'ok' }));
+  purgeExpiredPeriodically(app, store, now);
   return app;
+}
+
+/** How often expired single-use records (used ID tokens, pending OAuth credentials) are purged. */
+const PURGE_INTERVAL_MS = 60_000;
+
+function purgeExpiredPeriodically(
+  app: FastifyInstance,
+  store: Store<Database>,
+  now: () => Date,
+): void {
+  const timer = setInterval(() => {
+    purgeExpired(store.db, now()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'purging expired single-use records failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 /**

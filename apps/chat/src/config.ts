@@ -13,6 +13,7 @@ import {
   type TrustProxySetting,
 } from '@netops/service-runtime';
 import { parse as parseYaml } from 'yaml';
+import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
 import { describeSchemaErrors, validatorFor } from './validation.js';
 
@@ -55,13 +56,14 @@ function normaliseBaseUrls(
 }
 
 const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${NAME}`, or `${NAME:-default}` (the default when NAME is unset or empty), as in a shell. */
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Replaces `${NAME}` in every string of the parsed file; a missing variable is an error naming the key. */
 function substituteEnv(value: unknown, path: string, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === 'string') {
-    return value.replace(ENV_REFERENCE, (_match, name: string) => {
-      const replacement = env[name];
+    return value.replace(ENV_REFERENCE, (_match, name: string, fallback?: string) => {
+      const replacement = env[name] || fallback;
       if (replacement === undefined || replacement === '') {
         throw new ConfigError(`${path}: environment variable ${name} is not set`);
       }
@@ -159,6 +161,10 @@ export interface AppConfig {
     /** Largest provider answer read, in bytes. */
     maxBytes: number;
   };
+  /** Oldest ID token accepted, in seconds since its `iat` (ID_TOKEN_MAX_AGE, default 600). */
+  idTokenMaxAgeSeconds?: number;
+  /** The OAuth redirect flow (`/_oauth/<service>`). */
+  oauth?: OAuthFlowConfig;
   /** Whose X-Forwarded-For is believed for the client IP (TRUST_PROXY). */
   trustProxy: TrustProxySetting;
   /** Origins browsers may call the API from (CORS_ORIGINS); none by default. */
@@ -190,7 +196,11 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
     name: 'CHAT_CONFIG',
     help: 'the services file (default ./chat.config.yaml); apps/chat/chat.demo.yaml for the demo',
   },
-  { name: 'SITE_URL', help: 'public base URL (default http://HOST:PORT)' },
+  {
+    name: 'ROOT_URL',
+    help: 'public base URL, as in Rocket.Chat; the OAuth callback is ROOT_URL/_oauth/<service> (default http://HOST:PORT)',
+  },
+  { name: 'SITE_URL', help: 'the earlier name of ROOT_URL, still read' },
   {
     name: 'DATABASE_URL',
     help: 'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
@@ -224,7 +234,34 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
   { name: 'RESERVED_USERNAMES', help: 'usernames never given out, or "none" (default: a list)' },
   { name: 'TWO_FACTOR_KEY', help: '32-byte key sealing TOTP secrets (openssl rand -base64 32)' },
   { name: 'CHAT_ADMINS', help: 'admin accounts as service:providerUserId, comma-separated' },
+  {
+    name: 'ID_TOKEN_MAX_AGE',
+    help: 'oldest ID token accepted, seconds since its iat (default 600)',
+  },
+  {
+    name: 'OAUTH_FLOW_TTL',
+    help: "seconds from the start of a sign-in flow to the provider's return (default 600)",
+  },
+  {
+    name: 'OAUTH_CREDENTIAL_TTL',
+    help: 'seconds a pending credential waits for its login (default 120)',
+  },
+  {
+    name: 'OAUTH_REDIRECT_ORIGINS',
+    help: "origins besides ROOT_URL's a redirect-style sign-in may return to, comma-separated",
+  },
 ];
+
+export interface OAuthFlowConfig {
+  /** Seconds from the start of a flow to the provider's return (OAUTH_FLOW_TTL). */
+  flowSeconds: number;
+  /** Seconds a pending credential waits for its login (OAUTH_CREDENTIAL_TTL). */
+  credentialSeconds: number;
+  /** Origins a `redirect`-style flow may return to (OAUTH_REDIRECT_ORIGINS; ROOT_URL's origin). */
+  redirectOrigins: readonly string[];
+}
+
+export const OAUTH_DEFAULTS = { flowSeconds: 600, credentialSeconds: 120 } as const;
 
 /** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
 function parseTwoFactorKey(raw: string | undefined): Buffer | undefined {
@@ -316,8 +353,15 @@ export function loadConfig(
   const vars = new EnvironmentReader(env, CHAT_VARIABLES);
   const host = vars.text('HOST') ?? '127.0.0.1';
   const port = vars.integer('PORT', 3100, 0, 65535);
+  // ROOT_URL is Rocket.Chat's name for it; SITE_URL the earlier one, still read.
+  const rootUrl = vars.text('ROOT_URL');
+  const oldSiteUrl = vars.text('SITE_URL');
+  if (rootUrl !== undefined && oldSiteUrl !== undefined && rootUrl !== oldSiteUrl) {
+    vars.problem('ROOT_URL and SITE_URL: set one of them (ROOT_URL), not two values');
+  }
+  const urlVariable = rootUrl !== undefined ? 'ROOT_URL' : 'SITE_URL';
   const siteUrl = vars.read(
-    'SITE_URL',
+    urlVariable,
     (text) => {
       const url = (text ?? `http://${formatAddress(host, port)}`).replace(/\/+$/, '');
       if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`must be an http(s) URL, not "${url}"`);
@@ -363,6 +407,15 @@ export function loadConfig(
     provider: {
       timeoutMs: vars.integer('PROVIDER_TIMEOUT_MS', 5000, 1),
       maxBytes: vars.integer('PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
+    },
+    idTokenMaxAgeSeconds: vars.integer('ID_TOKEN_MAX_AGE', ID_TOKEN_MAX_AGE_DEFAULT_SECONDS, 1),
+    oauth: {
+      flowSeconds: vars.integer('OAUTH_FLOW_TTL', OAUTH_DEFAULTS.flowSeconds, 10),
+      credentialSeconds: vars.integer('OAUTH_CREDENTIAL_TTL', OAUTH_DEFAULTS.credentialSeconds, 5),
+      redirectOrigins: [
+        new URL(siteUrl).origin,
+        ...vars.read('OAUTH_REDIRECT_ORIGINS', (text) => parseCorsOrigins(text, []), []),
+      ],
     },
     trustProxy: vars.read('TRUST_PROXY', parseTrustProxy, false),
     // None by default: the service's clients are apps, not pages of other sites.

@@ -24,7 +24,9 @@ export type ErrorCode =
   | 'totp-required'
   | 'totp-invalid'
   | 'totp-already-enabled'
-  | 'two-factor-unavailable';
+  | 'two-factor-unavailable'
+  | 'password-login-unavailable'
+  | 'method-not-allowed';
 
 export class ChatError extends Error {
   constructor(
@@ -105,3 +107,7 @@ export const twoFactorUnavailable = (why = 'the server has no TWO_FACTOR_KEY') =
     `Two-factor authentication is not available (${why})`,
   );
 export const forbidden = (message: string) => new ChatError(403, 'forbidden', message);
+export const methodNotAllowed = (allowed: readonly string[]) =>
+  new ChatError(405, 'method-not-allowed', `Use ${allowed.join(' or ')} here`, {
+    allow: allowed.join(', '),
+  });

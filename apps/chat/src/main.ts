@@ -30,6 +30,9 @@ async function main() {
   if (command.action === 'refuse') fail(command.message, 2);
 
   const output = await openLogOutput();
+  // Off a terminal every line is JSON (a log collector parses them all), in pino's shape.
+  const note = (text: string, level = 30) =>
+    output.print(output.pretty ? text : JSON.stringify({ level, time: Date.now(), msg: text }));
   // Quiet on a terminal: warnings and errors, not a line per request (LOG_LEVEL=info shows them).
   const config = loadConfig(process.env, process.cwd(), {
     logLevel: output.pretty ? 'warn' : 'info',
@@ -38,7 +41,7 @@ async function main() {
   const portProblem = await findListenProblem(config.host, config.port);
   if (portProblem !== undefined) fail(portProblem);
   const services = config.services.map((service) => `${service.name} (${service.type})`);
-  output.print(
+  note(
     services.length > 0
       ? `services from ${config.servicesSource}: ${services.join(', ')}`
       : `no services configured (${config.servicesSource})`,
@@ -47,15 +50,14 @@ async function main() {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     durable: config.embeddedDurability ?? true,
-    onPoolError: (error) => output.print(`database connection lost: ${error.message}`),
-    onCreate: () =>
-      output.print(`creating the embedded database in ${config.dataDir} (first start only)…`),
+    onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
+    onCreate: () => note(`creating the embedded database in ${config.dataDir} (first start only)…`),
   });
   await migrate(store as Store<unknown>, MIGRATIONS);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
-  redis?.on('error', (error) => output.print(`redis: ${error.message}`));
+  redis?.on('error', (error) => note(`redis: ${error.message}`, 50));
 
   const app = await buildApp(config, {
     store,
@@ -89,8 +91,8 @@ async function main() {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  output.print(`chat login service on http://${formatAddress(config.host, port)}`);
-  output.print(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
+  note(`chat login service on http://${formatAddress(config.host, port)}`);
+  note(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
 }
 
 function exitAfterFlush(output: LogOutput, code: number): void {
@@ -98,6 +100,7 @@ function exitAfterFlush(output: LogOutput, code: number): void {
 }
 
 function fail(message: string, code = 1): never {
+  // A refusal to start is one plain line on stderr; stdout (the log stream) stays JSON.
   process.stderr.write(`${message}\n`);
   process.exit(code);
 }

@@ -30,8 +30,15 @@ const join = (parent: string, child: string) => (parent === '' ? child : `${pare
 export function describeSchemaErrors(errors: readonly SchemaError[], root = ''): string {
   const required = errors.find((error) => error.keyword === 'required');
   if (required) {
-    const missing = (required.params.requiredProperties as string[] | undefined)?.[0] ?? '?';
-    return `${join(dotted(required.instancePath, root), missing)}: required`;
+    // Every missing property of that object at once: a client fixes its request in one go.
+    const missing = new Set<string>();
+    for (const error of errors) {
+      if (error.keyword !== 'required' || error.instancePath !== required.instancePath) continue;
+      for (const name of (error.params.requiredProperties as string[] | undefined) ?? ['?']) {
+        missing.add(join(dotted(required.instancePath, root), name));
+      }
+    }
+    return `${[...missing].join(', ')}: required`;
   }
   const extra = errors.find((error) => error.keyword === 'additionalProperties');
   if (extra) {

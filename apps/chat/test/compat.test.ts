@@ -189,6 +189,10 @@ describe('GET /api/info and GET /api/v1/settings.oauth', () => {
         type: 'oidc',
         custom: true,
         serverURL: `${h.fake.url}/oidc`,
+        authorizePath: '/_oauth/keycloak/authorize',
+        redirectUri: 'https://chat.example.test/_oauth/keycloak',
+        scope: 'openid profile email',
+        loginStyle: 'popup',
       }),
     );
     for (const secret of [

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -178,5 +178,22 @@ describe('the environment', () => {
     [{ SESSION_CACHE: 'yes' }, 'SESSION_CACHE: must be on or off, not "yes"'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env, dir)).toThrow(message);
+  });
+});
+
+describe('the demo services file', () => {
+  const demo = readFileSync(new URL('../chat.demo.yaml', import.meta.url), 'utf8');
+  const urls = (services: ReturnType<typeof parseServices>) =>
+    services.flatMap((service) =>
+      Object.values(service).filter((value): value is string => /^https?:/.test(String(value))),
+    );
+
+  it('honours DEMO_PROVIDER_PORT in every URL, 3999 without it (the :- default)', () => {
+    const moved = urls(parseServices(demo, 'chat.demo.yaml', { DEMO_PROVIDER_PORT: '4555' }));
+    expect(moved.length).toBeGreaterThan(5);
+    for (const url of moved) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4555\//);
+    for (const url of urls(parseServices(demo, 'chat.demo.yaml', {}))) {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:3999\//);
+    }
   });
 });

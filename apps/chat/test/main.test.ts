@@ -61,7 +61,10 @@ describe('src/main.ts', () => {
     expect(output).toContain('services from');
     expect(output).toContain('github (github)');
     expect(output).not.toContain(APPS.github.appSecret);
-    const url = /chat login service on (http:\/\/\S+)/.exec(output)?.[1];
+    // Off a terminal (a pipe here) every line is JSON.
+    for (const line of output.trim().split('\n'))
+      expect(() => JSON.parse(line), line).not.toThrow();
+    const url = /chat login service on (http:\/\/[^\s"]+)/.exec(output)?.[1];
     expect(url).toBeDefined();
 
     const response = await fetch(`${url}/api/v1/login`, {
@@ -137,7 +140,7 @@ describe('src/main.ts when the reader of its output is gone or stuck', () => {
     );
     children.push(run.child);
     const banner = await run.waitFor(/chat login service on/);
-    const url = /chat login service on (http:\/\/\S+)/.exec(banner)?.[1];
+    const url = /chat login service on (http:\/\/[^\s"]+)/.exec(banner)?.[1];
     if (!url) throw new Error(`no banner:\n${banner}`);
     return { run, url };
   }

@@ -6,7 +6,9 @@ import { buildRegistry } from '../src/providers/registry.js';
 /** What each provider type's module answers for a service entry that names only its credentials. */
 describe('provider registry', () => {
   const registry = (yaml: string) =>
-    buildRegistry(parseServices(yaml, 'test.yaml', {}), new ProviderHttp({ maxBytes: 1024 }));
+    buildRegistry(parseServices(yaml, 'test.yaml', {}), new ProviderHttp({ maxBytes: 1024 }), {
+      idTokenMaxAgeSeconds: 600,
+    });
 
   it('gives each provider type its own avatar hosts when the entry names none', () => {
     const services = registry(`

@@ -214,10 +214,12 @@ export class TwoFactor {
    * The second factor of a login: nothing when the user has no TOTP; else the `X-2FA-Code` must
    * be a valid, unused code. No code: `totp-required` (not counted: it is how a client learns
    * that it must ask); a wrong one: `totp-invalid`, counted against the user's lock-out.
+   * Returns whether a code was checked: when none was, the caller opens the session under
+   * `fenceSession` (enabling TOTP may be committing at the same moment).
    */
-  async requireForLogin(userId: string, headers: TwoFactorHeaders): Promise<void> {
+  async requireForLogin(userId: string, headers: TwoFactorHeaders): Promise<boolean> {
     const row = await this.#row(userId);
-    if (!row?.enabled) return;
+    if (!row?.enabled) return false;
     if (headers.code === undefined || headers.code === '') throw totpRequired();
     if (headers.method !== undefined && headers.method !== 'totp') {
       throw invalidRequest('X-2FA-Method: only "totp" is offered');
@@ -225,6 +227,28 @@ export class TwoFactor {
     const box = this.#requireBox();
     const code = headers.code;
     await this.#checked(userId, () => this.#accept(box, row, code));
+    return true;
+  }
+
+  /**
+   * Opens a session for a login that found TOTP off, fenced against a confirmation committing
+   * meanwhile. Confirming commits `enabled`, then ends the user's other sessions; here the session
+   * is inserted (committed), then TOTP is read again. Each statement sees every commit before it
+   * (READ COMMITTED, and the embedded store runs one at a time), so either this read sees the
+   * confirmation, and the session is ended here, or the confirmation committed after the session
+   * did, and its revocation ends it. No lock is held between the two.
+   */
+  async fenceSession(
+    userId: string,
+    open: () => Promise<string>,
+    revoke: (token: string) => Promise<void>,
+  ): Promise<string> {
+    const token = await open();
+    if (await this.isEnabled(userId)) {
+      await revoke(token);
+      throw totpRequired();
+    }
+    return token;
   }
 
   /** Runs a code check under the user's lock-out: a wrong code is a counted failure. */

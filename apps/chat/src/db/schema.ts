@@ -17,7 +17,7 @@ export interface UsersTable {
   active: Generated<boolean>;
   roles: JsonColumn<string[]>;
   preferences: JsonColumn<Record<string, unknown>>;
-  created_at: ColumnType<Date, never, never>;
+  created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
@@ -44,10 +44,29 @@ export interface TwoFactorTable {
   enabled_at: Date | null;
 }
 
+export interface UsedIdTokensTable {
+  token_key: string;
+  expires_at: Date;
+}
+
+export interface OAuthPendingCredentialsTable {
+  credential_token: string;
+  service: string;
+  code_verifier: string | null;
+  started_at: Date;
+  expires_at: Date;
+  returned_at: Date | null;
+  secret_hash: string | null;
+  identity: ColumnType<unknown, string | null | undefined, string | null>;
+  consumed_at: Date | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   two_factor: TwoFactorTable;
+  used_id_tokens: UsedIdTokensTable;
+  oauth_pending_credentials: OAuthPendingCredentialsTable;
 }
 
 export const MIGRATIONS = new URL('./migrations/', import.meta.url);

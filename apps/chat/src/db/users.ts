@@ -81,6 +81,9 @@ export class UserRepository {
             utc_offset: identity.utcOffsetHours ?? 0,
             roles: JSON.stringify(['user']),
             preferences: JSON.stringify({}),
+            // One clock for both: the database's default for created_at could be ahead of the
+            // service's, and a new user's _updatedAt would then precede its createdAt.
+            created_at: now,
             updated_at: now,
           })
           .onConflict((conflict) =>
@@ -91,7 +94,7 @@ export class UserRepository {
               email_verified: sql`case when ${identity.email ?? null}::text is null then users.email_verified else ${identity.emailVerified} end`,
               avatar_url: sql`coalesce(${identity.avatarUrl ?? null}::text, users.avatar_url)`,
               utc_offset: sql`coalesce(${identity.utcOffsetHours ?? null}::double precision, users.utc_offset)`,
-              updated_at: now,
+              updated_at: sql`greatest(${now}::timestamptz, users.created_at)`,
             }),
           )
           .returningAll()

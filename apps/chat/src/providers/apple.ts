@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { ProviderHttp } from './http.js';
-import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
+import { claimIsTrue, oneTimeUse, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
 import {
   type IdentityProvider,
+  type ProviderSettings,
   providerType,
   type ServiceOf,
   ServiceUrl,
@@ -24,7 +25,11 @@ export type AppleService = ServiceOf<typeof AppleServiceSchema>;
  * user's name only to the client, once: the identity is the token's `sub` and `email` (often a
  * private relay address, still "verified").
  */
-export function verifyWithApple(service: AppleService, http: ProviderHttp): IdentityProvider {
+export function verifyWithApple(
+  service: AppleService,
+  http: ProviderHttp,
+  settings: ProviderSettings,
+): IdentityProvider {
   const issuer = (service.issuer ?? DEFAULT_ISSUER).replace(/\/+$/, '');
   const jwksUrl = service.jwksUrl ?? DEFAULT_JWKS_URL;
   const keys = new RemoteKeySet(service.name, async () => jwksUrl, http);
@@ -37,7 +42,7 @@ export function verifyWithApple(service: AppleService, http: ProviderHttp): Iden
         service.name,
         idToken ?? '',
         keys,
-        { issuer, clientId: service.appId, nonce },
+        { issuer, clientId: service.appId, nonce, maxAgeSeconds: settings.idTokenMaxAgeSeconds },
         signal,
       );
       const email = stringClaim(claims.email);
@@ -49,6 +54,7 @@ export function verifyWithApple(service: AppleService, http: ProviderHttp): Iden
         email,
         emailVerified: email !== undefined && claimIsTrue(claims.email_verified),
         avatarUrl: undefined,
+        oneTimeUse: oneTimeUse(idToken ?? '', claims, settings.idTokenMaxAgeSeconds),
       };
     },
   };

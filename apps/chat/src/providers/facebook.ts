@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Type } from 'typebox';
+import { codeParameters, requestTokens } from './code-flow.js';
 import type { ProviderHttp } from './http.js';
 import {
   given,
@@ -12,7 +13,12 @@ import {
 } from './types.js';
 
 const DEFAULT_GRAPH_URL = 'https://graph.facebook.com/v21.0';
-const FacebookServiceSchema = serviceSchema('facebook', { graphUrl: Type.Optional(ServiceUrl) });
+/** Where Facebook Login's dialog is (the manual flow). */
+const DEFAULT_WEB_URL = 'https://www.facebook.com/v21.0';
+const FacebookServiceSchema = serviceSchema('facebook', {
+  graphUrl: Type.Optional(ServiceUrl),
+  webUrl: Type.Optional(ServiceUrl),
+});
 export type FacebookService = ServiceOf<typeof FacebookServiceSchema>;
 
 const Me = Type.Object({
@@ -37,7 +43,25 @@ function isTokenRefusal(status: number, body: unknown): boolean {
  */
 export function verifyWithFacebook(service: FacebookService, http: ProviderHttp): IdentityProvider {
   const base = `${service.graphUrl ?? DEFAULT_GRAPH_URL}/`;
+  const web = service.webUrl ?? DEFAULT_WEB_URL;
   return {
+    // Facebook Login's manual flow: the dialog on `webUrl`, the code exchanged on the Graph API.
+    codeFlow: {
+      pkce: true,
+      scopes: service.scopes ?? ['email', 'public_profile'],
+      authorizationEndpoint: async () => `${web}/dialog/oauth`,
+      async exchange(exchange, signal) {
+        const url = new URL('oauth/access_token', base);
+        const parameters = {
+          client_id: service.appId,
+          client_secret: service.appSecret,
+          ...codeParameters(exchange),
+        };
+        for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+        const tokens = await requestTokens(http, service.name, { url }, signal);
+        return { accessToken: tokens.access_token ?? '', accessTokenSecret: '' };
+      },
+    },
     async verify({ accessToken }, signal) {
       const url = new URL('me', base);
       url.searchParams.set('fields', 'id,name,email,picture');
@@ -68,7 +92,7 @@ export function verifyWithFacebook(service: FacebookService, http: ProviderHttp)
 
 export const facebook = providerType({
   schema: FacebookServiceSchema,
-  baseUrlKeys: ['graphUrl'],
+  baseUrlKeys: ['graphUrl', 'webUrl'],
   defaultAvatarHosts: () => ['*.fbcdn.net', 'platform-lookaside.fbsbx.com', 'graph.facebook.com'],
   create: verifyWithFacebook,
 });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { codeParameters, requestTokens } from './code-flow.js';
 import { inParallel, type ProviderHttp } from './http.js';
 import {
   given,
@@ -12,7 +13,12 @@ import {
 } from './types.js';
 
 const DEFAULT_API_URL = 'https://api.github.com';
-const GithubServiceSchema = serviceSchema('github', { apiUrl: Type.Optional(ServiceUrl) });
+/** Where the web flow's pages are: github.com, or the GitHub Enterprise host. */
+const DEFAULT_WEB_URL = 'https://github.com';
+const GithubServiceSchema = serviceSchema('github', {
+  apiUrl: Type.Optional(ServiceUrl),
+  webUrl: Type.Optional(ServiceUrl),
+});
 export type GithubService = ServiceOf<typeof GithubServiceSchema>;
 
 const User = Type.Object({
@@ -43,8 +49,32 @@ export function verifyWithGithub(service: GithubService, http: ProviderHttp): Id
     accept: 'application/vnd.github+json',
   });
   const appAuthorization = `Basic ${Buffer.from(`${service.appId}:${service.appSecret}`).toString('base64')}`;
+  const web = service.webUrl ?? DEFAULT_WEB_URL;
 
   return {
+    // GitHub's web flow (github.com, or a GitHub Enterprise host as `webUrl`), PKCE included.
+    codeFlow: {
+      pkce: true,
+      scopes: service.scopes ?? ['read:user', 'user:email'],
+      authorizationEndpoint: async () => `${web}/login/oauth/authorize`,
+      async exchange(exchange, signal) {
+        const tokens = await requestTokens(
+          http,
+          service.name,
+          {
+            url: `${web}/login/oauth/access_token`,
+            method: 'POST',
+            body: new URLSearchParams({
+              client_id: service.appId,
+              client_secret: service.appSecret,
+              ...codeParameters(exchange),
+            }),
+          },
+          signal,
+        );
+        return { accessToken: tokens.access_token ?? '', accessTokenSecret: '' };
+      },
+    },
     async verify({ accessToken }, signal) {
       const [user, emails] = await inParallel(signal, (shared) => [
         http.json(
@@ -100,7 +130,7 @@ export function verifyWithGithub(service: GithubService, http: ProviderHttp): Id
 
 export const github = providerType({
   schema: GithubServiceSchema,
-  baseUrlKeys: ['apiUrl'],
+  baseUrlKeys: ['apiUrl', 'webUrl'],
   // A GitHub Enterprise server serves its users' pictures itself.
   defaultAvatarHosts: (service) => {
     const enterprise =

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
   createLocalJWKSet,
   errors,
   type JSONWebKeySet,
   type JWTPayload,
   type JWTVerifyGetKey,
+  type JWTVerifyResult,
   jwtVerify,
 } from 'jose';
 import { Type } from 'typebox';
@@ -15,9 +17,15 @@ import type { ProviderHttp } from './http.js';
  * verified with `jose` against the provider's published keys:
  * - the signature, by a key of the provider's JWKS chosen by `kid`, with an asymmetric algorithm
  *   only (`alg: none` and HMAC, e.g. HS256 "signed" with the public key, are refused);
- * - `iss` equal to the configured issuer; `aud` containing the configured client id, or `azp`
- *   equal to it; `exp` in the future and `iat` not in the future, with CLOCK_TOLERANCE_SECONDS;
+ * - `iss` equal to the configured issuer; `aud` containing the configured client id (OpenID
+ *   Connect Core 3.1.3.7: `azp` naming it is not enough), `azp` equal to it when present and
+ *   present when `aud` names several audiences; `exp` in the future, `iat` not in the future and
+ *   at most `maxAgeSeconds` in the past (ID_TOKEN_MAX_AGE), with CLOCK_TOLERANCE_SECONDS;
+ * - not an access token: a header `typ` of `at+jwt` (RFC 9068) or a `typ` claim other than `ID`
+ *   (Keycloak marks its access tokens `Bearer`) is refused;
  * - `nonce` equal to the one the client sends, when it sends one.
+ * The verified token's single-use key (`oneTimeUse`) is claimed by the login route once the
+ * login succeeds, so each token signs in once within its accepted lifetime, on every instance.
  */
 export const ID_TOKEN_ALGORITHMS = [
   'RS256',
@@ -53,6 +61,7 @@ export interface IdTokenClaims extends JWTPayload {
   picture?: unknown;
   nonce?: unknown;
   azp?: unknown;
+  typ?: unknown;
 }
 
 const Jwks = Type.Object({
@@ -114,6 +123,30 @@ export interface IdTokenExpectations {
   issuer: string;
   clientId: string;
   nonce?: string | undefined;
+  /** Oldest `iat` accepted, in seconds before now (ID_TOKEN_MAX_AGE). */
+  maxAgeSeconds: number;
+}
+
+/** Default of ID_TOKEN_MAX_AGE: a client signs in with a token it has just been given. */
+export const ID_TOKEN_MAX_AGE_DEFAULT_SECONDS = 600;
+
+/** Media types of access tokens (RFC 9068 section 2.1), compared without `application/`. */
+const ACCESS_TOKEN_TYPES = new Set(['at+jwt']);
+
+/**
+ * What makes a verified token single-use: its issuer and `jti`, or the hash of the whole token
+ * when it has no `jti`; remembered until it could no longer be accepted anyway.
+ */
+export function oneTimeUse(token: string, claims: IdTokenClaims, maxAgeSeconds: number) {
+  const key =
+    typeof claims.jti === 'string' && claims.jti !== '' && claims.jti.length <= 256
+      ? `${claims.iss}#jti:${claims.jti}`
+      : `${claims.iss}#sha256:${createHash('sha256').update(token).digest('base64url')}`;
+  const lastAccepted = Math.min(
+    claims.exp ?? Number.POSITIVE_INFINITY,
+    (claims.iat ?? 0) + maxAgeSeconds,
+  );
+  return { key, expiresAt: new Date((lastAccepted + CLOCK_TOLERANCE_SECONDS) * 1000) };
 }
 
 /** Verifies `token` as described above; every refusal is a 401 naming what is wrong. */
@@ -128,20 +161,28 @@ export async function verifyIdToken(
     issuer: expected.issuer,
     algorithms: ID_TOKEN_ALGORITHMS,
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    maxTokenAge: expected.maxAgeSeconds,
     requiredClaims: ['sub', 'exp', 'iat'],
   };
-  let payload: JWTPayload;
+  let verified: JWTVerifyResult;
   try {
     try {
-      payload = (await jwtVerify(token, await keys.current(signal), options)).payload;
+      verified = await jwtVerify(token, await keys.current(signal), options);
     } catch (error) {
       const refetch =
         error instanceof errors.JWKSNoMatchingKey ? keys.refreshed(signal) : undefined;
       if (!refetch) throw error;
-      payload = (await jwtVerify(token, await refetch, options)).payload;
+      verified = await jwtVerify(token, await refetch, options);
     }
   } catch (error) {
     throw idTokenError(service, error);
+  }
+  const payload = verified.payload;
+  const headerType = String(verified.protectedHeader.typ ?? '')
+    .toLowerCase()
+    .replace(/^application\//, '');
+  if (ACCESS_TOKEN_TYPES.has(headerType) || (payload.typ !== undefined && payload.typ !== 'ID')) {
+    throw invalidCredentials('The token is an access token, not an ID token');
   }
   const claims = payload as IdTokenClaims;
   if (typeof claims.sub !== 'string' || claims.sub === '' || claims.sub.length > 255) {
@@ -150,9 +191,12 @@ export async function verifyIdToken(
   if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
     throw invalidCredentials('The ID token was issued in the future ("iat")');
   }
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!audiences.includes(expected.clientId) && claims.azp !== expected.clientId) {
+  const audiences = claims.aud === undefined ? [] : [claims.aud].flat();
+  if (!audiences.includes(expected.clientId)) {
     throw invalidCredentials('The ID token was not issued to this application ("aud")');
+  }
+  if (claims.azp !== undefined ? claims.azp !== expected.clientId : audiences.length > 1) {
+    throw invalidCredentials('The ID token was not issued to this application ("azp")');
   }
   if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
     throw invalidCredentials('The ID token\'s "nonce" is not the one sent');
@@ -162,7 +206,13 @@ export async function verifyIdToken(
 
 function idTokenError(service: string, error: unknown): ChatError {
   if (error instanceof ChatError) return error; // fetching the JWKS failed: 502/504
-  if (error instanceof errors.JWTExpired) return invalidCredentials('The ID token has expired');
+  if (error instanceof errors.JWTExpired) {
+    return invalidCredentials(
+      error.claim === 'iat'
+        ? 'The ID token is too old ("iat" is further back than ID_TOKEN_MAX_AGE allows)'
+        : 'The ID token has expired',
+    );
+  }
   if (error instanceof errors.JWTClaimValidationFailed) {
     return invalidCredentials(`The ID token's "${error.claim}" claim is not valid`);
   }

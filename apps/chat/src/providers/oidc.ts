@@ -1,13 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { invalidCredentials, providerUnavailable } from '../errors.js';
+import { codeParameters, requestTokens } from './code-flow.js';
 import { inParallel, type ProviderHttp } from './http.js';
-import { claimIsTrue, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
+import { claimIsTrue, oneTimeUse, RemoteKeySet, stringClaim, verifyIdToken } from './id-token.js';
 import {
   given,
   hostOf,
   httpsUrl,
   type IdentityProvider,
   type NormalisedIdentity,
+  type ProviderSettings,
   providerType,
   type ServiceOf,
   ServiceUrl,
@@ -23,6 +25,8 @@ export type OidcService = ServiceOf<typeof OidcServiceSchema>;
 const HttpsOrHttpUrl = Type.String({ pattern: '^https?://' });
 const Discovery = Type.Object({
   issuer: Type.String(),
+  authorization_endpoint: Type.Optional(HttpsOrHttpUrl),
+  token_endpoint: Type.Optional(HttpsOrHttpUrl),
   userinfo_endpoint: HttpsOrHttpUrl,
   introspection_endpoint: Type.Optional(HttpsOrHttpUrl),
   jwks_uri: Type.Optional(HttpsOrHttpUrl),
@@ -79,7 +83,11 @@ interface AudienceClaims {
  * the keys of the discovery document's `jwks_uri` (id-token.ts) and says who the user is by
  * itself. With both, both are verified and must name the same user.
  */
-export function verifyWithOidc(service: OidcService, http: ProviderHttp): IdentityProvider {
+export function verifyWithOidc(
+  service: OidcService,
+  http: ProviderHttp,
+  settings: ProviderSettings,
+): IdentityProvider {
   const issuer = service.issuer.replace(/\/+$/, '');
   const clientAuthorization = `Basic ${Buffer.from(
     `${encodeURIComponent(service.appId)}:${encodeURIComponent(service.appSecret)}`,
@@ -179,7 +187,12 @@ export function verifyWithOidc(service: OidcService, http: ProviderHttp): Identi
       service.name,
       idToken,
       keys,
-      { issuer: (await discover(signal)).issuer, clientId: service.appId, nonce },
+      {
+        issuer: (await discover(signal)).issuer,
+        clientId: service.appId,
+        nonce,
+        maxAgeSeconds: settings.idTokenMaxAgeSeconds,
+      },
       signal,
     );
     const email = stringClaim(claims.email);
@@ -191,6 +204,7 @@ export function verifyWithOidc(service: OidcService, http: ProviderHttp): Identi
       email,
       emailVerified: email !== undefined && claimIsTrue(claims.email_verified),
       avatarUrl: httpsUrl(stringClaim(claims.picture)),
+      oneTimeUse: oneTimeUse(idToken, claims, settings.idTokenMaxAgeSeconds),
     };
   }
 
@@ -230,8 +244,46 @@ export function verifyWithOidc(service: OidcService, http: ProviderHttp): Identi
     };
   }
 
+  /** An endpoint of the discovery document the redirect flow needs; its absence is an outage. */
+  async function endpoint(name: 'authorization_endpoint' | 'token_endpoint', signal: AbortSignal) {
+    const url = (await discover(signal))[name];
+    if (!url) {
+      throw providerUnavailable(
+        `The identity provider "${service.name}" announces no ${name}: the redirect flow cannot be used`,
+      );
+    }
+    return url;
+  }
+
   return {
     accepts: 'either',
+    // Endpoints from the discovery document; client_secret_basic, PKCE S256 (RFC 7636).
+    codeFlow: {
+      pkce: true,
+      scopes: service.scopes ?? ['openid', 'profile', 'email'],
+      authorizationEndpoint: (signal) => endpoint('authorization_endpoint', signal),
+      async exchange(exchange, signal) {
+        const tokens = await requestTokens(
+          http,
+          service.name,
+          {
+            url: await endpoint('token_endpoint', signal),
+            method: 'POST',
+            headers: { authorization: clientAuthorization },
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              ...codeParameters(exchange),
+            }),
+          },
+          signal,
+        );
+        return {
+          accessToken: tokens.access_token ?? '',
+          accessTokenSecret: '',
+          idToken: tokens.id_token,
+        };
+      },
+    },
     async verify({ accessToken, idToken, nonce }, signal) {
       if (idToken === undefined) return fromAccessToken(accessToken, signal);
       if (accessToken === '') return fromIdToken(idToken, nonce, signal);
@@ -250,6 +302,7 @@ export function verifyWithOidc(service: OidcService, http: ProviderHttp): Identi
         email: fromAccess.email ?? fromId.email,
         emailVerified: fromAccess.email ? fromAccess.emailVerified : fromId.emailVerified,
         avatarUrl: fromAccess.avatarUrl ?? fromId.avatarUrl,
+        oneTimeUse: fromId.oneTimeUse,
       };
     },
   };

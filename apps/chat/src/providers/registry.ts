@@ -5,7 +5,7 @@ import { github } from './github.js';
 import type { ProviderHttp } from './http.js';
 import { oidc } from './oidc.js';
 import { twitter } from './twitter.js';
-import type { IdentityProvider, ProviderType, ServiceOf } from './types.js';
+import type { IdentityProvider, ProviderSettings, ProviderType, ServiceOf } from './types.js';
 
 /**
  * Every provider type, by the `type` a service entry names. Adding a provider type is one module
@@ -47,6 +47,7 @@ export type ServiceRegistry = ReadonlyMap<string, ConfiguredService>;
 export function buildRegistry(
   services: readonly ServiceConfig[],
   http: ProviderHttp,
+  settings: ProviderSettings,
 ): ServiceRegistry {
   return new Map(
     services.map((service) => {
@@ -60,7 +61,7 @@ export function buildRegistry(
           appSecret: service.appSecret,
           avatarHosts: service.avatarHosts ?? type.defaultAvatarHosts(service),
           customServerUrl: type.customServerUrl?.(service),
-          provider: type.create(service, http),
+          provider: type.create(service, http, settings),
         },
       ];
     }),

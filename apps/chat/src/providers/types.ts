@@ -1,4 +1,5 @@
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
+import type { AuthorizationCodeFlow } from './code-flow.js';
 import type { ProviderHttp } from './http.js';
 
 /** What every identity provider module turns the provider's answer into. */
@@ -16,6 +17,17 @@ export interface NormalisedIdentity {
   avatarUrl: string | undefined;
   /** Hours from UTC, when the provider says. */
   utcOffsetHours?: number | undefined;
+  /**
+   * Set when the credential was an ID token: the key the login claims so that the token signs in
+   * once, and until when the claim must be remembered (see id-token.ts).
+   */
+  oneTimeUse?: { key: string; expiresAt: Date } | undefined;
+}
+
+/** Service-independent settings of the provider modules, from the environment. */
+export interface ProviderSettings {
+  /** Oldest ID token accepted, in seconds since its `iat` (ID_TOKEN_MAX_AGE). */
+  idTokenMaxAgeSeconds: number;
 }
 
 /**
@@ -42,6 +54,8 @@ export type AcceptedCredentials = 'access-token' | 'id-token' | 'either';
 export interface IdentityProvider {
   /** `access-token` when absent. */
   readonly accepts?: AcceptedCredentials;
+  /** The redirect flow (`/_oauth/<service>`), for the providers that offer it. */
+  readonly codeFlow?: AuthorizationCodeFlow;
   verify(credentials: UserCredentials, signal: AbortSignal): Promise<NormalisedIdentity>;
 }
 
@@ -80,6 +94,12 @@ const commonKeys = {
   appSecret: Secret,
   /** Hosts `/avatar/{username}` may redirect to for this service's users (routes/avatar.ts). */
   avatarHosts: Type.Optional(Type.Array(HostPattern, { maxItems: 100 })),
+  /** Scopes the redirect flow asks for (each provider module has defaults). */
+  scopes: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,128}$' }), {
+      maxItems: 50,
+    }),
+  ),
 };
 
 /** A service entry's schema: `type`, the common keys and the type's own; unknown keys are refused. */
@@ -113,7 +133,7 @@ export interface ProviderType<S extends TObject = TObject> {
    */
   customServerUrl?(service: ServiceOf<S>): string;
   /** The module that verifies this service's users. */
-  create(service: ServiceOf<S>, http: ProviderHttp): IdentityProvider;
+  create(service: ServiceOf<S>, http: ProviderHttp, settings: ProviderSettings): IdentityProvider;
 }
 
 /** Declares a provider type (the identity function, for the types). */

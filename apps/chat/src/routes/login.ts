@@ -5,19 +5,23 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { applicationMatches } from '../auth/app-credentials.js';
-import { Lockout } from '../auth/lockout.js';
+import { Lockout, type Attempt as LoginAttempt } from '../auth/lockout.js';
 import { type TwoFactor, twoFactorHeaders } from '../auth/totp.js';
 import type { RouteOptions } from '../context.js';
 import type { ClientDetails } from '../db/sessions.js';
+import { hashToken } from '../db/sessions.js';
+import type { PendingCredentials, UsedIdTokens } from '../db/single-use.js';
 import {
   accountDeactivated,
   ChatError,
   invalidCredentials,
   invalidRequest,
+  methodNotAllowed,
   providerTimeout,
   unknownService,
 } from '../errors.js';
 import type { ConfiguredService } from '../providers/registry.js';
+import type { NormalisedIdentity } from '../providers/types.js';
 import { Me, toMe } from '../users/profile.js';
 
 /**
@@ -58,22 +62,55 @@ const ResumeBody = Type.Object({
   resume: Type.String({ minLength: 1, maxLength: 256, pattern: CREDENTIAL }),
 });
 
-const Body = Type.Union([LoginBody, ResumeBody]);
+/** The end of the OAuth redirect flow: the pair the `/_oauth/<service>` page handed over. */
+const OAuthBody = Type.Object({
+  oauth: Type.Object({
+    credentialToken: Type.String({ minLength: 1, maxLength: 128, pattern: CREDENTIAL }),
+    credentialSecret: Type.String({ minLength: 1, maxLength: 128, pattern: CREDENTIAL }),
+  }),
+});
+
+const Body = Type.Union([LoginBody, ResumeBody, OAuthBody]);
+
+/** Keys of Rocket.Chat's password login (`user`/`username`/`email` and `password`, or `ldap`). */
+const PASSWORD_KEYS = ['password', 'ldapPass', 'ldap', 'totp'];
+
+/** The ways in, named to a client that tried a password. */
+const passwordLoginUnavailable = (services: readonly string[]) =>
+  new ChatError(
+    400,
+    'password-login-unavailable',
+    `Password sign-in is not offered here. Sign in with an identity provider: {"serviceName", "accessToken" (or "idToken"), "accessTokenSecret", "appId", "appSecret", "expiresIn"}; or {"oauth": {"credentialToken", "credentialSecret"}} after the redirect flow at /_oauth/<service>; or {"resume": "<authToken>"}. Services: ${services.join(', ') || 'none configured'}`,
+    {},
+    { methods: ['serviceName', 'oauth', 'resume'], services: [...services] },
+  );
 
 /**
- * A body with a `resume` key is validated as a resume, any other as a provider login: one schema
- * per shape, so a mistake is described against the shape the client meant ("expiresIn: must be
- * integer", not "does not match any of two shapes").
+ * A body with a `resume` key is validated as a resume, one with `oauth` as the redirect flow's
+ * login, one with Rocket.Chat's password keys is answered with the ways that are offered, any
+ * other as a provider login: one schema per shape, so a mistake is described against the shape
+ * the client meant ("expiresIn: must be integer", not "does not match any of three shapes").
  */
-const loginValidator = () => {
-  const asResume = TypeBoxValidatorCompiler({ schema: ResumeBody, httpPart: 'body' } as never);
-  const asLogin = TypeBoxValidatorCompiler({ schema: LoginBody, httpPart: 'body' } as never);
-  return (body: unknown) =>
-    body !== null && typeof body === 'object' && 'resume' in body ? asResume(body) : asLogin(body);
+const loginValidator = (services: readonly string[]) => () => {
+  const compile = (schema: unknown) =>
+    TypeBoxValidatorCompiler({ schema, httpPart: 'body' } as never);
+  const asResume = compile(ResumeBody);
+  const asOAuth = compile(OAuthBody);
+  const asLogin = compile(LoginBody);
+  return (body: unknown) => {
+    if (body === null || typeof body !== 'object') return asLogin(body);
+    if ('resume' in body) return asResume(body);
+    if ('oauth' in body) return asOAuth(body);
+    if (!('serviceName' in body) && PASSWORD_KEYS.some((key) => key in body)) {
+      return { error: passwordLoginUnavailable(services) };
+    }
+    return asLogin(body);
+  };
 };
 
-/** Lock-out key of resume attempts: `#` is never in a service name, so no login shares it. */
+/** Lock-out keys of resume and oauth attempts: `#` is never in a service name. */
 const RESUME_LOCK_SERVICE = '#resume';
+const OAUTH_LOCK_SERVICE = '#oauth';
 
 /** The session's client details; the address is what TRUST_PROXY makes of the connection. */
 export const clientDetails = (request: FastifyRequest): ClientDetails => {
@@ -116,6 +153,8 @@ const LoginResponse = Type.Object({
 
 export interface LoginRouteOptions extends RouteOptions {
   twoFactor: TwoFactor;
+  usedIdTokens: UsedIdTokens;
+  pendingCredentials: PendingCredentials;
 }
 
 /**
@@ -124,9 +163,80 @@ export interface LoginRouteOptions extends RouteOptions {
  */
 const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
   app,
-  { context, twoFactor },
+  { context, twoFactor, usedIdTokens, pendingCredentials },
 ) => {
   const { config, services, users, sessions, lockout, now } = context;
+
+  /**
+   * The end every sign-in shares once the identity is known: the user linked or created, the
+   * second factor, then `beforeSession` (what makes the credential single-use: it runs only when
+   * everything else passed, so a `totp-required` leaves the credential usable for the retry with a
+   * code), then the session, fenced against TOTP being enabled meanwhile.
+   */
+  async function signIn(
+    request: FastifyRequest,
+    identity: NormalisedIdentity,
+    lifetimeSeconds: number,
+    beforeSession: () => Promise<void>,
+  ) {
+    const issuedAt = now();
+    const user = await users.linkOrCreate(identity, issuedAt);
+    // The profile was refreshed: this instance's cached sessions of the user show it at once
+    // (other instances hear of it from the database's notification).
+    sessions.forgetUser(user.id);
+    if (!user.active) throw accountDeactivated();
+    const codeChecked = await twoFactor.requireForLogin(user.id, twoFactorHeaders(request.headers));
+    await beforeSession();
+    const expiresAt = new Date(issuedAt.getTime() + lifetimeSeconds * 1000);
+    const open = () => sessions.issue(user.id, issuedAt, expiresAt, clientDetails(request));
+    const authToken = codeChecked
+      ? await open()
+      : await twoFactor.fenceSession(user.id, open, (token) => sessions.revoke(hashToken(token)));
+    return {
+      status: 'success' as const,
+      data: { authToken, userId: user.id, me: toMe(user, config.siteUrl) },
+    };
+  }
+
+  /** Refusals count towards the lock-out; outages, database errors and `totp-required` do not. */
+  async function settle(attempt: LoginAttempt, error: unknown): Promise<never> {
+    const refused =
+      error instanceof ChatError &&
+      (error.statusCode === 401 || error.statusCode === 403) &&
+      error.code !== 'totp-required';
+    await (refused ? attempt.failed() : attempt.release());
+    throw error;
+  }
+
+  /**
+   * The redirect flow's login: the pending credential of the pair (stored by `/_oauth/<service>`)
+   * signs its identity in, once. A wrong, used, expired or unknown pair is one answer, 401.
+   */
+  async function oauthLogin(
+    request: FastifyRequest,
+    pair: { credentialToken: string; credentialSecret: string },
+  ) {
+    const attempt = await lockout.begin(Lockout.loginKey(OAUTH_LOCK_SERVICE, pair.credentialToken));
+    const secretHash = hashToken(pair.credentialSecret);
+    try {
+      const pending = await pendingCredentials.find(pair.credentialToken, secretHash, now());
+      if (!pending || !services.has(pending.service)) throw oauthCredentialRefused();
+      const result = await signIn(
+        request,
+        pending.identity,
+        config.loginExpirationSeconds,
+        async () => {
+          if (!(await pendingCredentials.consume(pair.credentialToken, secretHash, now()))) {
+            throw oauthCredentialRefused();
+          }
+        },
+      );
+      await attempt.succeeded();
+      return result;
+    } catch (error) {
+      return settle(attempt, error);
+    }
+  }
 
   /**
    * The token's session, its user refreshed (`me`), the same token back. Keyed per token in the
@@ -157,7 +267,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     '/api/v1/login',
     {
       schema: { body: Body, response: { 200: LoginResponse } },
-      validatorCompiler: loginValidator as () => (body: unknown) => never,
+      validatorCompiler: loginValidator([...services.keys()]) as () => (body: unknown) => never,
       config: {
         auth: 'public',
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
@@ -165,6 +275,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     },
     async (request) => {
       if ('resume' in request.body) return resume(request.body.resume);
+      if ('oauth' in request.body) return oauthLogin(request, request.body.oauth);
       const body = request.body;
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
@@ -193,38 +304,32 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
           );
         }
         const identity = await service.provider.verify(credentials, deadline);
-        const issuedAt = now();
-        const user = await users.linkOrCreate(identity, issuedAt);
-        // The profile was refreshed: this instance's cached sessions of the user show it at once
-        // (other instances hear of it from the database's notification).
-        sessions.forgetUser(user.id);
-        if (!user.active) throw accountDeactivated();
-        await twoFactor.requireForLogin(user.id, twoFactorHeaders(request.headers));
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
-        const expiresAt = new Date(issuedAt.getTime() + lifetime * 1000);
-        const authToken = await sessions.issue(
-          user.id,
-          issuedAt,
-          expiresAt,
-          clientDetails(request),
-        );
+        const result = await signIn(request, identity, lifetime, async () => {
+          const use = identity.oneTimeUse;
+          if (use && !(await usedIdTokens.claim(use))) {
+            throw invalidCredentials('The ID token has already been used');
+          }
+        });
         await attempt.succeeded();
-        return {
-          status: 'success' as const,
-          data: { authToken, userId: user.id, me: toMe(user, config.siteUrl) },
-        };
+        return result;
       } catch (error) {
-        // Refusals count towards the lock-out; provider outages and database errors do not, nor
-        // does `totp-required`: it is how a client learns to ask the user for a code.
-        const refused =
-          error instanceof ChatError &&
-          (error.statusCode === 401 || error.statusCode === 403) &&
-          error.code !== 'totp-required';
-        await (refused ? attempt.failed() : attempt.release());
-        throw error;
+        return settle(attempt, error);
       }
     },
   );
+
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api/v1/login',
+    config: { auth: 'public' },
+    handler: async () => {
+      throw methodNotAllowed(['POST']);
+    },
+  });
 };
+
+const oauthCredentialRefused = () =>
+  invalidCredentials('The OAuth credential is unknown, expired, already used or does not match');
 
 export default loginRoute;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RouteOptions } from '../context.js';
 import type { ConfiguredService } from '../providers/registry.js';
+import { authorizePath, callbackUrl } from './oauth-redirect.js';
 
 /**
  * The Rocket.Chat release whose REST shapes this service answers in (checked against that
@@ -32,6 +33,11 @@ const OAuthService = Type.Object(
     clientId: Type.String(),
     custom: Type.Boolean(),
     serverURL: Type.Optional(Type.String()),
+    /** The redirect flow, for services that offer it (see README, "The OAuth redirect flow"). */
+    authorizePath: Type.Optional(Type.String()),
+    redirectUri: Type.Optional(Type.String()),
+    scope: Type.Optional(Type.String()),
+    loginStyle: Type.Optional(Type.Literal('popup')),
     buttonLabelText: Type.String(),
     buttonLabelColor: Type.String(),
     buttonColor: Type.String(),
@@ -43,8 +49,22 @@ const OAuthSettingsResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export function oauthService(service: ConfiguredService) {
+/**
+ * `authorizePath` is relative, as Rocket.Chat's custom OAuth services give it (clients prefix the
+ * server's URL): the service's start of the flow, which adds PKCE and sends the browser on to the
+ * provider. `redirectUri` is the callback registered at the provider.
+ */
+export function oauthService(service: ConfiguredService, rootUrl: string) {
   const serverURL = service.customServerUrl;
+  const codeFlow = service.provider.codeFlow;
+  const flow = codeFlow
+    ? {
+        authorizePath: authorizePath(service.name),
+        redirectUri: callbackUrl(rootUrl, service.name),
+        scope: codeFlow.scopes.join(' '),
+        loginStyle: 'popup' as const,
+      }
+    : {};
   return {
     _id: service.name,
     name: service.name,
@@ -56,12 +76,15 @@ export function oauthService(service: ConfiguredService) {
     buttonLabelText: '',
     buttonLabelColor: '',
     buttonColor: '',
+    ...flow,
   };
 }
 
 /** What clients read before anyone signs in; public, as in Rocket.Chat. */
 const publicRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  const services = [...context.services.values()].map(oauthService);
+  const services = [...context.services.values()].map((service) =>
+    oauthService(service, context.config.siteUrl),
+  );
   const config = {
     auth: 'public' as const,
     rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -108,7 +108,36 @@ export interface OidcAccount {
   userinfo: { sub: string; [claim: string]: unknown };
 }
 
+/** The providers whose web flow (authorize, then token) the fake serves. */
+export type WebFlowProvider = 'github' | 'facebook' | 'oidc';
+
+/** An authorization code the fake issued, and what its exchange must repeat. */
+interface IssuedCode {
+  provider: WebFlowProvider;
+  clientId: string;
+  redirectUri: string;
+  challenge: string | undefined;
+  /** The access token of the signed-in account. */
+  token: string;
+  used: boolean;
+}
+
+const WEB_FLOW_CLIENTS = { github: APPS.github, facebook: APPS.facebook, oidc: APPS.oidc } as const;
+
 export class FakeProvider {
+  /**
+   * The web flow: the access token of the account signed in at each provider (the authorize
+   * endpoint issues a code for it), whether the person consents, the redirect URI registered
+   * for the client, and whether a code needs PKCE.
+   */
+  readonly signedIn = new Map<WebFlowProvider, string>();
+  consent: 'approve' | 'deny' = 'approve';
+  readonly registeredRedirectUris = new Map<WebFlowProvider, string>();
+  requirePkce = false;
+  readonly codes = new Map<string, IssuedCode>();
+  /** What the token endpoints refused, for tests to see why. */
+  readonly tokenRefusals: string[] = [];
+
   /** Misbehaviour of every endpoint but OIDC discovery documents... */
   fault: Fault | undefined;
   /** ...which have their own. */
@@ -207,6 +236,12 @@ export class FakeProvider {
     this.slowMs = 10_000;
     this.announcedIssuer = undefined;
     this.calls.length = 0;
+    this.signedIn.clear();
+    this.consent = 'approve';
+    this.registeredRedirectUris.clear();
+    this.requirePkce = false;
+    this.codes.clear();
+    this.tokenRefusals.length = 0;
     for (const accounts of [this.twitter, this.facebook, this.github, this.oidc, this.google]) {
       accounts.clear();
     }
@@ -225,7 +260,9 @@ export class FakeProvider {
 
     const [, provider, ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;
+    const webFlow = await this.webFlow(request, url, `${provider}${path}`, body);
     const answer = (() => {
+      if (webFlow) return webFlow;
       switch (provider) {
         case 'twitter':
           return this.twitterApi(request, url, path);
@@ -245,6 +282,108 @@ export class FakeProvider {
     })();
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(JSON.stringify(answer.body));
+  }
+
+  /** The authorize and token endpoints of GitHub, Facebook and the OIDC issuer; else undefined. */
+  private async webFlow(
+    request: IncomingMessage,
+    url: URL,
+    route: string,
+    body: string,
+  ): Promise<Answer | undefined> {
+    const authorize: Record<string, WebFlowProvider> = {
+      'github/login/oauth/authorize': 'github',
+      'facebook/dialog/oauth': 'facebook',
+      'oidc/authorize': 'oidc',
+    };
+    const token: Record<string, WebFlowProvider> = {
+      'github/login/oauth/access_token': 'github',
+      'facebook/oauth/access_token': 'facebook',
+      'oidc/token': 'oidc',
+    };
+    const authorizing = authorize[route];
+    if (authorizing && request.method === 'GET') return this.authorize(authorizing, url);
+    const exchanging = token[route];
+    if (exchanging) {
+      const form = exchanging === 'facebook' ? url.searchParams : new URLSearchParams(body);
+      let [clientId, clientSecret] = basicCredentials(request.headers.authorization);
+      clientId ??= form.get('client_id') ?? undefined;
+      clientSecret ??= form.get('client_secret') ?? undefined;
+      return this.exchangeCode(exchanging, form, clientId, clientSecret);
+    }
+    return undefined;
+  }
+
+  private authorize(provider: WebFlowProvider, url: URL): Answer {
+    const query = url.searchParams;
+    const page = (status: number, message: string): Answer => ({ status, body: { message } });
+    if (query.get('client_id') !== WEB_FLOW_CLIENTS[provider].appId) {
+      return page(400, 'unknown client_id');
+    }
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (redirectUri !== this.registeredRedirectUris.get(provider)) {
+      return page(400, 'redirect_uri is not the one registered');
+    }
+    if (query.get('response_type') !== 'code') return page(400, 'response_type must be code');
+    const challenge = query.get('code_challenge') ?? undefined;
+    if (challenge !== undefined && query.get('code_challenge_method') !== 'S256') {
+      return page(400, 'only S256');
+    }
+    if (challenge === undefined && this.requirePkce) return page(400, 'PKCE required');
+    const back = new URL(redirectUri);
+    const state = query.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    const account = this.signedIn.get(provider);
+    if (this.consent === 'deny' || account === undefined) {
+      back.searchParams.set('error', 'access_denied');
+    } else {
+      const code = randomBytes(16).toString('hex');
+      this.codes.set(code, {
+        provider,
+        clientId: WEB_FLOW_CLIENTS[provider].appId,
+        redirectUri,
+        challenge,
+        token: account,
+        used: false,
+      });
+      back.searchParams.set('code', code);
+    }
+    return { status: 302, body: {}, headers: { location: back.toString() } };
+  }
+
+  private async exchangeCode(
+    provider: WebFlowProvider,
+    form: URLSearchParams,
+    clientId: string | undefined,
+    clientSecret: string | undefined,
+  ): Promise<Answer> {
+    const refuse = (why: string): Answer => {
+      this.tokenRefusals.push(why);
+      // GitHub answers 200 with an error; the others 400 (RFC 6749 5.2).
+      return json(provider === 'github' ? 200 : 400, {
+        error: 'invalid_grant',
+        error_description: why,
+      });
+    };
+    const client = WEB_FLOW_CLIENTS[provider];
+    if (clientId !== client.appId || clientSecret !== client.appSecret) return refuse('client');
+    if (provider === 'oidc' && form.get('grant_type') !== 'authorization_code') {
+      return refuse('grant_type');
+    }
+    const issued = this.codes.get(form.get('code') ?? '');
+    if (!issued || issued.provider !== provider) return refuse('unknown code');
+    if (issued.used) return refuse('code already used');
+    issued.used = true;
+    if (form.get('redirect_uri') !== issued.redirectUri) return refuse('redirect_uri');
+    if (issued.challenge !== undefined) {
+      const verifier = form.get('code_verifier') ?? '';
+      const computed = createHash('sha256').update(verifier).digest('base64url');
+      if (computed !== issued.challenge) return refuse('code_verifier');
+    }
+    if (provider !== 'oidc') return json(200, { access_token: issued.token, token_type: 'bearer' });
+    const account = this.oidc.get(issued.token);
+    const idToken = await this.signIdToken('oidc', { sub: account?.userinfo.sub ?? 'nobody' });
+    return json(200, { access_token: issued.token, token_type: 'Bearer', id_token: idToken });
   }
 
   private async misbehave(

@@ -32,6 +32,7 @@ export function fakeServices(fakeUrl: string): ServiceConfig[] {
       type: 'facebook',
       ...APPS.facebook,
       graphUrl: `${fakeUrl}/facebook`,
+      webUrl: `${fakeUrl}/facebook`,
       avatarHosts: ['*.example.com'],
     },
     {
@@ -39,6 +40,7 @@ export function fakeServices(fakeUrl: string): ServiceConfig[] {
       type: 'github',
       ...APPS.github,
       apiUrl: `${fakeUrl}/github`,
+      webUrl: `${fakeUrl}/github`,
       avatarHosts: ['avatars.example.com'],
     },
     { name: 'keycloak', type: 'oidc', ...APPS.oidc, issuer: `${fakeUrl}/oidc` },
@@ -124,7 +126,9 @@ export class Harness {
   async reset(): Promise<void> {
     await Promise.all(this.#apps.splice(0).map((app) => app.close()));
     this.fake.reset();
-    await sql`TRUNCATE users, sessions CASCADE`.execute(this.store.db);
+    await sql`TRUNCATE users, sessions, used_id_tokens, oauth_pending_credentials CASCADE`.execute(
+      this.store.db,
+    );
   }
 
   async close(): Promise<void> {

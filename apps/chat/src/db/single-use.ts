@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely';
+import type { NormalisedIdentity } from '../providers/types.js';
+import type { Database } from './schema.js';
+
+/** ID tokens already accepted (migration 006): each signs in once, on every instance. */
+export class UsedIdTokens {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Records the key; false when it was recorded before (the token is being replayed). */
+  async claim(use: { key: string; expiresAt: Date }): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('used_id_tokens')
+      .values({ token_key: use.key, expires_at: use.expiresAt })
+      .onConflict((conflict) => conflict.column('token_key').doNothing())
+      .returning('token_key')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+}
+
+/** A pending credential waiting for its login. */
+export interface PendingCredential {
+  service: string;
+  identity: NormalisedIdentity;
+}
+
+/**
+ * The OAuth redirect flow's state in the database (migration 006), so that any instance can take
+ * any step: start (PKCE verifier), the provider's return (once per credentialToken), the login
+ * (once per pending credential).
+ */
+export class PendingCredentials {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A flow the service starts itself; false when the credentialToken is already taken. */
+  async start(
+    credentialToken: string,
+    service: string,
+    codeVerifier: string,
+    now: Date,
+    expiresAt: Date,
+  ): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('oauth_pending_credentials')
+      .values({
+        credential_token: credentialToken,
+        service,
+        code_verifier: codeVerifier,
+        started_at: now,
+        expires_at: expiresAt,
+      })
+      .onConflict((conflict) => conflict.column('credential_token').doNothing())
+      .returning('credential_token')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  /**
+   * Takes the provider's return for `credentialToken`, once: a flow started here (its PKCE
+   * verifier returned), or a flow the client started itself (a new row, no verifier). Undefined
+   * when the token was already returned to (a replayed or forged state), belongs to another
+   * service, or its flow expired.
+   */
+  async claimReturn(
+    credentialToken: string,
+    service: string,
+    now: Date,
+    expiresAt: Date,
+  ): Promise<{ codeVerifier: string | null } | undefined> {
+    const row = await this.db
+      .insertInto('oauth_pending_credentials')
+      .values({
+        credential_token: credentialToken,
+        service,
+        started_at: now,
+        expires_at: expiresAt,
+        returned_at: now,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column('credential_token')
+          .doUpdateSet({ returned_at: now })
+          .where('oauth_pending_credentials.returned_at', 'is', null)
+          .where('oauth_pending_credentials.service', '=', service)
+          .where('oauth_pending_credentials.expires_at', '>', now),
+      )
+      .returning('code_verifier')
+      .executeTakeFirst();
+    return row ? { codeVerifier: row.code_verifier } : undefined;
+  }
+
+  /** Stores the verified identity under the hash of the fresh credentialSecret. */
+  async complete(
+    credentialToken: string,
+    secretHash: string,
+    identity: NormalisedIdentity,
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.db
+      .updateTable('oauth_pending_credentials')
+      .set({
+        secret_hash: secretHash,
+        identity: JSON.stringify(identity),
+        expires_at: expiresAt,
+        // The verifier has served; nothing secret stays longer than needed.
+        code_verifier: null,
+      })
+      .where('credential_token', '=', credentialToken)
+      .execute();
+  }
+
+  /** The pending credential of the pair, when it is valid and unused; consumes nothing. */
+  async find(
+    credentialToken: string,
+    secretHash: string,
+    now: Date,
+  ): Promise<PendingCredential | undefined> {
+    const row = await this.db
+      .selectFrom('oauth_pending_credentials')
+      .select(['service', 'identity'])
+      .where('credential_token', '=', credentialToken)
+      .where('secret_hash', '=', secretHash)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? { service: row.service, identity: revive(row.identity) } : undefined;
+  }
+
+  /** Uses the pending credential up; false when another login used it first (or it expired). */
+  async consume(credentialToken: string, secretHash: string, now: Date): Promise<boolean> {
+    const used = await this.db
+      .updateTable('oauth_pending_credentials')
+      .set({ consumed_at: now, identity: null })
+      .where('credential_token', '=', credentialToken)
+      .where('secret_hash', '=', secretHash)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) > 0;
+  }
+}
+
+/** The identity as stored (JSON): dates of `oneTimeUse` come back as strings. */
+function revive(stored: unknown): NormalisedIdentity {
+  const identity = (typeof stored === 'string' ? JSON.parse(stored) : stored) as NormalisedIdentity;
+  return { ...identity, oneTimeUse: undefined };
+}
+
+/** Deletes the expired rows of both tables; returns how many went. */
+export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
+  const [tokens, pending] = await Promise.all([
+    db.deleteFrom('used_id_tokens').where('expires_at', '<=', now).executeTakeFirst(),
+    db.deleteFrom('oauth_pending_credentials').where('expires_at', '<=', now).executeTakeFirst(),
+  ]);
+  return Number(tokens.numDeletedRows) + Number(pending.numDeletedRows);
+}

@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { type OAuthState, parseOAuthState, redirectAllowed } from '../auth/oauth-state.js';
+import { OAUTH_DEFAULTS } from '../config.js';
+import type { RouteOptions } from '../context.js';
+import { hashToken } from '../db/sessions.js';
+import type { PendingCredentials } from '../db/single-use.js';
+import { ChatError, invalidRequest, notFound } from '../errors.js';
+import type { ConfiguredService } from '../providers/registry.js';
+import {
+  RESULT_PAGE_HEADERS,
+  RESULT_SCRIPT_PATH,
+  RESULT_SCRIPTS,
+  type ResultScript,
+  renderResultPage,
+} from '../ui/oauth-result.js';
+
+export interface OAuthRedirectOptions extends RouteOptions {
+  pendingCredentials: PendingCredentials;
+}
+
+/** The callback registered at the provider for a service. */
+export const callbackUrl = (rootUrl: string, service: string) =>
+  `${rootUrl}/_oauth/${encodeURIComponent(service)}`;
+
+/** Where a client starts a flow the service runs with PKCE (`settings.oauth`'s authorizePath). */
+export const authorizePath = (service: string) =>
+  `/_oauth/${encodeURIComponent(service)}/authorize`;
+
+const ServiceParams = Type.Object({ service: Type.String({ maxLength: 64 }) });
+const Printable = (maxLength: number) => Type.String({ maxLength, pattern: '^[\\x20-\\x7e]*$' });
+
+/** The provider's return (RFC 6749 4.1.2 and 4.1.2.1); other parameters are ignored. */
+const ReturnQuery = Type.Object({
+  code: Type.Optional(Printable(2048)),
+  state: Type.Optional(Printable(4096)),
+  error: Type.Optional(Printable(256)),
+  error_description: Type.Optional(Printable(1024)),
+});
+
+/** What a client sends to start a flow: Rocket.Chat's clients add client_id, scope, redirect_uri. */
+const StartQuery = Type.Object({
+  state: Printable(4096),
+  client_id: Type.Optional(Printable(4096)),
+  redirect_uri: Type.Optional(Printable(2048)),
+  scope: Type.Optional(Printable(2048)),
+  response_type: Type.Optional(Type.Literal('code')),
+});
+
+/**
+ * Meteor's OAuth redirect flow, the way Rocket.Chat's web client and mobile app sign in:
+ * - `GET /_oauth/<service>/authorize?state=…`: optional start by the service, which adds PKCE
+ *   (RFC 7636, S256) and sends the browser to the provider;
+ * - `GET /_oauth/<service>?code=…&state=…`: the provider's return. The code is exchanged and the
+ *   identity verified by the service's provider module, then kept as a pending credential under
+ *   the state's credentialToken with a fresh credentialSecret, and the page hands the pair to the
+ *   client (popup or redirect style), which logs in with `{"oauth": {…}}`.
+ * Every step is in the database, so any instance can take any of them.
+ */
+const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = async (
+  app,
+  { context, pendingCredentials },
+) => {
+  const { config, services, now } = context;
+  const flow = config.oauth ?? {
+    ...OAUTH_DEFAULTS,
+    redirectOrigins: [new URL(config.siteUrl).origin],
+  };
+  const limit = {
+    auth: 'public' as const,
+    rateLimit: { max: config.loginRateLimit, timeWindow: 60_000 },
+  };
+
+  function redirectFlowService(name: string): ConfiguredService & {
+    provider: { codeFlow: NonNullable<ConfiguredService['provider']['codeFlow']> };
+  } {
+    const service = services.get(name);
+    if (!service?.provider.codeFlow) {
+      throw notFound(`No OAuth redirect flow for the service "${name}"`);
+    }
+    return service as never;
+  }
+
+  /** A result page; an error status still renders the page, so a popup closes. */
+  function page(
+    reply: FastifyReply,
+    status: number,
+    state: OAuthState | undefined,
+    problem?: string,
+  ) {
+    const redirectUrl =
+      state?.loginStyle === 'redirect' &&
+      state.redirectUrl &&
+      redirectAllowed(state.redirectUrl, flow.redirectOrigins)
+        ? state.redirectUrl
+        : undefined;
+    return reply
+      .status(status)
+      .headers(RESULT_PAGE_HEADERS)
+      .send(
+        renderResultPage({
+          loginStyle: state?.loginStyle ?? 'popup',
+          isCordova: state?.isCordova ?? false,
+          redirectUrl,
+          problem,
+        }),
+      );
+  }
+
+  /** The state, with a redirect-style destination that is one of the deployment's own. */
+  function checkedState(raw: string | undefined): OAuthState {
+    const state = parseOAuthState(raw);
+    if (!state) {
+      throw invalidRequest(
+        'state: not the base64 JSON {loginStyle, credentialToken, isCordova, redirectUrl} of a sign-in',
+      );
+    }
+    if (state.loginStyle === 'redirect') {
+      if (!state.redirectUrl || !redirectAllowed(state.redirectUrl, flow.redirectOrigins)) {
+        throw invalidRequest(
+          `state.redirectUrl: must be on one of this deployment's origins (${flow.redirectOrigins.join(', ')})`,
+        );
+      }
+    }
+    return state;
+  }
+
+  app.get(
+    '/packages/oauth/:script',
+    {
+      schema: { params: Type.Object({ script: Type.String({ maxLength: 64 }) }) },
+      config: { auth: 'public' },
+    },
+    async (request, reply) => {
+      const script = RESULT_SCRIPTS[request.params.script as ResultScript];
+      if (!Object.hasOwn(RESULT_SCRIPTS, request.params.script) || script === undefined) {
+        throw notFound(`No script ${RESULT_SCRIPT_PATH}${request.params.script}`);
+      }
+      return reply
+        .headers({
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=3600',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(script);
+    },
+  );
+
+  app.get(
+    '/_oauth/:service/authorize',
+    { schema: { params: ServiceParams, querystring: StartQuery }, config: limit },
+    async (request, reply) => {
+      const service = redirectFlowService(request.params.service);
+      const query = request.query;
+      const state = checkedState(query.state);
+      const redirectUri = callbackUrl(config.siteUrl, service.name);
+      if (query.client_id !== undefined && query.client_id !== service.appId) {
+        throw invalidRequest(`client_id: not the client id of the service "${service.name}"`);
+      }
+      if (query.redirect_uri !== undefined && query.redirect_uri !== redirectUri) {
+        throw invalidRequest(`redirect_uri: must be ${redirectUri}`);
+      }
+      const codeFlow = service.provider.codeFlow;
+      const verifier = randomBytes(32).toString('base64url');
+      const started = now();
+      const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
+      if (
+        !(await pendingCredentials.start(
+          state.credentialToken,
+          service.name,
+          verifier,
+          started,
+          expiresAt,
+        ))
+      ) {
+        throw invalidRequest(
+          'state.credentialToken: already used; make a new one for each sign-in',
+        );
+      }
+      const target = new URL(
+        await codeFlow.authorizationEndpoint(AbortSignal.timeout(config.provider.timeoutMs)),
+      );
+      const parameters: Record<string, string> = {
+        client_id: service.appId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: query.scope ?? codeFlow.scopes.join(' '),
+        state: query.state,
+      };
+      if (codeFlow.pkce) {
+        parameters.code_challenge = createHash('sha256').update(verifier).digest('base64url');
+        parameters.code_challenge_method = 'S256';
+      }
+      for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
+      return reply.header('referrer-policy', 'no-referrer').redirect(target.toString(), 302);
+    },
+  );
+
+  app.get(
+    '/_oauth/:service',
+    { schema: { params: ServiceParams, querystring: ReturnQuery }, config: limit },
+    async (request, reply) => {
+      const service = redirectFlowService(request.params.service);
+      const query = request.query;
+      let state: OAuthState;
+      try {
+        state = checkedState(query.state);
+      } catch (error) {
+        return page(reply, 400, undefined, (error as Error).message);
+      }
+      if (query.error !== undefined) {
+        // Consent denied (access_denied) or another provider error: nothing is stored, and the
+        // client, finding no secret, reports the sign-in as cancelled.
+        const denied = query.error === 'access_denied';
+        return page(
+          reply,
+          denied ? 200 : 400,
+          state,
+          denied ? 'the sign-in was cancelled' : `the identity provider answered "${query.error}"`,
+        );
+      }
+      if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');
+      const returned = now();
+      const claimed = await pendingCredentials.claimReturn(
+        state.credentialToken,
+        service.name,
+        returned,
+        new Date(returned.getTime() + flow.flowSeconds * 1000),
+      );
+      if (!claimed) {
+        return page(
+          reply,
+          400,
+          state,
+          'this sign-in was already completed, or has expired; start again',
+        );
+      }
+      try {
+        const signal = AbortSignal.timeout(config.provider.timeoutMs);
+        const credentials = await service.provider.codeFlow.exchange(
+          {
+            code: query.code,
+            redirectUri: callbackUrl(config.siteUrl, service.name),
+            codeVerifier: claimed.codeVerifier ?? undefined,
+          },
+          signal,
+        );
+        const identity = await service.provider.verify(credentials, signal);
+        const secret = randomBytes(32).toString('base64url');
+        await pendingCredentials.complete(
+          state.credentialToken,
+          hashToken(secret),
+          identity,
+          new Date(now().getTime() + flow.credentialSeconds * 1000),
+        );
+        return reply
+          .status(200)
+          .headers(RESULT_PAGE_HEADERS)
+          .send(
+            renderResultPage({
+              loginStyle: state.loginStyle,
+              isCordova: state.isCordova,
+              credentials: { token: state.credentialToken, secret },
+              redirectUrl: state.redirectUrl,
+            }),
+          );
+      } catch (error) {
+        if (!(error instanceof ChatError)) throw error;
+        if (error.statusCode >= 500) request.log.warn({ err: error }, 'OAuth code exchange failed');
+        return page(reply, error.statusCode, state, error.message);
+      }
+    },
+  );
+};
+
+export default oauthRedirectRoutes;

@@ -1,0 +1,206 @@
+/// <reference lib="dom" />
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { RestClient } from '@rocket.chat/api-client';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from './support/accounts.js';
+import { Harness } from './support/harness.js';
+
+/**
+ * Rocket.Chat's sign-in button, in a real browser (Debian's chromium, headless): the client page
+ * makes a credentialToken, opens the service's start of the flow (settings.oauth's
+ * authorizePath) in a popup or the same tab, the fake provider's authorize endpoint sends the
+ * browser back to `/_oauth/<service>`, the result page hands over the secret, and the client logs
+ * in with `{"oauth": …}` through Rocket.Chat's api-client.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const PREFIX = 'Meteor.oauth.credentialSecret-';
+
+let h: Harness;
+let browser: Browser;
+beforeAll(async () => {
+  h = await Harness.open();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  // A browser's start is slow on a loaded machine; the tests themselves take seconds.
+}, 120_000);
+afterEach(() => h.reset());
+afterAll(async () => {
+  await browser?.close();
+  await h.close();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+interface Deployment {
+  rootUrl: string;
+  /** Instances behind the one public URL: `[0]` listens on it, the others on ports of their own. */
+  instances: { app: FastifyInstance; url: string }[];
+}
+
+async function deployment(count = 1): Promise<Deployment> {
+  const ports = await Promise.all(Array.from({ length: count }, freePort));
+  const rootUrl = `http://127.0.0.1:${ports[0]}`;
+  const instances = [];
+  for (const port of ports) {
+    const app = await h.app({ siteUrl: rootUrl });
+    await app.listen({ host: '127.0.0.1', port });
+    instances.push({ app, url: `http://127.0.0.1:${port}` });
+  }
+  h.fake.registeredRedirectUris.set('github', `${rootUrl}/_oauth/github`);
+  h.fake.signedIn.set('github', accounts.github(h.fake).accessToken);
+  h.fake.requirePkce = true;
+  return { rootUrl, instances };
+}
+
+/** The authorization URL as Rocket.Chat's client builds it from settings.oauth. */
+async function authorizeUrl(base: string, state: object) {
+  const settings = (await (await fetch(`${base}/api/v1/settings.oauth`)).json()) as {
+    services: {
+      service: string;
+      clientId: string;
+      authorizePath: string;
+      redirectUri: string;
+      scope: string;
+    }[];
+  };
+  const github = settings.services.find((entry) => entry.service === 'github');
+  if (!github) throw new Error('no github in settings.oauth');
+  const url = new URL(github.authorizePath, base);
+  url.searchParams.set('client_id', github.clientId);
+  url.searchParams.set('redirect_uri', github.redirectUri);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('scope', github.scope);
+  url.searchParams.set('state', Buffer.from(JSON.stringify(state)).toString('base64'));
+  return url.toString();
+}
+
+/** Opens the flow in a popup from a page of the deployment, as the web client does. */
+async function popupFlow(page: Page, rootUrl: string, startBase = rootUrl) {
+  const credentialToken = randomBytes(32).toString('base64url');
+  await page.goto(`${rootUrl}/health`);
+  const url = await authorizeUrl(startBase, {
+    loginStyle: 'popup',
+    credentialToken,
+    isCordova: false,
+  });
+  const popupOpened = page.waitForEvent('popup');
+  await page.evaluate((target) => {
+    window.open(target, 'Login', 'width=600,height=600');
+  }, url);
+  const popup = await popupOpened;
+  const landed: string[] = [];
+  popup.on('framenavigated', (frame) => landed.push(frame.url()));
+  if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 10_000 });
+  const secret = await page.evaluate(
+    (key) => window.localStorage.getItem(key),
+    PREFIX + credentialToken,
+  );
+  return { credentialToken, secret, landed };
+}
+
+async function logInWith(base: string, credentialToken: string, credentialSecret: string) {
+  const rest = new RestClient({ baseUrl: base });
+  return (await rest.post(
+    '/v1/login' as never,
+    { oauth: { credentialToken, credentialSecret } } as never,
+  )) as {
+    status: string;
+    data: { userId: string; authToken: string; me: { username: string } };
+  };
+}
+
+describe('Rocket.Chat sign-in in a real browser', () => {
+  it('popup style: the popup closes, the secret is in localStorage, api-client logs in', async () => {
+    const { rootUrl } = await deployment();
+    const page = await browser.newPage();
+    const { credentialToken, secret, landed } = await popupFlow(page, rootUrl);
+    expect(landed.some((url) => url.startsWith(`${rootUrl}/_oauth/github?`))).toBe(true);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const answer = await logInWith(rootUrl, credentialToken, secret as string);
+    expect(answer.status).toBe('success');
+    expect(answer.data.me.username).toBe('octocat');
+    await expect(logInWith(rootUrl, credentialToken, secret as string)).rejects.toBeDefined();
+    await page.close();
+  });
+
+  it('redirect style: back to the client page, the secret in sessionStorage', async () => {
+    const { rootUrl } = await deployment();
+    const page = await browser.newPage();
+    const credentialToken = randomBytes(32).toString('base64url');
+    const redirectUrl = `${rootUrl}/health`;
+    await page.goto(
+      await authorizeUrl(rootUrl, {
+        loginStyle: 'redirect',
+        credentialToken,
+        isCordova: false,
+        redirectUrl,
+      }),
+    );
+    await page.waitForURL(redirectUrl, { timeout: 10_000 });
+    const secret = await page.evaluate(
+      (key) => window.sessionStorage.getItem(key),
+      PREFIX + credentialToken,
+    );
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await logInWith(rootUrl, credentialToken, secret as string)).status).toBe('success');
+    await page.close();
+  });
+
+  it('denied consent: the popup closes and no secret is handed over', async () => {
+    const { rootUrl } = await deployment();
+    h.fake.consent = 'deny';
+    const page = await browser.newPage();
+    const { secret, landed } = await popupFlow(page, rootUrl);
+    expect(landed.some((url) => url.includes('error=access_denied'))).toBe(true);
+    expect(secret).toBeNull();
+    await page.close();
+  });
+
+  it('a forged state and a replayed return show a failure page and hand over nothing', async () => {
+    const { rootUrl } = await deployment();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(
+      `${rootUrl}/_oauth/github?code=abc&state=${encodeURIComponent('{"credentialToken":"x"}')}`,
+    );
+    expect(await page.locator('#message').textContent()).toContain('Sign-in failed');
+
+    const { landed } = await popupFlow(page, rootUrl);
+    const callback = landed.find((url) => url.startsWith(`${rootUrl}/_oauth/github?`));
+    expect(callback).toBeDefined();
+    await page.evaluate(() => window.localStorage.clear());
+    await page.goto(callback as string);
+    expect(await page.locator('#message').textContent()).toContain('already completed');
+    expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+    // The page's CSP let nothing inline run, and nothing was refused on the way.
+    expect(errors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+    await page.close();
+  });
+
+  it('a second instance finishes a flow started on the first; a third logs in', async () => {
+    const { rootUrl, instances } = await deployment(3);
+    const [returnsTo, starts, logsIn] = instances as [
+      Deployment['instances'][number],
+      Deployment['instances'][number],
+      Deployment['instances'][number],
+    ];
+    expect(returnsTo.url).toBe(rootUrl);
+    const page = await browser.newPage();
+    const { credentialToken, secret } = await popupFlow(page, rootUrl, starts.url);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await logInWith(logsIn.url, credentialToken, secret as string)).status).toBe('success');
+    await page.close();
+  });
+});

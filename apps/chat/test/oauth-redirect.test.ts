@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { encodeOAuthState, type OAuthState } from '../src/auth/oauth-state.js';
+import { totpFor } from '../src/auth/totp.js';
+import { accounts } from './support/accounts.js';
+import type { WebFlowProvider } from './support/fake-provider.js';
+import { Harness, login, SITE_URL } from './support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.open();
+});
+afterEach(() => h.reset());
+afterAll(() => h.close());
+
+const newToken = () => randomBytes(32).toString('base64url');
+const SERVICES: Record<WebFlowProvider, string> = {
+  github: 'github',
+  facebook: 'facebook',
+  oidc: 'keycloak',
+};
+
+function signInAt(provider: WebFlowProvider) {
+  const token =
+    provider === 'github'
+      ? accounts.github(h.fake).accessToken
+      : provider === 'facebook'
+        ? accounts.facebook(h.fake).accessToken
+        : accounts.keycloak(h.fake).accessToken;
+  h.fake.signedIn.set(provider, token);
+  h.fake.registeredRedirectUris.set(provider, `${SITE_URL}/_oauth/${SERVICES[provider]}`);
+}
+
+/** The result page's `<div id="config">` JSON. */
+function pageConfig(html: string) {
+  const text = /<div id="config" hidden>([^<]*)<\/div>/.exec(html)?.[1] ?? '';
+  const decoded = text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x2F;', '/')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+  return JSON.parse(decoded) as {
+    setCredentialToken: boolean;
+    credentialToken?: string;
+    credentialSecret?: string;
+    storagePrefix: string;
+    isCordova: boolean;
+    redirectUrl?: string;
+  };
+}
+
+/** Follows the provider's authorize redirect as a browser would; returns our callback's path. */
+async function atProvider(location: string): Promise<string> {
+  const answer = await fetch(location, { redirect: 'manual' });
+  expect(answer.status, await answer.clone().text()).toBe(302);
+  const back = new URL(answer.headers.get('location') ?? '');
+  expect(back.origin).toBe(SITE_URL);
+  return `${back.pathname}${back.search}`;
+}
+
+/** Start (by the service, with PKCE) and the provider's return; returns the result page. */
+async function runFlow(
+  app: FastifyInstance,
+  service: string,
+  state: Partial<OAuthState> & { credentialToken: string },
+  finishOn: FastifyInstance = app,
+) {
+  const start = await app.inject({
+    url: `/_oauth/${service}/authorize?state=${encodeURIComponent(encodeOAuthState(state))}`,
+  });
+  expect(start.statusCode, start.body).toBe(302);
+  const callback = await atProvider(start.headers.location as string);
+  return { callback, result: await finishOn.inject({ url: callback }) };
+}
+
+describe('the OAuth redirect flow (Meteor protocol)', () => {
+  for (const provider of ['github', 'facebook', 'oidc'] as const) {
+    it(`${provider}: start with PKCE, return, pending credential, login with {oauth}`, async () => {
+      const app = await h.app();
+      signInAt(provider);
+      h.fake.requirePkce = true;
+      const credentialToken = newToken();
+      const { result } = await runFlow(app, SERVICES[provider], { credentialToken });
+      expect(result.statusCode, result.body).toBe(200);
+      expect(result.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(result.body).not.toMatch(/<script>/);
+      const config = pageConfig(result.body);
+      expect(config).toMatchObject({
+        setCredentialToken: true,
+        credentialToken,
+        storagePrefix: 'Meteor.oauth.credentialSecret-',
+        isCordova: false,
+      });
+      const response = await login(app, {
+        oauth: { credentialToken, credentialSecret: config.credentialSecret },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().data.authToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // Single use.
+      const again = await login(app, {
+        oauth: { credentialToken, credentialSecret: config.credentialSecret },
+      });
+      expect(again.statusCode).toBe(401);
+      expect(again.json()).toMatchObject({ status: 'error', error: 'invalid-credentials' });
+    });
+  }
+
+  it('a flow the client started itself (no PKCE) completes; the exchange sends the client secret', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const authorize = new URL(`${h.fake.url}/github/login/oauth/authorize`);
+    authorize.searchParams.set('client_id', 'gh-client-id');
+    authorize.searchParams.set('redirect_uri', `${SITE_URL}/_oauth/github`);
+    authorize.searchParams.set('response_type', 'code');
+    authorize.searchParams.set('state', encodeOAuthState({ credentialToken }));
+    const result = await app.inject({ url: await atProvider(authorize.toString()) });
+    expect(result.statusCode).toBe(200);
+    const secret = pageConfig(result.body).credentialSecret;
+    expect(
+      (await login(app, { oauth: { credentialToken, credentialSecret: secret } })).statusCode,
+    ).toBe(200);
+  });
+
+  it('a wrong, unknown or expired pair is 401 in the error shape', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', { credentialToken });
+    const secret = pageConfig(result.body).credentialSecret as string;
+    for (const oauth of [
+      { credentialToken, credentialSecret: newToken() },
+      { credentialToken: newToken(), credentialSecret: secret },
+    ]) {
+      const refused = await login(app, { oauth });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error).toBe('invalid-credentials');
+    }
+    h.advance(121);
+    expect(
+      (await login(app, { oauth: { credentialToken, credentialSecret: secret } })).statusCode,
+    ).toBe(401);
+  });
+
+  it('denied consent: no credential, the page closes the popup', async () => {
+    const app = await h.app();
+    signInAt('github');
+    h.fake.consent = 'deny';
+    const credentialToken = newToken();
+    const { callback, result } = await runFlow(app, 'github', { credentialToken });
+    expect(callback).toContain('error=access_denied');
+    expect(pageConfig(result.body).setCredentialToken).toBe(false);
+    expect(result.body).toContain('cancelled');
+  });
+
+  it('a forged state is refused; a replayed state (same credentialToken) is refused', async () => {
+    const app = await h.app();
+    signInAt('github');
+    for (const state of [
+      '',
+      'not-base64!',
+      Buffer.from('{"a":1}').toString('base64'),
+      encodeOAuthState({ credentialToken: 'short' }),
+    ]) {
+      const page = await app.inject({
+        url: `/_oauth/github?code=x&state=${encodeURIComponent(state)}`,
+      });
+      expect(page.statusCode).toBe(400);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(pageConfig(page.body).setCredentialToken).toBe(false);
+    }
+    const credentialToken = newToken();
+    const { callback, result } = await runFlow(app, 'github', { credentialToken });
+    expect(result.statusCode).toBe(200);
+    // The same state again, with a fresh code for it.
+    const again = await runFlow(app, 'github', { credentialToken }).catch(() => undefined);
+    expect(again).toBeUndefined(); // the start refuses a credentialToken already taken
+    const replay = await app.inject({ url: callback });
+    expect(replay.statusCode).toBe(400);
+    expect(pageConfig(replay.body).setCredentialToken).toBe(false);
+  });
+
+  it('a code is exchanged once: a second return with it gets no credential', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const { callback } = await runFlow(app, 'github', { credentialToken: newToken() });
+    const code = new URL(callback, SITE_URL).searchParams.get('code');
+    const other = encodeOAuthState({ credentialToken: newToken() });
+    const reused = await app.inject({
+      url: `/_oauth/github?code=${code}&state=${encodeURIComponent(other)}`,
+    });
+    expect(reused.statusCode).toBe(401);
+    expect(pageConfig(reused.body).setCredentialToken).toBe(false);
+    expect(h.fake.tokenRefusals).toContain('code already used');
+  });
+
+  it('redirect style returns to an own origin only; never an open redirect', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', {
+      credentialToken,
+      loginStyle: 'redirect',
+      redirectUrl: `${SITE_URL}/home`,
+    });
+    expect(pageConfig(result.body)).toMatchObject({
+      setCredentialToken: true,
+      redirectUrl: `${SITE_URL}/home`,
+    });
+    expect(result.body).toContain('/packages/oauth/end_of_redirect_response.js');
+    for (const redirectUrl of [
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '//evil.example',
+      `${SITE_URL}@evil.example/`,
+    ]) {
+      const start = await app.inject({
+        url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), loginStyle: 'redirect', redirectUrl }))}`,
+      });
+      expect(start.statusCode, redirectUrl).toBe(400);
+    }
+  });
+
+  it('a second instance finishes a flow the first started, and a third logs in', async () => {
+    const [first, second, third] = [await h.app(), await h.app(), await h.app()];
+    signInAt('oidc');
+    h.fake.requirePkce = true;
+    const credentialToken = newToken();
+    const { result } = await runFlow(first, 'keycloak', { credentialToken }, second);
+    expect(result.statusCode, result.body).toBe(200);
+    const secret = pageConfig(result.body).credentialSecret;
+    expect(
+      (await login(third, { oauth: { credentialToken, credentialSecret: secret } })).statusCode,
+    ).toBe(200);
+  });
+
+  it('TOTP: totp-required keeps the pending credential for the retry with a code', async () => {
+    const key = randomBytes(32);
+    const app = await h.app({ twoFactorKey: key });
+    signInAt('github');
+    const first = await runFlow(app, 'github', { credentialToken: newToken() });
+    const firstPair = pageConfig(first.result.body);
+    const signedIn = await login(app, {
+      oauth: {
+        credentialToken: firstPair.credentialToken,
+        credentialSecret: firstPair.credentialSecret,
+      },
+    });
+    const { userId, authToken } = signedIn.json().data;
+    const auth = { 'x-user-id': userId, 'x-auth-token': authToken };
+    const secret = (
+      await app.inject({ method: 'POST', url: '/api/v1/users.2fa.enableTOTP', headers: auth })
+    ).json().secret;
+    const code = () => totpFor(secret, 'x').generate({ timestamp: h.clock });
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/users.2fa.confirmTOTP',
+          headers: auth,
+          payload: { code: code() },
+        })
+      ).statusCode,
+    ).toBe(200);
+    h.advance(30);
+
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', { credentialToken });
+    const oauth = { credentialToken, credentialSecret: pageConfig(result.body).credentialSecret };
+    const asked = await login(app, { oauth });
+    expect(asked.json().error).toBe('totp-required');
+    const withCode = await app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { oauth },
+      headers: { 'x-2fa-code': code() },
+    });
+    expect(withCode.statusCode, withCode.body).toBe(200);
+  });
+
+  it('the result scripts are served as files; an unknown service has no flow', async () => {
+    const app = await h.app();
+    const script = await app.inject({ url: '/packages/oauth/end_of_popup_response.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.body).toContain('localStorage');
+    expect((await app.inject({ url: '/packages/oauth/constructor' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/_oauth/nope?code=x&state=y' })).statusCode).toBe(404);
+    // Twitter (OAuth 1.0a) has no redirect flow here.
+    expect((await app.inject({ url: '/_oauth/twitter?code=x&state=y' })).statusCode).toBe(404);
+  });
+});
