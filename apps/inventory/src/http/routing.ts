@@ -8,6 +8,12 @@ export interface RouteEntry {
   access: Access;
 }
 
+/**
+ * Longest request target (path and query) served: Apache's default limit, near nginx's. A longer
+ * one is 414 before anything reads it.
+ */
+export const MAX_URI_LENGTH = 8190;
+
 /** Query parameters that may legitimately repeat. */
 const REPEATABLE_QUERY_PARAMETERS = new Set(['sortby', 'tags']);
 
@@ -35,6 +41,16 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
   // Runs for every request, matched or not, before authentication: a malformed query is
   // malformed whoever sends it.
   app.addHook('onRequest', async (request) => {
+    if (request.url.length > MAX_URI_LENGTH) {
+      throw new ApiError(414, `URI too long: at most ${MAX_URI_LENGTH} characters`);
+    }
+    // A method no route serves is 405 before its body is read or parsed: `QUERY /devices` (a
+    // method Node accepts) was answered by the content-type check with 400.
+    if (request.routeOptions.url === undefined) {
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = allowedMethods(path);
+      if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
+    }
     const query = request.query as Record<string, unknown>;
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value) && !REPEATABLE_QUERY_PARAMETERS.has(name)) {
@@ -56,16 +72,15 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = allowedMethods(path);
-    if (allowed.length > 0) {
-      throw new ApiError(405, `Method ${request.method} not allowed`, {
-        allow: allowed.join(', '),
-      });
-    }
+    if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
     throw notFound(`Route ${request.method} ${path} not found`);
   });
 
   return catalogue;
 }
+
+const methodNotAllowed = (method: string, allowed: readonly string[]) =>
+  new ApiError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
 
 /** `/devices/:id/interfaces` -> a regex matching concrete paths, with the methods served there. */
 function compilePatterns(catalogue: readonly RouteEntry[]) {
