@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { insertMetrics, type MetricInput } from '../src/metrics/repository.js';
 import { DEVICE_STATUSES } from '../src/resources/definitions/devices.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 
 /**
  * A realistic inventory, generated deterministically from a seed and written through the

@@ -1,8 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { kindOf, LOOKUPS, LOOKUPS_BY_KIND } from '../src/resources/lookups.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**

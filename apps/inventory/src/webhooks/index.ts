@@ -2,7 +2,7 @@ import type { Store } from '@netops/store';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { WebhookConfig } from '../config.js';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { Database } from '../db/schema.js';
 import { SecretSealer } from '../resources/sealing.js';
 import { webhookDeliveryRoutes } from './routes.js';
 import { checkTargetUrl } from './targets.js';
@@ -31,12 +31,12 @@ export function webhookServices(config: WebhookConfig | undefined, jwtSecret: st
 export async function registerWebhooks(
   app: FastifyInstance,
   options: {
-    store: Store<unknown>;
+    store: Store<Database>;
     config: WebhookConfig | undefined;
     services: ReturnType<typeof webhookServices>;
   },
 ): Promise<WebhookWorker | undefined> {
-  const db = options.store.db as AnyDatabase;
+  const db = options.store.db;
   const { settings, sealer } = options.services;
   const worker =
     options.config?.workerEnabled === true
