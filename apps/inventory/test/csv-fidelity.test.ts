@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyDatabase } from '../src/resources/repository.js';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
 /**
