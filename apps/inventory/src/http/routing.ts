@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Access } from '../auth/roles.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 
@@ -51,6 +51,7 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
       const allowed = allowedMethods(path);
       if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
     }
+    refuseUnevaluatedPreconditions(request);
     const query = request.query as Record<string, unknown>;
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value) && !REPEATABLE_QUERY_PARAMETERS.has(name)) {
@@ -77,6 +78,31 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
   });
 
   return catalogue;
+}
+
+const CONDITIONAL_HEADERS = [
+  ['if-match', 'If-Match'],
+  ['if-none-match', 'If-None-Match'],
+] as const;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write whose route does not declare a conditional header in its schema does not evaluate it:
+ * 400 rather than a write made as if the client had not asked (RFC 9110 lets a server ignore
+ * them; a client that sends one relies on it).
+ */
+function refuseUnevaluatedPreconditions(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const declared = (request.routeOptions.schema?.headers as { properties?: object } | undefined)
+    ?.properties;
+  for (const [name, label] of CONDITIONAL_HEADERS) {
+    if (request.headers[name] === undefined) continue;
+    if (declared && Object.hasOwn(declared, name)) continue;
+    const where = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    throw badRequest(
+      `${label} is not evaluated by ${where}: send it only to a single record's PUT, PATCH or DELETE (a batch item carries its own "etag")`,
+    );
+  }
 }
 
 const methodNotAllowed = (method: string, allowed: readonly string[]) =>
