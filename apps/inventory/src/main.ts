@@ -15,7 +15,8 @@ import { DOCS_PREFIX, OPENAPI_PATH } from './http/paths.js';
 const usage = (variables: typeof INVENTORY_VARIABLES) =>
   formatUsage({
     summary: 'Network inventory API: a REST API keeping an inventory of network assets.',
-    command: 'npm start   (or: npm run inventory; node apps/inventory/dist/main.js once built)',
+    command:
+      'npm start   (or: npm run inventory; node apps/inventory/dist/main.js once built)\n       npm run inventory -- create-admin <username>   (an admin account back, see README)',
     variables: variables.map(({ name, help }) => [name, help] as const),
     docs: [
       'README: apps/inventory/README.md (every variable, the API, the protections)',
@@ -29,7 +30,17 @@ const usage = (variables: typeof INVENTORY_VARIABLES) =>
  * ends the process with one message and exit code 1.
  */
 async function main() {
-  const command = readCommandLine(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  if (args[0] === 'create-admin') {
+    // The operator's way back to an admin account, without the API (README "Users").
+    const { runCreateAdmin } = await import('./users/create-admin-command.js');
+    process.exitCode = await runCreateAdmin(args.slice(1), process.env, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
+    return;
+  }
+  const command = readCommandLine(args);
   if (command.action === 'help') {
     // Loaded here, not at the top: the start shows its first line before the heavy modules load.
     process.stdout.write(usage((await import('./config.js')).INVENTORY_VARIABLES));

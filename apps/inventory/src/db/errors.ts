@@ -34,6 +34,9 @@ function constraintColumn(constraint: string | undefined, table: string | undefi
   return table && bare.startsWith(`${table}_`) ? bare.slice(table.length + 1) : bare;
 }
 
+/** Deleting, deactivating or demoting the last active admin (migration 016's trigger). */
+export const LAST_ADMIN_SQLSTATE = 'IA001';
+
 export interface ConstraintMessages {
   /** constraint name -> message, for constraints whose generic message would be unclear. */
   readonly [constraint: string]: string;
@@ -64,6 +67,8 @@ export function translateDatabaseError(
     case '22007': // invalid_datetime_format
     case '22008': // datetime_field_overflow
       return badRequest('Invalid value format');
+    case LAST_ADMIN_SQLSTATE: // raised by users_keep_an_admin (migration 016), message and all
+      return conflict((error as { message?: string }).message ?? 'Conflict');
     case '22001': // string_data_right_truncation
       return badRequest('Value too long');
     case '22003': // numeric_value_out_of_range

@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Access } from '../auth/roles.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 
@@ -7,6 +7,12 @@ export interface RouteEntry {
   url: string;
   access: Access;
 }
+
+/**
+ * Longest request target (path and query) served: Apache's default limit, near nginx's. A longer
+ * one is 414 before anything reads it.
+ */
+export const MAX_URI_LENGTH = 8190;
 
 /** Query parameters that may legitimately repeat. */
 const REPEATABLE_QUERY_PARAMETERS = new Set(['sortby', 'tags']);
@@ -35,6 +41,17 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
   // Runs for every request, matched or not, before authentication: a malformed query is
   // malformed whoever sends it.
   app.addHook('onRequest', async (request) => {
+    if (request.url.length > MAX_URI_LENGTH) {
+      throw new ApiError(414, `URI too long: at most ${MAX_URI_LENGTH} characters`);
+    }
+    // A method no route serves is 405 before its body is read or parsed: `QUERY /devices` (a
+    // method Node accepts) was answered by the content-type check with 400.
+    if (request.routeOptions.url === undefined) {
+      const path = request.url.split('?')[0] ?? '/';
+      const allowed = allowedMethods(path);
+      if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
+    }
+    refuseUnevaluatedPreconditions(request);
     const query = request.query as Record<string, unknown>;
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value) && !REPEATABLE_QUERY_PARAMETERS.has(name)) {
@@ -56,16 +73,40 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = allowedMethods(path);
-    if (allowed.length > 0) {
-      throw new ApiError(405, `Method ${request.method} not allowed`, {
-        allow: allowed.join(', '),
-      });
-    }
+    if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
     throw notFound(`Route ${request.method} ${path} not found`);
   });
 
   return catalogue;
 }
+
+const CONDITIONAL_HEADERS = [
+  ['if-match', 'If-Match'],
+  ['if-none-match', 'If-None-Match'],
+] as const;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write whose route does not declare a conditional header in its schema does not evaluate it:
+ * 400 rather than a write made as if the client had not asked (RFC 9110 lets a server ignore
+ * them; a client that sends one relies on it).
+ */
+function refuseUnevaluatedPreconditions(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const declared = (request.routeOptions.schema?.headers as { properties?: object } | undefined)
+    ?.properties;
+  for (const [name, label] of CONDITIONAL_HEADERS) {
+    if (request.headers[name] === undefined) continue;
+    if (declared && Object.hasOwn(declared, name)) continue;
+    const where = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    throw badRequest(
+      `${label} is not evaluated by ${where}: send it only to a single record's PUT, PATCH or DELETE (a batch item carries its own "etag")`,
+    );
+  }
+}
+
+const methodNotAllowed = (method: string, allowed: readonly string[]) =>
+  new ApiError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
 
 /** `/devices/:id/interfaces` -> a regex matching concrete paths, with the methods served there. */
 function compilePatterns(catalogue: readonly RouteEntry[]) {

@@ -67,7 +67,13 @@ async function* exportedChunks(
   request: ExportRequest,
   fields: readonly string[],
 ): AsyncGenerator<string> {
-  const options = { columns: [...fields], record_delimiter: 'windows' } as const;
+  const options = {
+    columns: [...fields],
+    record_delimiter: 'windows',
+    // RFC 4180 quotes a field holding a line break: a CR or an LF alone is one too (csv-stringify
+    // quotes only its own record delimiter, CRLF, so `v1\nv2` split the record for every reader).
+    quoted_match: /[\r\n]/,
+  } as const;
   let after: unknown[] | undefined;
   let header = true;
   for (;;) {

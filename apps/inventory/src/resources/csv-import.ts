@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import { matchingErrors } from '../http/validation.js';
-import { type ResourceDefinition, SYSTEM_COLUMNS } from './definition.js';
+import { columnOf, type ResourceDefinition, SYSTEM_COLUMNS } from './definition.js';
 import { kindOf } from './lookups.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
 
@@ -23,7 +23,7 @@ export const CSV_CONTENT_TYPE = 'text/csv';
 const NEUTRALISED = /^'(?=[=+\-@\t\r])/;
 
 function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
-  const column = definition.columns[field];
+  const column = columnOf(definition, field);
   if (!column) return text;
   const kind = kindOf(column);
   if (kind === 'tags') return text === '' ? [] : text.split(',');
@@ -42,7 +42,15 @@ export function parseCsvRecords(
 ): Record<string, unknown>[] {
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false });
+    rows = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      // Any of CRLF, LF and CR ends a record, as for Python's csv module: csv-parse otherwise
+      // takes the first line's end as the only one, and a bare LF in a CRLF file joined two
+      // records into one value silently.
+      record_delimiter: ['\r\n', '\n', '\r'],
+    });
   } catch (error) {
     throw badRequest(`Malformed CSV: ${(error as Error).message}`);
   }
@@ -57,7 +65,7 @@ export function parseCsvRecords(
   for (const field of header) {
     if (seen.has(field)) throw badRequest(`CSV header names ${field} twice`);
     seen.add(field);
-    if (!ignored.has(field) && !(field in definition.columns)) {
+    if (!ignored.has(field) && !columnOf(definition, field)) {
       throw badRequest(`Unknown field in CSV header: ${field}`);
     }
   }

@@ -250,6 +250,16 @@ export interface ChildListDefinition {
   countPath: string;
 }
 
+/**
+ * The column a user-supplied name (a CSV header, a query parameter) names, if the definition
+ * declares it: never a member of Object.prototype (`__proto__`, `constructor`, `toString`…).
+ */
+export const columnOf = (
+  definition: ResourceDefinition,
+  name: string,
+): ColumnDefinition | undefined =>
+  Object.hasOwn(definition.columns, name) ? definition.columns[name] : undefined;
+
 /** Write-only sealed columns (ColumnDefinition.secret): never read back. */
 export const secretColumns = (definition: ResourceDefinition): string[] =>
   Object.entries(definition.columns)

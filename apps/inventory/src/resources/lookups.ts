@@ -3,7 +3,12 @@ import { type TSchema, Type } from 'typebox';
 import type { ParameterOf } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
 import { matchesSchema } from '../http/validation.js';
-import type { ColumnDefinition, ColumnKind, ResourceDefinition } from './definition.js';
+import {
+  type ColumnDefinition,
+  type ColumnKind,
+  columnOf,
+  type ResourceDefinition,
+} from './definition.js';
 
 /**
  * Lookup expressions (`?hostname__ic=core`, `?vlan_id__gte=100`), NetBox's and django-filter's
@@ -370,7 +375,7 @@ export function parseConditions(
       continue;
     }
     const [column = '', lookup] = parameter.split('__');
-    const spec = definition.columns[column];
+    const spec = columnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
     if (lookup === undefined) {
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });

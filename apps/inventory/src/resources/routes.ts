@@ -229,6 +229,28 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const ifMatchOf = (request: FastifyRequest) =>
     ifMatchTags(parseTagCondition('If-Match', request.headers['if-match']));
 
+  /**
+   * RFC 9110 §13.2.2 for a write to one record: If-Match first, then If-None-Match. Returns the
+   * tags the write's own WHERE must find (undefined: any version). With If-None-Match the record's
+   * current tag is read and checked against both headers, then the write is made conditional on
+   * that very version, so a change in between makes it 412 rather than slip through.
+   */
+  const writeTags = async (request: FastifyRequest, id: string) => {
+    const ifMatch = ifMatchOf(request);
+    const noneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
+    if (noneMatch === undefined) return ifMatch;
+    const current = await findRecord(db, definition, id);
+    if (!current) throw notFound(definition.notFoundMessage);
+    const tag = takeTag(current);
+    if (ifMatch !== undefined && !ifMatch.includes(tag)) throw stale();
+    if (noneMatchHolds(noneMatch, tag)) {
+      throw preconditionFailed(
+        `Precondition failed: If-None-Match names the current version of the ${definition.name} record (nothing was changed)`,
+      );
+    }
+    return [tag];
+  };
+
   const stale = () =>
     preconditionFailed(
       `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
@@ -269,7 +291,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     values: Row,
     operation: 'replace' | 'update',
   ) => {
-    const ifMatch = ifMatchOf(request);
+    const ifMatch = await writeTags(request, id);
     const prepared = await beforeWrite(operation, request, values, id);
     if (prepared.unchanged) {
       const current = await findRecord(db, definition, id);
@@ -516,7 +538,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         schema: {
           ...summary,
           params: IdParams,
-          headers: conditionalHeaders('If-Match'),
+          headers: conditionalHeaders('If-Match', 'If-None-Match'),
           body: definition.putChangesFieldsSent ? partialRecord : fullRecord,
           response: responses({ 200: record, 412: PreconditionFailed }),
         },
@@ -540,7 +562,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         schema: {
           ...summary,
           params: IdParams,
-          headers: conditionalHeaders('If-Match'),
+          headers: conditionalHeaders('If-Match', 'If-None-Match'),
           body: partialRecord,
           response: responses({ 200: record, 412: PreconditionFailed }),
         },
@@ -563,13 +585,13 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         schema: {
           ...summary,
           params: IdParams,
-          headers: conditionalHeaders('If-Match'),
+          headers: conditionalHeaders('If-Match', 'If-None-Match'),
           response: responses({ 204: NoContent, 412: PreconditionFailed }),
         },
       },
       async (request, reply) => {
         const { id } = request.params;
-        const ifMatch = ifMatchOf(request);
+        const ifMatch = await writeTags(request, id);
         const prepared = await beforeWrite('delete', request, {}, id);
         const [deleted] = await writeAudited(
           request,

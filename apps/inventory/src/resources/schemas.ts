@@ -251,17 +251,32 @@ export const PreconditionFailed = Type.Object(
 export const NotModified = Type.Null({ description: 'Not modified: the ETag sent is current.' });
 
 /**
- * The conditional request header of a single-record route, documented (OpenAPI) and bounded;
- * its grammar is checked by etags.ts for an error naming it. Other headers pass.
+ * The conditional request headers a single-record route evaluates, documented (OpenAPI) and
+ * bounded; their grammar is checked by etags.ts for an error naming them. Other headers pass. A
+ * write route that does not declare one refuses it (http/routing.ts): never ignored.
  */
-export function conditionalHeaders(name: 'If-Match' | 'If-None-Match') {
-  const description =
-    name === 'If-Match'
-      ? 'Write only if the record\'s ETag is one of these (`"123"`, a list, or `*`): else 412 and nothing changes.'
-      : 'Answer 304 without a body if the record\'s ETag is one of these (`"123"`, a list, or `*`).';
-  return Type.Object({
-    [name.toLowerCase()]: Type.Optional(Type.String({ maxLength: 4096, description })),
-  });
+export function conditionalHeaders(...names: ReadonlyArray<'If-Match' | 'If-None-Match'>) {
+  const described = {
+    'If-Match':
+      'Write only if the record\'s ETag is one of these (`"123"`, a list, or `*`): else 412 and nothing changes.',
+    'If-None-Match':
+      "Reads: answer 304 without a body if the record's ETag is one of these. Writes: 412 and nothing changes if it is (`*`: the record exists). Evaluated after If-Match (RFC 9110 §13.2.2).",
+  } as const;
+  const grammar =
+    ' Grammar (RFC 9110 §13.1): `*`, or a comma-separated list of entity tags `"…"` or `W/"…"`; anything else is 400.';
+  return Type.Object(
+    Object.fromEntries(
+      names.map((name) => [
+        name.toLowerCase(),
+        Type.Optional(
+          Type.String({
+            maxLength: 4096,
+            description: described[name] + grammar,
+          }),
+        ),
+      ]),
+    ),
+  );
 }
 
 export const ErrorResponse = Type.Object({

@@ -17,6 +17,31 @@ export interface TargetPolicy {
 /** The only range ipaddr.js calls public. */
 const PUBLIC_RANGE = 'unicast';
 
+/**
+ * The IPv4 addresses an IPv6 address carries and that the network would reach through it: the
+ * IPv4-compatible (::/96, deprecated but still routed by some stacks), mapped (::ffff:0:0/96),
+ * translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96) forms, 6to4 (2002::/16: the relay's IPv4
+ * address in bits 16–47) and Teredo (2001::/32: the server in bits 32–63, the client inverted in
+ * the last 32 bits). Each is judged like the IPv4 address itself.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const parts = address.parts;
+  const ipv4 = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const [p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0] = parts;
+  const zeroPrefix = p0 === 0 && p1 === 0 && p2 === 0 && p3 === 0;
+  // :: and ::1 are IPv6's own unspecified and loopback addresses, judged as such.
+  if (zeroPrefix && p4 === 0 && p5 === 0 && p6 === 0 && p7 <= 1) return [];
+  if (zeroPrefix && p4 === 0 && (p5 === 0 || p5 === 0xffff)) return [ipv4(p6, p7)];
+  if (zeroPrefix && p4 === 0xffff && p5 === 0) return [ipv4(p6, p7)];
+  if (p0 === 0x64 && p1 === 0xff9b && p2 === 0 && p3 === 0 && p4 === 0 && p5 === 0) {
+    return [ipv4(p6, p7)];
+  }
+  if (p0 === 0x2002) return [ipv4(p1, p2)];
+  if (p0 === 0x2001 && p1 === 0) return [ipv4(p2, p3), ipv4(p6 ^ 0xffff, p7 ^ 0xffff)];
+  return [];
+}
+
 /** Why an address may not be called, or undefined when it may. */
 export function refusedAddress(address: string, policy: TargetPolicy): string | undefined {
   if (policy.allowPrivateTargets) return undefined;
@@ -26,10 +51,15 @@ export function refusedAddress(address: string, policy: TargetPolicy): string | 
   } catch {
     return `${address} is not an IP address`;
   }
-  // ::ffff:127.0.0.1 is 127.0.0.1 to the network stack: judge the IPv4 address it carries.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  // ::7f00:1, ::ffff:127.0.0.1 or 2002:7f00:1:: reach 127.0.0.1: judge the IPv4 address carried.
+  const carried = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : [];
+  for (const ipv4 of carried) {
+    const range = ipv4.range();
+    if (range !== PUBLIC_RANGE) {
+      return `the address ${address} carries ${ipv4.toString()}, which is ${range} (private targets are refused; see WEBHOOK_ALLOW_PRIVATE_TARGETS)`;
+    }
   }
+  if (carried.length > 0) return undefined;
   const range = parsed.range();
   if (range !== PUBLIC_RANGE) {
     return `the address ${address} is ${range} (private targets are refused; see WEBHOOK_ALLOW_PRIVATE_TARGETS)`;

@@ -22,7 +22,10 @@ export interface WebhookSettings extends TargetPolicy {
   maxRetryDelayMs: number;
   /** Due deliveries are looked for this often even without a notification. */
   pollMs: number;
-  /** Deliveries in flight at once per instance. */
+  /**
+   * Deliveries in flight at once per instance; one webhook has at most half of them
+   * (perWebhookLimit), so a receiver that hangs leaves the other half to the rest.
+   */
   concurrency: number;
   /** Whether this instance runs a worker (WEBHOOK_WORKER=off leaves it to the others). */
   workerEnabled: boolean;
@@ -52,17 +55,27 @@ interface Claimed {
   secret: string | null;
 }
 
+/** Deliveries of one webhook in flight at once per instance: half the instance's slots. */
+export const perWebhookLimit = (settings: Pick<WebhookSettings, 'concurrency'>) =>
+  Math.max(1, Math.floor(settings.concurrency / 2));
+
 /**
  * The deliveries a worker may claim now: due, not leased, and the earliest pending one of their
  * record for their webhook (so a record's deliveries go out in commit order), of enabled
- * webhooks, in commit order. Walked through the `(seq) WHERE pending` index up to the LIMIT
- * (test/webhooks/structure.test.ts pins the plan): no sort of the whole backlog.
+ * webhooks that are not backed off (webhook_target_backoffs) and not among `full` (the webhooks
+ * whose slots this worker has all in use), in commit order. Walked through the `(seq) WHERE
+ * pending` index up to the LIMIT (test/webhooks/structure.test.ts pins the plan): no sort of
+ * the whole backlog.
  */
-export const dueDeliveries = (limit: number) => sql`
-        SELECT d.id FROM webhook_deliveries AS d
+export const dueDeliveries = (limit: number, full: readonly string[] = []) => sql`
+        SELECT d.id, d.webhook_id, d.seq FROM webhook_deliveries AS d
         JOIN webhooks AS w ON w.id = d.webhook_id AND w.enabled
         WHERE d.state = 'pending' AND d.next_attempt_at <= now()
           AND (d.lease_until IS NULL OR d.lease_until < now())
+          AND d.webhook_id <> ALL (CAST(${`{${full.join(',')}}`} AS uuid[]))
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_target_backoffs AS b
+            WHERE b.webhook_id = d.webhook_id AND b.until > now())
           AND NOT EXISTS (
             SELECT 1 FROM webhook_deliveries AS e
             WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id
@@ -101,6 +114,10 @@ export class WebhookWorker {
   readonly #log: { warn(object: unknown, message: string): void };
   readonly #agents = createAgents();
   readonly #inFlight = new Set<Promise<void>>();
+  /** Deliveries in flight per webhook id. */
+  readonly #inFlightByWebhook = new Map<string, number>();
+  /** Webhooks this worker backed off: a success clears their backoff (one statement saved otherwise). */
+  readonly #backedOff = new Set<string>();
   #subscription: Subscription | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
@@ -177,17 +194,23 @@ export class WebhookWorker {
         }
       }
       for (const delivery of claimed) {
+        const webhook = delivery.webhook_id;
+        this.#inFlightByWebhook.set(webhook, (this.#inFlightByWebhook.get(webhook) ?? 0) + 1);
         const work: Promise<void> = this.#deliver(delivery)
           .catch((error) => this.#log.warn({ err: error }, 'webhook worker: delivery failed'))
           .finally(() => {
             this.#inFlight.delete(work);
+            const left = (this.#inFlightByWebhook.get(webhook) ?? 1) - 1;
+            if (left > 0) this.#inFlightByWebhook.set(webhook, left);
+            else this.#inFlightByWebhook.delete(webhook);
             // A record's next delivery may be due now that this one is done.
             this.wake();
           });
         this.#inFlight.add(work);
       }
       if (!this.#running) break;
-      if (claimed.length > 0 && claimed.length === free) continue;
+      // A claim is capped per webhook: more may be due for other webhooks than it took.
+      if (claimed.length > 0) continue;
       if (this.#wanted) continue;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -198,9 +221,25 @@ export class WebhookWorker {
     }
   }
 
+  /**
+   * Claims up to `limit` due deliveries, round-robin between webhooks: among the candidates (the
+   * earliest due ones of the webhooks with a free slot), each webhook's first ones, then their
+   * second ones..., never more per webhook than its free slots (perWebhookLimit minus its
+   * deliveries in flight here). So the webhook with the oldest backlog does not take every slot.
+   */
   async #claim(limit: number): Promise<Claimed[]> {
+    const cap = perWebhookLimit(this.#settings);
+    const busy = Object.fromEntries(this.#inFlightByWebhook);
+    const full = [...this.#inFlightByWebhook].filter(([, n]) => n >= cap).map(([id]) => id);
+    const candidates = limit * cap;
     const result = await sql<Claimed>`
-      WITH due AS (${dueDeliveries(limit)}
+      WITH candidate AS (${dueDeliveries(candidates, full)}
+      ), ranked AS (
+        SELECT id, seq, row_number() OVER (PARTITION BY webhook_id ORDER BY seq) AS turn,
+               ${cap} - coalesce(CAST(CAST(${JSON.stringify(busy)} AS jsonb) ->> CAST(webhook_id AS text) AS integer), 0) AS free
+        FROM candidate
+      ), due AS (
+        SELECT id FROM ranked WHERE turn <= free ORDER BY turn, seq LIMIT ${limit}
       )
       UPDATE webhook_deliveries AS d
       SET lease_until = now() + ${this.#settings.leaseMs} * interval '1 millisecond',
@@ -265,5 +304,35 @@ export class WebhookWorker {
       WHERE id = ${delivery.id} AND leased_by = ${this.id} AND attempts = ${delivery.attempts}`.execute(
       this.#db,
     );
+    await this.#recordTargetHealth(delivery.webhook_id, outcome.ok);
+  }
+
+  /**
+   * A failed attempt backs the whole target off (none of its deliveries is claimed until then,
+   * the wait growing like a delivery's retries); a success clears it. A receiver that hangs
+   * thus costs its slots for one timeout per backoff step, not one per queued delivery.
+   */
+  async #recordTargetHealth(webhookId: string, ok: boolean): Promise<void> {
+    if (ok) {
+      if (!this.#backedOff.delete(webhookId)) return;
+      await sql`DELETE FROM webhook_target_backoffs WHERE webhook_id = ${webhookId}`.execute(
+        this.#db,
+      );
+      return;
+    }
+    this.#backedOff.add(webhookId);
+    const first = retryDelayMs(1, this.#settings);
+    const steps = await sql<{ failures: number }>`
+      INSERT INTO webhook_target_backoffs AS b (webhook_id, failures, until)
+      VALUES (${webhookId}, 1, now() + ${first} * interval '1 millisecond')
+      ON CONFLICT (webhook_id) DO UPDATE SET failures = b.failures + 1
+      RETURNING failures`.execute(this.#db);
+    const failures = steps.rows[0]?.failures ?? 1;
+    if (failures > 1) {
+      const delay = retryDelayMs(failures, this.#settings);
+      await sql`UPDATE webhook_target_backoffs
+        SET until = now() + ${delay} * interval '1 millisecond'
+        WHERE webhook_id = ${webhookId}`.execute(this.#db);
+    }
   }
 }
