@@ -32,6 +32,7 @@ import { disableListCache } from './resources/list-cache.js';
 import { listCacheRoutes } from './resources/list-cache-routes.js';
 import type { AnyDatabase } from './resources/repository.js';
 import { serviceRoutes } from './routes/service.js';
+import { uiRoutes } from './ui/routes.js';
 import { users } from './users/definition.js';
 import { passwordResetRoutes } from './users/password-reset.js';
 import { userRoutes } from './users/routes.js';
@@ -136,6 +137,15 @@ export async function buildApp(
   await app.register(metricRoutes, { db: db as AnyDatabase });
   await app.register(auditRoutes, { db: db as AnyDatabase });
   await app.register(apiTokenRoutes, { db: db as AnyDatabase, service: apiTokenService });
+  // The web interface: pages over the routes above (ui/api.ts), under /ui/.
+  await app.register(uiRoutes, {
+    prefix: '/ui',
+    db: db as AnyDatabase,
+    tokens,
+    users: userCache,
+    secureCookies: config.protections.tls !== undefined,
+    bodyLimit: config.bodyLimit,
+  });
   return app;
 }
 
