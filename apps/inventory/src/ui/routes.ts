@@ -846,7 +846,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ? html`<table class="list preview"><caption>Preview: ${String(checked.rows.length)} rows</caption><thead><tr><th scope="col">Row</th>${checked.header.map((field) => html`<th scope="col">${field}</th>`)}<th scope="col">Problem</th></tr></thead>
         <tbody>${checked.rows.map((row) => {
           const problem = row.problem ?? (row.number === problemRow ? apiProblem : undefined);
-          return html`<tr${problem ? ' class="invalid"' : ''}><td>${String(row.number)}</td>${row.cells.map((cell) => html`<td>${cell}</td>`)}<td>${problem ? html`<span class="error">Row ${String(row.number)}${problem}</span>` : 'OK'}</td></tr>`;
+          return html`<tr${problem ? html` class="invalid"` : ''}><td>${String(row.number)}</td>${row.cells.map((cell) => html`<td>${cell}</td>`)}<td>${problem ? html`<span class="error">Row ${String(row.number)}${problem}</span>` : 'OK'}</td></tr>`;
         })}</tbody></table>`
           : '';
       if ('error' in checked && checked.error) {
@@ -1120,11 +1120,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const formError = html`<p><strong>Someone else changed this ${resource.singular.toLowerCase()} while you were editing it.</strong> Nothing was saved.</p>
         <table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the form</th><th scope="col">Now</th><th scope="col">Your value</th></tr></thead>
         <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td><del>${base[column.name] ?? ''}</del></td><td><ins>${now[column.name] ?? ''}</ins></td><td>${values[column.name] ?? ''}</td></tr>`)}</tbody></table>
-        <p>Press Save to overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
+        <p>The form now holds the current version with your own changes on top. Press Save to
+        overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
+        // The user's own edits stay; every field they did not touch takes the current value.
+        const mine = Object.fromEntries(
+          editableColumns(resource)
+            .filter((column) => values[column.name] !== base[column.name])
+            .map((column) => [column.name, values[column.name] ?? '']),
+        );
         return send(
           reply,
           await editPage(signed, resource, id, {
-            values,
+            values: { ...now, ...mine },
             base: now,
             etag: String(current.headers.etag ?? ''),
             errors: {},
@@ -1508,7 +1515,7 @@ function registerAdminPages(
     }),
   );
 
-  const tokensPage = async (signed: Signed, notice?: Html, status = 200) => {
+  const tokensPage = async (signed: Signed, notice?: Html) => {
     const answer = await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100');
     const tokens = answer.body?.data ?? [];
     return page(

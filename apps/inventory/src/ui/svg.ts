@@ -56,7 +56,7 @@ export function topologySvg(nodes: readonly TopologyNode[], edges: readonly Topo
       node.focus ? '#0b57d0' : '#ffffff'
     }" stroke="#0b57d0" stroke-width="2"></circle><text x="${at.x}" y="${at.y + 30}" text-anchor="middle" font-size="13" fill="#1f1f1f">${node.label}</text></g></a>`;
   });
-  return html`<svg class="topology" role="img" aria-labelledby="topology-title" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="topology" role="group" aria-labelledby="topology-title" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" xmlns="http://www.w3.org/2000/svg">
     <title id="topology-title">Topology: ${nodes.length} devices, ${edges.length} links</title>
     ${lines}${circles}</svg>`;
 }

@@ -164,7 +164,7 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
     await admin.goto(`${base}/ui/devices`);
     await expect(admin.locator('#total-count').textContent()).resolves.toBe('60 devices');
     await admin.locator('details.filters summary').click();
-    await admin.getByLabel('Vendor', { exact: true }).fill('jun');
+    await admin.locator('#filter-vendor').fill('jun');
     await admin.getByLabel('Vendor: how to match').selectOption('ic');
     await admin.getByRole('button', { name: 'Apply' }).click();
     await expect(admin.locator('#total-count').textContent()).resolves.toBe('30 devices');
@@ -215,13 +215,13 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
   it('shows the API validation error beside the field, keeping the input, then creates', async () => {
     await admin.goto(`${base}/ui/devices/new`);
     await checkAccessibility(admin, 'device-new');
-    await admin.getByLabel('Hostname').fill('edge-01');
-    await admin.getByLabel('IP', { exact: true }).fill('999.1.1.1');
+    await admin.locator('#field-hostname').fill('edge-01');
+    await admin.locator('#field-ip').fill('999.1.1.1');
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect(admin.locator('#field-ip-error').textContent()).resolves.toMatch(/ip|IP/);
-    await expect(admin.getByLabel('Hostname').inputValue()).resolves.toBe('edge-01');
+    await expect(admin.locator('#field-hostname').inputValue()).resolves.toBe('edge-01');
     await checkAccessibility(admin, 'device-new-error');
-    await admin.getByLabel('IP', { exact: true }).fill('192.0.2.10');
+    await admin.locator('#field-ip').fill('192.0.2.10');
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect(admin.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('edge-01');
   });
@@ -229,7 +229,7 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
   it('refuses a stale edit with 412, says what changed, and overwrites knowingly', async () => {
     const id = new URL(admin.url()).pathname.split('/').pop() as string;
     await admin.goto(`${base}/ui/devices/${id}/edit`);
-    await admin.getByLabel('Vendor').fill('Arista');
+    await admin.locator('#field-vendor').fill('Arista');
     // Someone else saves first, through the API.
     const other = await ctx.as('admin', {
       method: 'PATCH',
@@ -243,9 +243,10 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
       /changed this device while you were editing/,
     );
     await expect(alert.locator('table.diff').textContent()).resolves.toContain('DCS-7050');
-    await expect(admin.getByLabel('Vendor').inputValue()).resolves.toBe('Arista');
+    await expect(admin.locator('#field-vendor').inputValue()).resolves.toBe('Arista');
     await checkAccessibility(admin, 'device-edit-412');
     await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.waitForURL(`${base}/ui/devices/${id}`);
     const record = (await ctx.as('admin', { method: 'GET', url: `/devices/${id}` })).json();
     expect(record).toMatchObject({ vendor: 'Arista', model: 'DCS-7050' });
     // The history shows the edit's diff: field, before, after.
@@ -293,6 +294,7 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
     await admin.goto(`${base}/ui/vlans/import`);
     await admin.getByLabel('CSV data').fill('vlan_id,name\n10,users\n5000,too-high\n');
     await admin.getByRole('button', { name: 'Preview' }).click();
+    await admin.screenshot({ path: `${SCREENSHOTS}/import-preview.png`, fullPage: true });
     await expect(admin.locator('tr.invalid').count()).resolves.toBe(1);
     await expect(admin.locator('tr.invalid').textContent()).resolves.toContain('Row 3');
     await checkAccessibility(admin, 'import-errors');
@@ -342,7 +344,7 @@ describe('web interface in a browser', { timeout: 60_000 }, () => {
     await admin.getByRole('button', { name: 'Create token' }).click();
     await expect(admin.locator('#new-token').textContent()).resolves.toMatch(/^nit_/);
     await checkAccessibility(admin, 'admin-tokens');
-    await admin.reload();
+    await admin.goto(`${base}/ui/admin/tokens`);
     await expect(admin.locator('#new-token').count()).resolves.toBe(0);
     await admin.goto(`${base}/ui/audit-logs`);
     await expect(admin.locator('#total-count').textContent()).resolves.toMatch(/audit/i);
