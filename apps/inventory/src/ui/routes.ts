@@ -316,7 +316,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (answer.status !== 200 || typeof answer.body?.token !== 'string') {
       const message =
         answer.status === 400 ? 'Enter a username and a password' : errorMessage(answer);
-      return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 401);
+      return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 200);
     }
     const claims = options.tokens.verify(answer.body.token);
     const { cookie } = await sessions.create(claims.sub, claims.pwd);
