@@ -62,7 +62,8 @@ async function signIn(page: Page, username: string, password = TEST_PASSWORD) {
 // Without chromium (a machine that never ran .ci/run) the suite is skipped, and says so; CI
 // sets NETOPS_REQUIRE_CHROMIUM so that there it fails instead.
 const runBrowser = existsSync(CHROMIUM) || process.env.NETOPS_REQUIRE_CHROMIUM === '1';
-if (!runBrowser) console.warn(`${CHROMIUM} is missing: the web interface's browser tests are skipped`);
+if (!runBrowser)
+  console.warn(`${CHROMIUM} is missing: the web interface's browser tests are skipped`);
 
 describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, () => {
   let admin: Page;
