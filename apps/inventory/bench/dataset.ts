@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { insertMetrics, type MetricInput } from '../src/metrics/repository.js';
 import { DEVICE_STATUSES } from '../src/resources/definitions/devices.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 
 /**
  * A realistic inventory, generated deterministically from a seed and written through the
@@ -158,7 +158,7 @@ async function insertAll(db: AnyDatabase, table: string, rows: Iterable<Row>): P
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
-/** Device tags (issue 14): an environment, a data centre, and now and then a few more. */
+/** Device tags: an environment, a data centre, and now and then a few more. */
 const ENVIRONMENT_TAGS = ['prod', 'staging', 'lab'];
 const SITE_TAGS = ['dc1', 'dc2', 'dc3', 'edge-pop'];
 const EXTRA_TAGS = ['pci', 'monitored', 'core', 'legacy', 'ipv6'];

@@ -12,7 +12,7 @@ import { TEST_HASHING, TEST_PASSWORD, testConfig } from '../test/helpers.js';
  * process) the API spends on each hostile body of reliability/support/hostile-bodies.ts, sent
  * unauthenticated to a public route that takes a body (`POST /users/login`), one that takes none
  * (`POST /users/logout`) and an unknown URL, through `inject` (no sockets: only the service's
- * own work is measured). Issue 13's bound: 20 ms per 1 MB body.
+ * own work is measured). The bound: 20 ms per 1 MB body.
  */
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '5' } } });
 const repeat = Number(values.repeat);

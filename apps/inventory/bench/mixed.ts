@@ -3,7 +3,7 @@ import type { LoadResult } from './load.js';
 import type { BenchRequest } from './scenarios.js';
 
 /**
- * Issue 18's `mixed` scenario: what users really send. Each request is drawn from a seeded
+ * The `mixed` scenario: what users really send. Each request is drawn from a seeded
  * distribution (the n-th request of a run is always the same): lists of devices with varied
  * filters (vendor, status, role, location, tags; one or several; common values as often as the
  * data holds them, rare ones too), varied sorts, pages 1–50 and limits 10/50/100; single reads of

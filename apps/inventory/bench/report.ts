@@ -65,14 +65,14 @@ export interface TargetCheck {
   detail: string;
 }
 
-/** Issue 6's targets (PostgreSQL store; the start-up target is the embedded store's). */
+/** The targets (PostgreSQL store; the start-up target is the embedded store's). */
 export const TARGETS = {
   listRps: 3000,
   listP99Ms: 25,
-  /** Issue 18: the mixed scenario's reads. */
+  /** The mixed scenario's reads. */
   mixedReadRps: 3000,
   mixedReadP99Ms: 25,
-  /** Issue 14: a full CSV export stays within this much of the idle server's RSS. */
+  /** A full CSV export stays within this much of the idle server's RSS. */
   exportRssGrowthMb: 50,
   readRps: 5000,
   writeRps: 1500,
@@ -169,7 +169,7 @@ export function checkTargets(
     if (!first || !deep || first.requests === 0) continue;
     // Cost per request at the same concurrency is the inverse of throughput.
     const factor = first.requestsPerSecond / Math.max(1, deep.requestsPerSecond);
-    // Issue 14: a keyset page must cost about what the first page does; issue 6: an offset one 2x.
+    // A keyset page must cost about what the first page does; an offset one 2x.
     const allowed = name.includes('keyset')
       ? TARGETS.keysetPageCostFactor
       : TARGETS.deepPageCostFactor;

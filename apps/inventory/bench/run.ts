@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { migrate, openStore, type Store } from '@netops/store';
 import { sql } from 'kysely';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { cpuMeter } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive } from './load.js';
@@ -471,7 +471,7 @@ function rssMbOf(pid: number): number | null {
 }
 
 /**
- * Issue 14's export row: every device as CSV, one download at a time for the scenario's
+ * The export row: every device as CSV, one download at a time for the scenario's
  * duration (at least one), with the server's RSS sampled every 50 ms against its RSS idle
  * just before (the first scenario, so nothing earlier has grown the heap).
  */
@@ -559,7 +559,7 @@ async function listCacheStats(url: string, headers: Record<string, string>) {
 }
 
 /**
- * Issue 18's mixed workload (mixed.ts): reads and writes measured apart in one run, the list
+ * The mixed workload (mixed.ts): reads and writes measured apart in one run, the list
  * cache's hit rate over the measured seconds, and the same request stream against the ceiling
  * answering a 10-device page (the most common answer) for the ratio.
  */

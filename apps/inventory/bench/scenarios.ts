@@ -1,5 +1,5 @@
 /**
- * What the benchmark asks of the API (issue 6), one scenario per line of the result table. Each
+ * What the benchmark asks of the API, one scenario per line of the result table. Each
  * builds its n-th request, so rotating ids and unique hostnames come from a counter, and names
  * the target it is held to.
  */
@@ -70,7 +70,7 @@ export interface DatasetFacts extends MixedFacts {
 
 const BATCH_SIZE = 100;
 
-/** Issue 14's tag filter: two of the data set's tags (dataset.ts), all of them required. */
+/** The tag filter: two of the data set's tags (dataset.ts), all of them required. */
 export const BENCH_TAG_FILTER = ['prod', 'dc1'] as const;
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');

@@ -13,7 +13,7 @@ import { startInventoryServer } from './processes.js';
 
 /**
  * `npm run bench:webhooks -- [--database-url URL] [--connections C] [--duration S] [--rounds R]`
- * (issue 15; README "Webhooks"): what one matching webhook adds to a write. The real server on
+ * (README "Webhooks"): what one matching webhook adds to a write. The real server on
  * PostgreSQL (a database of its own, dropped and recreated) and a receiver answering 204 at once;
  * PATCH /devices/{id} driven without any webhook and with one enabled webhook matching every
  * change, alternately (R rounds each, so drift in a shared machine's load hits both variants), in

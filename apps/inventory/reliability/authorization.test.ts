@@ -24,7 +24,7 @@ import {
 } from './support/openapi-arbitraries.js';
 
 /**
- * Issue 7: the authorization matrix. Every operation of the OpenAPI document (and the test
+ * The authorization matrix. Every operation of the OpenAPI document (and the test
  * checks that the app's route table has no route the document lacks) × every principal, each
  * answer compared with what the rules say. The rules below are written from the product's
  * specification (authentication, the roles table, the owner rule; a viewer "cannot modify") and,
@@ -65,7 +65,7 @@ function ruleFor(method: string, path: string): Rule {
   }
   // Audit logs: admin only (spec, Links, events, audit logs, metrics).
   if (first === 'audit-logs') return { kind: 'roles', roles: ['admin'] };
-  // A record's change history is its audit rows: admin only, like the audit log (issue 15).
+  // A record's change history is its audit rows: admin only, like the audit log.
   if (path.endsWith('/{id}/history')) return { kind: 'roles', roles: ['admin'] };
   // API tokens are created, read and revoked by admins (README, API tokens).
   if (first === 'api-tokens') return { kind: 'roles', roles: ['admin'] };

@@ -7,7 +7,7 @@ import { create, startTestApp, type TestContext, unique } from '../test/helpers.
 import { report, runSeed, scale } from './support/model-figures.js';
 
 /**
- * Issue 7: batches are atomic under injected failure. A batch PATCH or DELETE (and the metrics
+ * Batches are atomic under injected failure. A batch PATCH or DELETE (and the metrics
  * array, the other batch write) that fails on one item in the middle leaves every record exactly
  * as before: compared as full rows read with SQL (updated_at included), with the audit log and
  * the metrics. Failures: a constraint violation on one item, a trigger raising on the N-th row

@@ -1,4 +1,4 @@
-// SIGKILL of the embedded store while writing (issue 7): the real service (src/main.ts in its own
+// SIGKILL of the embedded store while writing: the real service (src/main.ts in its own
 // process) on a fresh DATA_DIR (PGlite on disk), concurrent creates, PATCHes, batch PATCHes and
 // deletes, each acknowledgement remembered; SIGKILL at a random moment; a restart on the same
 // folder must start and hold every acknowledged write, and batches all or nothing. At the end the

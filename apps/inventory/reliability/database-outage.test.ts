@@ -1,4 +1,4 @@
-// PostgreSQL stopped and restarted under load (issue 7): the real service (src/main.ts in its own
+// PostgreSQL stopped and restarted under load: the real service (src/main.ts in its own
 // process) on a private PostgreSQL 15 cluster, steady reads and writes, then `pg_ctl stop -m fast`
 // (and, in the second case, `-m immediate`: a crash), load kept up during the outage, PostgreSQL
 // started again. Runs in the PostgreSQL pass of CI (TEST_DATABASE_URL set); the shared server is

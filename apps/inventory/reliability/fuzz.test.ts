@@ -22,7 +22,7 @@ import {
 } from './support/openapi-arbitraries.js';
 
 /**
- * Issue 7: property-based fuzzing of every operation of the OpenAPI document, with arbitraries
+ * Property-based fuzzing of every operation of the OpenAPI document, with arbitraries
  * derived from its schemas. Invariants, for every request: no 5xx; a 2xx matches the operation's
  * response schema (Ajv); any other answer is `{status: "error", message}`; and the data set
  * stays what the acknowledged writes made it (a model held by the test, compared with the API

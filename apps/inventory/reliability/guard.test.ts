@@ -1,4 +1,5 @@
-// Issue 13, findings 1, 8 and 10 under attack.
+// The guards a hostile review asked for under attack: bodies read only where a route takes one,
+// DNS rebinding refused, and the per-account login lock-out.
 // 1. Four clients, each from its own loopback address (127.0.0.2-5), send the most expensive
 //    bodies found (reliability/support/hostile-bodies.ts: 1 MB to routes that take no body and to
 //    unknown URLs, the same content cut to the 16 KiB a public route reads) at their full rate
@@ -205,7 +206,7 @@ describe('hostile bodies at the full rate limit of four clients', () => {
     // Every client spent its budget on bodies the service had to answer.
     expect(worked).toBeGreaterThanOrEqual(4 * RATE_LIMIT);
     expect(statuses['500'] ?? 0).toBe(0);
-    // What one hostile body costs the service: issue 13's bound for a 1 MB value is 20 ms.
+    // What one hostile body costs the service: the bound for a 1 MB value is 20 ms.
     expect(cpuMs / worked).toBeLessThan(20);
     // 50 ms on an idle machine. A shared one (CI beside other jobs, or the other suites running)
     // gives the service only its share of the cores: the bound grows with the load per core, and

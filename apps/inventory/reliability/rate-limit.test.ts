@@ -1,4 +1,4 @@
-// The rate limit under concurrency (issue 7): the real app listening on a loopback port, N
+// The rate limit under concurrency: the real app listening on a loopback port, N
 // requests from one address all at once against a budget of M. Exactly M may pass, whatever the
 // interleaving: each counter value handed out once, the rest 429 in the error shape with
 // Retry-After and the X-RateLimit-* headers. In memory, and (TEST_REDIS_URL) through Redis with

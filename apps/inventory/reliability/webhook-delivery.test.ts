@@ -1,4 +1,4 @@
-// Issue 15's delivery guarantees under faults: SIGKILL of the real service (its own process) with
+// The webhooks' delivery guarantees under faults: SIGKILL of the real service (its own process) with
 // deliveries pending, on the embedded store and on PostgreSQL; two instances sharing PostgreSQL;
 // and this repository's capture tool (apps/webhook, --json) as the receiver, as a user would.
 // Each check counts deliveries made, duplicated and lost (RELIABILITY.md, "Webhooks").

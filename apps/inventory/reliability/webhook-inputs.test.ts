@@ -1,4 +1,4 @@
-// Issue 15: hostile values for every new input of the webhooks (their fields, the deliveries
+// Hostile values for every new input of the webhooks (their fields, the deliveries
 // routes' parameters, the WEBHOOK_* configuration) and the SSRF policy at creation and at
 // delivery time. Every refusal is a 400 in the error shape; nothing is stored, nothing is sent.
 import { once } from 'node:events';

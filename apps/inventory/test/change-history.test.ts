@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { create, deviceWithInterfaces, startTestApp, type TestContext, unique } from './helpers.js';
 
 /**
- * Change history (issue 15): every change of a record, whichever way it was made (single, batch,
+ * Change history: every change of a record, whichever way it was made (single, batch,
  * bulk, CSV, a foreign key's action), is an audit row with the record before and after and the
  * fields changed, sharing its request's request_id; GET /{resource}/{id}/history lists them.
  */

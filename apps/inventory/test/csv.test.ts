@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { EXPORT_BATCH } from '../src/resources/csv-export.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
-/** CSV export (issue 14): every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
+/** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
 
 let ctx: TestContext;
 const VLANS = EXPORT_BATCH + 205;

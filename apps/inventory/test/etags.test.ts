@@ -3,10 +3,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTagCondition } from '../src/resources/etags.js';
 import { RESOURCES } from '../src/resources/index.js';
-import { create, deviceWithInterfaces, startTestApp, type TestContext, unique } from './helpers.js';
+import {
+  create,
+  deviceWithInterfaces,
+  makeUser,
+  startTestApp,
+  type TestContext,
+  unique,
+} from './helpers.js';
 
 /**
- * Safe concurrent edits (issue 15): a strong ETag on single-record reads and writes, If-Match on
+ * Safe concurrent edits: a strong ETag on single-record reads and writes, If-Match on
  * PUT/PATCH/DELETE (412, nothing changed), If-None-Match on reads (304), batch PATCH items'
  * `etag`. On both stores; the races need PostgreSQL's concurrent connections to mean anything,
  * and on the embedded store (one connection) they show the same outcome serially.
@@ -428,5 +435,143 @@ describe('parseTagCondition', () => {
     expect(parseTagCondition('If-Match', ' * ')).toEqual({ any: true });
     expect(() => parseTagCondition('If-Match', `${'"a",'.repeat(65)}`)).toThrow(/more than 64/);
     expect(() => parseTagCondition('If-Match', '"\u0001"')).toThrow(/Invalid If-Match/);
+  });
+});
+
+/**
+ * Accounts, API tokens and events are served by the same resource routes as the inventory, so
+ * they answer ETags and honour If-Match and If-None-Match like every record (their own rules,
+ * write hooks, come on top).
+ */
+describe('ETag on accounts, API tokens and events', () => {
+  it('users: a stale If-Match on PUT or DELETE is 412 and changes nothing', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/users',
+      payload: {
+        username: unique('etag-user'),
+        email: `${unique('e')}@example.test`,
+        password: 'long-enough-1',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const createdTag = created.headers.etag as string;
+    expect(createdTag).toMatch(STRONG);
+    expect(created.json()).not.toHaveProperty('password_hash');
+    const url = `/users/${created.json().id}`;
+    const read = await ctx.as('admin', { method: 'GET', url });
+    expect(read.headers.etag).toBe(createdTag);
+    const notModified = await ctx.as('admin', {
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': createdTag },
+    });
+    expect(notModified.statusCode).toBe(304);
+
+    const changed = await ctx.as('admin', {
+      method: 'PUT',
+      url,
+      headers: { 'if-match': createdTag },
+      payload: { role: 'editor' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const changedTag = changed.headers.etag as string;
+    expect(changedTag).toMatch(STRONG);
+    expect(changedTag).not.toBe(createdTag);
+
+    const stalePut = await ctx.as('admin', {
+      method: 'PUT',
+      url,
+      headers: { 'if-match': createdTag },
+      payload: { role: 'viewer' },
+    });
+    expect(stalePut.statusCode, stalePut.body).toBe(412);
+    const staleDelete = await ctx.as('admin', {
+      method: 'DELETE',
+      url,
+      headers: { 'if-match': createdTag },
+    });
+    expect(staleDelete.statusCode).toBe(412);
+    const after = await ctx.as('admin', { method: 'GET', url });
+    expect(after.json().role).toBe('editor');
+    expect(after.headers.etag).toBe(changedTag);
+
+    const deleted = await ctx.as('admin', {
+      method: 'DELETE',
+      url,
+      headers: { 'if-match': changedTag },
+    });
+    expect(deleted.statusCode).toBe(204);
+  });
+
+  it('users: an owner sending back only their role answers the current tag, and 412 when stale', async () => {
+    const owner = await makeUser(ctx, 'editor', 'etag-owner');
+    const headers = { authorization: `Bearer ${owner.token}` };
+    const url = `/users/${owner.id}`;
+    const current = await ctx.app.inject({ method: 'GET', url, headers });
+    const tag = current.headers.etag as string;
+    const same = await ctx.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...headers, 'if-match': tag },
+      payload: { role: 'editor' },
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.headers.etag).toBe(tag);
+    const stale = await ctx.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...headers, 'if-match': '"1"' },
+      payload: { role: 'editor' },
+    });
+    expect(stale.statusCode, stale.body).toBe(412);
+  });
+
+  it('API tokens: the create answers the token once and a tag; a stale If-Match keeps it alive', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/api-tokens',
+      payload: { name: unique('etag-token'), scopes: ['events:read'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const tag = created.headers.etag as string;
+    expect(tag).toMatch(STRONG);
+    const { id, token } = created.json();
+    expect(token).toMatch(/^nit_/);
+    const url = `/api-tokens/${id}`;
+    const read = await ctx.as('admin', { method: 'GET', url });
+    expect(read.headers.etag).toBe(tag);
+    expect(read.json()).not.toHaveProperty('token');
+
+    const stale = await ctx.as('admin', { method: 'DELETE', url, headers: { 'if-match': '"1"' } });
+    expect(stale.statusCode).toBe(412);
+    const used = await ctx.app.inject({
+      method: 'GET',
+      url: '/events',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(used.statusCode).toBe(200);
+    // Its use wrote last_used_at: a new version, so the tag read before is stale too.
+    const current = (await ctx.as('admin', { method: 'GET', url })).headers.etag as string;
+    const revoked = await ctx.as('admin', {
+      method: 'DELETE',
+      url,
+      headers: { 'if-match': current },
+    });
+    expect(revoked.statusCode).toBe(204);
+  });
+
+  it('events: the create and a read answer the same tag; If-None-Match gives 304', async () => {
+    const created = await ctx.as('editor', {
+      method: 'POST',
+      url: '/events',
+      payload: { severity: 'info', type: 'etag', message: 'tagged' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const tag = created.headers.etag as string;
+    expect(tag).toMatch(STRONG);
+    const url = `/events/${created.json().id}`;
+    expect((await read(url)).headers.etag).toBe(tag);
+    expect((await read(url, { 'if-none-match': tag })).statusCode).toBe(304);
   });
 });

@@ -155,7 +155,7 @@ describe('audit logs', () => {
       user_id: expect.any(String),
       username: 'admin',
       resource_id: location.id,
-      // Issue 15: [old, new] per changed field, and the record before and after.
+      // The change history: [old, new] per changed field, and the record before and after.
       changes: { city: [null, 'Lyon'] },
       prechange: { city: null, name: 'Audited' },
       postchange: { city: 'Lyon', name: 'Audited' },

@@ -2,6 +2,7 @@ import type { Store } from '@netops/store';
 import { openTestStore, type TestStoreOptions } from '@netops/store/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
+import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AppConfig, buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
@@ -153,7 +154,7 @@ export async function deviceWithInterfaces(ctx: TestContext, count: number) {
 export async function statementCountingApp(ctx: TestContext) {
   let statements = 0;
   // Counted as their results come back: a statement that embeds a query builder (a write inside
-  // a WITH, see resources/repository.ts) transforms that builder's node too, but runs once.
+  // a WITH, see resources/writes.ts) transforms that builder's node too, but runs once.
   const counter: KyselyPlugin = {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
@@ -202,4 +203,12 @@ export async function startSeededApp(
   );
   await app.ready();
   return { app, store };
+}
+
+/** The audit rows written for `id`, by its lower-case form as PostgreSQL prints uuids. */
+export async function auditRowsOf(ctx: Pick<TestContext, 'store'>, id: string) {
+  const result = await sql<{ action: string; resource_id: string }>`
+    SELECT action, resource_id FROM audit_logs WHERE lower(resource_id) = ${id.toLowerCase()}
+    ORDER BY created_at, id`.execute(ctx.store.db);
+  return result.rows;
 }

@@ -1,4 +1,4 @@
-// Issue 13, finding 10: no per-account login lock-out. Guessing was bounded only per client
+// The per-account login lock-out (a hostile review found none). Guessing was bounded only per client
 // address (100 requests a minute), so a guesser with many addresses was not slowed at all. Now:
 // a wait per (account, address) pair after 5 failures, and one per account after 20 failures
 // from all addresses together, which addresses that signed in before are exempt from; refused

@@ -3,7 +3,7 @@ import { RESOURCES } from '../src/resources/index.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
 /**
- * Issue 14: every list answers text/csv and every resource's create reads it, so the OpenAPI
+ * CSV: every list answers text/csv and every resource's create reads it, so the OpenAPI
  * document (and the fuzzing suite generated from it) must describe both media types.
  */
 

@@ -1,8 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { listCacheOf } from '../src/resources/list-cache.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
+import type { AnyDatabase } from '../src/db/schema.js';
 import {
   create,
   startTestApp,
@@ -12,7 +11,7 @@ import {
 } from './helpers.js';
 
 /**
- * What keeps lists and batches fast (issue 6) must not change what they answer: totals stay
+ * What keeps lists and batches fast must not change what they answer: totals stay
  * exact through writes, cascades and other instances (src/resources/list-cache.ts), deep pages
  * hold the rows a full sort gives, even when they start from a recorded position, a batch PATCH
  * of any size and mix of fields applies every item, and both cost a fixed number of SQL
@@ -288,15 +287,8 @@ describe('rendered pages', () => {
 
 describe('LIST_CACHE=off', () => {
   it('gives the same answers and keeps nothing between requests', async () => {
-    // A database handle of its own: caches are per handle, and this app must not disable the
-    // shared app's.
-    const db = ctx.store.db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => args.result,
-    });
-    const uncached = await buildApp(testConfig({ listCache: false }), {
-      store: { ...ctx.store, db },
-    });
+    // The same store: each app has its cache, and this one must not disable the shared app's.
+    const uncached = await buildApp(testConfig({ listCache: false }), { store: ctx.store });
     try {
       for (const url of [
         '/devices?limit=5&sortby=hostname:desc',
@@ -314,10 +306,10 @@ describe('LIST_CACHE=off', () => {
           expect(response.body, url).toBe(expected.body);
         }
       }
-      const cache = listCacheOf(db);
+      const cache = uncached.listCache;
       expect([cache.counts.size, cache.anchors.size, cache.pages.size]).toEqual([0, 0, 0]);
-      // The shared app's cache, on its own handle, is untouched.
-      expect(listCacheOf(ctx.store.db).pages.size).toBeGreaterThan(0);
+      // The shared app's cache is untouched.
+      expect(ctx.app.listCache.pages.size).toBeGreaterThan(0);
     } finally {
       await uncached.close();
     }
@@ -420,7 +412,7 @@ describe('cost', () => {
         await run('?limit=100&page=12'),
         await run('?status=active&vendor=Cisco&sortby=vendor:asc&sortby=hostname:desc&limit=100'),
         await run('?status=active&sortby=hostname:desc&limit=100&page=5'),
-        // Issue 14: lookups, tags, search, field selection and keyset pages are one too.
+        // Lookups, tags, search, field selection and keyset pages are one too.
         await run('?hostname__ic=host-00&vendor__in=Cisco,Arista&vendor__isnull=false&limit=100'),
         await run('?tags=core&tags=prod&q=host&status__n=offline&limit=100'),
         await run('?fields=id,hostname&sortby=hostname:asc&limit=100'),

@@ -1,12 +1,12 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { kindOf, LOOKUPS, LOOKUPS_BY_KIND } from '../src/resources/lookups.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**
- * Issue 14's query power on the generic mechanism: lookup expressions on every column kind
+ * Query power on the generic mechanism: lookup expressions on every column kind
  * (checked against an oracle over the same rows), tags, search, field selection and keyset
  * cursors. Rows go in through the data layer where the API is not what is tested.
  */

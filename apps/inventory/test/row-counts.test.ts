@@ -7,8 +7,8 @@ import { openTestStore } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
 /**

@@ -184,8 +184,8 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
       headers: bearer(admin),
       payload: { inactive_status: false },
     });
-    // Reactivated, the account's tokens from before the deactivation stay dead (issue 13,
-    // finding 3): the other instance learns that too, and a new sign-in works on both.
+    // Reactivated, the account's tokens from before the deactivation stay dead (a hostile
+    // review found them revived): the other instance learns that too, and a new sign-in works on both.
     await expect
       .poll(() => status(second, viewer), { timeout: PROPAGATION_MS, interval: 10 })
       .toBe(401);

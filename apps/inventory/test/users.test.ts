@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, startTestApp, type TestContext } from './helpers.js';
+import { login, makeUser, startTestApp, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -189,5 +190,43 @@ describe('user accounts', () => {
     const missing = await ctx.as('admin', { method: 'GET', url: `/users/${other.id}` });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('User not found');
+  });
+});
+
+describe('an admin demoted while their request runs', () => {
+  it('changes no role: the write itself checks they are still an active admin (403)', async () => {
+    const admin = await makeUser(ctx, 'admin', 'stale-admin');
+    const target = await makeUser(ctx, 'viewer', 'target');
+    const headers = withToken(admin.token);
+    // The admin's row, warm in the user cache, is what the guard reads.
+    expect((await ctx.app.inject({ method: 'GET', url: '/users', headers })).statusCode).toBe(200);
+    expect(ctx.app.userCache.has(admin.id)).toBe(true);
+    // Demoted without the notification that would make the cache forget it: the guard still
+    // sees an admin, as it would for a demotion committing while the request runs.
+    await ctx.store.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+      await trx.updateTable('users').set({ role: 'viewer' }).where('id', '=', admin.id).execute();
+    });
+    const refused = await ctx.app.inject({
+      method: 'PUT',
+      url: `/users/${target.id}`,
+      headers,
+      payload: { role: 'admin' },
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    const stored = await ctx.store.db
+      .selectFrom('users')
+      .select('role')
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.role).toBe('viewer');
+    // A change of no role or status needs no such check.
+    const renamed = await ctx.app.inject({
+      method: 'PUT',
+      url: `/users/${target.id}`,
+      headers,
+      payload: { email: `${target.username}@renamed.test` },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
   });
 });

@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
-import { listCacheOf } from '../src/resources/list-cache.js';
-import type { AnyDatabase } from '../src/resources/repository.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**
- * Issue 18: exact totals without recounting after every write. Lists filtered by one or two
+ * Exact totals without recounting after every write. Lists filtered by one or two
  * `counted` columns read the value counters the writes maintain (migration 014); other filters
  * are counted at most once per write by all concurrent readers of one instance (list-cache.ts).
  * These tests pin the structure: the totals equal COUNT(*) through every kind of write, a
@@ -200,7 +199,7 @@ describe('value counters (migration 014)', () => {
   });
 
   it('are read, never counted: a write the triggers did not see is not in the total until recounted', async () => {
-    const cache = listCacheOf(db);
+    const cache = ctx.app.listCache;
     const before = { ...cache.stats };
     const vendor = 'BehindTheTriggers';
     expect(await total(`vendor=${vendor}`)).toBe(0);
@@ -228,7 +227,7 @@ describe('value counters (migration 014)', () => {
 
 describe('counts of other filters', () => {
   it('are run once for N concurrent readers after a write, not N times', async () => {
-    const cache = listCacheOf(db);
+    const cache = ctx.app.listCache;
     const query = 'hostname__ic=vc-';
     await total(query);
     // A write, then any list of the table: this instance now knows its version moved on.

@@ -2,7 +2,7 @@
  * Request bodies built to make the content check (src/protections/content-check.ts) work as hard
  * as it can, each just under the default BODY_LIMIT (1 MiB) once serialised. Used by the
  * reliability test (reliability/hostile-bodies.test.ts) and the benchmark
- * (bench/hostile-bodies.ts). Issue 13 named the first two: one string of `<` ending in a letter
+ * (bench/hostile-bodies.ts). A hostile review named the first two: one string of `<` ending in a letter
  * cost sanitize-html 0.6-0.74 s of CPU, repeated `R&D` 0.2 s per MB.
  */
 

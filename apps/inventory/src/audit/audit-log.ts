@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { retryOnConflict } from '../db/retry.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
-import type { AnyDatabase } from '../resources/repository.js';
 
 /** Who did it, from where: taken from the authenticated request. */
 export interface Actor {
@@ -25,9 +25,6 @@ export const AUDIT_ACTIONS = [
   'password_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** The actions the tables' triggers write (migration 012); the others are written by the code. */
-const RECORD_CHANGES: ReadonlySet<AuditAction> = new Set(['create', 'replace', 'update', 'delete']);
 
 export interface AuditEntry {
   action: AuditAction;
@@ -86,40 +83,35 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
- * Every mutation goes through here: the work and its audit rows share one transaction, so either
- * both are stored or neither, and no handler can forget the audit.
+ * A multi-step account flow (a password change or reset) in one transaction: it names who
+ * writes, so the tables' triggers (migration 012) audit the records it changes, and writes the
+ * entries it answers that are not record changes (a password reset) with it, so both are stored
+ * or neither. The account it changed is forgotten by this instance's user cache once committed.
+ * Single-record writes go through the resource routes instead (resources/routes.ts).
  */
-export async function mutateWithAudit<T>(
+export async function runAccountFlow<T>(
   db: AnyDatabase,
   request: FastifyRequest,
-  work: (trx: AnyDatabase) => Promise<{ result: T; audit: AuditEntry[] }>,
+  work: (trx: AnyDatabase) => Promise<{ result: T; account: string; audit?: AuditEntry[] }>,
 ): Promise<T> {
-  let entries: AuditEntry[] = [];
   const actor = actorOf(request);
   // A deadlock victim is run again whole (the work too): nothing of it was kept.
-  const outcome = await retryOnConflict(() =>
+  const { result, account } = await retryOnConflict(() =>
     db.transaction().execute(async (trx) => {
-      // The tables' triggers (migration 012) audit the records the work creates, changes and
-      // deletes, with their snapshots; the other entries (a password reset) are written here.
       await sql`SELECT set_config('inventory.actor', ${actorSetting(actor, { resourceType: '', action: 'update' })}, true)`.execute(
         trx,
       );
-      const { result, audit } = await work(trx);
-      entries = audit;
-      await writeAuditEntries(
-        trx,
-        actor,
-        audit.filter((entry) => !RECORD_CHANGES.has(entry.action)),
-      );
-      return result;
+      const outcome = await work(trx);
+      await writeAuditEntries(trx, actor, outcome.audit ?? []);
+      return outcome;
     }),
   );
-  forgetChangedAccounts(request, entries);
-  return outcome;
+  forgetChangedAccount(request, account);
+  return result;
 }
 
 /**
- * A write of one or many rows, described as parts of one SQL statement (see repository.ts):
+ * A write of one or many rows, described as parts of one SQL statement (see resources/writes.ts):
  * PostgreSQL runs a statement as a transaction of its own, so the rows and their audit rows are
  * stored together or not at all, in one round trip instead of BEGIN, the write, the audit
  * INSERT and COMMIT. Its text is compiled once per shape (db/statement-template.ts).
@@ -195,15 +187,22 @@ export async function writeWithAudit<R>(
   return result.rows;
 }
 
+/** Runs `write` as one statement without naming who writes: for tables that are not audited. */
+export async function writeUnaudited<R>(db: AnyDatabase, write: StatementWrite): Promise<R[]> {
+  const template = statementTemplate(db, JSON.stringify(['unaudited', write.shape]), (param) => {
+    const { steps, result } = write.parts(param);
+    return sql`WITH ${sql.join(steps)} ${result}`;
+  });
+  const result = await retryOnConflict(() => db.executeQuery<R>(template.bind(write.values)));
+  return result.rows;
+}
+
 /**
- * Accounts changed through the API are forgotten by this instance's user cache as soon as the
+ * An account changed through the API is forgotten by this instance's user cache as soon as the
  * change is committed, before the response: the notification that tells every instance arrives
- * a moment later, and the client that changed them must not be answered from the old row.
+ * a moment later, and the client that changed it must not be answered from the old row.
  */
-function forgetChangedAccounts(request: FastifyRequest, entries: readonly AuditEntry[]): void {
-  for (const entry of entries) {
-    if (entry.resourceType === 'users' && entry.resourceId !== null) {
-      request.server.userCache.forget(entry.resourceId);
-    }
-  }
+export function forgetChangedAccount(request: FastifyRequest, id: string): void {
+  // As PostgreSQL writes uuids: the cache holds the stored id.
+  request.server.userCache.forget(id.toLowerCase());
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AnyDatabase } from '../db/schema.js';
 import { type ListQuery, sendListPage } from '../resources/pages.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import { listQuerySchema, pageSchema, responses } from '../resources/schemas.js';
 import { auditLogs } from './definition.js';
 

@@ -1,26 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
-import { badRequest, notFound } from '../errors.js';
-import type { ResourceDefinition } from '../resources/definition.js';
+import type { AnyDatabase } from '../db/schema.js';
+import { badRequest } from '../errors.js';
+import type { ResourceDefinition, WriteHooks } from '../resources/definition.js';
 import { text, timestamp } from '../resources/definition.js';
-import { type ListQuery, sendListPage } from '../resources/pages.js';
-import {
-  type AnyDatabase,
-  deleteRow,
-  findRow,
-  insertRow,
-  type Row,
-} from '../resources/repository.js';
-import {
-  IdParams,
-  listQuerySchema,
-  NoContent,
-  pageSchema,
-  recordSchema,
-  responses,
-} from '../resources/schemas.js';
+import { resourceRoutes } from '../resources/routes.js';
 import { API_TOKEN_SCOPES, type ApiTokenService } from './api-tokens.js';
 
 /** One or more of the scopes, each at most once. */
@@ -31,141 +15,74 @@ const ScopesSchema = Type.Array(Type.Union(API_TOKEN_SCOPES.map((scope) => Type.
 });
 
 /**
- * API tokens as a resource: the generic list (filters, sort, paging), reads and the SQL come
- * from the definition; the routes are their own, as a token is minted by the service (never
- * sent by the client), shown once, and never changed (revoke it and create another). The hash
- * is not a declared column, so no query of the mechanism ever selects it.
+ * API tokens as a resource (admins only): the generic list (filters, sort, paging), reads,
+ * creates and deletes. A token is minted by the service (never sent by the client), shown once
+ * in the create's answer, and never changed (revoke it and create another): its hooks are
+ * below. The hash is a hidden column, so no query of the mechanism ever selects it.
  */
 export const apiTokens: ResourceDefinition = {
   name: 'api-tokens',
   table: 'api_tokens',
   notFoundMessage: 'API token not found',
   writeRoles: ['admin'],
+  readRoles: ['admin'],
+  operations: ['list', 'read', 'create', 'delete'],
   systemColumns: ['id', 'created_at'],
   columns: {
     name: text({ required: true, filterable: true, sortable: true, maxLength: 100 }),
     scopes: { schema: ScopesSchema, required: true },
     /** `nit_` and the next 8 characters: enough to tell tokens apart, useless to an attacker. */
-    token_prefix: { schema: Type.String(), required: true },
+    token_prefix: { schema: Type.String(), required: true, readOnly: true },
     /** The admin who created it (kept when that account is deleted). */
-    created_by: { schema: Type.String({ format: 'uuid' }) },
+    created_by: { schema: Type.String({ format: 'uuid' }), readOnly: true },
     expires_at: timestamp(),
-    last_used_at: timestamp(),
+    last_used_at: timestamp({ readOnly: true }),
+  },
+  hiddenColumns: ['token_hash'],
+  createdFields: {
+    token: Type.String({ description: 'The token itself: shown in this answer only' }),
+  },
+  summaries: {
+    list: 'List API tokens (admin; never the tokens themselves)',
+    create: 'Create an API token (admin); the answer is the only time the token is shown',
+    read: 'Read an API token (admin; never the token itself)',
+    delete: 'Revoke an API token (admin): it stops working at once, on every instance',
   },
 };
 
-const CreateBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: ScopesSchema,
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-
-const record = recordSchema(apiTokens);
-const Created = Type.Object({
-  ...record.properties,
-  token: Type.String({ description: 'The token itself: shown in this answer only' }),
-});
-
-const adminOnly = { access: ['admin'] } as const;
-
-const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-  action,
-  resourceType: apiTokens.name,
-  resourceId: id.toLowerCase(),
-  changes,
-});
-
-export const apiTokenRoutes: FastifyPluginAsyncTypebox<{
-  db: AnyDatabase;
-  service: ApiTokenService;
-}> = async (app, { db, service }) => {
-  app.get(
-    '/api-tokens',
-    {
-      config: adminOnly,
-      schema: {
-        summary: 'List API tokens (admin; never the tokens themselves)',
-        querystring: listQuerySchema(apiTokens),
-        response: responses({ 200: pageSchema(apiTokens) }),
-      },
-    },
-    async (request, reply) =>
-      sendListPage(request, reply, db, apiTokens, request.query as ListQuery),
-  );
-
-  app.post(
-    '/api-tokens',
-    {
-      config: adminOnly,
-      schema: {
-        summary: 'Create an API token (admin); the answer is the only time the token is shown',
-        body: CreateBody,
-        response: responses({ 201: Created }),
-      },
-    },
-    async (request, reply) => {
-      const { name, scopes, expires_at: expiresAt = null } = request.body;
-      if (expiresAt !== null && !(Date.parse(expiresAt) > Date.now())) {
+/** A create mints the token, stores its hash and answers it once; nothing else keeps it. */
+export function apiTokenHooks(service: ApiTokenService): WriteHooks {
+  return {
+    beforeWrite({ operation, request, values }) {
+      if (operation !== 'create') return { values };
+      const expiresAt = values.expires_at;
+      if (typeof expiresAt === 'string' && !(Date.parse(expiresAt) > Date.now())) {
         throw badRequest('expires_at must be in the future');
       }
       const { token, hash, prefix } = service.mint();
-      const values = {
-        name,
-        scopes,
-        token_prefix: prefix,
-        created_by: request.user?.id ?? null,
-        expires_at: expiresAt,
-      };
-      const row = await mutateWithAudit(db, request, async (trx) => {
-        const created = await insertRow(trx, apiTokens, {
+      return {
+        values: {
           ...values,
-          scopes: sql`${scopes}::text[]`,
+          token_prefix: prefix,
           token_hash: hash,
-        });
-        // What was created, never the token or its hash.
-        return { result: created, audit: [entry('create', String(created.id), values)] };
-      });
-      return reply.status(201).send({ ...row, token });
+          created_by: request.user?.id ?? null,
+        },
+        carried: token,
+      };
     },
-  );
+    afterWrite({ operation, row, carried }) {
+      return operation === 'create' && row ? { ...row, token: carried } : undefined;
+    },
+  };
+}
 
-  app.get(
-    '/api-tokens/:id',
-    {
-      config: adminOnly,
-      schema: {
-        summary: 'Read an API token (admin; never the token itself)',
-        params: IdParams,
-        response: responses({ 200: record }),
-      },
-    },
-    async (request) => {
-      const row = await findRow(db, apiTokens, request.params.id);
-      if (!row) throw notFound(apiTokens.notFoundMessage);
-      return row;
-    },
-  );
-
-  app.delete(
-    '/api-tokens/:id',
-    {
-      config: adminOnly,
-      schema: {
-        summary: 'Revoke an API token (admin): it stops working at once, on every instance',
-        params: IdParams,
-        response: responses({ 204: NoContent }),
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await mutateWithAudit(db, request, async (trx) => {
-        await deleteRow(trx, apiTokens, id);
-        return { result: undefined, audit: [entry('delete', id, null)] };
-      });
-      return reply.status(204).send(null);
-    },
-  );
+export const apiTokenRoutes: FastifyPluginAsync<{
+  db: AnyDatabase;
+  service: ApiTokenService;
+}> = async (app, { db, service }) => {
+  await app.register(resourceRoutes, {
+    prefix: '/api-tokens',
+    definition: { ...apiTokens, hooks: apiTokenHooks(service) },
+    db,
+  });
 };

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import type { AnyDatabase } from '../db/schema.js';
 import { unauthorized } from '../errors.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import { EXPIRED_TOKEN_MESSAGE, INVALID_TOKEN_MESSAGE } from './tokens.js';
 
 /**

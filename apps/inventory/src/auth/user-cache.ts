@@ -24,8 +24,9 @@ export const USER_CACHE_CAPACITY = 10_000;
  * - Every change to `users`, by this instance, another one or plain SQL, is announced by a
  *   trigger (migration 005) and forgotten here when the notification arrives, milliseconds
  *   after its commit. Changes made through this instance's API are also forgotten as soon as
- *   they commit (`forget`, called by mutateWithAudit), before their response is sent, so the
- *   client that deactivated an account or changed a password is never answered from the old row.
+ *   they commit (`forget`, called through audit-log.ts's forgetChangedAccount by the accounts'
+ *   write hooks and account flows), before their response is sent, so the client that
+ *   deactivated an account or changed a password is never answered from the old row.
  * - The cache is used only while the notifications are certain to arrive (`listening` to
  *   `lost`); in between, every request reads its row, as if there were no cache, and a
  *   reconnection starts from an empty cache (notifications may have been missed meanwhile).

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { Role } from '../auth/roles.js';
 
 /**
@@ -69,3 +69,11 @@ export interface Database {
 }
 
 export const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
+
+/**
+ * The database as the generic side sees it: tables chosen at run time from the resources'
+ * definitions (an allow-list), so by name only. Typed access to a table lives with its owner
+ * (Kysely<Database>); this is the same handle.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tables are chosen at run time from definitions
+export type AnyDatabase = Kysely<any>;

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { RecentlyUsed } from '../lib/recently-used.js';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { AnyDatabase } from './schema.js';
 
 /**
  * Statements built with Kysely once per shape, then only bound. Building and compiling a list

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { responses } from '../resources/schemas.js';
 import { databaseUnavailable } from './error-handler.js';
 

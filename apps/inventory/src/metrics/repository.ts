@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import type { AnyDatabase, Row } from '../resources/repository.js';
+import type { AnyDatabase } from '../db/schema.js';
+import type { Row } from '../resources/rows.js';
 
 /** The metrics a device reports; every one may be absent from a record. */
 export const METRIC_FIELDS = ['cpu', 'memory', 'temperature', 'uptime_seconds'] as const;

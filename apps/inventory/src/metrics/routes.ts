@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from 'typebox';
 import { retryOnConflict } from '../db/retry.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
 import { sendVersionedAnswer } from '../resources/pages.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import {
   DEFAULT_PAGE_SIZE,
   IdParams,

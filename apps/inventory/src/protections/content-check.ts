@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
  * allowed tags, i.e. htmlparser2's tokenizer, whose text it then escapes again) change it,
  * leaving aside that escaping? It once ran sanitize-html over every value to find out, which costs
  * about 1 µs per `<` or `&` (a text event each) and let one 1 MB value take 0.9 s of CPU before
- * authentication (issue 13). The answer needs no parser: text comes out unchanged exactly when
+ * authentication. The answer needs no parser: text comes out unchanged exactly when
  * the tokenizer never leaves its text state (nothing is dropped) and decodes no character
  * reference (a decoded reference is shorter than its source). Both are decided here in one pass
  * each; test/protections/content-check.test.ts compares this with sanitize-html itself over

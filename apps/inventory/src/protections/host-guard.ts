@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 
 /**
  * Which `Host` values the API answers (ALLOWED_HOSTS, README "Protections"). DNS rebinding
- * (issue 13) works through a name the attacker controls and points at the API's address: the
+ * works through a name the attacker controls and points at the API's address: the
  * victim's browser then sends `Host: rebind.attacker.example` and, for the page's own origin,
  * an `Origin` that matches it, so the origin guard alone lets the page call the API. Refusing
  * host names nobody configured closes that; IP literals and `localhost` can never be an

@@ -19,7 +19,7 @@ function announcesBody(request: FastifyRequest): boolean {
 }
 
 /**
- * Bodies are read only where a route takes one (issue 13: a 1 MB body sent to
+ * Bodies are read only where a route takes one (a 1 MB body sent to
  * `POST /users/logout` or to an unknown URL was parsed and checked before anything refused it):
  *
  * - an unknown URL gets its usual 404 (or 405) without its body being read: the body headers are

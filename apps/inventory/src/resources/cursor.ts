@@ -13,7 +13,7 @@ import { badRequest } from '../errors.js';
 interface CursorPayload {
   /** Resource. */
   r: string;
-  /** The list it belongs to: a digest of its sort and filters (repository.ts's conditionsKey). */
+  /** The list it belongs to: a digest of its sort and filters (list.ts's conditionsKey). */
   l: string;
   /** The last row's sort values, then its id. */
   k: unknown[];

@@ -1,5 +1,9 @@
+import type { FastifyRequest } from 'fastify';
+import type { RawBuilder } from 'kysely';
 import { type TSchema, Type } from 'typebox';
-import type { Role } from '../auth/roles.js';
+import type { ApiTokenScope } from '../auth/api-tokens.js';
+import type { Access, Role } from '../auth/roles.js';
+import type { ParameterOf } from '../db/statement-template.js';
 
 /** What a column holds; the lookups it offers follow from it (lookups.ts). */
 export type ColumnKind =
@@ -21,7 +25,7 @@ export type ColumnKind =
 /**
  * A resource is declared, not programmed: its table, its columns and what each may be used for,
  * who may write it, and the few hooks for behaviour that is really its own. routes.ts derives
- * the HTTP schemas and the eight endpoints from this; repository.ts the SQL.
+ * the HTTP schemas and the endpoints from this; list.ts, rows.ts and writes.ts the SQL.
  */
 export interface ColumnDefinition {
   /** Schema of one non-null value; validates bodies and query filters alike. */
@@ -56,6 +60,89 @@ export interface ColumnDefinition {
    * trail in clear.
    */
   secret?: boolean;
+  /**
+   * Written by the service (a write hook), never by a client: in answers, not in request
+   * bodies (an API token's prefix, who created it).
+   */
+  readOnly?: boolean;
+}
+
+/** The endpoints a resource may offer (routes.ts). */
+export const RESOURCE_OPERATIONS = [
+  /** GET /: the list (filters, sort, paging, CSV export). */
+  'list',
+  /** GET /{id}. */
+  'read',
+  /** POST / with one record. */
+  'create',
+  /** POST / with an array of records or a CSV file, created all or none. */
+  'bulk-create',
+  /** PUT /{id}. */
+  'replace',
+  /** PATCH /{id}. */
+  'update',
+  /** DELETE /{id}. */
+  'delete',
+  /** PATCH / with an array of partial records. */
+  'batch-update',
+  /** DELETE / with an array of ids. */
+  'batch-delete',
+  /** GET /{id}/history: the record's audit rows (admins). */
+  'history',
+] as const;
+export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
+
+/** A write of one record, as the write hooks see it. */
+export type RecordWrite = 'create' | 'replace' | 'update' | 'delete';
+
+export interface PendingWrite {
+  operation: RecordWrite;
+  request: FastifyRequest;
+  /** The record written (absent on create). */
+  id?: string;
+  /** The values as the request gives them, prepared (defaults, tags, sealed secrets). */
+  values: Record<string, unknown>;
+}
+
+/**
+ * A condition the write must meet in its own statement (so nothing can change it between a
+ * check and the write), and the error when it does not.
+ */
+export interface WriteCondition {
+  /** Names the condition's SQL text (statements are compiled once per shape). */
+  name: string;
+  sql: (param: ParameterOf) => RawBuilder<boolean>;
+  values: Record<string, unknown>;
+  refusal: () => Error;
+}
+
+export interface PreparedWrite {
+  /** The columns to write. */
+  values: Record<string, unknown>;
+  /** Nothing to write after all: the answer is the record as stored. */
+  unchanged?: boolean;
+  condition?: WriteCondition;
+  /** Handed to afterWrite and nowhere else (a token shown once). */
+  carried?: unknown;
+}
+
+export interface WrittenRecord {
+  operation: RecordWrite;
+  request: FastifyRequest;
+  id: string;
+  /** The record as now stored (absent after a delete). */
+  row?: Record<string, unknown>;
+  carried?: unknown;
+}
+
+/** Behaviour of a resource's single-record writes that is really its own. */
+export interface WriteHooks {
+  /** Checks a write and turns what the client sent into the columns to store. */
+  beforeWrite?: (write: PendingWrite) => PreparedWrite | Promise<PreparedWrite>;
+  /** After the write committed: the answer to send (the row when it answers nothing). */
+  afterWrite?: (
+    written: WrittenRecord,
+  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 }
 
 export interface ResourceDefinition {
@@ -91,7 +178,48 @@ export interface ResourceDefinition {
   briefFields?: readonly string[];
   /** Adjusts the values of a create, replace or update before they are written. */
   prepareWrite?: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** The endpoints offered; all of RESOURCE_OPERATIONS when absent. */
+  operations?: readonly ResourceOperation[];
+  /**
+   * Who may call an endpoint, where it differs from readRoles (list, read) and writeRoles (the
+   * writes); the history is for admins.
+   */
+  access?: Partial<Record<ResourceOperation, Access>>;
+  /** The API token scopes that may read (list, read) and write, besides signed-in users. */
+  apiTokenScopes?: { read?: ApiTokenScope; write?: ApiTokenScope };
+  /**
+   * Whether writes are recorded in the audit log by the table's triggers (migration 012); true
+   * when absent. Telemetry (events) is not.
+   */
+  audited?: boolean;
+  /** Single-record writes only: a resource with hooks offers no bulk create or batches. */
+  hooks?: WriteHooks;
+  /** Fields a create accepts besides the columns, for beforeWrite to turn into columns. */
+  createInputs?: Record<string, TSchema>;
+  /** Fields the create's answer adds to the record (afterWrite puts them there). */
+  createdFields?: Record<string, TSchema>;
+  /**
+   * Stored columns only the hooks write, never selected nor returned (a password hash). The
+   * audit triggers leave them out of the trail (migration 012).
+   */
+  hiddenColumns?: readonly string[];
+  /**
+   * PUT changes the fields sent, as PATCH does, instead of replacing the record (an account is
+   * never replaced whole: its password and history stay).
+   */
+  putChangesFieldsSent?: boolean;
+  /** A one-line summary per endpoint in the API document. */
+  summaries?: Partial<Record<ResourceOperation, string>>;
 }
+
+export const offers = (definition: ResourceDefinition, operation: ResourceOperation): boolean =>
+  (definition.operations ?? RESOURCE_OPERATIONS).includes(operation);
+
+/** Columns a client may send: all declared but the read-only ones. */
+export const writableColumns = (definition: ResourceDefinition): string[] =>
+  Object.entries(definition.columns)
+    .filter(([, column]) => !column.readOnly)
+    .map(([name]) => name);
 
 export interface ChildListDefinition {
   /** Name of the child resource's definition, e.g. `interfaces`. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConstraintMessages } from '../db/errors.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { MAX_TAGS_PER_RECORD, type ResourceDefinition, tagColumns } from './definition.js';
 import { RESOURCES, resourceByName } from './definitions/index.js';
-import type { AnyDatabase } from './repository.js';
 import { type ResourceRoutesOptions, resourceRoutes } from './routes.js';
 import { tagRoutes } from './tags.js';
 

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { listCacheOf } from './list-cache.js';
-import type { AnyDatabase } from './repository.js';
 import { responses } from './schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -10,10 +8,7 @@ const Count = Type.Integer({ minimum: 0 });
  * `GET /debug/list-cache` (any valid token; numbers only): what this instance's list cache did since it started, for
  * the benchmark's hit rate and for an operator asking why lists are slow (list-cache.ts).
  */
-export const listCacheRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = async (
-  app,
-  { db },
-) => {
+export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/debug/list-cache',
     {
@@ -38,7 +33,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = a
       },
     },
     async () => {
-      const cache = listCacheOf(db);
+      const cache = app.listCache;
       const { stats } = cache;
       return {
         enabled: cache.enabled,

@@ -9,7 +9,7 @@
  * bumped by a statement trigger in the same transaction as every write, so it changes with each
  * committed write and with nothing else. A list reads the version in the same statement (so the
  * same snapshot) as its page, and uses what is cached here only when it was recorded at that
- * very version (repository.ts). Totals are therefore always exact, for every instance sharing
+ * very version (list.ts). Totals are therefore always exact, for every instance sharing
  * the database, and cost nothing while the table is not written.
  */
 
@@ -150,19 +150,13 @@ export class ListCache {
   }
 }
 
-/** One cache per database handle: what one database holds never answers for another. */
-const caches = new WeakMap<object, ListCache>();
-
-/** LIST_CACHE=off: lists on `db` reuse nothing (to measure the uncached path, or rule it out). */
-export function disableListCache(db: object): void {
-  caches.set(db, new ListCache(false));
-}
-
-export function listCacheOf(db: object): ListCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new ListCache();
-    caches.set(db, cache);
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * This instance's list cache, made by buildApp for its database (LIST_CACHE=off: one that
+     * keeps nothing). One per instance and database: what one database holds never answers for
+     * another.
+     */
+    listCache: ListCache;
   }
-  return cache;
 }

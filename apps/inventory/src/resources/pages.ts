@@ -1,20 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnyDatabase } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import { sendCsv, wantsCsv } from './csv-export.js';
 import { type CursorCodec, FOREIGN_CURSOR } from './cursor.js';
 import type { ResourceDefinition } from './definition.js';
-import { listCacheOf, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
+import { conditionsKey, listRows, parseSortKeys, type RangeFilter, tableVersion } from './list.js';
+import { type ListCache, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
 import { parseConditions } from './lookups.js';
-import {
-  type AnyDatabase,
-  conditionsKey,
-  listRows,
-  parseSortKeys,
-  type RangeFilter,
-  type Row,
-  tableVersion,
-  visibleColumns,
-} from './repository.js';
+import { type Row, visibleColumns } from './rows.js';
 import { MAX_PAGE_SIZE } from './schemas.js';
 
 /** A validated list query (see listQuerySchema): paging, sort keys, fields, filters. */
@@ -85,6 +78,7 @@ export function listSelection(definition: ResourceDefinition, query: ListQuery, 
 
 export async function listPage(
   db: AnyDatabase,
+  cache: ListCache,
   definition: ResourceDefinition,
   query: ListQuery,
   fixedFilters: Row = {},
@@ -104,7 +98,7 @@ export async function listPage(
   if (after !== undefined && after.length !== sort.length + 1) {
     throw badRequest(FOREIGN_CURSOR);
   }
-  const { totalCount, rows, nextKey, version } = await listRows(db, definition, {
+  const { totalCount, rows, nextKey, version } = await listRows(db, cache, definition, {
     page,
     limit,
     sort,
@@ -156,7 +150,7 @@ export async function sendListPage(
       ...(selected ? { fields: selected } : {}),
     });
   }
-  const cache = listCacheOf(db);
+  const cache = request.server.listCache;
   const key = JSON.stringify([request.routeOptions.url, definition.table, query, fixedFilters]);
   const rendered = cache.pages.get(key);
   if (rendered !== undefined) {
@@ -170,6 +164,7 @@ export async function sendListPage(
   cache.stats.pagesRead += 1;
   const { version, selected, ...page } = await listPage(
     db,
+    cache,
     definition,
     query,
     fixedFilters,
@@ -196,7 +191,7 @@ export async function sendVersionedAnswer(
   table: string,
   produce: () => Promise<unknown>,
 ) {
-  const cache = listCacheOf(db);
+  const cache = request.server.listCache;
   const key = JSON.stringify([request.routeOptions.url, table, request.query, request.params]);
   const version = await tableVersion(db, table);
   const rendered = cache.pages.get(key);

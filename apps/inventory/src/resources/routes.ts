@@ -1,15 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type StatementWrite, type WriteIntent, writeWithAudit } from '../audit/audit-log.js';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import {
+  type StatementWrite,
+  type WriteIntent,
+  writeUnaudited,
+  writeWithAudit,
+} from '../audit/audit-log.js';
 import { auditLogs } from '../audit/definition.js';
+import type { Access } from '../auth/roles.js';
 import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
+import type { AnyDatabase } from '../db/schema.js';
+import { statementTemplate } from '../db/statement-template.js';
 import { badRequest, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
 import {
   normaliseTags,
+  offers,
+  type PreparedWrite,
+  type RecordWrite,
   type ResourceDefinition,
+  type ResourceOperation,
   secretColumns,
   tagColumns,
+  type WriteCondition,
   withDefaults,
 } from './definition.js';
 import { resourceByName } from './definitions/index.js';
@@ -22,24 +37,10 @@ import {
   strongEtag,
   weakEtag,
 } from './etags.js';
+import { countRows } from './list.js';
 import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
-import {
-  type AnyDatabase,
-  type BatchOutcome,
-  checkBatch,
-  countRows,
-  deleteRowsStatement,
-  deleteStatement,
-  findRecord,
-  insertRowsStatement,
-  insertStatement,
-  type Row,
-  rowExists,
-  takeTag,
-  updateRowsStatement,
-  updateStatement,
-} from './repository.js';
+import { findRecord, type Row, rowExists, takeTag } from './rows.js';
 import {
   BatchDeleteBody,
   BatchResult,
@@ -62,6 +63,16 @@ import {
   TAG_CHANGES,
 } from './schemas.js';
 import type { SecretSealer } from './sealing.js';
+import {
+  type BatchOutcome,
+  checkBatch,
+  deleteRowsStatement,
+  deleteStatement,
+  insertRowsStatement,
+  insertStatement,
+  updateRowsStatement,
+  updateStatement,
+} from './writes.js';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -88,28 +99,80 @@ export interface ResourceRoutesOptions {
 }
 
 /**
- * The eight endpoints of a resource (list, get, create, replace, patch, delete, batch patch,
- * batch delete) plus its nested lists, all from its definition. Registered with the resource's
- * prefix: `app.register(resourceRoutes, { prefix: '/devices', definition, db })`.
+ * The endpoints of a resource (list, get, create, replace, patch, delete, batch patch, batch
+ * delete, history; those its definition offers) plus its nested lists, all from its definition,
+ * with its write hooks around single-record writes. Registered with the resource's prefix:
+ * `app.register(resourceRoutes, { prefix: '/devices', definition, db })`.
  */
 export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = async (
   app,
   { definition, db, constraintMessages = {}, sealer, checkOutboundUrl },
 ) => {
-  acceptCsv(app, definition);
-  const read = { access: definition.readRoles ?? ('authenticated' as const) };
-  const write = { access: definition.writeRoles };
+  const has = (operation: ResourceOperation) => offers(definition, operation);
+  const { hooks } = definition;
+  if (hooks && (has('bulk-create') || has('batch-update') || has('batch-delete'))) {
+    throw new Error(`${definition.name}: write hooks apply to single-record writes only`);
+  }
+  if (has('bulk-create')) acceptCsv(app, definition);
+  /** Who may call an endpoint (the guard, auth/guard.ts) and its summary in the document. */
+  const route = (operation: ResourceOperation, access: Access, scope?: 'read' | 'write') => {
+    const apiTokenScope = scope && definition.apiTokenScopes?.[scope];
+    const summary = definition.summaries?.[operation];
+    return {
+      config: {
+        access: definition.access?.[operation] ?? access,
+        ...(apiTokenScope ? { apiTokenScope } : {}),
+      },
+      summary: summary ? { summary } : {},
+    };
+  };
+  const readAccess = definition.readRoles ?? ('authenticated' as const);
+  const reading = (operation: ResourceOperation) => route(operation, readAccess, 'read');
+  const writing = (operation: ResourceOperation) =>
+    route(operation, definition.writeRoles, 'write');
   const fullRecord = fullRecordSchema(definition);
   const partialRecord = partialRecordSchema(definition);
   const record = recordSchema(definition);
   const page = pageSchema(definition);
 
-  /** Every write and its audit rows: one statement, one round trip (audit-log.ts). */
+  /**
+   * Every write and its audit rows: one statement, one round trip (audit-log.ts); for a table
+   * that is not audited, the write alone.
+   */
   const writeAudited = <R = Row>(
     request: FastifyRequest,
     statement: StatementWrite,
     action: WriteIntent['action'],
-  ) => writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
+  ) =>
+    definition.audited === false
+      ? writeUnaudited<R>(db, statement)
+      : writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
+
+  /** The definition's checks and conversions before a single-record write. */
+  const beforeWrite = async (
+    operation: RecordWrite,
+    request: FastifyRequest,
+    values: Row,
+    id?: string,
+  ): Promise<PreparedWrite> =>
+    hooks?.beforeWrite
+      ? hooks.beforeWrite({ operation, request, values, ...(id !== undefined ? { id } : {}) })
+      : { values };
+  /** The answer to a single-record write: the row, or what the definition's hook makes of it. */
+  const answerOf = async (
+    operation: RecordWrite,
+    request: FastifyRequest,
+    id: string,
+    row: Row | undefined,
+    prepared: PreparedWrite,
+  ) =>
+    (await hooks?.afterWrite?.({
+      operation,
+      request,
+      id,
+      ...(row ? { row } : {}),
+      carried: prepared.carried,
+    })) ?? row;
 
   const tagged = tagColumns(definition);
   const secrets = secretColumns(definition);
@@ -166,15 +229,35 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const ifMatchOf = (request: FastifyRequest) =>
     ifMatchTags(parseTagCondition('If-Match', request.headers['if-match']));
 
+  const stale = () =>
+    preconditionFailed(
+      `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
+    );
+
+  /** Whether a hook's write condition holds now (read again after the write refused). */
+  const conditionHolds = async (condition: WriteCondition) => {
+    const template = statementTemplate(
+      db,
+      JSON.stringify(['condition', definition.table, condition.name]),
+      (param) => sql`SELECT ${condition.sql(param)} AS ok`,
+    );
+    const result = await db.executeQuery<{ ok: boolean }>(template.bind(condition.values));
+    return result.rows[0]?.ok === true;
+  };
+
   /**
-   * A write that wrote nothing: 404 when the record is not there, 412 when it is but its tag
-   * is not one If-Match named (the write's own WHERE decided; this only tells which it was).
+   * A write that wrote nothing: 404 when the record is not there; when it is, the hook's refusal
+   * if its condition failed, else 412 as its tag is not one If-Match named (the write's own
+   * WHERE decided; this only tells which it was).
    */
-  const notWritten = async (id: string, ifMatch: readonly string[] | undefined) => {
-    if (ifMatch !== undefined && (await rowExists(db, definition, id))) {
-      return preconditionFailed(
-        `Precondition failed: the ${definition.name} record has changed since its ETag was read (nothing was changed)`,
-      );
+  const notWritten = async (
+    id: string,
+    ifMatch: readonly string[] | undefined,
+    condition?: WriteCondition,
+  ) => {
+    if ((ifMatch !== undefined || condition) && (await rowExists(db, definition, id))) {
+      if (condition && !(await conditionHolds(condition))) return condition.refusal();
+      if (ifMatch !== undefined) return stale();
     }
     return notFound(definition.notFoundMessage);
   };
@@ -184,17 +267,28 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     reply: FastifyReply,
     id: string,
     values: Row,
-    action: 'replace' | 'update',
+    operation: 'replace' | 'update',
   ) => {
     const ifMatch = ifMatchOf(request);
+    const prepared = await beforeWrite(operation, request, values, id);
+    if (prepared.unchanged) {
+      const current = await findRecord(db, definition, id);
+      if (!current) throw notFound(definition.notFoundMessage);
+      const tag = takeTag(current);
+      if (ifMatch !== undefined && !ifMatch.includes(tag)) throw stale();
+      reply.header('etag', strongEtag(tag));
+      return answerOf(operation, request, id, current, prepared);
+    }
+    // PUT of a resource that keeps the fields not sent is a change, not a replacement.
+    const action = definition.putChangesFieldsSent ? 'update' : operation;
     const [row] = await writeAudited(
       request,
-      updateStatement(db, definition, id, values, ifMatch),
+      updateStatement(db, definition, id, prepared.values, ifMatch, prepared.condition),
       action,
     );
-    if (!row) throw await notWritten(id, ifMatch);
+    if (!row) throw await notWritten(id, ifMatch, prepared.condition);
     reply.header('etag', strongEtag(takeTag(row)));
-    return row;
+    return answerOf(operation, request, id, row, prepared);
   };
 
   /**
@@ -223,29 +317,53 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     });
   };
 
-  app.get(
-    '/',
-    {
-      config: read,
-      schema: { querystring: listQuerySchema(definition), response: responses({ 200: page }) },
-    },
-    async (request, reply) =>
-      sendListPage(request, reply, db, definition, request.query as ListQuery),
-  );
-
-  app.post(
-    '/',
-    {
-      config: write,
-      schema: {
-        // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
-        consumes: ['application/json', CSV_CONTENT_TYPE],
-        body: createBodySchema(definition),
-        response: responses({ 201: createdSchema(definition) }),
+  if (has('list')) {
+    const { config, summary } = reading('list');
+    app.get(
+      '/',
+      {
+        config,
+        schema: {
+          ...summary,
+          querystring: listQuerySchema(definition),
+          response: responses({ 200: page }),
+        },
       },
-    },
-    async (request, reply) => {
-      if (Array.isArray(request.body)) {
+      async (request, reply) =>
+        sendListPage(request, reply, db, definition, request.query as ListQuery),
+    );
+  }
+
+  /** POST of one record: what the definition's hooks make of it, and their answer. */
+  const createOne = async (request: FastifyRequest, reply: FastifyReply, body: Row) => {
+    await checkUrls([body]);
+    const prepared = await beforeWrite('create', request, prepare(withDefaults(definition, body)));
+    const { id, write: insert } = insertStatement(db, definition, prepared.values);
+    const [row] = await writeAudited(request, insert, 'create');
+    if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
+    const tag = takeTag(row);
+    return reply
+      .status(201)
+      .header('etag', strongEtag(tag))
+      .send(await answerOf('create', request, id, row, prepared));
+  };
+
+  if (has('bulk-create')) {
+    const { config, summary } = writing('create');
+    app.post(
+      '/',
+      {
+        config,
+        schema: {
+          ...summary,
+          // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
+          consumes: ['application/json', CSV_CONTENT_TYPE],
+          body: createBodySchema(definition),
+          response: responses({ 201: createdSchema(definition) }),
+        },
+      },
+      async (request, reply) => {
+        if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
         await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
         const rows = await createMany(request, request.body as Row[]);
         // Written here: the route's serialiser knows the one-record branch only.
@@ -254,193 +372,241 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           .type('application/json; charset=utf-8')
           .serializer((payload) => JSON.stringify(payload))
           .send(rows);
-      }
-      await checkUrls([request.body as Row]);
-      const values = prepare(withDefaults(definition, request.body as Row));
-      const { write: insert } = insertStatement(db, definition, values);
-      const [row] = await writeAudited(request, insert, 'create');
-      if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-      return reply
-        .status(201)
-        .header('etag', strongEtag(takeTag(row)))
-        .send(row);
-    },
-  );
-
-  app.patch(
-    '/',
-    {
-      config: write,
-      schema: {
-        body: batchUpdateSchema(definition),
-        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
       },
-    },
-    async (request) => {
-      const items = request.body as Array<Row & { id: string }>;
-      refuseDuplicateIds(items.map((item) => item.id));
-      items.forEach((item, index) => {
-        const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
-        const replaced = tagged.filter((column) => item[column] !== undefined);
-        if (changes.length > 0 && replaced.length > 0) {
-          throw badRequest(
-            `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
-          );
-        }
-      });
-      await checkUrls(items, (index) => `Item ${index}: `);
-      const updates = items.map(({ id, etag, ...fields }, index) => {
-        if (etag === undefined) return { id, values: prepare(fields) };
-        // The tag as an ETag header gives it; a weak one never matches (strong comparison).
-        const tag = parseEntityTag(String(etag));
-        if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
-        return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
-      });
-      // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-      const outcome = await writeAudited<BatchOutcome>(
-        request,
-        updateRowsStatement(definition, updates),
-        'update',
-      );
-      checkBatch(
-        definition,
-        updates.map((update) => update.id),
-        outcome,
-      );
-      const count = updates.length;
-      return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
-    },
-  );
-
-  app.delete(
-    '/',
-    { config: write, schema: { body: BatchDeleteBody, response: responses({ 200: BatchResult }) } },
-    async (request) => {
-      const ids = request.body as string[];
-      refuseDuplicateIds(ids);
-      const outcome = await writeAudited<BatchOutcome>(
-        request,
-        deleteRowsStatement(definition, ids),
-        'delete',
-      );
-      checkBatch(definition, ids, outcome);
-      const count = new Set(ids.map((id) => id.toLowerCase())).size;
-      return { status: 'success' as const, message: `${count} ${definition.name} deleted`, count };
-    },
-  );
-
-  app.get(
-    '/:id',
-    {
-      config: read,
-      schema: {
-        params: IdParams,
-        querystring: readQuerySchema(definition),
-        headers: conditionalHeaders('If-None-Match'),
-        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
+    );
+  } else if (has('create')) {
+    const { config, summary } = writing('create');
+    app.post(
+      '/',
+      {
+        config,
+        schema: {
+          ...summary,
+          body: fullRecordSchema(definition, definition.createInputs),
+          response: responses({
+            201: Type.Object({ ...record.properties, ...definition.createdFields }),
+          }),
+        },
       },
-    },
-    async (request, reply) => {
-      const { fields, brief } = request.query as { fields?: string; brief?: boolean };
-      const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
-      const selected = selectedFields(definition, fields, brief);
-      const row = await findRecord(db, definition, request.params.id, selected);
-      if (!row) throw notFound(definition.notFoundMessage);
-      const tag = takeTag(row);
-      // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
-      reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
-      if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
-      if (!selected) return row;
-      // The route's schema requires every field; a selection is written as it is.
-      const projected = project([row], selected)[0] ?? {};
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload) => JSON.stringify(payload))
-        .send(projected);
-    },
-  );
+      async (request, reply) => createOne(request, reply, request.body as Row),
+    );
+  }
 
-  app.put(
-    '/:id',
-    {
-      config: write,
-      schema: {
-        params: IdParams,
-        headers: conditionalHeaders('If-Match'),
-        body: fullRecord,
-        response: responses({ 200: record, 412: PreconditionFailed }),
+  if (has('batch-update')) {
+    const { config, summary } = writing('batch-update');
+    app.patch(
+      '/',
+      {
+        config,
+        schema: {
+          ...summary,
+          body: batchUpdateSchema(definition),
+          response: responses({ 200: BatchResult, 412: PreconditionFailed }),
+        },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await checkUrls([request.body as Row]);
-      const values = replacement(request.body as Row);
-      return updateExisting(request, reply, id, values, 'replace');
-    },
-  );
+      async (request) => {
+        const items = request.body as Array<Row & { id: string }>;
+        refuseDuplicateIds(items.map((item) => item.id));
+        items.forEach((item, index) => {
+          const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
+          const replaced = tagged.filter((column) => item[column] !== undefined);
+          if (changes.length > 0 && replaced.length > 0) {
+            throw badRequest(
+              `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
+            );
+          }
+        });
+        await checkUrls(items, (index) => `Item ${index}: `);
+        const updates = items.map(({ id, etag, ...fields }, index) => {
+          if (etag === undefined) return { id, values: prepare(fields) };
+          // The tag as an ETag header gives it; a weak one never matches (strong comparison).
+          const tag = parseEntityTag(String(etag));
+          if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
+          return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+        });
+        // All or nothing: an unknown id or a violated constraint writes no row of the batch.
+        const outcome = await writeAudited<BatchOutcome>(
+          request,
+          updateRowsStatement(definition, updates),
+          'update',
+        );
+        checkBatch(
+          definition,
+          updates.map((update) => update.id),
+          outcome,
+        );
+        const count = updates.length;
+        return {
+          status: 'success' as const,
+          message: `${count} ${definition.name} updated`,
+          count,
+        };
+      },
+    );
+  }
 
-  app.patch(
-    '/:id',
-    {
-      config: write,
-      schema: {
-        params: IdParams,
-        headers: conditionalHeaders('If-Match'),
-        body: partialRecord,
-        response: responses({ 200: record, 412: PreconditionFailed }),
+  if (has('batch-delete')) {
+    const { config, summary } = writing('batch-delete');
+    app.delete(
+      '/',
+      {
+        config,
+        schema: { ...summary, body: BatchDeleteBody, response: responses({ 200: BatchResult }) },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await checkUrls([request.body as Row]);
-      const values = prepare(request.body as Row);
-      return updateExisting(request, reply, id, values, 'update');
-    },
-  );
+      async (request) => {
+        const ids = request.body as string[];
+        refuseDuplicateIds(ids);
+        const outcome = await writeAudited<BatchOutcome>(
+          request,
+          deleteRowsStatement(definition, ids),
+          'delete',
+        );
+        checkBatch(definition, ids, outcome);
+        const count = new Set(ids.map((id) => id.toLowerCase())).size;
+        return {
+          status: 'success' as const,
+          message: `${count} ${definition.name} deleted`,
+          count,
+        };
+      },
+    );
+  }
 
-  app.delete(
-    '/:id',
-    {
-      config: write,
-      schema: {
-        params: IdParams,
-        headers: conditionalHeaders('If-Match'),
-        response: responses({ 204: NoContent, 412: PreconditionFailed }),
+  if (has('read')) {
+    const { config, summary } = reading('read');
+    app.get(
+      '/:id',
+      {
+        config,
+        schema: {
+          ...summary,
+          params: IdParams,
+          querystring: readQuerySchema(definition),
+          headers: conditionalHeaders('If-None-Match'),
+          response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
+        },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const ifMatch = ifMatchOf(request);
-      const [deleted] = await writeAudited(
-        request,
-        deleteStatement(db, definition, id, ifMatch),
-        'delete',
-      );
-      if (!deleted) throw await notWritten(id, ifMatch);
-      return reply.status(204).send(null);
-    },
-  );
+      async (request, reply) => {
+        const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+        const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
+        const selected = selectedFields(definition, fields, brief);
+        const row = await findRecord(db, definition, request.params.id, selected);
+        if (!row) throw notFound(definition.notFoundMessage);
+        const tag = takeTag(row);
+        // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
+        reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
+        if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
+        if (!selected) return row;
+        // The route's schema requires every field; a selection is written as it is.
+        const projected = project([row], selected)[0] ?? {};
+        return reply
+          .type('application/json; charset=utf-8')
+          .serializer((payload) => JSON.stringify(payload))
+          .send(projected);
+      },
+    );
+  }
+
+  if (has('replace')) {
+    const { config, summary } = writing('replace');
+    app.put(
+      '/:id',
+      {
+        config,
+        schema: {
+          ...summary,
+          params: IdParams,
+          headers: conditionalHeaders('If-Match'),
+          body: definition.putChangesFieldsSent ? partialRecord : fullRecord,
+          response: responses({ 200: record, 412: PreconditionFailed }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        await checkUrls([request.body as Row]);
+        const body = request.body as Row;
+        const values = definition.putChangesFieldsSent ? prepare(body) : replacement(body);
+        return updateExisting(request, reply, id, values, 'replace');
+      },
+    );
+  }
+
+  if (has('update')) {
+    const { config, summary } = writing('update');
+    app.patch(
+      '/:id',
+      {
+        config,
+        schema: {
+          ...summary,
+          params: IdParams,
+          headers: conditionalHeaders('If-Match'),
+          body: partialRecord,
+          response: responses({ 200: record, 412: PreconditionFailed }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        await checkUrls([request.body as Row]);
+        const values = prepare(request.body as Row);
+        return updateExisting(request, reply, id, values, 'update');
+      },
+    );
+  }
+
+  if (has('delete')) {
+    const { config, summary } = writing('delete');
+    app.delete(
+      '/:id',
+      {
+        config,
+        schema: {
+          ...summary,
+          params: IdParams,
+          headers: conditionalHeaders('If-Match'),
+          response: responses({ 204: NoContent, 412: PreconditionFailed }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const ifMatch = ifMatchOf(request);
+        const prepared = await beforeWrite('delete', request, {}, id);
+        const [deleted] = await writeAudited(
+          request,
+          deleteStatement(db, definition, id, ifMatch),
+          'delete',
+        );
+        if (!deleted) throw await notWritten(id, ifMatch);
+        await answerOf('delete', request, id, undefined, prepared);
+        return reply.status(204).send(null);
+      },
+    );
+  }
 
   // The record's change history: its audit rows, newest first, paged like every list. Admins
   // only, like the audit log. A deleted record's history stays readable; an id never written
   // has an empty one.
-  app.get(
-    '/:id/history',
-    {
-      config: { access: ['admin'] },
-      schema: {
-        params: IdParams,
-        querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
-        response: responses({ 200: pageSchema(auditLogs) }),
+  if (has('history')) {
+    const { config, summary } = route('history', ['admin']);
+    app.get(
+      '/:id/history',
+      {
+        config,
+        schema: {
+          ...summary,
+          params: IdParams,
+          querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
+          response: responses({ 200: pageSchema(auditLogs) }),
+        },
       },
-    },
-    async (request, reply) =>
-      sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
-        resource_type: definition.name,
-        // Audit rows hold the id as PostgreSQL writes uuids.
-        resource_id: request.params.id.toLowerCase(),
-      }),
-  );
+      async (request, reply) =>
+        sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
+          resource_type: definition.name,
+          // Audit rows hold the id as PostgreSQL writes uuids.
+          resource_id: request.params.id.toLowerCase(),
+        }),
+    );
+  }
 
   for (const child of definition.children ?? []) {
     const childDefinition = resourceByName(child.resource);
@@ -451,7 +617,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     app.get(
       `/:id/${child.listPath}`,
       {
-        config: read,
+        config: reading('list').config,
         schema: {
           params: IdParams,
           // The parent is in the path; filtering on it again would be meaningless.
@@ -470,11 +636,16 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
     app.get(
       `/:id/${child.countPath}`,
-      { config: read, schema: { params: IdParams, response: responses({ 200: CountResult }) } },
+      {
+        config: reading('list').config,
+        schema: { params: IdParams, response: responses({ 200: CountResult }) },
+      },
       async (request) => {
         const { id } = request.params;
         await parentMustExist(id);
-        const count = await countRows(db, childDefinition, { [child.foreignKey]: id });
+        const count = await countRows(db, app.listCache, childDefinition, {
+          [child.foreignKey]: id,
+        });
         return { status: 'success' as const, count };
       },
     );

@@ -9,6 +9,7 @@ import {
   systemColumnsOf,
   TagSchema,
   tagColumns,
+  writableColumns,
 } from './definition.js';
 import { lookupParameters, MatchText } from './lookups.js';
 
@@ -44,6 +45,7 @@ export function fullRecordSchema(
 ) {
   const properties: Record<string, TSchema> = { ...extraProperties };
   for (const [name, column] of Object.entries(definition.columns)) {
+    if (column.readOnly) continue;
     properties[name] = fieldSchema(definition, name, !column.required);
   }
   return Type.Object(properties, { additionalProperties: false });
@@ -66,7 +68,7 @@ export function createdSchema(definition: ResourceDefinition) {
 /** PATCH: any non-empty subset of the columns. */
 export function partialRecordSchema(definition: ResourceDefinition) {
   const properties: Record<string, TSchema> = {};
-  for (const name of Object.keys(definition.columns)) {
+  for (const name of writableColumns(definition)) {
     properties[name] = fieldSchema(definition, name, true);
   }
   return Type.Object(properties, { additionalProperties: false, minProperties: 1 });
@@ -78,7 +80,7 @@ export const TAG_CHANGES = ['add_tags', 'remove_tags'] as const;
 /** Batch PATCH: `[{id, ...fields}]`, and `add_tags`/`remove_tags` where there are tags. */
 export function batchUpdateSchema(definition: ResourceDefinition) {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };
-  for (const name of Object.keys(definition.columns)) {
+  for (const name of writableColumns(definition)) {
     properties[name] = fieldSchema(definition, name, true);
   }
   properties.etag = Type.Optional(

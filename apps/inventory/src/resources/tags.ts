@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
+import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
 import { type ResourceDefinition, tagColumns } from './definition.js';
-import type { AnyDatabase } from './repository.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, responses } from './schemas.js';
 
 const MAX_PAGE = 1_000_000;

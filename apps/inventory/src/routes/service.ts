@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AnyDatabase } from '../db/schema.js';
 import { devices } from '../resources/definitions/devices.js';
-import { type AnyDatabase, countRows } from '../resources/repository.js';
+import { countRows } from '../resources/list.js';
 import { responses } from '../resources/schemas.js';
 
 export const API_VERSION = 1;
@@ -37,7 +38,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = asy
       schema: { response: responses({ 200: Type.Object({ count: Type.Integer() }) }) },
     },
     async () => ({
-      count: await countRows(db, devices, {}),
+      count: await countRows(db, app.listCache, devices, {}),
     }),
   );
 };

@@ -7,11 +7,11 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { TokenService } from '../auth/tokens.js';
 import type { UserCache } from '../auth/user-cache.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { matchingErrors } from '../http/validation.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
 import {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { AnyDatabase } from '../db/schema.js';
 
 /** The interface's own cookie; the API's `Bearer` cookie is left as the API sets it. */
 export const SESSION_COOKIE = 'inventory_ui';

@@ -3,17 +3,31 @@ import { ROLES } from '../auth/roles.js';
 import { flag, oneOf, type ResourceDefinition } from '../resources/definition.js';
 import type { Budget } from './throttle.js';
 
+export const MIN_PASSWORD_LENGTH = 8;
+export const PasswordSchema = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 });
+
 /**
- * Accounts, described like any resource so lists, filters, reads and the SQL come from the
- * generic mechanism. Their routes are their own (users/routes.ts): passwords, owner access and
- * admin-only fields do not fit the generic write rules. The password hash is not a declared
- * column, so no query of the mechanism ever selects it.
+ * Accounts, served by the resource routes like any resource: admins create and list them; a
+ * user reads, changes and deletes their own account (admins anyone's). What is their own is
+ * declared here and, as write hooks, in users/routes.ts: a create takes a password (stored
+ * hashed), only an admin changes a role or `inactive_status`, and PUT changes the fields sent.
+ * The password hash is a hidden column: no query of the mechanism ever selects it.
  */
 export const users: ResourceDefinition = {
   name: 'users',
   table: 'users',
   notFoundMessage: 'User not found',
   writeRoles: ['admin'],
+  readRoles: ['admin'],
+  operations: ['list', 'read', 'create', 'replace', 'delete'],
+  access: {
+    read: { ownerOr: ['admin'] },
+    replace: { ownerOr: ['admin'] },
+    delete: { ownerOr: ['admin'] },
+  },
+  createInputs: { password: PasswordSchema },
+  hiddenColumns: ['password_hash'],
+  putChangesFieldsSent: true,
   columns: {
     username: {
       schema: Type.String({ pattern: '^[A-Za-z0-9._-]{3,64}$' }),
@@ -39,9 +53,6 @@ export const users: ResourceDefinition = {
 
 /** Fields only an admin may change, on anyone's account including their own. */
 export const ADMIN_ONLY_FIELDS = ['role', 'inactive_status'] as const;
-
-export const MIN_PASSWORD_LENGTH = 8;
-export const PasswordSchema = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 });
 
 /**
  * Attempts a non-admin may make, per account and hour, at a username or e-mail address other

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { mutateWithAudit } from '../audit/audit-log.js';
+import { runAccountFlow } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../auth/passwords.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import { responses, SuccessMessage } from '../resources/schemas.js';
 import { PasswordSchema, users } from './definition.js';
 import { type Budget, spendBudgets } from './throttle.js';
@@ -170,7 +170,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
       const { new_password: password, confirm_password: confirmation } = request.body;
       if (password !== confirmation) throw badRequest(PASSWORDS_DO_NOT_MATCH);
       const passwordHash = await hasher.hash(password);
-      await mutateWithAudit(db, request, async (trx) => {
+      await runAccountFlow(db, request, async (trx) => {
         // Deleting is what makes a code single-use: of two requests racing with one code, the
         // second finds nothing to delete.
         const used = await trx
@@ -200,6 +200,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
         await trx.deleteFrom('password_reset_codes').where('user_id', '=', userId).execute();
         return {
           result: undefined,
+          account: userId,
           audit: [
             {
               action: 'password_reset' as const,

@@ -1,30 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { type AuditEntry, mutateWithAudit } from '../audit/audit-log.js';
+import { forgetChangedAccount, runAccountFlow } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../auth/passwords.js';
+import type { AnyDatabase } from '../db/schema.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
-import { withDefaults } from '../resources/definition.js';
-import { type ListQuery, sendListPage } from '../resources/pages.js';
-import {
-  type AnyDatabase,
-  deleteRow,
-  findRow,
-  insertRow,
-  type Row,
-  updateRow,
-} from '../resources/repository.js';
-import {
-  fullRecordSchema,
-  IdParams,
-  listQuerySchema,
-  NoContent,
-  pageSchema,
-  partialRecordSchema,
-  recordSchema,
-  responses,
-  SuccessMessage,
-} from '../resources/schemas.js';
+import type { ResourceDefinition, WriteCondition, WriteHooks } from '../resources/definition.js';
+import { resourceRoutes } from '../resources/routes.js';
+import { findRow, type Row } from '../resources/rows.js';
+import { IdParams, responses, SuccessMessage } from '../resources/schemas.js';
 import { ADMIN_ONLY_FIELDS, NAME_CHANGE_BUDGET, PasswordSchema, users } from './definition.js';
 import { spendBudgets } from './throttle.js';
 
@@ -33,141 +17,33 @@ export interface UserRoutesOptions {
   hasher: PasswordHasher;
 }
 
-const adminOnly = { access: ['admin'] } as const;
-const userRecord = recordSchema(users);
-const ownerOrAdmin = { access: { ownerOr: ['admin'] } } as const;
-
 export const TOO_MANY_NAME_CHANGES =
   'Too many attempts to change the username or e-mail address; try again later';
 
-const entry = (action: AuditEntry['action'], id: string, changes: Row | null): AuditEntry => ({
-  action,
-  resourceType: users.name,
-  // As PostgreSQL writes uuids: a change made through `/users/{ID}` is found by the stored id.
-  resourceId: id.toLowerCase(),
-  changes,
+/**
+ * The write is made only while its author is still an active admin, checked in the write's own
+ * statement with the author's row locked: an admin demoted or deactivated while the request ran
+ * no longer changes roles.
+ */
+const authorIsStillAdmin = (authorId: string): WriteCondition => ({
+  name: 'author-is-admin',
+  sql: (param) => sql<boolean>`EXISTS (
+    SELECT 1 FROM users AS author__
+    WHERE author__.id = ${param('author:id')}::uuid AND author__.role = 'admin'
+      AND NOT author__.inactive_status
+    FOR SHARE)`,
+  values: { 'author:id': authorId },
+  refusal: () => forbidden(),
 });
 
 /**
- * The user lifecycle: admins create and list accounts; a user reads, changes and deletes their
- * own account (admins anyone's), but only an admin changes a role or `inactive_status`.
- * Changing a password ends the user's earlier tokens (see auth/guard.ts).
+ * The rules of accounts as write hooks of the resource routes: a create's password is hashed;
+ * a non-admin changes neither role nor `inactive_status` (not even to their current values:
+ * writing them back would undo a demotion that commits meanwhile) and has a budget of name
+ * changes; a changed account is forgotten by the user cache at once. Changing a password ends
+ * the user's earlier tokens (see auth/guard.ts).
  */
-export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
-  app,
-  { db, hasher },
-) => {
-  const existingUser = async (id: string, from: AnyDatabase = db) => {
-    const row = await findRow(from, users, id);
-    if (!row) throw notFound(users.notFoundMessage);
-    return row;
-  };
-
-  app.get(
-    '/users',
-    {
-      config: adminOnly,
-      schema: {
-        querystring: listQuerySchema(users),
-        response: responses({ 200: pageSchema(users) }),
-      },
-    },
-    async (request, reply) => sendListPage(request, reply, db, users, request.query as ListQuery),
-  );
-
-  app.post(
-    '/users',
-    {
-      config: adminOnly,
-      schema: {
-        body: fullRecordSchema(users, { password: PasswordSchema }),
-        response: responses({ 201: userRecord }),
-      },
-    },
-    async (request, reply) => {
-      const { password, ...given } = request.body as Row & { password: string };
-      const fields = withDefaults(users, given);
-      const passwordHash = await hasher.hash(password);
-      const created = await mutateWithAudit(db, request, async (trx) => {
-        const row = await insertRow(trx, users, { ...fields, password_hash: passwordHash });
-        return { result: row, audit: [entry('create', String(row.id), fields)] };
-      });
-      return reply.status(201).send(created);
-    },
-  );
-
-  app.get(
-    '/users/:id',
-    {
-      config: ownerOrAdmin,
-      schema: { params: IdParams, response: responses({ 200: userRecord }) },
-    },
-    async (request) => existingUser(request.params.id),
-  );
-
-  // PUT changes the fields sent (a user record is never "replaced": its password and history
-  // stay), so an owner may send their record back with role and status unchanged.
-  app.put(
-    '/users/:id',
-    {
-      config: ownerOrAdmin,
-      schema: {
-        params: IdParams,
-        body: partialRecordSchema(users),
-        response: responses({ 200: userRecord }),
-      },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const fields = request.body as Row;
-      const actor = request.user;
-      const isAdmin = actor?.role === 'admin';
-      if (!isAdmin) await spendNameChange(id, fields);
-      // What the caller may write: an owner never writes role or status, not even their current
-      // values (writing them back would undo a demotion that commits meanwhile).
-      const writable = isAdmin
-        ? fields
-        : Object.fromEntries(
-            Object.entries(fields).filter(
-              ([field]) => !(ADMIN_ONLY_FIELDS as readonly string[]).includes(field),
-            ),
-          );
-      return mutateWithAudit(db, request, async (trx) => {
-        // The checks read the row locked, in the transaction that writes it.
-        const current = await trx
-          .selectFrom('users')
-          .select(['role', 'inactive_status'])
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!current) throw notFound(users.notFoundMessage);
-        if (!isAdmin) {
-          const changesAdminField = ADMIN_ONLY_FIELDS.some(
-            (field) => field in fields && fields[field] !== current[field],
-          );
-          if (changesAdminField) throw forbidden();
-        } else if (ADMIN_ONLY_FIELDS.some((field) => field in fields)) {
-          // An admin demoted or deactivated while this request ran no longer changes roles.
-          const stillAdmin = await trx
-            .selectFrom('users')
-            .select('id')
-            .where('id', '=', actor?.id ?? '')
-            .where('role', '=', 'admin')
-            .where('inactive_status', '=', false)
-            .forShare()
-            .executeTakeFirst();
-          if (!stillAdmin) throw forbidden();
-        }
-        if (Object.keys(writable).length === 0) {
-          return { result: await existingUser(id, trx), audit: [] };
-        }
-        const row = await updateRow(trx, users, id, writable);
-        if (!row) throw notFound(users.notFoundMessage);
-        return { result: row, audit: [entry('update', id, writable)] };
-      });
-    },
-  );
-
+export function accountHooks(db: AnyDatabase, hasher: PasswordHasher): WriteHooks {
   /**
    * A non-admin learns that a username or e-mail address is taken from the 409 an attempt to
    * take it gets, as an admin does; what keeps that from being a directory of accounts is a
@@ -175,8 +51,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
    * than their own, whatever the outcome. Once spent, every such attempt is 429, free names
    * included (429 for taken names alone would answer the question just the same).
    */
-  const spendNameChange = async (id: string, fields: Row) => {
-    const current = await existingUser(id);
+  const spendNameChange = async (id: string, fields: Row, current: Row) => {
     const differs = (field: 'username' | 'email') =>
       typeof fields[field] === 'string' &&
       (fields[field] as string).toLowerCase() !== String(current[field]).toLowerCase();
@@ -189,23 +64,63 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
     }
   };
 
-  app.delete(
-    '/users/:id',
-    { config: ownerOrAdmin, schema: { params: IdParams, response: responses({ 204: NoContent }) } },
-    async (request, reply) => {
-      const { id } = request.params;
-      await mutateWithAudit(db, request, async (trx) => {
-        await deleteRow(trx, users, id);
-        return { result: undefined, audit: [entry('delete', id, null)] };
-      });
-      return reply.status(204).send(null);
+  return {
+    async beforeWrite({ operation, request, id, values }) {
+      if (operation === 'create') {
+        const { password, ...fields } = values;
+        return { values: { ...fields, password_hash: await hasher.hash(String(password)) } };
+      }
+      if (operation === 'delete' || id === undefined) return { values };
+      const author = request.user;
+      if (author?.role === 'admin') {
+        const changesAdminFields = ADMIN_ONLY_FIELDS.some((field) => field in values);
+        return changesAdminFields
+          ? { values, condition: authorIsStillAdmin(author.id) }
+          : { values };
+      }
+      const current = await findRow(db, users, id);
+      if (!current) throw notFound(users.notFoundMessage);
+      await spendNameChange(id, values, current);
+      if (ADMIN_ONLY_FIELDS.some((field) => field in values && values[field] !== current[field])) {
+        throw forbidden();
+      }
+      const writable = Object.fromEntries(
+        Object.entries(values).filter(
+          ([field]) => !(ADMIN_ONLY_FIELDS as readonly string[]).includes(field),
+        ),
+      );
+      return Object.keys(writable).length === 0
+        ? { values: writable, unchanged: true }
+        : { values: writable };
     },
-  );
+    afterWrite({ operation, request, id }) {
+      if (operation !== 'create') forgetChangedAccount(request, id);
+      return undefined;
+    },
+  };
+}
+
+/** Accounts as a resource, with their hooks. */
+export const accountResource = (db: AnyDatabase, hasher: PasswordHasher): ResourceDefinition => ({
+  ...users,
+  hooks: accountHooks(db, hasher),
+});
+
+/** `/users` (the resource routes) and `PUT /users/{id}/password`. */
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
+  app,
+  { db, hasher },
+) => {
+  await app.register(resourceRoutes, {
+    prefix: '/users',
+    definition: accountResource(db, hasher),
+    db,
+  });
 
   app.put(
     '/users/:id/password',
     {
-      config: ownerOrAdmin,
+      config: { access: { ownerOr: ['admin'] } },
       schema: {
         params: IdParams,
         body: Type.Object({ new_password: PasswordSchema }, { additionalProperties: false }),
@@ -215,14 +130,20 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
     async (request) => {
       const { id } = request.params;
       const passwordHash = await hasher.hash(request.body.new_password);
-      await mutateWithAudit(db, request, async (trx) => {
-        const row = await updateRow(trx, users, id, {
-          password_hash: passwordHash,
-          password_changed_at: sql`now()`,
-        });
-        if (!row) throw notFound(users.notFoundMessage);
-        // Which field changed, never its value.
-        return { result: row, audit: [entry('update', id, { password: '***' })] };
+      await runAccountFlow(db, request, async (trx) => {
+        // The audit row names the hidden column that changed, never its values (migration 012).
+        const changed = await trx
+          .updateTable('users')
+          .set({
+            password_hash: passwordHash,
+            password_changed_at: sql`now()`,
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', id)
+          .returning('id')
+          .executeTakeFirst();
+        if (!changed) throw notFound(users.notFoundMessage);
+        return { result: undefined, account: id };
       });
       return { status: 'success' as const, message: 'Password changed' };
     },

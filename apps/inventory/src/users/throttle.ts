@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { AnyDatabase } from '../db/schema.js';
 
 /**
  * Budgets of account actions (reset e-mails, attempts at names already taken), counted in the

@@ -85,7 +85,7 @@ export const WebhookFilter = Type.Object(
 );
 
 /**
- * Outbound webhooks (issue 15), declared like any resource. Admin only, reads included: URLs
+ * Outbound webhooks, declared like any resource. Admin only, reads included: URLs
  * and headers may carry a receiver's credentials. `resourceNames` are the resources a webhook
  * may name (every resource the API declares; the definition index passes them).
  */

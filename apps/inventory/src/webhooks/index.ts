@@ -2,7 +2,7 @@ import type { Store } from '@netops/store';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { WebhookConfig } from '../config.js';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { Database } from '../db/schema.js';
 import { SecretSealer } from '../resources/sealing.js';
 import { webhookDeliveryRoutes } from './routes.js';
 import { checkTargetUrl } from './targets.js';
@@ -13,7 +13,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NOTIFY_DEBOUNCE_MS = 100;
 
 /**
- * Outbound webhooks (issue 15): the sealing of their secrets and the URL policy the generic
+ * Outbound webhooks: the sealing of their secrets and the URL policy the generic
  * resource routes apply to `/webhooks`, the deliveries routes, and this instance's worker
  * (started once the app is ready, stopped when it closes: graceful shutdown waits for the
  * deliveries in flight). Without `config` (tests that do not exercise webhooks) no worker runs.
@@ -31,12 +31,12 @@ export function webhookServices(config: WebhookConfig | undefined, jwtSecret: st
 export async function registerWebhooks(
   app: FastifyInstance,
   options: {
-    store: Store<unknown>;
+    store: Store<Database>;
     config: WebhookConfig | undefined;
     services: ReturnType<typeof webhookServices>;
   },
 ): Promise<WebhookWorker | undefined> {
-  const db = options.store.db as AnyDatabase;
+  const db = options.store.db;
   const { settings, sealer } = options.services;
   const worker =
     options.config?.workerEnabled === true

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { type Static, Type } from 'typebox';
+import type { AnyDatabase } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import type { AnyDatabase } from '../resources/repository.js';
 import { responses } from '../resources/schemas.js';
 
 export const MAX_ATTEMPTS_PAGE = 100;

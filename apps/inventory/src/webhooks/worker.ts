@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from '@netops/store';
 import { sql } from 'kysely';
-import type { AnyDatabase } from '../resources/repository.js';
+import type { AnyDatabase } from '../db/schema.js';
 import type { SecretSealer } from '../resources/sealing.js';
 import { type AttemptOutcome, createAgents, postDelivery } from './sender.js';
 import { signDelivery } from './signing.js';

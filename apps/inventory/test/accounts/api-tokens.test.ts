@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from '../helpers.js';
 
 /**
- * Issue 13, finding 7: viewers could create events. Viewers are refused; systems post with an
+ * Viewers could create events (found by a hostile review). Viewers are refused; systems post with an
  * API token of narrow scope, created and revoked by an admin, stored hashed, shown once.
  */
 let ctx: TestContext;

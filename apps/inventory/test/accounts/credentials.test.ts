@@ -4,9 +4,9 @@ import { login, startTestApp, type TestContext, testConfig, unique } from '../he
 import { CODE_LINE, sleep, startSmtpServer, waitFor } from './support.js';
 
 /**
- * Issue 13, findings 3 (reactivation revived old tokens), 4 (reset codes outlived what should
- * end them), 5 (forgot-password unthrottled per account) and 6 (names unique only
- * case-sensitively).
+ * Credentials' lifetimes and bounds, each once found broken by a hostile review: reactivation
+ * revived old tokens, reset codes outlived what should end them, forgot-password was unthrottled
+ * per account, and names were unique only case-sensitively.
  */
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let ctx: TestContext;
@@ -64,7 +64,7 @@ async function mailedCode(email: string): Promise<string> {
 const setStatus = (id: string, inactive: boolean) =>
   ctx.as('admin', { method: 'PUT', url: `/users/${id}`, payload: { inactive_status: inactive } });
 
-describe('finding 3: tokens issued before a deactivation stay dead after reactivation', () => {
+describe('tokens issued before a deactivation stay dead after reactivation (found revived by a hostile review)', () => {
   it('refuses the old token after reactivation; a new login works', async () => {
     const user = await newUser();
     expect(
@@ -101,7 +101,7 @@ describe('finding 3: tokens issued before a deactivation stay dead after reactiv
   });
 });
 
-describe('finding 4: what ends a pending reset code', () => {
+describe('what ends a pending reset code (found outliving it by a hostile review)', () => {
   /** Each way a pending code must end: the change, then the password the owner signs in with. */
   const endings: {
     name: string;
@@ -185,7 +185,7 @@ describe('finding 4: what ends a pending reset code', () => {
   });
 });
 
-describe('finding 5: forgot-password is bounded per account and per client', () => {
+describe('forgot-password is bounded per account and per client (found unthrottled by a hostile review)', () => {
   /** Waits until the work of earlier requests has settled: a control address gets its mail. */
   async function settle() {
     const control = await newUser();
@@ -258,7 +258,7 @@ describe('finding 5: forgot-password is bounded per account and per client', () 
   });
 });
 
-describe('finding 6: usernames and e-mail addresses are unique regardless of letter case', () => {
+describe('usernames and e-mail addresses are unique regardless of letter case (found case-sensitive by a hostile review)', () => {
   it('refuses Admin and ADMIN@… to an admin creating an account', async () => {
     const admin = await ctx.as('admin', {
       method: 'POST',

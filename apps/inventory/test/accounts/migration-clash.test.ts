@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, MIGRATIONS_FOLDER } from '../../src/db/schema.js';
 
 /**
- * Issue 13, finding 6: migration 009 makes usernames and e-mail addresses unique regardless of
+ * Migration 009 makes usernames and e-mail addresses unique regardless of
  * letter case. A database whose accounts already clash must stop the start-up with a message
  * naming them, and be left as it was.
  */

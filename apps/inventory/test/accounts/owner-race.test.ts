@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, startTestApp, type TestContext } from '../helpers.js';
 
 /**
- * Issue 13, finding 2: an owner repeating `PUT /users/{own id}` with their current role and
+ * Found by a hostile review: an owner repeating `PUT /users/{own id}` with their current role and
  * status (which the owner check allows) while an admin demotes and deactivates them must never
  * write the old values back. The owner's requests and the admin's run concurrently through the
  * pool (several PostgreSQL connections on the PostgreSQL pass; PGlite interleaves the handlers'
@@ -88,7 +88,7 @@ describe('an owner cannot undo an admin’s demotion (race)', () => {
       .where('resource_id', '=', owner.id)
       .where('action', '=', 'update')
       .executeTakeFirstOrThrow();
-    // Issue 15: as {field: [old, new]}, role and status (sent unchanged) not among them.
+    // As {field: [old, new]}, role and status (sent unchanged) not among them.
     expect(audit.changes).toEqual({ email: [expect.any(String), `${owner.username}@new.test`] });
     for (const payload of [{ role: 'admin' }, { inactive_status: true }]) {
       const refused = await ctx.app.inject({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, OUTBOX_MAX_MESSAGES } from '../../src/mail/mailer.js';
 
-/** Issue 13, finding 5: the outbox folder (no SMTP server) stays bounded. */
+/** The outbox folder (no SMTP server) stays bounded. */
 describe('outbox', () => {
   let dir: string;
   beforeAll(async () => {

@@ -52,7 +52,7 @@ describe('what counts as markup', () => {
     expect(holdsMarkup(text)).toBe(true);
   });
 
-  // The check answers sanitize-html's question without running it (issue 13: sanitize-html took
+  // The check answers sanitize-html's question without running it (sanitize-html took
   // 0.9 s of CPU over one 1 MB value). Equivalence with sanitize-html itself, over strings made
   // of HTML's punctuation, whitespace, references and tag names, and over arbitrary strings
   // salted with `<` and `&`.

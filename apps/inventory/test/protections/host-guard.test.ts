@@ -1,4 +1,4 @@
-// Issue 13, finding 8: DNS rebinding. A page on a name the attacker controls, rebound to the
+// DNS rebinding (found by a hostile review). A page on a name the attacker controls, rebound to the
 // API's address, sends `Host: <that name>` and a matching `Origin`; the origin guard took
 // `Origin == scheme://Host` as same-origin without looking at Host. Only IP literals, localhost
 // and the names in ALLOWED_HOSTS (plus HOST's own name) are served now; others get 421.

@@ -1,4 +1,4 @@
-// Issue 13, finding 1: bodies are read only where a route takes one. A 1 MB body sent to a route
+// Bodies are read (found by a hostile review) only where a route takes one. A 1 MB body sent to a route
 // that takes none (`POST /users/logout`) or to an unknown URL was parsed and passed through the
 // content check before anything refused it; public routes read bodies up to BODY_LIMIT before
 // anyone signed in. On the real app, through inject and over a socket.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyDatabase } from '../../src/resources/repository.js';
+import type { AnyDatabase } from '../../src/db/schema.js';
 import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
 
 /**

@@ -1,4 +1,4 @@
--- What keeps lists fast at 100,000 devices (issue 6; see the README's "Performance" section).
+-- What keeps lists fast at 100,000 devices (see the README's "Performance" section).
 --
 -- 1. Composite indexes for filters combined with sorts: one index serves the filter, the order
 --    and the tie-breaker, so a page is a short index range and its count an index-only scan.

@@ -1,4 +1,4 @@
--- Usernames and e-mail addresses are unique regardless of letter case (issue 13, finding 6):
+-- Usernames and e-mail addresses are unique regardless of letter case:
 -- with `admin` taken, nobody can become `Admin` or take `ADMIN@…`, so an audit row's username
 -- names one account whatever its spelling. Login and forgot-password match the same way.
 --

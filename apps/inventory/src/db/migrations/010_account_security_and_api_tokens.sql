@@ -1,4 +1,5 @@
--- Account security (issue 13, findings 3, 4, 5 and 7).
+-- Account security: tokens ended by deactivation, reset codes that end, bounded forgot-password
+-- requests, and API tokens for systems.
 
 -- 1. Every token carries its account's password_changed_at (claim `pwd`) and is refused once the
 --    value moves (src/auth/guard.ts): the column is the account's token epoch. It now moves on a

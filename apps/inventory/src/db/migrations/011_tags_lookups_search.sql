@@ -1,4 +1,4 @@
--- Query power (issue 14; README "Queries"): tags, lookup expressions and search.
+-- Query power (README "Queries"): tags, lookup expressions and search.
 --
 -- Tags: a text[] column per tagged table, stored sorted and without duplicates by the service,
 -- with a GIN index: `?tags=a&tags=b` is `tags @> '{a,b}'`, which the index answers like an

@@ -1,4 +1,4 @@
--- Change history (issue 15): every change of a record writes its audit row IN THE SAME
+-- Change history: every change of a record writes its audit row IN THE SAME
 -- STATEMENT, with the record before (`prechange`) and after (`postchange`) and the fields that
 -- changed (`changes`: field -> [old, new]).
 --

@@ -1,4 +1,4 @@
--- Outbound webhooks (issue 15; README "Webhooks"): a transactional outbox.
+-- Outbound webhooks (README "Webhooks"): a transactional outbox.
 --
 -- A change of a record writes its audit row in the same statement as the change (migration 012:
 -- prechange, postchange, changes). The trigger below turns each audit row of a record change

@@ -1,10 +1,10 @@
--- Exact counts of the common filters without counting (issue 18; README "Performance").
+-- Exact counts of the common filters without counting (README "Performance").
 --
 -- Migration 004 lets a filtered list reuse its count only until the next write to its table, so
 -- under a steady trickle of writes every filtered list counted its matching rows again
 -- (21,823 index entries for vendor=Cisco at 100,000 devices, about 4 ms of database CPU). Here
 -- the writes themselves keep the counts of the low-cardinality columns a resource declares
--- `counted` (repository.ts): one counter per value of each such column and per pair of values
+-- `counted` (resources/list.ts): one counter per value of each such column and per pair of values
 -- of two of them (`vendor=Cisco`, `status=active`, `vendor=Cisco&status=active`, ...). A
 -- statement trigger with transition tables adds what each INSERT, UPDATE or DELETE statement
 -- changed, in the writing transaction, so the sum of a key's counters is exact in every

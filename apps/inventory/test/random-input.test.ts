@@ -4,7 +4,10 @@ import { filterableColumns } from '../src/resources/definition.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
-/** No client input may produce a 500: random bodies, queries and ids against every resource. */
+/**
+ * No client input may produce a 500: random bodies, queries and ids against every resource
+ * (property-based, fast-check).
+ */
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await startTestApp();

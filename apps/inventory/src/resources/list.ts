@@ -1,17 +1,9 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { v7 as uuidv7 } from 'uuid';
-import type { StatementWrite } from '../audit/audit-log.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
-import { badRequest, notFound } from '../errors.js';
-import {
-  type ResourceDefinition,
-  secretColumns,
-  sortableColumns,
-  systemColumnsOf,
-  tagColumns,
-} from './definition.js';
-import { ETAG_COLUMN, preconditionFailed } from './etags.js';
-import { listCacheOf } from './list-cache.js';
+import { badRequest } from '../errors.js';
+import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
+import type { ListCache } from './list-cache.js';
 import {
   type Condition,
   conditionShape,
@@ -22,16 +14,14 @@ import {
   valueCounterKey,
   valueCounterShape,
 } from './lookups.js';
+import { type Row, visibleColumns } from './rows.js';
 
 /**
- * The SQL of every resource, driven by its definition. Identifiers come only from the definition
- * (an allow-list); every value is a bound parameter.
+ * The list statement of every resource, driven by its definition: one page, its exact total and
+ * the table's version in one statement, with what the list cache (list-cache.ts) recorded used
+ * only where the statement finds it still exact. Identifiers come only from the definition (an
+ * allow-list); every value is a bound parameter.
  */
-
-export type Row = Record<string, unknown>;
-/** The generic side sees tables by name only; typed access to them lives with their owners. */
-// biome-ignore lint/suspicious/noExplicitAny: tables are chosen at run time from definitions
-export type AnyDatabase = Kysely<any>;
 
 export interface SortKey {
   column: string;
@@ -65,17 +55,6 @@ export interface ListResult {
   nextKey?: unknown[];
   /** The table's version the page was read at (list-cache.ts); absent for unversioned tables. */
   version?: number;
-}
-
-/**
- * The columns a client sees: the system columns and the declared ones. Named explicitly rather
- * than `*`, so a column nobody declared (a password hash) can never leak into a response.
- */
-export function visibleColumns(definition: ResourceDefinition): string[] {
-  const secrets = secretColumns(definition);
-  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
-    (column) => !secrets.includes(column),
-  );
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -359,6 +338,7 @@ export const conditionsKey = (
 /** One page of a resource with its exact total, in one statement (see listStatement). */
 export async function listRows(
   db: AnyDatabase,
+  cache: ListCache,
   definition: ResourceDefinition,
   request: ListRequest,
 ): Promise<ListResult> {
@@ -382,14 +362,13 @@ export async function listRows(
     if (!visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
-  const cache = listCacheOf(db);
   const listKey = conditionsKey(definition.table, request.conditions, ranges);
   const maintained = totalIsMaintained(definition, request.conditions, ranges);
   const finishCounting = maintained
     ? undefined
     : await cache.coalesceCount(definition.table, listKey);
   try {
-    return await readList(db, definition, request, { listKey, maintained, columns, keys });
+    return await readList(db, cache, definition, request, { listKey, maintained, columns, keys });
   } finally {
     finishCounting?.();
   }
@@ -397,6 +376,7 @@ export async function listRows(
 
 async function readList(
   db: AnyDatabase,
+  cache: ListCache,
   definition: ResourceDefinition,
   request: ListRequest,
   known: { listKey: string; maintained: boolean; columns: string[]; keys: SortKey[] },
@@ -405,7 +385,6 @@ async function readList(
   const ranges = request.ranges ?? [];
   const keyset = request.after !== undefined;
   const offset = keyset ? 0 : (request.page - 1) * request.limit;
-  const cache = listCacheOf(db);
   const cachedCount = maintained ? undefined : cache.counts.get(listKey);
   const inIdOrder = request.sort.length === 0;
   const deep = !keyset && offset >= DEFERRED_JOIN_OFFSET;
@@ -491,49 +470,6 @@ export async function tableVersion(db: AnyDatabase, table: string): Promise<numb
   return typeof version === 'number' ? version : undefined;
 }
 
-export function findRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  columns: readonly string[] = visibleColumns(definition),
-): Promise<Row | undefined> {
-  return selectById(db, definition, id, columns, false);
-}
-
-/** One row by id: `columns`, and the row's tag (column ETAG_COLUMN) when `tagged`. */
-async function selectById(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  columns: readonly string[],
-  tagged: boolean,
-): Promise<Row | undefined> {
-  assertColumns(definition, columns);
-  const template = statementTemplate(
-    db,
-    JSON.stringify([tagged ? 'find-tagged' : 'find', definition.table, columns]),
-    (param) =>
-      db
-        .selectFrom(definition.table)
-        .select(tagged ? [...columns, ROW_TAG] : columns)
-        .where('id', '=', param('id')),
-  );
-  const result = await db.executeQuery<Row>(template.bind({ id }));
-  return result.rows[0];
-}
-
-export async function rowExists(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-): Promise<boolean> {
-  const template = statementTemplate(db, `exists:${definition.table}`, (param) =>
-    db.selectFrom(definition.table).select('id').where('id', '=', param('id')),
-  );
-  const result = await db.executeQuery(template.bind({ id }));
-  return result.rows.length > 0;
-}
-
 /**
  * The exact number of rows matching `filters`: the maintained row count without filters, else
  * reused while the table's version is unchanged (list-cache.ts), with the same key as a list of
@@ -542,10 +478,10 @@ export async function rowExists(
  */
 export async function countRows(
   db: AnyDatabase,
+  cache: ListCache,
   definition: ResourceDefinition,
   filters: Readonly<Record<string, unknown>>,
 ): Promise<number> {
-  const cache = listCacheOf(db);
   const conditions: Condition[] = Object.entries(filters).map(([column, value]) => ({
     column,
     operator: 'exact',
@@ -580,419 +516,4 @@ export async function countRows(
     cache.counts.set(listKey, { version: row.version, count });
   }
   return count;
-}
-
-export async function insertRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  values: Row,
-): Promise<Row> {
-  return db
-    .insertInto(definition.table)
-    .values({ id: uuidv7(), ...values })
-    .returning(visibleColumns(definition))
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * Updates the given columns; the row comes back as the database now holds it, or undefined
- * when there is no such id.
- */
-export async function updateRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  values: Row,
-): Promise<Row | undefined> {
-  return db
-    .updateTable(definition.table)
-    .set({ ...values, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .returning(visibleColumns(definition))
-    .executeTakeFirst();
-}
-
-/** Write-only fields of a batch PATCH item (schemas.ts's TAG_CHANGES). */
-export const TAG_CHANGE_FIELDS = ['add_tags', 'remove_tags'] as const;
-
-export interface RowUpdate {
-  id: string;
-  values: Row;
-  /** The tag the item's record must still have (a batch item's `etag`, unquoted). */
-  etag?: string;
-}
-
-export async function deleteRow(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-): Promise<void> {
-  const row = await db
-    .deleteFrom(definition.table)
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound(definition.notFoundMessage);
-}
-
-/*
- * Writes as parts of one statement (audit-log.ts's writeWithAudit sets who writes; the tables'
- * triggers write the audit rows, migration 012): one
- * round trip per write, the statement being its own transaction. The steps are named after what
- * they do; the names end in `__` where they could meet a table's name. Like lists, their texts
- * are compiled once per shape (the table and the fields written) and then only bound.
- */
-
-const step = (name: string, query: unknown) => sql`${sql.id(name)} AS (${query})`;
-
-/** The fields a write sets, in a fixed order: the same fields, whatever their order, one text. */
-const fieldsOf = (values: Row) =>
-  Object.keys(values)
-    .filter((field) => values[field] !== undefined)
-    .sort();
-
-const fieldParam = (field: string) => `value:${field}`;
-
-function fieldValues(fields: readonly string[], values: Row): Row {
-  return Object.fromEntries(fields.map((field) => [fieldParam(field), values[field]]));
-}
-
-function assertColumns(definition: ResourceDefinition, fields: readonly string[]): void {
-  // Write-only (secret) columns may be written, though never read back.
-  const columns = [...visibleColumns(definition), ...secretColumns(definition)];
-  for (const field of fields) {
-    if (!columns.includes(field)) throw new Error(`${field} is not a column of ${definition.name}`);
-  }
-}
-
-export function insertStatement(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  values: Row,
-): { id: string; write: StatementWrite } {
-  const id = uuidv7();
-  const fields = fieldsOf(values);
-  assertColumns(definition, fields);
-  return {
-    id,
-    write: {
-      shape: JSON.stringify(['insert', definition.table, fields]),
-      parts: (param) => ({
-        steps: [
-          step(
-            'created__',
-            db
-              .insertInto(definition.table)
-              .values({
-                id: param('id'),
-                ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
-              })
-              .returning([...visibleColumns(definition), ROW_TAG]),
-          ),
-        ],
-        result: sql`SELECT * FROM created__`,
-      }),
-      values: { id, ...fieldValues(fields, values) },
-    },
-  };
-}
-
-/**
- * Bulk create: every item in one INSERT (typed by the table's own row type through
- * jsonb_populate_recordset), so all are stored or none. Items are given their ids here; the
- * caller puts the returned rows back in the items' order.
- */
-export function insertRowsStatement(
-  definition: ResourceDefinition,
-  items: readonly Row[],
-): { ids: string[]; write: StatementWrite } {
-  const fields = [...new Set(items.flatMap((values) => fieldsOf(values)))].sort();
-  assertColumns(definition, fields);
-  const ids = items.map(() => uuidv7());
-  const table = sql.table(definition.table);
-  const columns = ['id', ...fields];
-  return {
-    ids,
-    write: {
-      shape: JSON.stringify(['bulk-insert', definition.table, fields]),
-      parts: (param) => ({
-        steps: [
-          step(
-            'created__',
-            sql`INSERT INTO ${table} (${sql.join(columns.map((column) => sql.ref(column)))})
-              SELECT ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}
-              FROM jsonb_populate_recordset(NULL::${table}, ${param('items')}::jsonb) AS r
-              RETURNING ${sql.join(visibleColumns(definition).map((column) => sql.ref(column)))}`,
-          ),
-        ],
-        result: sql`SELECT * FROM created__`,
-      }),
-      values: {
-        items: JSON.stringify(items.map((values, index) => ({ ...values, id: ids[index] }))),
-      },
-    },
-  };
-}
-
-/**
- * The record's tag (etags.ts): the transaction id of its row version. Compared as text, so a
- * hostile tag is only a tag that does not match.
- */
-const ROW_TAG = sql<string>`xmin::text`.as(ETAG_COLUMN);
-
-/**
- * The write's condition on the row's tag (If-Match): it is part of the write's own WHERE, which
- * PostgreSQL evaluates again on the newest row version after waiting for a concurrent writer.
- */
-const tagMatches = (param: ParameterOf, alias?: string) =>
-  sql<boolean>`${sql.ref(alias ? `${alias}.xmin` : 'xmin')}::text IN (SELECT jsonb_array_elements_text(${param('if_match')}::jsonb))`;
-
-/**
- * Answers the row as now stored with its new tag, or nothing when there is no such id or, with
- * `ifMatch` (the tags an If-Match accepts), when the row's tag is none of them.
- */
-export function updateStatement(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  values: Row,
-  ifMatch?: readonly string[],
-): StatementWrite {
-  const fields = fieldsOf(values);
-  assertColumns(definition, fields);
-  const checked = ifMatch !== undefined;
-  return {
-    shape: JSON.stringify(['update', definition.table, fields, checked]),
-    parts: (param) => {
-      let update = db
-        .updateTable(definition.table)
-        .set({
-          ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', param('id'));
-      if (checked) update = update.where(tagMatches(param));
-      return {
-        steps: [step('updated__', update.returning([...visibleColumns(definition), ROW_TAG]))],
-        result: sql`SELECT * FROM updated__`,
-      };
-    },
-    values: {
-      id,
-      ...fieldValues(fields, values),
-      ...(checked ? { if_match: JSON.stringify(ifMatch) } : {}),
-    },
-  };
-}
-
-/** Answers the id deleted, or nothing when there is no such id (or its tag is not `ifMatch`). */
-export function deleteStatement(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  ifMatch?: readonly string[],
-): StatementWrite {
-  const checked = ifMatch !== undefined;
-  return {
-    shape: JSON.stringify(['delete', definition.table, checked]),
-    parts: (param) => {
-      let remove = db.deleteFrom(definition.table).where('id', '=', param('id'));
-      if (checked) remove = remove.where(tagMatches(param));
-      return {
-        steps: [step('deleted__', remove.returning('id'))],
-        result: sql`SELECT id FROM deleted__`,
-      };
-    },
-    values: { id, ...(checked ? { if_match: JSON.stringify(ifMatch) } : {}) },
-  };
-}
-
-/** A single record with its tag (column ETAG_COLUMN), or undefined. */
-export function findRecord(
-  db: AnyDatabase,
-  definition: ResourceDefinition,
-  id: string,
-  columns: readonly string[] = visibleColumns(definition),
-): Promise<Row | undefined> {
-  return selectById(db, definition, id, columns, true);
-}
-
-/** Takes the tag out of a row a statement answered: the field the client sees is the header. */
-export function takeTag(row: Row): string {
-  const tag = row[ETAG_COLUMN];
-  delete row[ETAG_COLUMN];
-  if (typeof tag !== 'string') throw new Error('the statement did not answer the row tag');
-  return tag;
-}
-
-/**
- * The first steps of a batch over the ids of the parameter `ids` (a JSON array, `batch_size`
- * distinct ids): their rows locked in id order (concurrent batches over the same rows then wait
- * for each other instead of deadlocking), and whether every id was found. Each write of the
- * batch is conditioned on `complete__.ok`, so a batch naming an unknown id writes nothing; the
- * statement answers `{ok, found}` for the caller to name it.
- */
-function lockedBatch(definition: ResourceDefinition, param: ParameterOf, tagged = false) {
-  // With tags (the parameter `etags`: {id: tag}), an item whose row, as locked, has another tag
-  // is stale, and a stale item fails the batch like an unknown one. The lock waits for a
-  // concurrent writer and then reads the row's newest version, so the tag compared is current.
-  const stale = tagged
-    ? sql`(SELECT array_agg(l.id::text ORDER BY l.id) FROM locked__ AS l
-           JOIN jsonb_each_text(${param('etags')}::jsonb) AS e ON e.key = l.id::text
-           WHERE e.value <> l.tag)`
-    : sql`NULL::text[]`;
-  return [
-    sql`locked__ AS (
-      SELECT id, xmin::text AS tag FROM ${sql.table(definition.table)}
-      WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${param('ids')}::jsonb))
-      ORDER BY id FOR UPDATE)`,
-    sql`checked__ AS (
-      SELECT count(*) = ${param('batch_size')}::bigint AS complete, array_agg(id::text) AS found,
-             ${stale} AS stale
-      FROM locked__)`,
-    sql`complete__ AS (
-      SELECT complete AND stale IS NULL AS ok, found, stale FROM checked__)`,
-  ];
-}
-
-/** The batch's distinct ids in lower case (as PostgreSQL writes uuids), sorted. */
-function batchIds(ids: readonly string[]) {
-  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))].sort();
-  return { ids: JSON.stringify(distinct), batch_size: distinct.length };
-}
-
-const BATCH_COMPLETE = sql`(SELECT ok FROM complete__)`;
-
-export interface BatchOutcome {
-  ok: boolean;
-  found: string[] | null;
-  /** Items whose `etag` is not the record's (batch PATCH with tags). */
-  stale: string[] | null;
-}
-
-/**
- * Throws 404 naming the first id of `ids` the batch did not find, if any, else 412 naming the
- * first whose `etag` is stale.
- */
-export function checkBatch(
-  definition: ResourceDefinition,
-  ids: readonly string[],
-  rows: readonly BatchOutcome[],
-): void {
-  const outcome = rows[0];
-  if (outcome?.ok) return;
-  const found = new Set(outcome?.found ?? []);
-  const missing = ids.find((id) => !found.has(id.toLowerCase()));
-  if (missing !== undefined || !outcome?.stale) {
-    throw notFound(`${definition.notFoundMessage}: ${missing}`);
-  }
-  const stale = new Set(outcome.stale);
-  const first = ids.find((id) => stale.has(id.toLowerCase()));
-  throw preconditionFailed(
-    `Precondition failed: ${definition.name} ${first} has changed since its etag was read (nothing was changed)`,
-  );
-}
-
-/**
- * A batch of partial updates in one statement whatever its size: the rows locked (above), then
- * one UPDATE per distinct set of fields (usually one) joining the table with the items, typed by
- * the table's own row type through jsonb_populate_recordset.
- */
-export function updateRowsStatement(
-  definition: ResourceDefinition,
-  updates: readonly RowUpdate[],
-): StatementWrite {
-  const byFields = new Map<string, Row[]>();
-  for (const { id, values } of updates) {
-    const fields = fieldsOf(values);
-    assertColumns(
-      definition,
-      fields.filter((field) => !(TAG_CHANGE_FIELDS as readonly string[]).includes(field)),
-    );
-    const key = fields.join(',');
-    let items = byFields.get(key);
-    if (items === undefined) {
-      items = [];
-      byFields.set(key, items);
-    }
-    items.push({ ...values, id });
-  }
-  const fieldSets = [...byFields.keys()];
-  const table = sql.table(definition.table);
-  const updated = (index: number) => `updated${index}__`;
-  const etags = updates.filter((update) => update.etag !== undefined);
-  const tagged = etags.length > 0;
-  return {
-    shape: JSON.stringify(['batch-update', definition.table, fieldSets, tagged]),
-    parts: (param) => {
-      const updateSteps = fieldSets.map((key, index) => {
-        const fields = key.split(',').filter(Boolean);
-        const assignments = fields
-          .filter((field) => !(TAG_CHANGE_FIELDS as readonly string[]).includes(field))
-          .map((field) => sql`${sql.ref(field)} = r.${sql.ref(field)}`);
-        const items = param(`items:${index}`);
-        const changesTags = fields.some((field) =>
-          (TAG_CHANGE_FIELDS as readonly string[]).includes(field),
-        );
-        // Tags added and removed against the row as it is when this UPDATE locks it: a
-        // concurrent change to the same record is waited for and built upon, never lost.
-        const tagChanges = changesTags
-          ? tagColumns(definition).map(
-              (column) => sql`${sql.ref(column)} = ARRAY(
-                SELECT DISTINCT tag FROM unnest(t.${sql.ref(column)} || coalesce(d.add_tags, '{}')) AS tag
-                WHERE tag <> ALL (coalesce(d.remove_tags, '{}')) ORDER BY tag)`,
-            )
-          : [];
-        const deltas = changesTags
-          ? sql`JOIN jsonb_to_recordset(${items}::jsonb) AS d(id uuid, add_tags text[], remove_tags text[])
-              ON d.id = r.id`
-          : sql``;
-        return step(
-          updated(index),
-          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, ...tagChanges, sql`updated_at = now()`])}
-            FROM jsonb_populate_recordset(NULL::${table}, ${items}::jsonb) AS r ${deltas}
-            WHERE t.id = r.id AND ${BATCH_COMPLETE}
-            RETURNING t.id`,
-        );
-      });
-      return {
-        steps: [...lockedBatch(definition, param, tagged), ...updateSteps],
-        result: sql`SELECT ok, found, stale FROM complete__`,
-      };
-    },
-    values: {
-      ...batchIds(updates.map((update) => update.id)),
-      ...(tagged
-        ? {
-            etags: JSON.stringify(
-              Object.fromEntries(etags.map(({ id, etag }) => [id.toLowerCase(), etag])),
-            ),
-          }
-        : {}),
-      ...Object.fromEntries(
-        [...byFields.values()].map((items, index) => [`items:${index}`, JSON.stringify(items)]),
-      ),
-    },
-  };
-}
-
-/** Deletes every id or, when one is unknown, none (see checkBatch). */
-export function deleteRowsStatement(
-  definition: ResourceDefinition,
-  ids: readonly string[],
-): StatementWrite {
-  return {
-    shape: JSON.stringify(['batch-delete', definition.table]),
-    parts: (param) => ({
-      steps: [
-        ...lockedBatch(definition, param),
-        sql`deleted__ AS (
-          DELETE FROM ${sql.table(definition.table)}
-          WHERE id IN (SELECT id FROM locked__) AND ${BATCH_COMPLETE}
-          RETURNING id)`,
-      ],
-      result: sql`SELECT ok, found, stale FROM complete__`,
-    }),
-    values: batchIds(ids),
-  };
 }

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { AnyDatabase } from '../db/schema.js';
+import { statementTemplate } from '../db/statement-template.js';
+import { type ResourceDefinition, secretColumns, systemColumnsOf } from './definition.js';
+import { ETAG_COLUMN } from './etags.js';
+
+/**
+ * Reading one row of a resource, driven by its definition: identifiers come only from the
+ * definition (an allow-list); every value is a bound parameter.
+ */
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The columns a client sees: the system columns and the declared ones. Named explicitly rather
+ * than `*`, so a column nobody declared (a password hash) can never leak into a response.
+ */
+export function visibleColumns(definition: ResourceDefinition): string[] {
+  const secrets = secretColumns(definition);
+  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+    (column) => !secrets.includes(column),
+  );
+}
+
+/**
+ * The record's tag (etags.ts): the transaction id of its row version. Compared as text, so a
+ * hostile tag is only a tag that does not match.
+ */
+export const ROW_TAG = sql<string>`xmin::text`.as(ETAG_COLUMN);
+
+export function findRow(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  columns: readonly string[] = visibleColumns(definition),
+): Promise<Row | undefined> {
+  return selectById(db, definition, id, columns, false);
+}
+
+/** One row by id: `columns`, and the row's tag (column ETAG_COLUMN) when `tagged`. */
+async function selectById(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  columns: readonly string[],
+  tagged: boolean,
+): Promise<Row | undefined> {
+  // The schemas already admit only visible fields; this keeps the SQL safe on its own.
+  const visible = visibleColumns(definition);
+  for (const column of columns) {
+    if (!visible.includes(column))
+      throw new Error(`${column} is not a column of ${definition.name}`);
+  }
+  const template = statementTemplate(
+    db,
+    JSON.stringify([tagged ? 'find-tagged' : 'find', definition.table, columns]),
+    (param) =>
+      db
+        .selectFrom(definition.table)
+        .select(tagged ? [...columns, ROW_TAG] : columns)
+        .where('id', '=', param('id')),
+  );
+  const result = await db.executeQuery<Row>(template.bind({ id }));
+  return result.rows[0];
+}
+
+export async function rowExists(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+): Promise<boolean> {
+  const template = statementTemplate(db, `exists:${definition.table}`, (param) =>
+    db.selectFrom(definition.table).select('id').where('id', '=', param('id')),
+  );
+  const result = await db.executeQuery(template.bind({ id }));
+  return result.rows.length > 0;
+}
+
+/** A single record with its tag (column ETAG_COLUMN), or undefined. */
+export function findRecord(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  id: string,
+  columns: readonly string[] = visibleColumns(definition),
+): Promise<Row | undefined> {
+  return selectById(db, definition, id, columns, true);
+}
+
+/** Takes the tag out of a row a statement answered: the field the client sees is the header. */
+export function takeTag(row: Row): string {
+  const tag = row[ETAG_COLUMN];
+  delete row[ETAG_COLUMN];
+  if (typeof tag !== 'string') throw new Error('the statement did not answer the row tag');
+  return tag;
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { NotificationHandlers, Subscription } from './notifications.js';
+
+/** `postgres`: a server through `pg`; `embedded`: PGlite persisted in a folder; `memory`: PGlite thrown away on close. */
+export type StoreKind = 'postgres' | 'embedded' | 'memory';
+
+export interface StoreConfig {
+  /** A `postgres://` (or `postgresql://`) URL, `memory://`, or undefined for the embedded store. */
+  databaseUrl?: string | undefined;
+  /** Folder of the embedded store; used when `databaseUrl` is not set. */
+  dataDir: string;
+  /** Size of the PostgreSQL connection pool. */
+  poolSize?: number;
+  /**
+   * How long to wait for a new PostgreSQL connection, in milliseconds (default 5000). Without a
+   * bound, a server that silently drops packets would hang every request waiting for the pool.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Longest wait for the answer to one PostgreSQL statement, in milliseconds (default 30000; 0:
+   * none). PostgreSQL itself cancels a statement a little before it (`statement_timeout`, see
+   * serverDeadline), rolling it back with its locks; past it the connection is destroyed, so the
+   * statement fails instead of waiting for a server that stopped answering without closing the
+   * connection (frozen, partitioned away). Migrations and other script transactions are not
+   * bounded.
+   */
+  queryTimeoutMs?: number;
+  /** Called when an idle pooled connection fails (for instance when PostgreSQL restarts). */
+  onPoolError?: (error: Error) => void;
+  /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
+  loadDataDir?: Blob;
+  /**
+   * Embedded store in a folder: flush each commit's WAL to stable storage before the commit
+   * returns (default true; see embedded.ts). False only for throwaway data: a commit then
+   * survives the process being killed but not a power loss or an operating-system crash.
+   */
+  durable?: boolean;
+  /**
+   * Called before an embedded store's folder is created (its first start), so the caller can
+   * say what the pause is.
+   */
+  onCreate?: () => void;
+}
+
+/** One multi-statement script runner inside a transaction: what migrations and test resets need. */
+export interface ScriptTransaction {
+  query<R>(text: string, params?: unknown[]): Promise<R[]>;
+  exec(script: string): Promise<void>;
+}
+
+export interface Store<DB> {
+  readonly kind: StoreKind;
+  /** Where the data lives, safe to log (a PostgreSQL URL's password is masked). */
+  readonly description: string;
+  readonly db: Kysely<DB>;
+  scriptTransaction<T>(work: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs to `channel` (a lower-case identifier) on a connection of its own: PostgreSQL's
+   * NOTIFY from any session, of this process or another, reaches `handlers` (see
+   * notifications.ts for when notifications may be missed). Close the subscription before the
+   * store.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Subscription>;
+  close(): Promise<void>;
+}
