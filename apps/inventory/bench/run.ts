@@ -311,7 +311,7 @@ async function main() {
     const token = await login(server.url);
     const headers = { authorization: `Bearer ${token}` };
     const runTag = Date.now().toString(36);
-    const scenarios = buildScenarios(facts, runTag).filter(
+    const scenarios = buildScenarios(facts, runTag, SEED_PASSWORD).filter(
       (scenario) =>
         options.only.length === 0 || options.only.some((text) => scenario.name.includes(text)),
     );
@@ -337,15 +337,20 @@ async function main() {
         continue;
       }
       let n = 0;
-      await scenario.prepare?.(async (path) =>
-        (await fetch(`${server.url}${path}`, { headers })).json(),
+      await scenario.prepare?.(
+        async (path) => (await fetch(`${server.url}${path}`, { headers })).json(),
+        server.url,
       );
+      const scenarioHeaders = { ...headers, ...scenario.headers?.() };
       const next = () => scenario.request(n++);
       // One request first: it must succeed, and its answer is what the ceiling will send.
       const probe = next();
       const response = await fetch(`${server.url}${probe.path}`, {
         method: probe.method,
-        headers: { ...headers, ...(probe.body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...scenarioHeaders,
+          ...(probe.body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(probe.body ? { body: probe.body } : {}),
       });
       const body = await response.text();
@@ -359,7 +364,7 @@ async function main() {
           `${scenario.name}: probe answered ${response.status} ${body.slice(0, 300)}`,
         );
       }
-      const load = { connections: options.connections, headers, next };
+      const load = { connections: options.connections, headers: scenarioHeaders, next };
       if (options.warmupSeconds > 0) {
         await drive({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
       }

@@ -23,8 +23,38 @@ export interface Scenario {
   name: string;
   kind: ScenarioKind;
   /** Reads what its requests need from the running server first (a cursor it signed). */
-  prepare?(get: (path: string) => Promise<unknown>): Promise<void>;
+  prepare?(get: (path: string) => Promise<unknown>, serverUrl: string): Promise<void>;
   request(n: number): BenchRequest;
+  /** Headers of its own (a web interface session's cookie) over the API token's. */
+  headers?(): Record<string, string>;
+}
+
+/** The web interface's device list: 100 rows of the data set, signed in with a session cookie. */
+function webListPage(password: string): Scenario {
+  let cookie = '';
+  return {
+    name: 'web UI list page (100 devices)',
+    kind: 'list',
+    async prepare(_get, serverUrl) {
+      const response = await fetch(`${serverUrl}/ui/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          username: 'admin',
+          password,
+          next: '/ui/',
+        }).toString(),
+      });
+      const set = response.headers.get('set-cookie') ?? '';
+      cookie = set.split(';')[0] ?? '';
+      if (response.status !== 303 || !cookie) {
+        throw new Error(`web UI sign-in answered ${response.status}`);
+      }
+    },
+    request: () => ({ method: 'GET', path: '/ui/devices?limit=100' }),
+    headers: () => ({ cookie }),
+  };
 }
 
 /** What the scenarios need to know about the loaded data set. */
@@ -66,7 +96,11 @@ function deepKeysetPage(name: string, query: string): Scenario {
   };
 }
 
-export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] {
+export function buildScenarios(
+  facts: DatasetFacts,
+  runTag: string,
+  adminPassword: string,
+): Scenario[] {
   const ids = facts.deviceIds;
   const idAt = (n: number) => ids[n % ids.length] as string;
   const get = (path: string): BenchRequest => ({ method: 'GET', path });
@@ -114,6 +148,7 @@ export function buildScenarios(facts: DatasetFacts, runTag: string): Scenario[] 
     },
     deepKeysetPage('deep keyset page (cursor at row 90,000)', ''),
     deepKeysetPage('deep keyset page sorted by hostname', '&sortby=hostname:asc'),
+    webListPage(adminPassword),
     {
       name: 'tag filter (2 tags, all)',
       kind: 'list',

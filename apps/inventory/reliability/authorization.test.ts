@@ -56,6 +56,9 @@ function ruleFor(method: string, path: string): Rule {
     return { kind: 'public' };
   }
   if (path.startsWith('/users/reset-password/')) return { kind: 'public' };
+  // The web interface's pages: open to the API's guard, each checks its own session cookie (a
+  // page without one redirects to sign-in) and calls the API as the signed-in user.
+  if (first === 'ui') return { kind: 'public' };
   // Users: list and create by admin (README); a user record by its owner or an admin (spec 6).
   if (first === 'users') {
     return second === undefined ? { kind: 'roles', roles: ['admin'] } : { kind: 'ownerOrAdmin' };

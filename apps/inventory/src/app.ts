@@ -31,6 +31,7 @@ import { ListCache } from './resources/list-cache.js';
 import { listCacheRoutes } from './resources/list-cache-routes.js';
 import { resourceRoutes } from './resources/routes.js';
 import { serviceRoutes } from './routes/service.js';
+import { uiRoutes } from './ui/routes.js';
 import { users } from './users/definition.js';
 import { passwordResetRoutes } from './users/password-reset.js';
 import { userRoutes } from './users/routes.js';
@@ -136,6 +137,15 @@ export async function buildApp(
   await app.register(metricRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(apiTokenRoutes, { db, service: apiTokenService });
+  // The web interface: pages over the routes above (ui/api.ts), under /ui/.
+  await app.register(uiRoutes, {
+    prefix: '/ui',
+    db,
+    tokens,
+    users: userCache,
+    secureCookies: config.protections.tls !== undefined,
+    bodyLimit: config.bodyLimit,
+  });
   return app;
 }
 

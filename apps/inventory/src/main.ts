@@ -114,6 +114,7 @@ async function main() {
   const lines = [
     `Network inventory API listening on ${address} (${store.description})`,
     `API documentation: ${address}${DOCS_PREFIX}/ (OpenAPI document: ${address}${OPENAPI_PATH})`,
+    `Web interface: ${address}/ui/`,
   ];
   if (created.length > 0) {
     lines.push(

@@ -22,7 +22,7 @@ export const CSV_CONTENT_TYPE = 'text/csv';
 /** What the export put in front of a formula-like cell. */
 const NEUTRALISED = /^'(?=[=+\-@\t\r])/;
 
-function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
+export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
   const column = columnOf(definition, field);
   if (!column) return text;
   const kind = kindOf(column);

@@ -1,0 +1,178 @@
+import { auditLogs } from '../audit/definition.js';
+import { events } from '../events/definition.js';
+import {
+  type ColumnDefinition,
+  type ColumnKind,
+  filterableColumns,
+  type ResourceDefinition,
+  secretColumns,
+  sortableColumns,
+  systemColumnsOf,
+} from '../resources/definition.js';
+import { RESOURCES } from '../resources/definitions/index.js';
+import { kindOf, LOOKUPS_BY_KIND, type Lookup } from '../resources/lookups.js';
+
+/**
+ * What the interface knows about a resource, all of it read from the definition that drives the
+ * API: labels, kinds, lookups, which columns sort and filter, who writes, and the relations
+ * (references out, and the resources that reference it). Adding a resource or a column to a
+ * definition adds it here; no page is written per resource.
+ */
+export interface UiColumn {
+  name: string;
+  label: string;
+  kind: ColumnKind;
+  filterable: boolean;
+  sortable: boolean;
+  writable: boolean;
+  required: boolean;
+  lookups: readonly Lookup[];
+  /** The resource a reference column points to. */
+  references?: string;
+  /** The values of an enumeration (a select in forms and filters). */
+  choices?: readonly string[];
+  secret: boolean;
+}
+
+export interface UiResource {
+  definition: ResourceDefinition;
+  name: string;
+  /** "Devices". */
+  label: string;
+  /** "Device", read from the definition's not-found message. */
+  singular: string;
+  columns: readonly UiColumn[];
+  /** Columns shown in a list when the user chose none. */
+  defaultColumns: readonly string[];
+  /** The field naming a record (hostname, name). */
+  titleField: string | undefined;
+  tagColumn: string | undefined;
+  /** Resources with a column referencing this one: a record's related objects. */
+  referencedBy: readonly { resource: string; column: string }[];
+  /** Created only by systems (events): no create, edit or import pages. */
+  readOnly: boolean;
+}
+
+/** Words written differently from a capitalised field name. */
+const WORDS: Readonly<Record<string, string>> = {
+  ip: 'IP',
+  os: 'OS',
+  id: 'ID',
+  mtu: 'MTU',
+  mac: 'MAC',
+  vlan: 'VLAN',
+  url: 'URL',
+  mbps: 'Mbps',
+  ifindex: 'ifIndex',
+};
+
+/** `os_version` -> "OS version", `location_id` -> "Location", `a_interface_id` -> "A interface". */
+export function labelOf(field: string): string {
+  const words = field.replace(/_id$/, field === 'vlan_id' ? '_id' : '').split(/[_-]/);
+  return words
+    .map((word, index) => {
+      const known = WORDS[word];
+      if (known) return known;
+      return index === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+    })
+    .join(' ');
+}
+
+function choicesOf(column: ColumnDefinition): string[] | undefined {
+  const schema = column.schema as {
+    anyOf?: Array<{ const?: unknown }>;
+    items?: { anyOf?: Array<{ const?: unknown }> };
+  };
+  // An enumeration, or a set of values of one (a `list` column's items).
+  const anyOf = schema.anyOf ?? schema.items?.anyOf;
+  if (!Array.isArray(anyOf)) return undefined;
+  const values = anyOf.map((option) => option.const).filter((v) => typeof v === 'string');
+  return values.length === anyOf.length ? (values as string[]) : undefined;
+}
+
+function describe(definition: ResourceDefinition, all: readonly ResourceDefinition[]): UiResource {
+  const filterable = new Set(filterableColumns(definition));
+  const sortable = new Set(sortableColumns(definition));
+  const secrets = new Set(secretColumns(definition));
+  const system = systemColumnsOf(definition).filter((name) => name !== 'id');
+  const columns: UiColumn[] = [
+    ...Object.entries(definition.columns).map(([name, column]) => {
+      const kind = kindOf(column);
+      const choices = choicesOf(column);
+      return {
+        name,
+        label: labelOf(name),
+        kind,
+        filterable: filterable.has(name),
+        sortable: sortable.has(name),
+        writable: true,
+        required: column.required === true,
+        lookups: filterable.has(name) ? LOOKUPS_BY_KIND[kind] : [],
+        ...(column.references ? { references: column.references } : {}),
+        ...(choices ? { choices } : {}),
+        secret: secrets.has(name),
+      } satisfies UiColumn;
+    }),
+    ...system.map(
+      (name): UiColumn => ({
+        name,
+        label: labelOf(name),
+        kind: 'timestamp',
+        filterable: false,
+        sortable: sortable.has(name),
+        writable: false,
+        required: false,
+        lookups: [],
+        secret: false,
+      }),
+    ),
+  ];
+  const visible = columns.filter((column) => !column.secret && column.kind !== 'json');
+  const singular = definition.notFoundMessage.replace(/ not found$/, '');
+  const titleField =
+    definition.briefFields?.length === 1
+      ? definition.briefFields[0]
+      : Object.keys(definition.columns)[0];
+  return {
+    definition,
+    name: definition.name,
+    label: labelOf(definition.name),
+    singular,
+    columns,
+    defaultColumns: visible
+      .filter((column) => column.kind !== 'list' && column.name !== 'updated_at')
+      .slice(0, 7)
+      .map((column) => column.name),
+    titleField,
+    tagColumn: columns.find((column) => column.kind === 'tags')?.name,
+    referencedBy: all.flatMap((other) =>
+      Object.entries(other.columns)
+        .filter(([, column]) => column.references === definition.name)
+        .map(([column]) => ({ resource: other.name, column })),
+    ),
+    readOnly: definition === events || definition === auditLogs,
+  };
+}
+
+const DEFINITIONS: readonly ResourceDefinition[] = [...RESOURCES, events, auditLogs];
+
+/** Every resource the interface lists, in the API's order, events last. */
+export const UI_RESOURCES: readonly UiResource[] = DEFINITIONS.map((definition) =>
+  describe(definition, DEFINITIONS),
+);
+
+const BY_NAME = new Map(UI_RESOURCES.map((resource) => [resource.name, resource]));
+
+export const uiResource = (name: string): UiResource | undefined => BY_NAME.get(name);
+
+/** Who may write a resource: its definition's roles. */
+export const mayWrite = (resource: UiResource, role: string): boolean =>
+  !resource.readOnly && (resource.definition.writeRoles as readonly string[]).includes(role);
+
+/** Who may read a resource: its definition's roles, everyone signed in when it names none. */
+export function mayRead(resource: UiResource, role: string): boolean {
+  // The audit trail is for admins (its routes say so; its definition describes its rows).
+  if (resource.definition === auditLogs) return role === 'admin';
+  const roles = resource.definition.readRoles as readonly string[] | undefined;
+  return roles === undefined || roles.includes(role);
+}

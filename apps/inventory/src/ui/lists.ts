@@ -1,0 +1,143 @@
+import type { UiColumn, UiResource } from './catalogue.js';
+
+/** Rows per list page: the API's maximum is 100. */
+export const UI_PAGE_SIZES = [25, 50, 100] as const;
+export const UI_DEFAULT_PAGE_SIZE = 50;
+/** Earlier cursors kept for "Previous" (older pages are reached from the first one). */
+const MAX_TRAIL = 20;
+
+/** A list page's state, read from its URL: the API's own filter names, plus paging. */
+export interface ListState {
+  /** The API query for the rows (filters, lookups, tags, q, sortby), without paging. */
+  filters: URLSearchParams;
+  sortby: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+  /** The cursors of the pages before this one, oldest first ('' is the first page). */
+  trail: string[];
+}
+
+const lookupParameter = (column: UiColumn, lookup: string) =>
+  lookup === 'exact' ? column.name : `${column.name}__${lookup}`;
+
+/**
+ * The list's state from the page's query. Filters arrive either as the API's parameters
+ * (`hostname__ic=core`, what links carry) or from the filter form, a value per column with its
+ * lookup chosen beside it (`hostname=core&hostname__op=ic`); both become the API's parameters.
+ * Names the resource does not declare are dropped, never passed on.
+ */
+export function readListState(resource: UiResource, query: Record<string, unknown>): ListState {
+  const filters = new URLSearchParams();
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  for (const column of resource.columns) {
+    if (!column.filterable || column.kind === 'tags') continue;
+    const operator = text(query[`${column.name}__op`]) || 'exact';
+    const formValue = text(query[column.name]);
+    if (formValue !== '' && (operator === 'exact' || column.lookups.includes(operator as never))) {
+      filters.set(lookupParameter(column, operator), formValue);
+    }
+    for (const lookup of column.lookups) {
+      const value = text(query[`${column.name}__${lookup}`]);
+      if (value !== '' && !filters.has(`${column.name}__${lookup}`)) {
+        filters.set(`${column.name}__${lookup}`, value);
+      }
+    }
+  }
+  if (resource.tagColumn) {
+    for (const tag of text(query.tags)
+      .split(/[\s,]+/)
+      .filter(Boolean))
+      filters.append('tags', tag);
+  }
+  const q = text(query.q);
+  if (q !== '') filters.set('q', q);
+  const sortby = text(query.sortby);
+  const sortable = new Set(resource.columns.filter((c) => c.sortable).map((c) => c.name));
+  const [sortColumn, direction] = sortby.split(':');
+  const validSort =
+    sortColumn && sortable.has(sortColumn) && (direction === 'asc' || direction === 'desc')
+      ? sortby
+      : undefined;
+  const requestedLimit = Number(text(query.limit));
+  const limit = (UI_PAGE_SIZES as readonly number[]).includes(requestedLimit)
+    ? requestedLimit
+    : UI_DEFAULT_PAGE_SIZE;
+  const cursor = text(query.cursor) || undefined;
+  const trail = text(query.trail)
+    .split(',')
+    .slice(-MAX_TRAIL)
+    .filter((entry) => entry === '' || /^[A-Za-z0-9_.-]{1,2048}$/.test(entry));
+  return {
+    filters,
+    sortby: validSort,
+    limit,
+    cursor,
+    trail: cursor === undefined ? [] : text(query.trail) === '' ? [''] : trail,
+  };
+}
+
+/** The query of this list with some parts changed (sort, page), as a URL. */
+export function listUrl(
+  resource: UiResource,
+  state: ListState,
+  changes: { sortby?: string | undefined; cursor?: string | undefined; trail?: string[] } = {},
+): string {
+  const query = new URLSearchParams(state.filters);
+  const sortby = 'sortby' in changes ? changes.sortby : state.sortby;
+  if (sortby) query.set('sortby', sortby);
+  if (state.limit !== UI_DEFAULT_PAGE_SIZE) query.set('limit', String(state.limit));
+  const cursor = 'cursor' in changes ? changes.cursor : state.cursor;
+  if (cursor) {
+    query.set('cursor', cursor);
+    query.set('trail', (changes.trail ?? state.trail).join(','));
+  }
+  const search = query.toString();
+  return `/ui/${resource.name}${search ? `?${search}` : ''}`;
+}
+
+/** The API query of the page: its filters, sort, size, cursor and the fields shown. */
+export function apiListQuery(state: ListState, fields: readonly string[]): string {
+  const query = new URLSearchParams(state.filters);
+  if (state.sortby) query.set('sortby', state.sortby);
+  query.set('limit', String(state.limit));
+  if (state.cursor) query.set('cursor', state.cursor);
+  query.set('fields', ['id', ...fields].join(','));
+  return query.toString();
+}
+
+/** The API query of a CSV export of the same filter and order: every matching row. */
+export function apiExportQuery(state: ListState, fields: readonly string[]): string {
+  const query = new URLSearchParams(state.filters);
+  if (state.sortby) query.set('sortby', state.sortby);
+  query.set('format', 'csv');
+  query.set('fields', ['id', ...fields].join(','));
+  return query.toString();
+}
+
+/** The current value and lookup of a column's filter, for the filter form. */
+export function filterOf(state: ListState, column: UiColumn): { value: string; lookup: string } {
+  const exact = state.filters.get(column.name);
+  if (exact !== null) return { value: exact, lookup: 'exact' };
+  for (const lookup of column.lookups) {
+    const value = state.filters.get(`${column.name}__${lookup}`);
+    if (value !== null) return { value, lookup };
+  }
+  return { value: '', lookup: 'exact' };
+}
+
+/** What each lookup means, for the filter form's choices. */
+export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
+  exact: 'is',
+  n: 'is not',
+  in: 'is one of (a,b)',
+  lt: '<',
+  lte: '≤',
+  gt: '>',
+  gte: '≥',
+  ic: 'contains',
+  nic: 'does not contain',
+  isw: 'starts with',
+  iew: 'ends with',
+  ie: 'is (any case)',
+  isnull: 'is empty (true/false)',
+};

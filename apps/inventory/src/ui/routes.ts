@@ -1,0 +1,1584 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HelmetOptions } from 'helmet';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { TokenService } from '../auth/tokens.js';
+import type { UserCache } from '../auth/user-cache.js';
+import type { AnyDatabase } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { matchingErrors } from '../http/validation.js';
+import { cellValue, rowNumber } from '../resources/csv-import.js';
+import { SYSTEM_COLUMNS } from '../resources/definition.js';
+import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
+import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
+import {
+  mayRead,
+  mayWrite,
+  UI_RESOURCES,
+  type UiColumn,
+  type UiResource,
+  uiResource,
+} from './catalogue.js';
+import { type Html, html } from './html.js';
+import { csrfField, type PageContext, page } from './layout.js';
+import {
+  apiExportQuery,
+  apiListQuery,
+  filterOf,
+  type ListState,
+  LOOKUP_LABELS,
+  listUrl,
+  readListState,
+  UI_PAGE_SIZES,
+} from './lists.js';
+import {
+  CSRF_FIELD,
+  csrfMatches,
+  SESSION_COOKIE,
+  SessionStore,
+  safeNext,
+  type UiSession,
+} from './sessions.js';
+import { lineChartSvg, type TopologyEdge, type TopologyNode, topologySvg } from './svg.js';
+import {
+  fieldControl,
+  fieldOfMessage,
+  formValue,
+  parseFormValue,
+  type ReferenceNames,
+  type Row,
+  referenceKey,
+  textOf,
+  titleOf,
+  valueCell,
+} from './views.js';
+
+export interface UiOptions {
+  db: AnyDatabase;
+  /** The largest body the API takes (a CSV import may be that large). */
+  bodyLimit: number;
+  tokens: TokenService;
+  users: UserCache;
+  /** Whether the service is served over TLS (the session cookie is then Secure). */
+  secureCookies: boolean;
+}
+
+/**
+ * The pages' own policy: scripts, styles and images from this origin only (no inline script or
+ * style, no eval), forms post here only, no frames either way.
+ */
+export const UI_HELMET: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+  },
+};
+
+interface Signed {
+  user: SignedInUser;
+  session: UiSession;
+  api: ApiCall;
+  context: PageContext;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ui: Signed | null;
+  }
+}
+
+const HTML = 'text/html; charset=utf-8';
+const ASSETS = new Map(
+  (['ui.css', 'ui.js'] as const).map((name) => {
+    const body = readFileSync(new URL(`./static/${name}`, import.meta.url));
+    return [
+      name,
+      {
+        body,
+        gzip: gzipSync(body, { level: 9 }),
+        type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+      },
+    ];
+  }),
+);
+
+type Query = Record<string, unknown>;
+
+/** A form's fields as the form parser gives them: a string, or strings for a repeated name. */
+const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
+/** Forms hold a few fields; an import's CSV may take the API's whole body limit. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+interface PageRouteOptions {
+  config: { access: 'public'; rateLimit: false };
+  helmet: HelmetOptions;
+  schema: { hide: boolean; body?: typeof FormBody };
+  bodyLimit?: number;
+}
+
+const formRouteOptions = (options: PageRouteOptions, bodyLimit: number): PageRouteOptions => ({
+  ...options,
+  schema: { ...options.schema, body: FormBody },
+  bodyLimit,
+});
+type Form = Record<string, string | string[] | undefined>;
+
+const one = (value: unknown): string =>
+  typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';
+const many = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string' && value !== ''
+      ? [value]
+      : [];
+
+/** The query of the export link: the list's filters and order. */
+function exportParameters(state: ListState): string {
+  const query = new URLSearchParams(state.filters);
+  if (state.sortby) query.set('sortby', state.sortby);
+  return query.toString();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The web interface under /ui/: server-rendered pages over the API's own routes. */
+export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promise<void> {
+  const sessions = new SessionStore(options.db, options.tokens.ttlSeconds);
+  const cookieOptions = {
+    path: '/ui',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: options.secureCookies,
+  };
+  app.decorateRequest('ui', null);
+
+  // Pages answer errors as pages: the API's handler would answer JSON.
+  app.setErrorHandler(async (error, request, reply) => {
+    const status =
+      error instanceof ApiError
+        ? error.statusCode
+        : ((error as { statusCode?: number }).statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, 'web interface error');
+    const message = status >= 500 ? 'Internal Server Error' : (error as Error).message;
+    if (error instanceof ApiError) reply.headers(error.headers ?? {});
+    return reply
+      .status(status)
+      .type(HTML)
+      .send(
+        page(
+          request.ui?.context ?? {},
+          status === 403 ? 'Forbidden' : 'Something went wrong',
+          html`<p class="alert" role="alert">${message}</p><p><a href="/ui/">Back to the start page</a></p>`,
+        ),
+      );
+  });
+
+  /** The signed-in user of a page, or a redirect to sign-in; revoked sessions are ended. */
+  async function signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Signed | undefined> {
+    const session = await sessions.find(request.cookies[SESSION_COOKIE]);
+    const account = session ? await options.users.find(session.userId) : undefined;
+    if (
+      !session ||
+      !account ||
+      account.inactive_status ||
+      account.password_changed_at.getTime() !== session.tokenEpoch
+    ) {
+      if (session) await sessions.end(session);
+      const next = encodeURIComponent(request.url);
+      reply.redirect(`/ui/login?next=${next}`, 303);
+      return undefined;
+    }
+    const user: SignedInUser = {
+      id: account.id,
+      username: account.username,
+      role: account.role,
+      epoch: session.tokenEpoch,
+    };
+    const context: PageContext = {
+      user,
+      csrfToken: session.csrfToken,
+      query: one((request.query as Query | undefined)?.q),
+    };
+    const signed = { user, session, api: apiFor(app, options.tokens, request, user), context };
+    request.ui = signed;
+    return signed;
+  }
+
+  /** Every state-changing form carries the session's token; anything else is refused. */
+  function requireCsrf(signed: Signed, request: FastifyRequest): void {
+    const body = (request.body ?? {}) as Form;
+    if (!csrfMatches(signed.session, body[CSRF_FIELD])) {
+      throw new ApiError(
+        403,
+        'Forbidden: the form is out of date or was not sent by this site (CSRF token)',
+      );
+    }
+  }
+
+  const send = (reply: FastifyReply, body: string, status = 200) =>
+    reply.status(status).type(HTML).header('cache-control', 'no-store').send(body);
+
+  const routeOptions = {
+    config: { access: 'public' as const, rateLimit: false as const },
+    helmet: UI_HELMET,
+    // Pages are not part of the API's OpenAPI document.
+    schema: { hide: true },
+  };
+  const formOptions = formRouteOptions(routeOptions, FORM_BODY_LIMIT);
+  const importOptions = formRouteOptions(routeOptions, options.bodyLimit);
+
+  type Handler = (signed: Signed, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  const page$ = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const signed = await signedIn(request, reply);
+    if (!signed) return reply;
+    return handler(signed, request, reply);
+  };
+  const form$ = (handler: Handler) =>
+    page$(async (signed, request, reply) => {
+      requireCsrf(signed, request);
+      return handler(signed, request, reply);
+    });
+
+  const resourceOf = (signed: Signed, name: string): UiResource => {
+    const resource = uiResource(name);
+    if (!resource || !mayRead(resource, signed.user.role)) throw new ApiError(404, 'No such page');
+    return resource;
+  };
+
+  // Static assets: versioned URLs, cached for a year, gzip when accepted.
+  app.get(
+    '/static/:name',
+    { config: { access: 'public', rateLimit: false }, helmet: UI_HELMET },
+    async (request, reply) => {
+      const asset = ASSETS.get((request.params as { name: string }).name as 'ui.css');
+      if (!asset) throw new ApiError(404, 'No such file');
+      reply
+        .type(asset.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('vary', 'accept-encoding');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        return reply.header('content-encoding', 'gzip').send(asset.gzip);
+      }
+      return reply.send(asset.body);
+    },
+  );
+
+  // ---- Sign-in and sign-out -------------------------------------------------------------
+
+  const loginPage = (next: string, username: string, error?: string) =>
+    page(
+      {},
+      'Sign in',
+      html`
+      ${error ? html`<p class="alert" role="alert" id="login-error">${error}</p>` : ''}
+      <form method="post" action="/ui/login" class="login">
+        <input type="hidden" name="next" value="${next}">
+        <div class="field"><label for="username">Username</label>
+          <input id="username" name="username" autocomplete="username" required value="${username}" maxlength="255"></div>
+        <div class="field"><label for="password">Password</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></div>
+        <button type="submit">Sign in</button>
+      </form>`,
+    );
+
+  app.get('/login', routeOptions, async (request, reply) =>
+    send(reply, loginPage(safeNext(one((request.query as Query).next)), '')),
+  );
+
+  app.post('/login', formOptions, async (request, reply) => {
+    const body = (request.body ?? {}) as Form;
+    const username = one(body.username);
+    const next = safeNext(one(body.next));
+    // The API's own login: its lock-out, audit row and rules apply.
+    const answer = await apiFor(
+      app,
+      options.tokens,
+      request,
+      undefined,
+    )<{ token?: string }>('POST', '/users/login', {
+      payload: { username, password: one(body.password) },
+    });
+    if (answer.status !== 200 || typeof answer.body?.token !== 'string') {
+      const message =
+        answer.status === 400 ? 'Enter a username and a password' : errorMessage(answer);
+      return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 200);
+    }
+    const claims = options.tokens.verify(answer.body.token);
+    const { cookie } = await sessions.create(claims.sub, claims.pwd);
+    reply.setCookie(SESSION_COOKIE, cookie, {
+      ...cookieOptions,
+      maxAge: options.tokens.ttlSeconds,
+    });
+    return reply.redirect(next, 303);
+  });
+
+  app.post(
+    '/logout',
+    formOptions,
+    form$(async (signed, _request, reply) => {
+      await sessions.end(signed.session);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return reply.redirect('/ui/login', 303);
+    }),
+  );
+
+  // ---- Start page and search ------------------------------------------------------------
+
+  app.get(
+    '/',
+    routeOptions,
+    page$(async (signed, _request, reply) => {
+      const readable = UI_RESOURCES.filter(
+        (resource) => mayRead(resource, signed.user.role) && resource.name !== 'audit-logs',
+      );
+      const counts = await Promise.all(
+        readable.map((resource) =>
+          signed.api<{ meta?: { total_count?: number } }>(
+            'GET',
+            `/${resource.name}?limit=1&fields=id`,
+          ),
+        ),
+      );
+      return send(
+        reply,
+        page(
+          signed.context,
+          'Network inventory',
+          html`
+      <ul class="cards">${readable.map(
+        (resource, index) => html`<li class="card">
+        <a href="/ui/${resource.name}"><span class="count">${String(counts[index]?.body?.meta?.total_count ?? '—')}</span>
+        <span>${resource.label}</span></a></li>`,
+      )}</ul>`,
+        ),
+      );
+    }),
+  );
+
+  app.get(
+    '/search',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const q = one((request.query as Query).q)
+        .trim()
+        .slice(0, 200);
+      const searchable = UI_RESOURCES.filter(
+        (resource) => resource.definition.search && mayRead(resource, signed.user.role),
+      );
+      const answers =
+        q === ''
+          ? []
+          : await Promise.all(
+              searchable.map((resource) =>
+                signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
+                  'GET',
+                  `/${resource.name}?${new URLSearchParams({ q, limit: '10' })}`,
+                ),
+              ),
+            );
+      const groups = searchable
+        .map((resource, index) => ({ resource, answer: answers[index] }))
+        .filter(({ answer }) => (answer?.body?.data?.length ?? 0) > 0);
+      const content =
+        q === ''
+          ? html`<p>Type a hostname, an IP address, a serial number or a name in the search box.</p>`
+          : groups.length === 0
+            ? html`<p>Nothing matches “${q}”.</p>`
+            : groups.map(
+                ({ resource, answer }) => html`<section class="group"><h2>${resource.label}
+            <span class="count">${String(answer?.body?.meta?.total_count ?? 0)}</span></h2>
+            <ul>${(answer?.body?.data ?? []).map(
+              (
+                row,
+              ) => html`<li><a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>
+              <span class="muted">${(resource.definition.search ?? [])
+                .filter((field) => field !== resource.titleField)
+                .map((field) => row[field])
+                .filter((v) => v !== null && v !== undefined && v !== '')
+                .slice(0, 3)
+                .join(' · ')}</span></li>`,
+            )}</ul>
+            <p><a href="/ui/${resource.name}?${String(new URLSearchParams({ q }))}">All matching ${resource.label.toLowerCase()}</a></p></section>`,
+              );
+      return send(reply, page(signed.context, q === '' ? 'Search' : `Search: ${q}`, content));
+    }),
+  );
+
+  // ---- Lists ------------------------------------------------------------------------------
+
+  async function chosenColumns(signed: Signed, resource: UiResource): Promise<string[]> {
+    const { rows } = await sql<{ columns: string[] }>`SELECT columns FROM ui_list_columns
+      WHERE user_id = ${signed.user.id} AND resource = ${resource.name}`.execute(options.db);
+    const shown = new Set(shownColumns(resource).map((column) => column.name));
+    const chosen = (rows[0]?.columns ?? []).filter((name) => shown.has(name));
+    return chosen.length > 0 ? chosen : [...resource.defaultColumns];
+  }
+
+  /** Names of the records reference columns point to, one brief read per record (bounded). */
+  async function referenceNames(
+    api: ApiCall,
+    resource: UiResource,
+    rows: readonly Row[],
+    columns: readonly UiColumn[],
+  ): Promise<ReferenceNames> {
+    const names: ReferenceNames = new Map();
+    const wanted: Array<[string, string]> = [];
+    for (const column of columns) {
+      if (!column.references) continue;
+      const ids = new Set(
+        rows.map((row) => row[column.name]).filter((id): id is string => typeof id === 'string'),
+      );
+      for (const id of [...ids].slice(0, 50)) wanted.push([column.references, id]);
+    }
+    void resource;
+    await Promise.all(
+      wanted.map(async ([target, id]) => {
+        const referenced = uiResource(target);
+        if (!referenced) return;
+        const answer = await api<Row>('GET', `/${target}/${id}`);
+        if (answer.status === 200)
+          names.set(referenceKey(target, id), titleOf(referenced, answer.body));
+      }),
+    );
+    return names;
+  }
+
+  const shownColumns = (resource: UiResource) =>
+    resource.columns.filter((column) => !column.secret);
+
+  app.get(
+    '/:resource',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const query = request.query as Query;
+      const state = readListState(resource, query);
+      const chosen = await chosenColumns(signed, resource);
+      const columns = chosen
+        .map((name) => resource.columns.find((column) => column.name === name))
+        .filter((c): c is UiColumn => c !== undefined);
+      const answer = await signed.api<{
+        data?: Row[];
+        meta?: { total_count?: number; next_cursor?: string | null };
+      }>('GET', `/${resource.name}?${apiListQuery(state, chosen)}`);
+      const rows = answer.status === 200 ? (answer.body.data ?? []) : [];
+      const names = await referenceNames(signed.api, resource, rows, columns);
+      const writable = mayWrite(resource, signed.user.role);
+      const total = answer.body?.meta?.total_count;
+      const next = answer.body?.meta?.next_cursor ?? undefined;
+      const previous = state.cursor !== undefined ? state.trail[state.trail.length - 1] : undefined;
+      const sortLink = (column: UiColumn) => {
+        const [current, direction] = (state.sortby ?? '').split(':');
+        const nextDirection = current === column.name && direction === 'asc' ? 'desc' : 'asc';
+        const sorted =
+          current === column.name ? (direction === 'asc' ? 'ascending' : 'descending') : undefined;
+        return {
+          href: listUrl(resource, state, {
+            sortby: `${column.name}:${nextDirection}`,
+            cursor: undefined,
+          }),
+          sorted,
+        };
+      };
+      const exportHref = `/ui/${resource.name}/export.csv?${exportParameters(state)}`;
+      const filterForm = html`<details class="filters"${state.filters.size > 0 ? ' open' : ''}><summary>Filters</summary>
+      <form method="get" action="/ui/${resource.name}" class="filter-form">
+        <div class="field"><label for="filter-q">Text</label><input id="filter-q" name="q" value="${state.filters.get('q') ?? ''}"></div>
+        ${resource.tagColumn ? html`<div class="field"><label for="filter-tags">Tags (all of)</label><input id="filter-tags" name="tags" value="${state.filters.getAll('tags').join(', ')}"></div>` : ''}
+        ${resource.columns
+          .filter((column) => column.filterable && column.kind !== 'tags')
+          .map((column) => {
+            const current = filterOf(state, column);
+            return html`<div class="field filter"><label for="filter-${column.name}">${column.label}</label>
+            <select name="${column.name}__op" aria-label="${column.label}: how to match">
+              ${['exact', ...column.lookups].map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${LOOKUP_LABELS[lookup] ?? lookup}</option>`)}
+            </select>
+            <input id="filter-${column.name}" name="${column.name}" value="${current.value}"></div>`;
+          })}
+        ${state.sortby ? html`<input type="hidden" name="sortby" value="${state.sortby}">` : ''}
+        <div class="field"><label for="filter-limit">Per page</label><select id="filter-limit" name="limit">${UI_PAGE_SIZES.map((size) => html`<option${size === state.limit ? ' selected' : ''}>${String(size)}</option>`)}</select></div>
+        <div class="actions"><button type="submit">Apply</button> <a href="/ui/${resource.name}">Clear</a></div>
+      </form></details>`;
+      const columnForm = html`<details class="columns"><summary>Columns</summary>
+      <form method="post" action="/ui/${resource.name}/columns">${csrfField(signed.context)}
+        <fieldset><legend>Columns shown</legend>
+        ${shownColumns(resource)
+          .filter((column) => column.kind !== 'json')
+          .map(
+            (column) =>
+              html`<label class="inline"><input type="checkbox" name="columns" value="${column.name}"${chosen.includes(column.name) ? ' checked' : ''}> ${column.label}</label>`,
+          )}
+        </fieldset><button type="submit">Save columns</button></form></details>`;
+      const table = html`<table class="list"><caption class="visually-hidden">${resource.label}</caption><thead><tr>
+        ${writable ? html`<th scope="col"><input type="checkbox" class="select-all" aria-label="Select all rows"></th>` : ''}
+        ${columns.map((column) => {
+          if (!column.sortable) return html`<th scope="col">${column.label}</th>`;
+          const link = sortLink(column);
+          return html`<th scope="col"${link.sorted ? html` aria-sort="${link.sorted}"` : ''}><a href="${link.href}">${column.label}${link.sorted === 'ascending' ? ' ▲' : link.sorted === 'descending' ? ' ▼' : ''}</a></th>`;
+        })}</tr></thead>
+      <tbody>${rows.map(
+        (row, index) => html`<tr>
+        ${writable ? html`<td><input type="checkbox" name="id" value="${String(row.id)}" aria-label="Select ${titleOf(resource, row)}"></td>` : ''}
+        ${columns.map((column, position) =>
+          position === 0
+            ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${textOf(row[column.name]) === '' ? titleOf(resource, row) : valueCell({ ...column, references: undefined } as UiColumn, row[column.name], names)}</a></td>`
+            : html`<td>${valueCell(column, row[column.name], names)}</td>`,
+        )}
+        </tr>${void index}`,
+      )}
+      </tbody></table>`;
+      const bulk = writable
+        ? html`<form method="post" action="/ui/${resource.name}/bulk" id="bulk-form">${csrfField(signed.context)}
+          <div class="bulk-bar"><span>With selected:</span>
+            <button type="submit" name="action" value="edit">Edit selected</button>
+            <button type="submit" name="action" value="delete" class="danger">Delete selected</button></div>
+          ${table}</form>`
+        : table;
+      const paging = html`<nav class="paging" aria-label="Pages">
+      ${previous !== undefined ? html`<a rel="prev" href="${listUrl(resource, state, { cursor: previous || undefined, trail: state.trail.slice(0, -1) })}">Previous</a>` : html`<span class="disabled">Previous</span>`}
+      ${next ? html`<a rel="next" href="${listUrl(resource, state, { cursor: next, trail: [...state.trail, state.cursor ?? ''] })}">Next</a>` : html`<span class="disabled">Next</span>`}
+      </nav>`;
+      const error =
+        answer.status === 200
+          ? ''
+          : html`<p class="alert" role="alert">${errorMessage(answer)}</p>`;
+      const actions = html`<div class="page-actions">
+      ${
+        writable
+          ? html`<a class="button" href="/ui/${resource.name}/new">Add ${resource.singular.toLowerCase()}</a>
+        <a class="button" href="/ui/${resource.name}/import">Import CSV</a>`
+          : ''
+      }
+      <a class="button" href="${exportHref}">Export CSV</a></div>`;
+      return send(
+        reply,
+        page(
+          signed.context,
+          resource.label,
+          html`${actions}
+      <p class="total" id="total-count">${total === undefined ? '' : `${total} ${total === 1 ? resource.singular.toLowerCase() : resource.label.toLowerCase()}`}</p>
+      ${error}${filterForm}${columnForm}${bulk}${paging}`,
+        ),
+      );
+    }),
+  );
+
+  app.post(
+    '/:resource/columns',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const allowed = new Set(shownColumns(resource).map((column) => column.name));
+      const columns = [...new Set(many((request.body as Form).columns))].filter((name) =>
+        allowed.has(name),
+      );
+      if (columns.length === 0) {
+        await sql`DELETE FROM ui_list_columns WHERE user_id = ${signed.user.id} AND resource = ${resource.name}`.execute(
+          options.db,
+        );
+      } else {
+        await sql`INSERT INTO ui_list_columns (user_id, resource, columns) VALUES (${signed.user.id}, ${resource.name}, ${sql.val(columns)}::text[])
+        ON CONFLICT (user_id, resource) DO UPDATE SET columns = excluded.columns`.execute(
+          options.db,
+        );
+      }
+      return reply.redirect(`/ui/${resource.name}`, 303);
+    }),
+  );
+
+  app.get(
+    '/:resource/export.csv',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const state = readListState(resource, request.query as Query);
+      const chosen = await chosenColumns(signed, resource);
+      const answer = await signed.api('GET', `/${resource.name}?${apiExportQuery(state, chosen)}`);
+      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${resource.name}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(answer.text);
+    }),
+  );
+
+  // ---- Bulk edit and delete ---------------------------------------------------------------
+
+  /** The selected records as they are now, each with its ETag (what the batch is checked against). */
+  async function selectedRecords(signed: Signed, resource: UiResource, ids: readonly string[]) {
+    const valid = ids.filter((id) => UUID.test(id)).slice(0, MAX_BATCH_ITEMS);
+    const answers = await Promise.all(
+      valid.map((id) => signed.api<Row>('GET', `/${resource.name}/${id}`)),
+    );
+    return answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => ({ row: answer.body, etag: String(answer.headers.etag ?? '') }));
+  }
+
+  const editableColumns = (resource: UiResource) =>
+    resource.columns.filter((column) => column.writable && !column.secret);
+
+  function bulkPage(
+    signed: Signed,
+    resource: UiResource,
+    action: string,
+    records: Array<{ row: Row; etag: string }>,
+    error?: string,
+    values: Form = {},
+  ) {
+    const list = html`<ul class="selected">${records.map(
+      ({
+        row,
+        etag,
+      }) => html`<li><a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>
+      <input type="hidden" name="id" value="${String(row.id)}"><input type="hidden" name="etag" value="${etag}"></li>`,
+    )}</ul>`;
+    const alert = error ? html`<p class="alert" role="alert">${error}</p>` : '';
+    if (action === 'delete') {
+      return page(
+        signed.context,
+        `Delete ${records.length} ${resource.label.toLowerCase()}?`,
+        html`${alert}
+        <form method="post" action="/ui/${resource.name}/bulk-delete">${csrfField(signed.context)}
+          <p>These records will be deleted:</p>${list}
+          <button type="submit" class="danger">Delete ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
+        [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Delete' }],
+      );
+    }
+    const fields = editableColumns(resource).filter((column) => column.kind !== 'json');
+    return page(
+      signed.context,
+      `Edit ${records.length} ${resource.label.toLowerCase()}`,
+      html`${alert}
+      <form method="post" action="/ui/${resource.name}/bulk-edit">${csrfField(signed.context)}
+        <p>Set one field on every selected record:</p>${list}
+        <div class="field"><label for="bulk-field">Field</label><select id="bulk-field" name="field">
+          ${fields.map((column) => html`<option value="${column.name}"${one(values.field) === column.name ? ' selected' : ''}>${column.label}</option>`)}
+          ${resource.tagColumn ? html`<option value="add_tags"${one(values.field) === 'add_tags' ? ' selected' : ''}>Add tags</option><option value="remove_tags"${one(values.field) === 'remove_tags' ? ' selected' : ''}>Remove tags</option>` : ''}
+        </select></div>
+        <div class="field"><label for="bulk-value">New value</label><input id="bulk-value" name="value" value="${one(values.value)}">
+          <p class="hint">Empty clears the field. Tags: comma-separated.</p></div>
+        <button type="submit">Apply to ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
+      [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Bulk edit' }],
+    );
+  }
+
+  app.post(
+    '/:resource/bulk',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const body = request.body as Form;
+      const ids = many(body.id);
+      if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
+      const action = one(body.action) === 'delete' ? 'delete' : 'edit';
+      return send(
+        reply,
+        bulkPage(signed, resource, action, await selectedRecords(signed, resource, ids)),
+      );
+    }),
+  );
+
+  app.post(
+    '/:resource/bulk-edit',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const body = request.body as Form;
+      const ids = many(body.id);
+      const etags = many(body.etag);
+      const field = one(body.field);
+      const column = editableColumns(resource).find((candidate) => candidate.name === field);
+      const tagChange = (field === 'add_tags' || field === 'remove_tags') && resource.tagColumn;
+      if (!column && !tagChange) throw new ApiError(400, 'Choose a field to change');
+      const value = tagChange
+        ? parseFormValue({ kind: 'tags' } as UiColumn, one(body.value))
+        : parseFormValue(
+            column as UiColumn,
+            column?.kind === 'list'
+              ? one(body.value)
+                  .split(/\s*,\s*/)
+                  .filter(Boolean)
+              : one(body.value),
+          );
+      const items = ids.map((id, index) => ({
+        id,
+        [field]: value,
+        ...(etags[index] ? { etag: etags[index] } : {}),
+      }));
+      const answer = await signed.api('PATCH', `/${resource.name}`, { payload: items });
+      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}`, 303);
+      const records = await selectedRecords(signed, resource, ids);
+      const message =
+        answer.status === 412
+          ? `${errorMessage(answer)}. The records below are shown as they are now; apply again to change them.`
+          : errorMessage(answer);
+      return send(reply, bulkPage(signed, resource, 'edit', records, message, body), answer.status);
+    }),
+  );
+
+  app.post(
+    '/:resource/bulk-delete',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const ids = many((request.body as Form).id);
+      const answer = await signed.api('DELETE', `/${resource.name}`, { payload: ids });
+      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}`, 303);
+      return send(
+        reply,
+        bulkPage(
+          signed,
+          resource,
+          'delete',
+          await selectedRecords(signed, resource, ids),
+          errorMessage(answer),
+        ),
+        answer.status,
+      );
+    }),
+  );
+
+  // ---- Import -----------------------------------------------------------------------------
+
+  const importPage = (
+    signed: Signed,
+    resource: UiResource,
+    csv: string,
+    content: Html | string,
+    status?: Html,
+  ) =>
+    page(
+      signed.context,
+      `Import ${resource.label.toLowerCase()}`,
+      html`${status ?? ''}
+      <p>Paste CSV with a header row naming the fields (${resource.columns
+        .filter((c) => c.writable && !c.secret)
+        .map((c) => c.name)
+        .join(
+          ', ',
+        )}); each further row is one record. Nothing is written unless every row is valid.</p>
+      <form method="post" action="/ui/${resource.name}/import" class="import">${csrfField(signed.context)}
+        <div class="field"><label for="csv-file">CSV file (optional)</label><input id="csv-file" type="file" accept=".csv,text/csv" data-fills="csv-text"></div>
+        <div class="field"><label for="csv-text">CSV data</label><textarea id="csv-text" name="csv" rows="10">${csv}</textarea></div>
+        <button type="submit" name="step" value="preview">Preview</button>
+        <button type="submit" name="step" value="import">Import</button>
+      </form>${content}`,
+      [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Import' }],
+    );
+
+  app.get(
+    '/:resource/import',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      if (!mayWrite(resource, signed.user.role))
+        throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+      return send(reply, importPage(signed, resource, '', ''));
+    }),
+  );
+
+  /** The rows of a CSV as the API would read them, each with its problems (schema only). */
+  function preview(resource: UiResource, text: string) {
+    let cells: string[][];
+    try {
+      cells = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true });
+    } catch (error) {
+      return { error: `Malformed CSV: ${(error as Error).message}` };
+    }
+    const [header, ...rows] = cells;
+    if (!header || rows.length === 0)
+      return { error: 'CSV needs a header row and at least one row' };
+    if (rows.length > MAX_BATCH_ITEMS)
+      return { error: `CSV has ${rows.length} rows; at most ${MAX_BATCH_ITEMS} per import` };
+    const ignored = new Set<string>(SYSTEM_COLUMNS);
+    const unknown = header.filter(
+      (field) => !ignored.has(field) && !(field in resource.definition.columns),
+    );
+    if (unknown.length > 0) return { error: `Unknown field in CSV header: ${unknown.join(', ')}` };
+    const schema = fullRecordSchema(resource.definition);
+    return {
+      header,
+      rows: rows.map((row, index) => {
+        const record: Row = {};
+        header.forEach((field, position) => {
+          if (ignored.has(field)) return;
+          const value = cellValue(resource.definition, field, row[position] ?? '');
+          if (value !== undefined) record[field] = value;
+        });
+        const problem =
+          row.length !== header.length
+            ? `: has ${row.length} cells, the header ${header.length}`
+            : matchingErrors(schema, record);
+        return { number: rowNumber(index), cells: row, problem };
+      }),
+    };
+  }
+
+  app.post(
+    '/:resource/import',
+    importOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      if (!mayWrite(resource, signed.user.role))
+        throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+      const body = request.body as Form;
+      const csv = one(body.csv);
+      const checked = preview(resource, csv);
+      const table = (problemRow?: number, apiProblem?: string) =>
+        'rows' in checked && checked.rows
+          ? html`<table class="list preview"><caption>Preview: ${String(checked.rows.length)} rows</caption><thead><tr><th scope="col">Row</th>${checked.header.map((field) => html`<th scope="col">${field}</th>`)}<th scope="col">Problem</th></tr></thead>
+        <tbody>${checked.rows.map((row) => {
+          const problem = row.problem ?? (row.number === problemRow ? apiProblem : undefined);
+          return html`<tr${problem ? html` class="invalid"` : ''}><td>${String(row.number)}</td>${row.cells.map((cell) => html`<td>${cell}</td>`)}<td>${problem ? html`<span class="error">Row ${String(row.number)}${problem}</span>` : 'OK'}</td></tr>`;
+        })}</tbody></table>`
+          : '';
+      if ('error' in checked && checked.error) {
+        return send(
+          reply,
+          importPage(
+            signed,
+            resource,
+            csv,
+            '',
+            html`<p class="alert" role="alert">${checked.error}</p>`,
+          ),
+          400,
+        );
+      }
+      const invalid = checked.rows?.filter((row) => row.problem) ?? [];
+      if (one(body.step) !== 'import' || invalid.length > 0) {
+        const status =
+          invalid.length > 0
+            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${String(checked.rows?.length ?? 0)} rows have errors; nothing was imported.</p>`
+            : html`<p class="notice" role="status">All ${String(checked.rows?.length ?? 0)} rows are valid. Press Import to write them.</p>`;
+        return send(
+          reply,
+          importPage(signed, resource, csv, table(), status),
+          invalid.length > 0 ? 400 : 200,
+        );
+      }
+      const answer = await signed.api<Row[]>('POST', `/${resource.name}`, {
+        payload: csv,
+        headers: { 'content-type': 'text/csv' },
+      });
+      if (answer.status === 201) {
+        const count = Array.isArray(answer.body) ? answer.body.length : 1;
+        return send(
+          reply,
+          importPage(
+            signed,
+            resource,
+            '',
+            html`<p><a href="/ui/${resource.name}">Back to ${resource.label.toLowerCase()}</a></p>`,
+            html`<p class="notice" role="status">Imported ${String(count)} ${resource.label.toLowerCase()}.</p>`,
+          ),
+        );
+      }
+      const message = errorMessage(answer);
+      const rowMatch = /^Row (\d+)/.exec(message);
+      return send(
+        reply,
+        importPage(
+          signed,
+          resource,
+          csv,
+          table(rowMatch ? Number(rowMatch[1]) : undefined, message.replace(/^Row \d+/, '')),
+          html`<p class="alert" role="alert">${message}; nothing was imported.</p>`,
+        ),
+        answer.status,
+      );
+    }),
+  );
+
+  // ---- Create and edit ----------------------------------------------------------------------
+
+  async function referenceChoices(signed: Signed, resource: UiResource) {
+    const choices = new Map<string, { id: string; name: string }[]>();
+    await Promise.all(
+      editableColumns(resource)
+        .filter((column) => column.references)
+        .map(async (column) => {
+          const target = uiResource(column.references as string);
+          if (!target) return;
+          const answer = await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=100`);
+          choices.set(
+            column.name,
+            (answer.body?.data ?? []).map((row) => ({
+              id: String(row.id),
+              name: titleOf(target, row),
+            })),
+          );
+        }),
+    );
+    return choices;
+  }
+
+  interface FormState {
+    values: Record<string, string>;
+    /** The values as read when the form was opened (edits: what "changed" means). */
+    base?: Record<string, string>;
+    etag?: string;
+    errors: Record<string, string>;
+    formError?: string | Html;
+  }
+
+  async function editPage(
+    signed: Signed,
+    resource: UiResource,
+    id: string | undefined,
+    state: FormState,
+  ) {
+    const choices = await referenceChoices(signed, resource);
+    const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
+    const title = id
+      ? `Edit ${resource.singular.toLowerCase()}`
+      : `Add ${resource.singular.toLowerCase()}`;
+    return page(
+      signed.context,
+      title,
+      html`
+      ${state.formError ? html`<div class="alert" role="alert" id="form-error">${state.formError}</div>` : ''}
+      <form method="post" action="${action}" class="record-form" novalidate>${csrfField(signed.context)}
+        ${state.etag ? html`<input type="hidden" name="_etag" value="${state.etag}">` : ''}
+        ${Object.entries(state.base ?? {}).map(([name, value]) => html`<input type="hidden" name="_base_${name}" value="${value}">`)}
+        ${editableColumns(resource).map((column) =>
+          fieldControl(column, state.values[column.name] ?? '', state.errors[column.name], {
+            ...(choices.has(column.name) ? { referenceChoices: choices.get(column.name) } : {}),
+          }),
+        )}
+        <div class="actions"><button type="submit">Save</button> <a href="${id ? `/ui/${resource.name}/${id}` : `/ui/${resource.name}`}">Cancel</a></div>
+      </form>`,
+      [
+        { label: resource.label, href: `/ui/${resource.name}` },
+        ...(id ? [{ label: id.slice(0, 8), href: `/ui/${resource.name}/${id}` }] : []),
+        { label: id ? 'Edit' : 'Add' },
+      ],
+    );
+  }
+
+  const recordValues = (resource: UiResource, row: Row) =>
+    Object.fromEntries(
+      editableColumns(resource).map((column) => [column.name, formValue(column, row[column.name])]),
+    );
+
+  const formValues = (resource: UiResource, body: Form) =>
+    Object.fromEntries(
+      editableColumns(resource).map((column) => [
+        column.name,
+        column.kind === 'list' ? many(body[column.name]).join(',') : one(body[column.name]),
+      ]),
+    );
+
+  /** The API's refusal as errors beside the fields it names, or for the whole form. */
+  function refusal(
+    resource: UiResource,
+    answer: ApiAnswer,
+  ): Pick<FormState, 'errors' | 'formError'> {
+    const message = errorMessage(answer);
+    const field = fieldOfMessage(resource, message);
+    return field ? { errors: { [field]: message } } : { errors: {}, formError: message };
+  }
+
+  const mustWrite = (signed: Signed, resource: UiResource) => {
+    if (!mayWrite(resource, signed.user.role))
+      throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+  };
+
+  app.get(
+    '/:resource/new',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      mustWrite(signed, resource);
+      const defaults = Object.fromEntries(
+        editableColumns(resource).map((column) => [
+          column.name,
+          formValue(column, resource.definition.columns[column.name]?.default),
+        ]),
+      );
+      return send(
+        reply,
+        await editPage(signed, resource, undefined, { values: defaults, errors: {} }),
+      );
+    }),
+  );
+
+  app.post(
+    '/:resource/new',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      mustWrite(signed, resource);
+      const body = request.body as Form;
+      const payload: Row = {};
+      for (const column of editableColumns(resource)) {
+        const value = parseFormValue(column, body[column.name] ?? '');
+        if (
+          value !== null &&
+          !(Array.isArray(value) && value.length === 0 && column.kind !== 'tags')
+        )
+          payload[column.name] = value;
+      }
+      const answer = await signed.api<Row>('POST', `/${resource.name}`, { payload });
+      if (answer.status === 201)
+        return reply.redirect(`/ui/${resource.name}/${String(answer.body.id)}`, 303);
+      return send(
+        reply,
+        await editPage(signed, resource, undefined, {
+          values: formValues(resource, body),
+          ...refusal(resource, answer),
+        }),
+        answer.status,
+      );
+    }),
+  );
+
+  const idOf = (request: FastifyRequest) => {
+    const { resource, id } = request.params as { resource: string; id: string };
+    if (!UUID.test(id)) throw new ApiError(404, 'No such page');
+    return { name: resource, id };
+  };
+
+  app.get(
+    '/:resource/:id/edit',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const { name, id } = idOf(request);
+      const resource = resourceOf(signed, name);
+      mustWrite(signed, resource);
+      const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      const values = recordValues(resource, answer.body);
+      return send(
+        reply,
+        await editPage(signed, resource, id, {
+          values,
+          base: values,
+          etag: String(answer.headers.etag ?? ''),
+          errors: {},
+        }),
+      );
+    }),
+  );
+
+  app.post(
+    '/:resource/:id/edit',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const { name, id } = idOf(request);
+      const resource = resourceOf(signed, name);
+      mustWrite(signed, resource);
+      const body = request.body as Form;
+      const values = formValues(resource, body);
+      const base = Object.fromEntries(
+        editableColumns(resource).map((column) => [column.name, one(body[`_base_${column.name}`])]),
+      );
+      // Only what the user changed is sent (PATCH), guarded by the ETag of the version they read.
+      const payload: Row = {};
+      for (const column of editableColumns(resource)) {
+        if (column.secret ? values[column.name] === '' : values[column.name] === base[column.name])
+          continue;
+        payload[column.name] = parseFormValue(
+          column,
+          column.kind === 'list' ? many(body[column.name]) : (values[column.name] ?? ''),
+        );
+      }
+      if (Object.keys(payload).length === 0)
+        return reply.redirect(`/ui/${resource.name}/${id}`, 303);
+      const etag = one(body._etag);
+      const answer = await signed.api<Row>('PATCH', `/${resource.name}/${id}`, {
+        payload,
+        headers: etag ? { 'if-match': etag } : {},
+      });
+      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}/${id}`, 303);
+      if (answer.status === 412) {
+        // Someone saved first: say what they changed, keep what this user typed, and let them
+        // overwrite knowingly (the form now carries the new version's ETag) or reload.
+        const current = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+        if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
+        const now = recordValues(resource, current.body);
+        const changed = editableColumns(resource).filter(
+          (column) => now[column.name] !== base[column.name],
+        );
+        const formError = html`<p><strong>Someone else changed this ${resource.singular.toLowerCase()} while you were editing it.</strong> Nothing was saved.</p>
+        <table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the form</th><th scope="col">Now</th><th scope="col">Your value</th></tr></thead>
+        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td><del>${base[column.name] ?? ''}</del></td><td><ins>${now[column.name] ?? ''}</ins></td><td>${values[column.name] ?? ''}</td></tr>`)}</tbody></table>
+        <p>The form now holds the current version with your own changes on top. Press Save to
+        overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
+        // The user's own edits stay; every field they did not touch takes the current value.
+        const mine = Object.fromEntries(
+          editableColumns(resource)
+            .filter((column) => values[column.name] !== base[column.name])
+            .map((column) => [column.name, values[column.name] ?? '']),
+        );
+        return send(
+          reply,
+          await editPage(signed, resource, id, {
+            values: { ...now, ...mine },
+            base: now,
+            etag: String(current.headers.etag ?? ''),
+            errors: {},
+            formError,
+          }),
+          412,
+        );
+      }
+      return send(
+        reply,
+        await editPage(signed, resource, id, { values, base, etag, ...refusal(resource, answer) }),
+        answer.status,
+      );
+    }),
+  );
+
+  app.get(
+    '/:resource/:id/delete',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const { name, id } = idOf(request);
+      const resource = resourceOf(signed, name);
+      mustWrite(signed, resource);
+      const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      return send(
+        reply,
+        page(
+          signed.context,
+          `Delete ${titleOf(resource, answer.body)}?`,
+          html`
+      <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
+        <input type="hidden" name="_etag" value="${String(answer.headers.etag ?? '')}">
+        <p>This deletes the ${resource.singular.toLowerCase()} ${titleOf(resource, answer.body)}.</p>
+        <button type="submit" class="danger">Delete</button> <a href="/ui/${resource.name}/${id}">Cancel</a></form>`,
+        ),
+      );
+    }),
+  );
+
+  app.post(
+    '/:resource/:id/delete',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const { name, id } = idOf(request);
+      const resource = resourceOf(signed, name);
+      const etag = one((request.body as Form)._etag);
+      const answer = await signed.api('DELETE', `/${resource.name}/${id}`, {
+        headers: etag ? { 'if-match': etag } : {},
+      });
+      if (answer.status === 204) return reply.redirect(`/ui/${resource.name}`, 303);
+      throw new ApiError(answer.status, errorMessage(answer));
+    }),
+  );
+
+  // ---- Object page ----------------------------------------------------------------------------
+
+  app.get(
+    '/:resource/:id',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const { name, id } = idOf(request);
+      const resource = resourceOf(signed, name);
+      const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      const row = answer.body;
+      const shown = shownColumns(resource);
+      const names = await referenceNames(signed.api, resource, [row], shown);
+      const writable = mayWrite(resource, signed.user.role);
+      const sections: Html[] = [];
+      sections.push(html`<section aria-labelledby="fields-heading"><h2 id="fields-heading">${resource.singular}</h2>
+      <table class="fields"><tbody>${shown.map((column) => html`<tr><th scope="row">${column.label}</th><td>${valueCell(column, row[column.name], names)}</td></tr>`)}
+      <tr><th scope="row">ID</th><td><code>${String(row.id)}</code></td></tr></tbody></table></section>`);
+      // Related objects: every resource with a column pointing here, from the definitions.
+      for (const relation of resource.referencedBy) {
+        const related = uiResource(relation.resource);
+        if (!related || !mayRead(related, signed.user.role)) continue;
+        const list = await signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
+          'GET',
+          `/${related.name}?${new URLSearchParams({ [relation.column]: id, limit: '10' })}`,
+        );
+        if (list.status !== 200) continue;
+        const rows = list.body.data ?? [];
+        const columns = related.columns
+          .filter(
+            (column) =>
+              related.defaultColumns.includes(column.name) && column.name !== relation.column,
+          )
+          .slice(0, 5);
+        const relatedNames = await referenceNames(signed.api, related, rows, columns);
+        const heading = `${related.label}${resource.referencedBy.filter((r) => r.resource === relation.resource).length > 1 ? ` (${relation.column.replace(/_id$/, '').replace(/_/g, ' ')})` : ''}`;
+        sections.push(html`<section class="related"><h2>${heading} <span class="count">${String(list.body.meta?.total_count ?? rows.length)}</span></h2>
+        ${
+          rows.length === 0
+            ? html`<p class="muted">None.</p>`
+            : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
+        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${valueCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
+        }
+        <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.label.toLowerCase()} of this ${resource.singular.toLowerCase()}</a></p></section>`);
+      }
+      if (resource.name === 'devices' || resource.name === 'locations')
+        sections.push(await topology(signed, resource.name, id, row));
+      if (resource.name === 'devices') sections.push(await metricCharts(signed, id));
+      if (resource.name === 'webhooks') sections.push(await deliveries(signed, id));
+      if (signed.user.role === 'admin') sections.push(await history(signed, resource, id));
+      const actions = writable
+        ? html`<div class="page-actions"><a class="button" href="/ui/${resource.name}/${id}/edit">Edit</a> <a class="button danger" href="/ui/${resource.name}/${id}/delete">Delete</a></div>`
+        : '';
+      return send(
+        reply,
+        page(signed.context, titleOf(resource, row), html`${actions}${sections}`, [
+          { label: resource.label, href: `/ui/${resource.name}` },
+          { label: titleOf(resource, row) },
+        ]),
+      );
+    }),
+  );
+
+  async function history(signed: Signed, resource: UiResource, id: string): Promise<Html> {
+    const answer = await signed.api<{ data?: Row[] }>(
+      'GET',
+      `/${resource.name}/${id}/history?limit=25`,
+    );
+    const entries = answer.body?.data ?? [];
+    const labelOf = (field: string) =>
+      resource.columns.find((column) => column.name === field)?.label ?? field;
+    return html`<section class="history" aria-labelledby="history-heading"><h2 id="history-heading">Change history</h2>
+      ${
+        entries.length === 0
+          ? html`<p class="muted">No changes recorded.</p>`
+          : html`<ol class="changes">${entries.map((entry) => {
+              const changes = (entry.changes ?? {}) as Record<string, unknown>;
+              const pairs = Object.entries(changes).filter(
+                ([field]) => !['updated_at', 'created_at', 'id'].includes(field),
+              );
+              return html`<li><p><strong>${String(entry.action)}</strong> by ${String(entry.username ?? 'system')} at <time datetime="${String(entry.created_at)}">${String(entry.created_at)}</time>
+          <span class="muted">request <code>${String(entry.request_id ?? '')}</code></span></p>
+          ${
+            pairs.length > 0
+              ? html`<table class="diff"><thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead><tbody>
+          ${pairs.map(([field, change]) => {
+            const [before, after] =
+              Array.isArray(change) && change.length === 2 ? change : [undefined, change];
+            return html`<tr><th scope="row">${labelOf(field)}</th><td><del>${textOf(before)}</del></td><td><ins>${textOf(after)}</ins></td></tr>`;
+          })}</tbody></table>`
+              : ''
+          }</li>`;
+            })}</ol>`
+      }</section>`;
+  }
+
+  /** Devices as nodes and links as edges: a location's devices, or a device and its neighbours. */
+  async function topology(signed: Signed, kind: string, id: string, record: Row): Promise<Html> {
+    const list = async (path: string, query: Record<string, string>) =>
+      (
+        await signed.api<{ data?: Row[] }>(
+          'GET',
+          `/${path}?${new URLSearchParams({ limit: '100', ...query })}`,
+        )
+      ).body?.data ?? [];
+    const devices = kind === 'locations' ? await list('devices', { location_id: id }) : [record];
+    const deviceIds = devices.map((device) => String(device.id));
+    const interfaces =
+      deviceIds.length === 0
+        ? []
+        : await list('interfaces', { device_id__in: deviceIds.join(',') });
+    const interfaceIds = interfaces.map((item) => String(item.id));
+    const links =
+      interfaceIds.length === 0
+        ? []
+        : [
+            ...(await list('links', { a_interface_id__in: interfaceIds.join(',') })),
+            ...(await list('links', { b_interface_id__in: interfaceIds.join(',') })),
+          ];
+    const uniqueLinks = [...new Map(links.map((link) => [String(link.id), link])).values()];
+    const known = new Map(interfaces.map((item) => [String(item.id), item]));
+    const missing = uniqueLinks
+      .flatMap((link) => [String(link.a_interface_id), String(link.b_interface_id)])
+      .filter((ifId) => !known.has(ifId));
+    if (missing.length > 0)
+      for (const item of await list('interfaces', {
+        id__in: [...new Set(missing)].slice(0, 100).join(','),
+      }).catch(() => []))
+        known.set(String(item.id), item);
+    for (const ifId of new Set(missing)) {
+      if (known.has(ifId)) continue;
+      const answer = await signed.api<Row>('GET', `/interfaces/${ifId}`);
+      if (answer.status === 200) known.set(ifId, answer.body);
+    }
+    const nodes = new Map<string, TopologyNode>(
+      devices.map((device) => [
+        String(device.id),
+        {
+          id: String(device.id),
+          label: String(device.hostname ?? ''),
+          href: `/ui/devices/${String(device.id)}`,
+          focus: kind === 'devices',
+        },
+      ]),
+    );
+    for (const item of known.values()) {
+      const deviceId = String(item.device_id);
+      if (nodes.has(deviceId)) continue;
+      const answer = await signed.api<Row>('GET', `/devices/${deviceId}`);
+      nodes.set(deviceId, {
+        id: deviceId,
+        label: answer.status === 200 ? String(answer.body.hostname) : deviceId.slice(0, 8),
+        href: `/ui/devices/${deviceId}`,
+      });
+    }
+    const edges: TopologyEdge[] = uniqueLinks.map((link) => {
+      const a = known.get(String(link.a_interface_id));
+      const b = known.get(String(link.b_interface_id));
+      return {
+        from: String(a?.device_id ?? ''),
+        to: String(b?.device_id ?? ''),
+        label: `${String(a?.name ?? '?')} — ${String(b?.name ?? '?')}`,
+        status: String(link.status ?? ''),
+      };
+    });
+    return html`<section class="topology-section" aria-labelledby="topology-heading"><h2 id="topology-heading">Topology</h2>
+      ${topologySvg([...nodes.values()], edges)}
+      <p class="legend"><span class="swatch up"></span> link up <span class="swatch down"></span> link down</p></section>`;
+  }
+
+  async function metricCharts(signed: Signed, id: string): Promise<Html> {
+    const from = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
+    const answer = await signed.api<{ data?: Array<Record<string, number | string | null>> }>(
+      'GET',
+      `/metrics/device/${id}?${new URLSearchParams({ from, limit: '100' })}`,
+    );
+    const data = answer.status === 200 ? (answer.body?.data ?? []) : [];
+    const series = (field: string, name: string, unit: string) => ({
+      name,
+      unit,
+      points: data
+        .filter((point) => typeof point[field] === 'number')
+        .map((point) => ({ at: Date.parse(String(point.ts)), value: point[field] as number }))
+        .sort((a, b) => a.at - b.at),
+    });
+    return html`<section class="metrics" aria-labelledby="metrics-heading"><h2 id="metrics-heading">Metrics (last 7 days)</h2>
+      ${
+        data.length === 0
+          ? html`<p class="muted">No metrics reported for this device.</p>`
+          : [
+              lineChartSvg(series('cpu', 'CPU', '%')),
+              lineChartSvg(series('memory', 'Memory', '%')),
+              lineChartSvg(series('temperature', 'Temperature', '°C')),
+            ]
+      }</section>`;
+  }
+
+  async function deliveries(signed: Signed, id: string): Promise<Html> {
+    const answer = await signed.api<{ data?: Row[] }>('GET', `/webhooks/${id}/deliveries?limit=25`);
+    const attempts = answer.body?.data ?? [];
+    return html`<section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Delivery attempts</h2>
+      ${
+        attempts.length === 0
+          ? html`<p class="muted">No deliveries yet.</p>`
+          : html`<table class="list"><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Record</th><th scope="col">Attempt</th><th scope="col">Status</th><th scope="col">Error</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>${attempts.map(
+        (
+          attempt,
+        ) => html`<tr><td>${String(attempt.attempted_at)}</td><td>${String(attempt.event)}</td><td>${String(attempt.resource)} ${String(attempt.resource_id).slice(0, 8)}</td><td>${String(attempt.attempt)}</td><td>${textOf(attempt.status_code)}</td><td>${textOf(attempt.error)}</td><td>${String(attempt.delivery_state)}</td>
+        <td>${signed.user.role === 'admin' ? html`<form method="post" action="/ui/webhooks/${id}/redeliver">${csrfField(signed.context)}<input type="hidden" name="delivery_id" value="${String(attempt.delivery_id)}"><button type="submit">Redeliver</button></form>` : ''}</td></tr>`,
+      )}</tbody></table>`
+      }</section>`;
+  }
+
+  app.post(
+    '/webhooks/:id/redeliver',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      const id = (request.params as { id: string }).id;
+      const deliveryId = one((request.body as Form).delivery_id);
+      if (!UUID.test(id) || !UUID.test(deliveryId)) throw new ApiError(400, 'Invalid delivery');
+      const answer = await signed.api('POST', `/webhooks/${id}/deliveries/${deliveryId}/redeliver`);
+      if (answer.status >= 300) throw new ApiError(answer.status, errorMessage(answer));
+      return reply.redirect(`/ui/webhooks/${id}`, 303);
+    }),
+  );
+
+  registerAdminPages(app, { routeOptions, formOptions, page$, form$, send });
+}
+
+export interface PageKit {
+  routeOptions: PageRouteOptions;
+  formOptions: PageRouteOptions;
+  page$: (
+    handler: (signed: Signed, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  form$: PageKit['page$'];
+  send: (reply: FastifyReply, body: string, status?: number) => FastifyReply;
+}
+
+/** Users and API tokens: the API's account routes, for admins. */
+function registerAdminPages(
+  app: FastifyInstance,
+  { routeOptions, formOptions, page$, form$, send }: PageKit,
+) {
+  const adminOnly = (signed: Signed) => {
+    if (signed.user.role !== 'admin')
+      throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+  };
+  const usersPage = async (signed: Signed, error?: string, status = 200, reply?: FastifyReply) => {
+    const answer = await signed.api<{ data?: Row[] }>('GET', '/users?limit=100');
+    const users = answer.body?.data ?? [];
+    const body = page(
+      signed.context,
+      'Users',
+      html`${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
+      <table class="list"><thead><tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Active</th><th scope="col">Change</th></tr></thead>
+      <tbody>${users.map(
+        (
+          user,
+        ) => html`<tr><td>${String(user.username)}</td><td>${textOf(user.email)}</td><td>${String(user.role)}</td><td>${user.inactive_status ? 'no' : 'yes'}</td>
+        <td><form method="post" action="/ui/admin/users/${String(user.id)}" class="inline-form">${csrfField(signed.context)}
+          <label class="visually-hidden" for="role-${String(user.id)}">Role of ${String(user.username)}</label>
+          <select id="role-${String(user.id)}" name="role">${['admin', 'editor', 'viewer'].map((role) => html`<option${role === user.role ? ' selected' : ''}>${role}</option>`)}</select>
+          <label class="inline"><input type="checkbox" name="inactive_status" value="true"${user.inactive_status ? ' checked' : ''}> Deactivated</label>
+          <button type="submit">Save</button></form></td></tr>`,
+      )}</tbody></table>
+      <h2>Add a user</h2>
+      <form method="post" action="/ui/admin/users" class="record-form">${csrfField(signed.context)}
+        <div class="field"><label for="new-username">Username</label><input id="new-username" name="username" required></div>
+        <div class="field"><label for="new-email">E-mail</label><input id="new-email" name="email" type="email" required></div>
+        <div class="field"><label for="new-password">Password</label><input id="new-password" name="password" type="password" autocomplete="new-password" required></div>
+        <div class="field"><label for="new-role">Role</label><select id="new-role" name="role"><option>viewer</option><option>editor</option><option>admin</option></select></div>
+        <button type="submit">Add user</button></form>`,
+    );
+    return reply ? send(reply, body, status) : body;
+  };
+  app.get(
+    '/admin/users',
+    routeOptions,
+    page$(async (signed, _request, reply) => {
+      adminOnly(signed);
+      return usersPage(signed, undefined, 200, reply);
+    }),
+  );
+  app.post(
+    '/admin/users',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      adminOnly(signed);
+      const body = request.body as Form;
+      const answer = await signed.api('POST', '/users', {
+        payload: {
+          username: one(body.username),
+          email: one(body.email),
+          password: one(body.password),
+          role: one(body.role),
+        },
+      });
+      if (answer.status === 201 || answer.status === 200)
+        return reply.redirect('/ui/admin/users', 303);
+      return usersPage(signed, errorMessage(answer), answer.status, reply);
+    }),
+  );
+  app.post(
+    '/admin/users/:id',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      adminOnly(signed);
+      const id = (request.params as { id: string }).id;
+      if (!UUID.test(id)) throw new ApiError(404, 'No such user');
+      const body = request.body as Form;
+      const current = await signed.api<Row>('GET', `/users/${id}`);
+      if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
+      // The API keeps the last active admin (it refuses the change); the page shows its answer.
+      const answer = await signed.api('PUT', `/users/${id}`, {
+        payload: {
+          username: current.body.username,
+          email: current.body.email,
+          role: one(body.role),
+          inactive_status: one(body.inactive_status) === 'true',
+        },
+      });
+      if (answer.status === 200) return reply.redirect('/ui/admin/users', 303);
+      return usersPage(signed, errorMessage(answer), answer.status, reply);
+    }),
+  );
+
+  const tokensPage = async (signed: Signed, notice?: Html) => {
+    const answer = await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100');
+    const tokens = answer.body?.data ?? [];
+    return page(
+      signed.context,
+      'API tokens',
+      html`${notice ?? ''}
+      <table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <tbody>${tokens.map(
+        (
+          token,
+        ) => html`<tr><td>${textOf(token.name)}</td><td><code>${textOf(token.token_prefix)}</code></td><td>${textOf(token.scopes)}</td><td>${textOf(token.expires_at)}</td>
+        <td><form method="post" action="/ui/admin/tokens/${String(token.id)}/revoke">${csrfField(signed.context)}<button type="submit" class="danger">Revoke</button></form></td></tr>`,
+      )}</tbody></table>
+      <h2>New token</h2>
+      <form method="post" action="/ui/admin/tokens" class="record-form">${csrfField(signed.context)}
+        <div class="field"><label for="token-name">Name</label><input id="token-name" name="name" required></div>
+        <fieldset><legend>Scopes</legend><label class="inline"><input type="checkbox" name="scopes" value="events:write" checked> events:write</label></fieldset>
+        <button type="submit">Create token</button></form>`,
+    );
+  };
+  app.get(
+    '/admin/tokens',
+    routeOptions,
+    page$(async (signed, _request, reply) => {
+      adminOnly(signed);
+      return send(reply, await tokensPage(signed));
+    }),
+  );
+  app.post(
+    '/admin/tokens',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      adminOnly(signed);
+      const body = request.body as Form;
+      const answer = await signed.api<{ token?: string }>('POST', '/api-tokens', {
+        payload: { name: one(body.name), scopes: many(body.scopes) },
+      });
+      if (answer.status === 201 && typeof answer.body.token === 'string') {
+        return send(
+          reply,
+          await tokensPage(
+            signed,
+            html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${answer.body.token}</code></p></div>`,
+          ),
+        );
+      }
+      return send(
+        reply,
+        await tokensPage(signed, html`<p class="alert" role="alert">${errorMessage(answer)}</p>`),
+        answer.status,
+      );
+    }),
+  );
+  app.post(
+    '/admin/tokens/:id/revoke',
+    formOptions,
+    form$(async (signed, request, reply) => {
+      adminOnly(signed);
+      const id = (request.params as { id: string }).id;
+      if (!UUID.test(id)) throw new ApiError(404, 'No such token');
+      const answer = await signed.api('DELETE', `/api-tokens/${id}`);
+      if (answer.status >= 300) throw new ApiError(answer.status, errorMessage(answer));
+      return reply.redirect('/ui/admin/tokens', 303);
+    }),
+  );
+}

@@ -1,0 +1,170 @@
+import { type UiColumn, type UiResource, uiResource } from './catalogue.js';
+import { type Html, html, safeHref } from './html.js';
+
+export type Row = Record<string, unknown>;
+
+/** Names of referenced records, by resource and id (resolved before rendering). */
+export type ReferenceNames = Map<string, string>;
+
+export const referenceKey = (resource: string, id: string) => `${resource}/${id.toLowerCase()}`;
+
+/** The text naming a record: its title field, else its id. */
+export function titleOf(resource: UiResource, row: Row): string {
+  const field = resource.titleField;
+  const value = field ? row[field] : undefined;
+  if (resource.name === 'links' || value === undefined || value === null || value === '') {
+    return `${resource.singular} ${String(row.id ?? '').slice(0, 8)}`;
+  }
+  return String(value);
+}
+
+export function textOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** One value as shown in a list or on an object page: always escaped, links only when safe. */
+export function valueCell(column: UiColumn, value: unknown, names: ReferenceNames): Html {
+  if (value === null || value === undefined || value === '')
+    return html`<span class="none">—</span>`;
+  if (column.kind === 'tags' && Array.isArray(value)) {
+    return html`${value.map((tag) => html`<span class="tag">${String(tag)}</span> `)}`;
+  }
+  if (column.references && typeof value === 'string') {
+    const target = uiResource(column.references);
+    const name = names.get(referenceKey(column.references, value)) ?? value.slice(0, 8);
+    return target ? html`<a href="/ui/${target.name}/${value}">${name}</a>` : html`${value}`;
+  }
+  if (column.name === 'status' || column.name.endsWith('_status') || column.name === 'severity') {
+    return html`<span class="badge badge-${textOf(value).replace(/[^a-z0-9-]/g, '')}">${textOf(value)}</span>`;
+  }
+  if (column.kind === 'url' && typeof value === 'string') {
+    const href = safeHref(value);
+    return href ? html`<a href="${href}" rel="noreferrer noopener">${value}</a>` : html`${value}`;
+  }
+  if (column.kind === 'json') return html`<code>${textOf(value)}</code>`;
+  return html`${textOf(value)}`;
+}
+
+/** A form control for one column, with its label, the user's value and the API's error. */
+export function fieldControl(
+  column: UiColumn,
+  value: string,
+  error: string | undefined,
+  options: {
+    referenceChoices?: readonly { id: string; name: string }[];
+    listValues?: readonly string[];
+  } = {},
+): Html {
+  const id = `field-${column.name}`;
+  const describedBy = error ? `${id}-error` : column.kind === 'tags' ? `${id}-hint` : '';
+  const common = html`id="${id}" name="${column.name}"${column.required ? html` required aria-required="true"` : ''}${
+    error ? html` aria-invalid="true"` : ''
+  }${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
+  let control: Html;
+  if (column.kind === 'list') {
+    const chosen = new Set(options.listValues ?? value.split(',').filter(Boolean));
+    return html`<fieldset class="field${error ? ' invalid' : ''}"><legend>${column.label}</legend>
+      ${(listChoices(column) ?? []).map(
+        (choice) =>
+          html`<label class="inline"><input type="checkbox" name="${column.name}" value="${choice}"${
+            chosen.has(choice) ? ' checked' : ''
+          }> ${choice}</label>`,
+      )}
+      ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</fieldset>`;
+  } else if (column.choices) {
+    control = html`<select ${common}>
+      ${column.required ? '' : html`<option value="">—</option>`}
+      ${column.choices.map(
+        (choice) =>
+          html`<option value="${choice}"${choice === value ? ' selected' : ''}>${choice}</option>`,
+      )}</select>`;
+  } else if (column.kind === 'boolean') {
+    control = html`<select ${common}>
+      <option value="">—</option>
+      <option value="true"${value === 'true' ? ' selected' : ''}>yes</option>
+      <option value="false"${value === 'false' ? ' selected' : ''}>no</option></select>`;
+  } else if (column.references && options.referenceChoices) {
+    const known = options.referenceChoices.some((choice) => choice.id === value);
+    control = html`<select ${common}>
+      <option value="">—</option>
+      ${value && !known ? html`<option value="${value}" selected>${value}</option>` : ''}
+      ${options.referenceChoices.map(
+        (choice) =>
+          html`<option value="${choice.id}"${choice.id === value ? ' selected' : ''}>${choice.name}</option>`,
+      )}</select>`;
+  } else if (column.kind === 'json' || column.name === 'description' || column.name === 'message') {
+    control = html`<textarea ${common} rows="3">${value}</textarea>`;
+  } else {
+    const type = column.secret ? 'password' : column.kind === 'integer' ? 'text' : 'text';
+    const mode = column.kind === 'integer' ? html` inputmode="numeric"` : '';
+    control = html`<input type="${type}" ${common} value="${value}"${mode} autocomplete="off">`;
+  }
+  return html`<div class="field${error ? ' invalid' : ''}">
+    <label for="${id}">${column.label}${column.required ? html` <span aria-hidden="true">*</span>` : ''}</label>
+    ${control}
+    ${column.kind === 'tags' ? html`<p class="hint" id="${id}-hint">Comma-separated, e.g. core, lab</p>` : ''}
+    ${column.secret ? html`<p class="hint">Write-only: leave empty to keep the current value.</p>` : ''}
+    ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
+  </div>`;
+}
+
+/** The enumeration behind a `list` column (its items' literals). */
+export function listChoices(column: UiColumn): string[] | undefined {
+  return column.choices ? [...column.choices] : undefined;
+}
+
+/** A value as a form field holds it. */
+export function formValue(column: UiColumn, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (column.kind === 'json') return JSON.stringify(value);
+  return textOf(value);
+}
+
+/**
+ * A form's text back into the API's types, per column kind; a value the API would refuse
+ * (letters in an integer) is passed on as typed, so the API's own message explains it.
+ */
+export function parseFormValue(column: UiColumn, text: string | string[]): unknown {
+  if (column.kind === 'list') return Array.isArray(text) ? text : text === '' ? [] : [text];
+  const value = Array.isArray(text) ? (text[0] ?? '') : text;
+  if (column.kind === 'tags') {
+    return value
+      .split(/[\s,]+/)
+      .map((tag) => tag.trim())
+      .filter(Boolean);
+  }
+  if (value === '') return null;
+  if (column.kind === 'integer') return /^-?[0-9]+$/.test(value.trim()) ? Number(value) : value;
+  if (column.kind === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  if (column.kind === 'json') {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/**
+ * The field an API error message is about (`body/ip must match format "ip"`, `Row 3 (ip): …`,
+ * `ip: Device not found`, `Invalid IP address format`), or undefined for the form as a whole.
+ */
+export function fieldOfMessage(resource: UiResource, message: string): string | undefined {
+  const names = resource.columns.map((column) => column.name).sort((a, b) => b.length - a.length);
+  for (const pattern of [
+    /body\/([a-z_]+)/,
+    /\(([a-z_]+)\)/,
+    /^([a-z_]+):/,
+    /property '([a-z_]+)'/,
+    /'([a-z_]+)'/,
+  ]) {
+    const match = pattern.exec(message);
+    if (match?.[1] && names.includes(match[1])) return match[1];
+  }
+  if (/IP address/i.test(message) && names.includes('ip')) return 'ip';
+  return names.find((name) => new RegExp(`\\b${name}\\b`, 'i').test(message.replace(/_/g, '_')));
+}

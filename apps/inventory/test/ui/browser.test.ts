@@ -1,0 +1,402 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../../src/db/schema.js';
+import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+
+/**
+ * The web interface in a real browser (Debian's chromium through playwright-core), on the
+ * store TEST_DATABASE_URL names (PostgreSQL) or the embedded one. One browser, one page per
+ * role; every page visited is checked with axe-core and for CSP violations.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = process.env.UI_SCREENSHOTS_DIR ?? '/tmp/inventory-ui-screenshots';
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+let ctx: TestContext;
+let browser: Browser;
+let base: string;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text()))
+      cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('dialog', (dialog) => {
+    pageErrors.push(`dialog opened: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    console.error('Refused by CSP: ' + event.violatedDirective + ' ' + event.blockedURI);
+  });`);
+  return page;
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+async function checkAccessibility(page: Page, name: string) {
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(`axe.run().then((result) => result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => violation.id + ': ' + JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))))`)) as string[];
+  expect(violations, `axe on ${name}`).toEqual([]);
+}
+
+async function signIn(page: Page, username: string, password = TEST_PASSWORD) {
+  await page.goto(`${base}/ui/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+// Without chromium (a machine that never ran .ci/run) the suite is skipped, and says so; CI
+// sets NETOPS_REQUIRE_CHROMIUM so that there it fails instead.
+const runBrowser = existsSync(CHROMIUM) || process.env.NETOPS_REQUIRE_CHROMIUM === '1';
+if (!runBrowser)
+  console.warn(`${CHROMIUM} is missing: the web interface's browser tests are skipped`);
+
+describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, () => {
+  let admin: Page;
+  const deviceIds: string[] = [];
+  let location: { id: string };
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    location = await create(ctx, 'locations', { name: 'Paris DC1', city: 'Paris', country: 'FR' });
+    const devices = Array.from({ length: 60 }, (_, index) => ({
+      hostname: `sw-${String(index).padStart(3, '0')}`,
+      ip: `10.0.${Math.floor(index / 200)}.${(index % 200) + 1}`,
+      vendor: index % 2 === 0 ? 'Cisco' : 'Juniper',
+      status: 'active',
+      serial_number: `SN${1000 + index}`,
+      location_id: location.id,
+      tags: index < 5 ? ['core'] : [],
+    }));
+    const response = await ctx.as('admin', { method: 'POST', url: '/devices', payload: devices });
+    expect(response.statusCode).toBe(201);
+    for (const device of response.json<Array<{ id: string }>>()) deviceIds.push(device.id);
+    const [a, b] = [deviceIds[0], deviceIds[1]] as string[];
+    const ifA = await create(ctx, 'interfaces', { device_id: a, name: 'eth0' });
+    const ifB = await create(ctx, 'interfaces', { device_id: b, name: 'eth0' });
+    await create(ctx, 'links', { a_interface_id: ifA.id, b_interface_id: ifB.id, type: 'fiber' });
+    for (let hour = 0; hour < 6; hour++) {
+      const metric = await ctx.as('admin', {
+        method: 'POST',
+        url: '/metrics',
+        payload: {
+          device_id: a,
+          cpu: 20 + hour * 5,
+          memory: 40 + hour,
+          temperature: 35 + hour,
+          ts: new Date(Date.now() - (6 - hour) * 3600_000).toISOString(),
+        },
+      });
+      expect(metric.statusCode).toBeLessThan(300);
+    }
+    admin = await newPage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.close();
+  });
+
+  it('refuses a wrong password, then signs in and lands where it was going', async () => {
+    await admin.goto(`${base}/ui/devices`);
+    expect(admin.url()).toContain('/ui/login?next=');
+    await checkAccessibility(admin, 'login');
+    await signIn(admin, 'admin', 'not-the-password');
+    await expect(admin.locator('#login-error').textContent()).resolves.toMatch(
+      /invalid|credentials/i,
+    );
+    await admin.goto(`${base}/ui/login?next=${encodeURIComponent('/ui/devices')}`);
+    await admin.getByLabel('Username').fill('admin');
+    await admin.getByLabel('Password').fill(TEST_PASSWORD);
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    expect(new URL(admin.url()).pathname).toBe('/ui/devices');
+    const cookies = await admin.context().cookies();
+    const session = cookies.find((cookie) => cookie.name === 'inventory_ui');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Strict');
+    await checkAccessibility(admin, 'devices-list');
+  });
+
+  it('never redirects off-site after sign-in', async () => {
+    const page = await newPage();
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/',
+      '/\\evil.example/',
+      '/ui//evil.example',
+    ]) {
+      await signIn(page, 'viewer');
+      await page.goto(`${base}/ui/logout-not-a-page`).catch(() => undefined);
+      await page.context().clearCookies();
+      await page.goto(`${base}/ui/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Username').fill('viewer');
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      expect(new URL(page.url()).origin).toBe(base);
+    }
+    await page.context().close();
+  });
+
+  it('searches across resources, grouped by type', async () => {
+    await admin.getByLabel('Search').fill('sw-00');
+    await admin.getByLabel('Search').press('Enter');
+    await expect(admin.getByRole('heading', { name: /Devices/ }).count()).resolves.toBeGreaterThan(
+      0,
+    );
+    await expect(admin.getByRole('link', { name: 'sw-001' }).count()).resolves.toBe(1);
+    await checkAccessibility(admin, 'search');
+    await admin.getByLabel('Search').fill('Paris');
+    await admin.getByLabel('Search').press('Enter');
+    await expect(admin.getByRole('link', { name: 'Paris DC1' }).count()).resolves.toBe(1);
+  });
+
+  it('filters with a lookup, sorts by a header and pages with the cursor', async () => {
+    await admin.goto(`${base}/ui/devices`);
+    await expect(admin.locator('#total-count').textContent()).resolves.toBe('60 devices');
+    await admin.locator('details.filters summary').click();
+    await admin.locator('#filter-vendor').fill('jun');
+    await admin.getByLabel('Vendor: how to match').selectOption('ic');
+    await admin.getByRole('button', { name: 'Apply' }).click();
+    await expect(admin.locator('#total-count').textContent()).resolves.toBe('30 devices');
+    await admin.getByRole('link', { name: 'Hostname' }).click();
+    await admin.getByRole('link', { name: /Hostname/ }).click();
+    const first = await admin.locator('table.list tbody tr td:nth-child(2)').first().textContent();
+    expect(first?.trim()).toBe('sw-059');
+    await admin.goto(`${admin.url()}&limit=25`);
+    const pageOne = await admin.locator('table.list tbody tr').count();
+    expect(pageOne).toBe(25);
+    await admin.getByRole('link', { name: 'Next' }).click();
+    expect(admin.url()).toContain('cursor=');
+    await expect(admin.locator('table.list tbody tr').count()).resolves.toBe(5);
+    await admin.getByRole('link', { name: 'Previous' }).click();
+    const back = await admin.locator('table.list tbody tr td:nth-child(2)').first().textContent();
+    expect(back?.trim()).toBe('sw-059');
+    await checkAccessibility(admin, 'devices-filtered');
+  });
+
+  it('exports exactly the filtered list as CSV', async () => {
+    await admin.goto(`${base}/ui/devices?vendor=Cisco&tags=core`);
+    await expect(admin.locator('#total-count').textContent()).resolves.toBe('3 devices');
+    const href = await admin.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    const csv = await admin.context().request.get(`${base}${href}`);
+    expect(csv.status()).toBe(200);
+    const lines = (await csv.text()).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(4);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[1])
+        .sort(),
+    ).toEqual(['sw-000', 'sw-002', 'sw-004']);
+  });
+
+  it('keeps the columns a user chooses', async () => {
+    await admin.goto(`${base}/ui/devices`);
+    await admin.locator('details.columns summary').click();
+    await admin.getByRole('checkbox', { name: 'Serial number' }).check();
+    await admin.getByRole('checkbox', { name: 'OS version' }).uncheck();
+    await admin.getByRole('button', { name: 'Save columns' }).click();
+    await expect(admin.getByRole('columnheader', { name: /Serial number/ }).count()).resolves.toBe(
+      1,
+    );
+    await expect(admin.getByRole('columnheader', { name: /OS version/ }).count()).resolves.toBe(0);
+  });
+
+  it('shows the API validation error beside the field, keeping the input, then creates', async () => {
+    await admin.goto(`${base}/ui/devices/new`);
+    await checkAccessibility(admin, 'device-new');
+    await admin.locator('#field-hostname').fill('edge-01');
+    await admin.locator('#field-ip').fill('999.1.1.1');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await expect(admin.locator('#field-ip-error').textContent()).resolves.toMatch(/ip|IP/);
+    await expect(admin.locator('#field-hostname').inputValue()).resolves.toBe('edge-01');
+    await checkAccessibility(admin, 'device-new-error');
+    await admin.locator('#field-ip').fill('192.0.2.10');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await expect(admin.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('edge-01');
+  });
+
+  it('refuses a stale edit with 412, says what changed, and overwrites knowingly', async () => {
+    const id = new URL(admin.url()).pathname.split('/').pop() as string;
+    await admin.goto(`${base}/ui/devices/${id}/edit`);
+    await admin.locator('#field-vendor').fill('Arista');
+    // Someone else saves first, through the API.
+    const other = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${id}`,
+      payload: { model: 'DCS-7050' },
+    });
+    expect(other.statusCode).toBe(200);
+    await admin.getByRole('button', { name: 'Save' }).click();
+    const alert = admin.locator('#form-error');
+    await expect(alert.textContent()).resolves.toMatch(
+      /changed this device while you were editing/,
+    );
+    await expect(alert.locator('table.diff').textContent()).resolves.toContain('DCS-7050');
+    await expect(admin.locator('#field-vendor').inputValue()).resolves.toBe('Arista');
+    await checkAccessibility(admin, 'device-edit-412');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.waitForURL(`${base}/ui/devices/${id}`);
+    const record = (await ctx.as('admin', { method: 'GET', url: `/devices/${id}` })).json();
+    expect(record).toMatchObject({ vendor: 'Arista', model: 'DCS-7050' });
+    // The history shows the edit's diff: field, before, after.
+    const history = admin.locator('section.history');
+    await expect(history.textContent()).resolves.toContain('Arista');
+    await expect(history.locator('table.diff del').first().count()).resolves.toBe(1);
+    await checkAccessibility(admin, 'device-object');
+  });
+
+  it('draws the topology and the metric charts', async () => {
+    await admin.goto(`${base}/ui/devices/${deviceIds[0]}`);
+    await expect(admin.locator('svg.topology line').count()).resolves.toBe(1);
+    await expect(admin.locator('svg.topology text').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['sw-000', 'sw-001']),
+    );
+    await expect(admin.locator('figure.chart svg path').count()).resolves.toBe(3);
+    await checkAccessibility(admin, 'device-topology-metrics');
+    await admin.goto(`${base}/ui/locations/${location.id}`);
+    await expect(admin.locator('svg.topology circle').count()).resolves.toBeGreaterThanOrEqual(60);
+  });
+
+  it('bulk edits one field with each row’s ETag, then bulk deletes after confirming', async () => {
+    await admin.goto(`${base}/ui/devices?vendor=Cisco&sortby=hostname:asc&limit=25`);
+    const boxes = admin.locator('tbody input[name="id"]');
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await admin.getByRole('button', { name: 'Edit selected' }).click();
+    await checkAccessibility(admin, 'bulk-edit');
+    await admin.getByLabel('Field').selectOption('status');
+    await admin.getByLabel('New value').fill('maintenance');
+    await admin.getByRole('button', { name: /Apply to 2 records/ }).click();
+    const listed = await ctx.as('admin', { method: 'GET', url: '/devices?status=maintenance' });
+    expect(listed.json().meta.total_count).toBe(2);
+    await admin.goto(`${base}/ui/devices?status=maintenance`);
+    await admin.locator('input.select-all').check();
+    await admin.getByRole('button', { name: 'Delete selected' }).click();
+    await expect(admin.locator('ul.selected li').count()).resolves.toBe(2);
+    await checkAccessibility(admin, 'bulk-delete-confirm');
+    await admin.getByRole('button', { name: /Delete 2 records/ }).click();
+    const after = await ctx.as('admin', { method: 'GET', url: '/devices?status=maintenance' });
+    expect(after.json().meta.total_count).toBe(0);
+  });
+
+  it('previews a CSV import with per-row errors, writes nothing, then imports a good file', async () => {
+    await admin.goto(`${base}/ui/vlans/import`);
+    await admin.getByLabel('CSV data').fill('vlan_id,name\n10,users\n5000,too-high\n');
+    await admin.getByRole('button', { name: 'Preview' }).click();
+    await admin.screenshot({ path: `${SCREENSHOTS}/import-preview.png`, fullPage: true });
+    await expect(admin.locator('tr.invalid').count()).resolves.toBe(1);
+    await expect(admin.locator('tr.invalid').textContent()).resolves.toContain('Row 3');
+    await checkAccessibility(admin, 'import-errors');
+    expect((await ctx.as('admin', { method: 'GET', url: '/vlans' })).json().meta.total_count).toBe(
+      0,
+    );
+    await admin.getByLabel('CSV data').fill('vlan_id,name\n10,users\n20,voice\n');
+    await admin.getByRole('button', { name: 'Import' }).click();
+    await expect(admin.locator('.notice').textContent()).resolves.toContain('Imported 2 vlans');
+    expect((await ctx.as('admin', { method: 'GET', url: '/vlans' })).json().meta.total_count).toBe(
+      2,
+    );
+  });
+
+  it('renders hostile values written straight into the database as text', async () => {
+    const hostile = [
+      '<script>alert(1)</script>',
+      '"><img src=x onerror=alert(2)>',
+      'javascript:alert(3)',
+    ];
+    const id = deviceIds[10] as string;
+    // Straight into the table, past the API's content check.
+    await sql`UPDATE devices SET hostname = ${hostile[0]}, model = ${hostile[1]}, vendor = ${hostile[2]},
+      role = ${hostile[1]}, os = ${hostile[0]} WHERE id = ${id}`.execute(
+      ctx.store.db as AnyDatabase,
+    );
+    for (const url of [
+      `/ui/devices/${id}`,
+      `/ui/devices?sortby=hostname:asc`,
+      `/ui/search?q=${encodeURIComponent('script')}`,
+    ]) {
+      await admin.goto(`${base}${url}`);
+      await expect(admin.locator('main img').count()).resolves.toBe(0);
+      await expect(admin.locator('main script').count()).resolves.toBe(0);
+      await expect(admin.locator('a[href^="javascript"]').count()).resolves.toBe(0);
+    }
+    await admin.goto(`${base}/ui/devices/${id}`);
+    await expect(admin.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(hostile[0]);
+    await checkAccessibility(admin, 'hostile-values');
+  });
+
+  it('shows the admin pages: users, API tokens (once), webhooks and the audit log', async () => {
+    await admin.goto(`${base}/ui/admin/users`);
+    await checkAccessibility(admin, 'admin-users');
+    await admin.goto(`${base}/ui/admin/tokens`);
+    await admin.getByLabel('Name').fill('monitoring');
+    await admin.getByRole('button', { name: 'Create token' }).click();
+    await expect(admin.locator('#new-token').textContent()).resolves.toMatch(/^nit_/);
+    await checkAccessibility(admin, 'admin-tokens');
+    await admin.goto(`${base}/ui/admin/tokens`);
+    await expect(admin.locator('#new-token').count()).resolves.toBe(0);
+    await admin.goto(`${base}/ui/audit-logs`);
+    await expect(admin.locator('#total-count').textContent()).resolves.toMatch(/audit/i);
+    await checkAccessibility(admin, 'audit-log');
+    await admin.goto(`${base}/ui/webhooks`);
+    await checkAccessibility(admin, 'webhooks');
+  });
+
+  it('shows a viewer no edit controls, and the server refuses forged posts anyway', async () => {
+    const viewer = await newPage();
+    await signIn(viewer, 'viewer');
+    await viewer.goto(`${base}/ui/devices`);
+    await expect(viewer.getByRole('button', { name: 'Edit selected' }).count()).resolves.toBe(0);
+    await expect(viewer.locator('tbody input[type="checkbox"]').count()).resolves.toBe(0);
+    await expect(viewer.getByRole('link', { name: /Add device/ }).count()).resolves.toBe(0);
+    await viewer.goto(`${base}/ui/devices/${deviceIds[20]}`);
+    await expect(viewer.getByRole('link', { name: 'Edit' }).count()).resolves.toBe(0);
+    await checkAccessibility(viewer, 'viewer-object');
+    // A form post with the viewer's own valid CSRF token: the API refuses the role.
+    const token = await viewer.locator('input[name="_csrf"]').first().inputValue();
+    const forged = await viewer
+      .context()
+      .request.post(`${base}/ui/devices/${deviceIds[20]}/delete`, { form: { _csrf: token } });
+    expect(forged.status()).toBe(403);
+    // Without the CSRF token, even the admin's session is refused.
+    const noToken = await admin
+      .context()
+      .request.post(`${base}/ui/devices/${deviceIds[20]}/delete`, { form: {} });
+    expect(noToken.status()).toBe(403);
+    expect(
+      (await ctx.as('admin', { method: 'GET', url: `/devices/${deviceIds[20]}` })).statusCode,
+    ).toBe(200);
+    await viewer.context().close();
+  });
+
+  it('signs out, and the session no longer works', async () => {
+    await admin.goto(`${base}/ui/`);
+    await checkAccessibility(admin, 'home');
+    await admin.getByRole('button', { name: 'Sign out' }).click();
+    expect(admin.url()).toContain('/ui/login');
+    await admin.goto(`${base}/ui/devices`);
+    expect(admin.url()).toContain('/ui/login');
+  });
+
+  it('met no CSP violation and no script error on any page', () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
