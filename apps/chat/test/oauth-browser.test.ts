@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { RestClient } from '@rocket.chat/api-client';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from './support/accounts.js';
 import { Harness } from './support/harness.js';
@@ -92,14 +92,20 @@ async function popupFlow(page: Page, rootUrl: string, startBase = rootUrl) {
     credentialToken,
     isCordova: false,
   });
+  // Every navigation the popup makes, redirects included: listened for on the context before the
+  // popup opens, because the popup's first hops can finish before its 'popup' event is handled.
+  const landed: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest()) landed.push(request.url());
+  };
+  page.context().on('request', onRequest);
   const popupOpened = page.waitForEvent('popup');
   await page.evaluate((target) => {
     window.open(target, 'Login', 'width=600,height=600');
   }, url);
   const popup = await popupOpened;
-  const landed: string[] = [];
-  popup.on('framenavigated', (frame) => landed.push(frame.url()));
   if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 10_000 });
+  page.context().off('request', onRequest);
   const secret = await page.evaluate(
     (key) => window.localStorage.getItem(key),
     PREFIX + credentialToken,
