@@ -78,7 +78,13 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
   } {
     const service = services.get(name);
     if (!service?.provider.codeFlow) {
-      throw notFound(`No OAuth redirect flow for the service "${name}"`);
+      // The name comes from the address bar: echoed only when it could be a service's name, so
+      // no markup or control character a link carried comes back in the answer.
+      throw notFound(
+        /^[\w.-]{1,64}$/.test(name)
+          ? `No OAuth redirect flow for the service "${name}"`
+          : 'No OAuth redirect flow for this service',
+      );
     }
     return service as never;
   }
