@@ -31,6 +31,8 @@ writeFileSync(file, response.body);
 const lint = spawnSync('redocly', ['lint', '--config', join(appDir, 'redocly.yaml'), file], {
   stdio: 'inherit',
   cwd: appDir,
+  // No telemetry or update check from CI.
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
 });
 rmSync(directory, { recursive: true, force: true });
 process.exit(lint.status ?? 1);
