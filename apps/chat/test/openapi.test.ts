@@ -203,4 +203,23 @@ describe('the reference page', () => {
     const info = await app.inject({ method: 'GET', url: '/api/info' });
     expect(info.headers['content-security-policy']).toBeUndefined();
   });
+
+  it('answers hostile paths under it with an error, never a file outside it or a 500', async () => {
+    const app = await h.app();
+    for (const url of [
+      `${DOCS_PREFIX}/static/..%2f..%2f..%2fpackage.json`,
+      `${DOCS_PREFIX}/static/../../../../package.json`,
+      `${DOCS_PREFIX}/%00`,
+      `${DOCS_PREFIX}/static/%E0%A4%A`,
+      `${DOCS_PREFIX}/${'a'.repeat(4000)}`,
+      `${OPENAPI_PATH}/..%2f`,
+    ]) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(response.body, url).not.toContain('"workspaces"');
+      expect(response.body, url).not.toContain('@netops/chat');
+      expect(response.json(), url).toMatchObject({ status: 'error' });
+    }
+  });
 });
