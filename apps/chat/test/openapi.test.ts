@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import Ajv2020Module from 'ajv/dist/2020.js';
+import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PREFIX, OPENAPI_PATH } from '../src/openapi.js';
 import { accounts } from './support/accounts.js';
@@ -182,6 +184,8 @@ describe('the reference page', () => {
     expect(policy).toMatch(/script-src 'self'/);
     expect(policy).not.toContain('unsafe-eval');
     expect(policy).not.toContain('upgrade-insecure-requests');
+    expect(policy).toContain("style-src 'self' 'unsafe-inline';");
+    expect(policy).toContain("object-src 'none'");
     // Every script the page loads is served, and every inline one is allowed by its hash.
     const sources = [...page.body.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
     expect(sources.length).toBeGreaterThan(0);
@@ -222,4 +226,55 @@ describe('the reference page', () => {
       expect(response.json(), url).toMatchObject({ status: 'error' });
     }
   });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('the reference page in a browser (Debian chromium)', () => {
+  it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const app = await h.app({ siteUrl: base });
+    await app.listen({ host: '127.0.0.1', port });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
+    try {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text()))
+          violations.push(message.text());
+      });
+      await page.goto(`${base}${DOCS_PREFIX}/`);
+      await page.getByRole('heading', { name: /Chat login service/ }).waitFor();
+      for (const tag of ['Login', 'Session', 'Sessions', 'Two-factor', 'Public']) {
+        await expect(page.locator(`h3#operations-tag-${tag}`).count()).resolves.toBe(1);
+      }
+      await page.locator('#operations-Login-login button.opblock-summary-control').click();
+      await page.getByRole('button', { name: 'Try it out' }).click();
+      const answer = page.waitForResponse(
+        (response) =>
+          response.url() === `${base}/api/v1/login` && response.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const response = await answer;
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ status: 'error' });
+      if (process.env.OPENAPI_SCREENSHOT) {
+        await page.screenshot({ path: process.env.OPENAPI_SCREENSHOT, fullPage: true });
+      }
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
