@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PREFIX, OPENAPI_PATH } from '../src/openapi.js';
 import { accounts } from './support/accounts.js';
 import { APPS } from './support/fake-provider.js';
-import { Harness, login, SITE_URL } from './support/harness.js';
+import { freePort, Harness, login, SITE_URL } from './support/harness.js';
 
 interface Operation {
   tags?: string[];
@@ -227,15 +226,6 @@ describe('the reference page', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('the reference page in a browser (Debian chromium)', () => {
   it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
