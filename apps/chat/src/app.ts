@@ -23,13 +23,14 @@ import { SessionRepository } from './db/sessions.js';
 import { PendingCredentials, purgeExpired, UsedIdTokens } from './db/single-use.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './error-handler.js';
 import { ChatError, invalidRequest } from './errors.js';
+import { openApi } from './openapi.js';
 import { ProviderHttp } from './providers/http.js';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { buildRegistry } from './providers/registry.js';
 import avatarRoute from './routes/avatar.js';
 import loginRoute from './routes/login.js';
 import oauthRedirectRoutes from './routes/oauth-redirect.js';
-import publicRoutes from './routes/public.js';
+import publicRoutes, { ROCKETCHAT_COMPATIBLE_VERSION } from './routes/public.js';
 import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
 import twoFactorRoutes from './routes/two-factor.js';
@@ -191,6 +192,8 @@ export async function buildApp(
         `Too many requests from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
       ),
   });
+  // Before the routes: the document is made from every route registered after it.
+  await app.register(openApi, { rootUrl: config.siteUrl, version: ROCKETCHAT_COMPATIBLE_VERSION });
   const twoFactor = new TwoFactor(
     store.db,
     config.twoFactorKey ? new SecretBox(config.twoFactorKey) : undefined,

@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { RestClient } from '@rocket.chat/api-client';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from './support/accounts.js';
-import { Harness } from './support/harness.js';
+import { freePort, Harness } from './support/harness.js';
 
 /**
  * Rocket.Chat's sign-in button, in a real browser (Debian's chromium, headless): the client page
@@ -30,15 +29,6 @@ afterAll(async () => {
   await browser?.close();
   await h.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 interface Deployment {
   rootUrl: string;

@@ -70,7 +70,30 @@ const OAuthBody = Type.Object({
   }),
 });
 
-const Body = Type.Union([LoginBody, ResumeBody, OAuthBody]);
+/**
+ * The document's examples (apps/chat/src/openapi.ts): sent as they are, each gets an answer in
+ * the service's shapes (the provider login a 401 for an unknown token, say); no real secret.
+ */
+const BODY_EXAMPLES = {
+  providerLogin: {
+    summary: 'With a provider access token',
+    value: {
+      serviceName: 'github',
+      accessToken: 'gho_exampleAccessToken',
+      accessTokenSecret: '',
+      appId: 'example-client-id',
+      appSecret: 'example-client-secret',
+      expiresIn: 3600,
+    },
+  },
+  resume: { summary: 'With a saved authToken', value: { resume: 'exampleSavedAuthToken' } },
+  oauth: {
+    summary: 'After the OAuth redirect flow',
+    value: { oauth: { credentialToken: 'exampleToken', credentialSecret: 'exampleSecret' } },
+  },
+};
+
+const Body = Type.Union([LoginBody, ResumeBody, OAuthBody], { 'x-examples': BODY_EXAMPLES });
 
 /** Keys of Rocket.Chat's password login (`user`/`username`/`email` and `password`, or `ldap`). */
 const PASSWORD_KEYS = ['password', 'ldapPass', 'ldap', 'totp'];

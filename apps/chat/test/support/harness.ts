@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { Store } from '@netops/store';
 import { openTestStore } from '@netops/store/testing';
 import type { FastifyInstance } from 'fastify';
@@ -195,3 +196,13 @@ export const logout = (app: FastifyInstance, userId: string, token: string) =>
     url: '/api/v1/logout',
     headers: { 'x-user-id': userId, 'x-auth-token': token },
   });
+
+/** A port free now, for a service whose ROOT_URL must name its own address before it listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
