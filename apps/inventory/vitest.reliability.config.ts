@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 
-// Issue 7's inventory checks: OpenAPI-driven fuzzing, the authorization matrix, batch atomicity
+// The inventory's reliability checks: OpenAPI-driven fuzzing, the authorization matrix, batch atomicity
 // under injected failures, database outages, SIGKILL of the embedded store and hostile clients,
 // run by `npm run test:reliability` (CI) and, with SOAK=1 (more cases, longer floods), `npm run soak`.
 export default defineProject({

@@ -382,6 +382,6 @@ describe('fuzzing the session, public and avatar routes and the headers every ro
       ),
       { numRuns: RUNS, seed },
     );
-    figures.issue16Routes = { cases: RUNS, answers: tally };
+    figures.sessionRoutes = { cases: RUNS, answers: tally };
   });
 });

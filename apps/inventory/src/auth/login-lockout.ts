@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { LoginLockoutPolicy } from '../protections/login-lockout-policy.js';
 
 /**
- * Bounds password guessing per account (issue 13, finding 10; README "Authentication and
+ * Bounds password guessing per account (README "Authentication and
  * roles"), on top of the per-client rate limit, which a guesser with many addresses escapes:
  *
  * - per account and client address ("pair"): after `failuresPerAddress` failures in a row, that

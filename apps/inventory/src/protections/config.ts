@@ -38,7 +38,7 @@ export interface ProtectionsConfig {
 }
 
 /**
- * Deliberate limits on slow and idle clients (issue 7), in milliseconds. Without them Fastify
+ * Deliberate limits on slow and idle clients, in milliseconds. Without them Fastify
  * waits for a request body forever (its requestTimeout defaults to 0) and Node for headers 60 s.
  */
 export interface ServerTimeouts {

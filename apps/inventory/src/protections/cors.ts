@@ -18,7 +18,7 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
   'retry-after',
-  // A record's version, for If-Match and If-None-Match (issue 15).
+  // A record's version, for If-Match and If-None-Match.
   'etag',
 ];
 
