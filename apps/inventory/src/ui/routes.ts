@@ -263,7 +263,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   // Static assets: versioned URLs, cached for a year, gzip when accepted.
   app.get(
     '/static/:name',
-    { config: { access: 'public', rateLimit: false }, helmet: UI_HELMET },
+    // Files, not API operations: left out of the OpenAPI document like the pages.
+    { config: { access: 'public', rateLimit: false }, helmet: UI_HELMET, schema: { hide: true } },
     async (request, reply) => {
       const asset = ASSETS.get((request.params as { name: string }).name as 'ui.css');
       if (!asset) throw new ApiError(404, 'No such file');
