@@ -82,12 +82,13 @@ describe('login', () => {
     };
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       known.push(await timed(() => production.verify(hash, 'wrong')));
       unknown.push(await timed(() => production.verify(undefined, 'wrong')));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2] ?? 0;
-    const ratio = median(unknown) / median(known);
+    // The fastest run of each is the work itself: other processes on the machine only ever add
+    // time, so minimums compare the two paths where medians would compare the machine's load.
+    const ratio = Math.min(...unknown) / Math.min(...known);
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);
   });
