@@ -309,7 +309,7 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     );
     await admin.getByLabel('CSV data').fill('vlan_id,name\n10,users\n20,voice\n');
     await admin.getByRole('button', { name: 'Import' }).click();
-    await expect(admin.locator('.notice').textContent()).resolves.toContain('Imported 2 vlans');
+    await expect(admin.locator('.notice').textContent()).resolves.toContain('Imported 2 VLANs');
     expect((await ctx.as('admin', { method: 'GET', url: '/vlans' })).json().meta.total_count).toBe(
       2,
     );
