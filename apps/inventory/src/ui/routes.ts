@@ -155,6 +155,16 @@ function exportParameters(state: ListState): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
 
+/** A form value in a table of changes: an empty one shown as empty, not as a blank cell. */
+const shownValue = (value: string | undefined, mark?: 'del' | 'ins') =>
+  value === undefined || value === ''
+    ? html`<span class="none">—</span>`
+    : mark === 'del'
+      ? html`<del>${value}</del>`
+      : mark === 'ins'
+        ? html`<ins>${value}</ins>`
+        : html`${value}`;
+
 /** What a form that writes declares (see `submit`). */
 interface Submission<Input> {
   /** The form's fields as the API call needs them; nonsense is refused here (400). */
@@ -1173,7 +1183,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         );
         const formError = html`<p><strong>Someone else changed this ${resource.names.singular} while you were editing it.</strong> Nothing was saved.</p>
         <table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the form</th><th scope="col">Now</th><th scope="col">Your value</th></tr></thead>
-        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td><del>${base[column.name] ?? ''}</del></td><td><ins>${now[column.name] ?? ''}</ins></td><td>${values[column.name] ?? ''}</td></tr>`)}</tbody></table>
+        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td>${shownValue(base[column.name], 'del')}</td><td>${shownValue(now[column.name], 'ins')}</td><td>${values[column.name] === base[column.name] ? html`<span class="muted">not changed by you</span>` : shownValue(values[column.name])}</td></tr>`)}</tbody></table>
         <p>The form now holds the current version with your own changes on top. Press Save to
         overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
         // The user's own edits stay; every field they did not touch takes the current value.
