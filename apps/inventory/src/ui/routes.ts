@@ -48,6 +48,7 @@ import {
   fieldControl,
   fieldOfMessage,
   formValue,
+  listCell,
   parseFormValue,
   type ReferenceNames,
   type Row,
@@ -608,7 +609,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${columns.map((column, position) =>
           position === 0
             ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${textOf(row[column.name]) === '' ? titleOf(resource, row) : valueCell({ ...column, references: undefined } as UiColumn, row[column.name], names)}</a></td>`
-            : html`<td>${valueCell(column, row[column.name], names)}</td>`,
+            : html`<td>${listCell(column, row[column.name], names)}</td>`,
         )}
         </tr>${void index}`,
       )}
@@ -1281,7 +1282,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           rows.length === 0
             ? html`<p class="muted">None.</p>`
             : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
-        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${valueCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
+        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
         }
         <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a></p></section>`);
       }
@@ -1328,7 +1329,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ${pairs.map(([field, change]) => {
             const [before, after] =
               Array.isArray(change) && change.length === 2 ? change : [undefined, change];
-            return html`<tr><th scope="row">${labelOf(field)}</th><td><del>${textOf(before)}</del></td><td><ins>${textOf(after)}</ins></td></tr>`;
+            return html`<tr><th scope="row">${labelOf(field)}</th><td>${shownValue(textOf(before), 'del')}</td><td>${shownValue(textOf(after), 'ins')}</td></tr>`;
           })}</tbody></table>`
               : ''
           }</li>`;
@@ -1407,6 +1408,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     });
     return html`<section class="topology-section" aria-labelledby="topology-heading"><h2 id="topology-heading">Topology</h2>
       ${topologySvg([...nodes.values()], edges)}
+      ${edges.length === 0 ? html`<p class="muted">No links ${kind === 'locations' ? 'between these devices' : 'to other devices'} yet.</p>` : ''}
       <p class="legend"><span class="swatch up"></span> link up <span class="swatch down"></span> link down</p></section>`;
   }
 

@@ -290,7 +290,11 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     // The history shows the edit's diff: field, before, after.
     const history = admin.locator('section.history');
     await expect(history.textContent()).resolves.toContain('Arista');
-    await expect(history.locator('table.diff del').first().count()).resolves.toBe(1);
+    // Vendor was empty before this edit: its row reads "Vendor — Arista" (field, before, after).
+    const vendorRow = history.locator('table.diff tbody tr', { hasText: 'Arista' }).first();
+    await expect(vendorRow.locator('th').textContent()).resolves.toBe('Vendor');
+    await expect(vendorRow.locator('td').allTextContents()).resolves.toEqual(['—', 'Arista']);
+    await expect(vendorRow.locator('td ins').count()).resolves.toBe(1);
     await checkAccessibility(admin, 'device-object');
   });
 
