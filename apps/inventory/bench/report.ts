@@ -25,6 +25,8 @@ export interface ScenarioResult {
   withoutTriggers?: LoadResult;
   /** The CSV export: its size and time, and the server's RSS idle before it and at its peak. */
   export?: ExportMeasure;
+  /** `one-user`: the API request measured in turn with the page, by the same single user. */
+  baseline?: { name: string; result: LoadResult };
 }
 
 export interface ListCacheDelta {
@@ -97,7 +99,20 @@ export const TARGETS = {
   keysetPageCostFactor: 1.2,
   rssMb: 300,
   embeddedStartupMs: 3000,
+  /** The web interface's list page of 100 devices, one user: its median. */
+  oneUserPageP50Ms: 50,
 } as const;
+
+/** "baseline GET /devices?limit=100, same user: p50 4.1 ms, p99 9 ms; the page takes 3.2x". */
+export function oneUserBaselineText(result: ScenarioResult): string {
+  const baseline = result.baseline;
+  if (!baseline || !result.api) return '';
+  const ratio = result.api.p50Ms / Math.max(0.01, baseline.result.p50Ms);
+  return (
+    `baseline ${baseline.name}, same user in turn: p50 ${baseline.result.p50Ms} ms, ` +
+    `p99 ${baseline.result.p99Ms} ms; the page's median is ${ratio.toFixed(1)}x the baseline's`
+  );
+}
 
 /** "1,234 req/s = 0.12x the ceiling (10,000)": a figure beside its same-run baseline. */
 function besideBaseline(api: LoadResult, baseline: LoadResult | undefined, what: string): string {
@@ -222,6 +237,15 @@ export function checkTargets(
         });
         break;
       }
+      case 'one-user':
+        checks.push({
+          target: `${result.name}, one user: median < ${TARGETS.oneUserPageP50Ms} ms`,
+          met: clean && api.p50Ms < TARGETS.oneUserPageP50Ms,
+          detail:
+            `p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms over ${api.requests} pages; ` +
+            `${oneUserBaselineText(result)}${answers}`,
+        });
+        break;
       case 'batch':
         checks.push({
           target: `${result.name}: p99 < ${TARGETS.batchP99Ms} ms`,

@@ -11,6 +11,7 @@ import { cpuMeter } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive } from './load.js';
 import { driveMixed, MIXED_SHARES, type MixedRequest } from './mixed.js';
+import { measureOneUser } from './one-user.js';
 import { startCeilingServer, startInventoryServer } from './processes.js';
 import {
   checkTargets,
@@ -18,6 +19,7 @@ import {
   formatTargets,
   hitRates,
   type ListCacheDelta,
+  oneUserBaselineText,
   type ScenarioResult,
   TARGETS,
 } from './report.js';
@@ -341,6 +343,13 @@ async function main() {
         async (path) => (await fetch(`${server.url}${path}`, { headers })).json(),
         server.url,
       );
+      if (scenario.kind === 'one-user') {
+        const result = await measureOneUserScenario(server, headers, scenario, options);
+        results.push(result);
+        log(formatTable([result]).split('\n').at(-1) ?? '');
+        if (result.baseline) log(`  ${oneUserBaselineText(result)}`);
+        continue;
+      }
       const scenarioHeaders = { ...headers, ...scenario.headers?.() };
       const next = () => scenario.request(n++);
       // One request first: it must succeed, and its answer is what the ceiling will send.
@@ -626,6 +635,39 @@ async function measureExport(
       idleRssMb,
       peakRssMb,
     },
+  };
+}
+
+/**
+ * A page as one person sees it: a single connection, each request waiting for the previous
+ * answer, taking turns with the API request it is compared with (the same run's baseline).
+ */
+async function measureOneUserScenario(
+  server: Server,
+  headers: Record<string, string>,
+  scenario: Scenario,
+  options: BenchOptions,
+): Promise<ScenarioResult> {
+  const path = scenario.request(0).path;
+  const own = scenario.headers?.() ?? headers;
+  const probe = await fetch(`${server.url}${path}`, { headers: own, redirect: 'manual' });
+  const body = await probe.text();
+  if (probe.status !== 200) {
+    throw new Error(`${scenario.name}: probe answered ${probe.status} ${body.slice(0, 300)}`);
+  }
+  const baseline = scenario.baseline;
+  const [page, compared] = await measureOneUser({
+    url: server.url,
+    requests: [{ path, headers: own }, ...(baseline ? [{ path: baseline.path, headers }] : [])],
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+  });
+  return {
+    name: scenario.name,
+    kind: 'one-user',
+    responseBytes: Buffer.byteLength(body),
+    ...(page ? { api: page } : { skipped: 'no request measured' }),
+    ...(baseline && compared ? { baseline: { name: baseline.name, result: compared } } : {}),
   };
 }
 

@@ -8,10 +8,19 @@ import { type MixedFacts, mixedRequest } from './mixed.js';
 import { VARIED_LIST_URLS, variedListUrls } from './varied-lists.js';
 
 /**
- * `mixed` and `export` are driven by run.ts itself (reads and writes measured apart; the
- * export's memory sampled); the others by autocannon.
+ * `mixed`, `export` and `one-user` are driven by run.ts itself (reads and writes measured apart;
+ * the export's memory sampled; one user's requests one after another, beside a baseline); the
+ * others by autocannon.
  */
-export type ScenarioKind = 'list' | 'varied' | 'read' | 'write' | 'batch' | 'mixed' | 'export';
+export type ScenarioKind =
+  | 'list'
+  | 'varied'
+  | 'read'
+  | 'write'
+  | 'batch'
+  | 'mixed'
+  | 'export'
+  | 'one-user';
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -25,16 +34,22 @@ export interface Scenario {
   /** Reads what its requests need from the running server first (a cursor it signed). */
   prepare?(get: (path: string) => Promise<unknown>, serverUrl: string): Promise<void>;
   request(n: number): BenchRequest;
-  /** Headers of its own (a web interface session's cookie) over the API token's. */
+  /** Headers of its own (a web interface session's cookie) instead of the API token's. */
   headers?(): Record<string, string>;
+  /** `one-user`: the API request measured in turn with it, as the same run's baseline. */
+  baseline?: { name: string; path: string };
 }
 
-/** The web interface's device list: 100 rows of the data set, signed in with a session cookie. */
+/**
+ * The web interface's device list: 100 rows of the data set, signed in with a session cookie,
+ * one user (a person waits for each page), beside the JSON API's same page in the same run.
+ */
 function webListPage(password: string): Scenario {
   let cookie = '';
   return {
     name: 'web UI list page (100 devices)',
-    kind: 'list',
+    kind: 'one-user',
+    baseline: { name: 'GET /devices?limit=100', path: '/devices?limit=100' },
     async prepare(_get, serverUrl) {
       const response = await fetch(`${serverUrl}/ui/login`, {
         method: 'POST',

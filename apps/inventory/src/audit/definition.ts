@@ -10,6 +10,7 @@ export const auditLogs: ResourceDefinition = {
   name: 'audit-logs',
   table: 'audit_logs',
   notFoundMessage: 'Audit log entry not found',
+  label: { singular: 'audit log entry', plural: 'audit log entries' },
   writeRoles: [],
   systemColumns: ['id', 'created_at'],
   defaultSort: [{ column: 'created_at', direction: 'desc' }],

@@ -24,6 +24,7 @@ export const apiTokens: ResourceDefinition = {
   name: 'api-tokens',
   table: 'api_tokens',
   notFoundMessage: 'API token not found',
+  label: { singular: 'API token', plural: 'API tokens' },
   writeRoles: ['admin'],
   readRoles: ['admin'],
   operations: ['list', 'read', 'create', 'delete'],

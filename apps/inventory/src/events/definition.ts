@@ -15,6 +15,7 @@ export const events: ResourceDefinition = {
   name: 'events',
   table: 'events',
   notFoundMessage: 'Event not found',
+  label: { singular: 'event', plural: 'events' },
   writeRoles: ['admin', 'editor'],
   operations: ['list', 'read', 'create'],
   apiTokenScopes: { read: 'events:read', write: 'events:write' },

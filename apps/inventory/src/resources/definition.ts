@@ -151,6 +151,12 @@ export interface ResourceDefinition {
   table: string;
   /** `Device not found`. */
   notFoundMessage: string;
+  /**
+   * What people call one record and several, written as in the middle of a sentence ("device",
+   * "VLAN", "API token"); headings capitalise the first letter. From `name` when absent
+   * (`resourceLabel`), which fits only names that are plain English plurals.
+   */
+  label?: ResourceLabel;
   columns: Record<string, ColumnDefinition>;
   /** Roles that may create, change and delete. */
   writeRoles: readonly Role[];
@@ -228,6 +234,20 @@ export interface ResourceDefinition {
   putChangesFieldsSent?: boolean;
   /** A one-line summary per endpoint in the API document. */
   summaries?: Partial<Record<ResourceOperation, string>>;
+}
+
+export interface ResourceLabel {
+  singular: string;
+  plural: string;
+}
+
+/** The definition's label, or one read from its name (`access-points` -> access point(s)). */
+export function resourceLabel(
+  definition: Pick<ResourceDefinition, 'name' | 'label'>,
+): ResourceLabel {
+  if (definition.label) return definition.label;
+  const plural = definition.name.replace(/[-_]/g, ' ');
+  return { singular: plural.replace(/s$/, ''), plural };
 }
 
 export const offers = (definition: ResourceDefinition, operation: ResourceOperation): boolean =>

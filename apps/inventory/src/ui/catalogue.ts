@@ -5,6 +5,8 @@ import {
   type ColumnKind,
   filterableColumns,
   type ResourceDefinition,
+  type ResourceLabel,
+  resourceLabel,
   secretColumns,
   sortableColumns,
   systemColumnsOf,
@@ -37,9 +39,11 @@ export interface UiColumn {
 export interface UiResource {
   definition: ResourceDefinition;
   name: string;
-  /** "Devices". */
+  /** The definition's label as in running text: "2 devices", "Add VLAN". */
+  names: ResourceLabel;
+  /** As a heading: "Devices", "VLANs". */
   label: string;
-  /** "Device", read from the definition's not-found message. */
+  /** As a heading: "Device", "VLAN". */
   singular: string;
   columns: readonly UiColumn[];
   /** Columns shown in a list when the user chose none. */
@@ -77,6 +81,9 @@ export function labelOf(field: string): string {
     })
     .join(' ');
 }
+
+/** A label as a heading: its first letter in capitals ("VLAN" stays "VLAN"). */
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function choicesOf(column: ColumnDefinition): string[] | undefined {
   const schema = column.schema as {
@@ -128,7 +135,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
     ),
   ];
   const visible = columns.filter((column) => !column.secret && column.kind !== 'json');
-  const singular = definition.notFoundMessage.replace(/ not found$/, '');
+  const names = resourceLabel(definition);
   const titleField =
     definition.briefFields?.length === 1
       ? definition.briefFields[0]
@@ -136,8 +143,9 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
   return {
     definition,
     name: definition.name,
-    label: labelOf(definition.name),
-    singular,
+    names,
+    label: capitalised(names.plural),
+    singular: capitalised(names.singular),
     columns,
     defaultColumns: visible
       .filter((column) => column.kind !== 'list' && column.name !== 'updated_at')
@@ -160,6 +168,10 @@ const DEFINITIONS: readonly ResourceDefinition[] = [...RESOURCES, events, auditL
 export const UI_RESOURCES: readonly UiResource[] = DEFINITIONS.map((definition) =>
   describe(definition, DEFINITIONS),
 );
+
+/** "1 device", "2 VLANs": a number of records in running text. */
+export const countOf = (resource: UiResource, count: number): string =>
+  `${count} ${count === 1 ? resource.names.singular : resource.names.plural}`;
 
 const BY_NAME = new Map(UI_RESOURCES.map((resource) => [resource.name, resource]));
 

@@ -15,6 +15,7 @@ import { SYSTEM_COLUMNS } from '../resources/definition.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
 import {
+  countOf,
   mayRead,
   mayWrite,
   UI_RESOURCES,
@@ -47,6 +48,7 @@ import {
   fieldControl,
   fieldOfMessage,
   formValue,
+  listCell,
   parseFormValue,
   type ReferenceNames,
   type Row,
@@ -152,6 +154,33 @@ function exportParameters(state: ListState): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
+
+/** A form value in a table of changes: an empty one shown as empty, not as a blank cell. */
+const shownValue = (value: string | undefined, mark?: 'del' | 'ins') =>
+  value === undefined || value === ''
+    ? html`<span class="none">—</span>`
+    : mark === 'del'
+      ? html`<del>${value}</del>`
+      : mark === 'ins'
+        ? html`<ins>${value}</ins>`
+        : html`${value}`;
+
+/** What a form that writes declares (see `submit`). */
+interface Submission<Input> {
+  /** The form's fields as the API call needs them; nonsense is refused here (400). */
+  read(signed: Signed, request: FastifyRequest): Input | Promise<Input>;
+  /** The API call; undefined when there is nothing to send (an edit that changed nothing). */
+  call(signed: Signed, input: Input): Promise<ApiAnswer | undefined>;
+  /** Once the API accepted: where the browser goes, or a page to show (a token shown once). */
+  accepted(
+    input: Input,
+    answer: ApiAnswer | undefined,
+    signed: Signed,
+  ): { redirect: string } | { page: string } | Promise<{ redirect: string } | { page: string }>;
+  /** The form again with the API's refusal; without it, the refusal is an error page. */
+  refused?(signed: Signed, input: Input, answer: ApiAnswer): Promise<string> | string;
+}
 
 /** The web interface under /ui/: server-rendered pages over the API's own routes. */
 export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promise<void> {
@@ -183,6 +212,16 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           html`<p class="alert" role="alert">${message}</p><p><a href="/ui/">Back to the start page</a></p>`,
         ),
       );
+  });
+
+  // An address under /ui/ that is no page: a page saying so, not the API's JSON.
+  app.setNotFoundHandler(async (_request, reply) => {
+    reply.status(404).type(HTML).header('cache-control', 'no-store');
+    return page(
+      {},
+      'No such page',
+      html`<p class="alert" role="alert">There is no page at this address.</p><p><a href="/ui/">Back to the start page</a></p>`,
+    );
   });
 
   /** The signed-in user of a page, or a redirect to sign-in; revoked sessions are ended. */
@@ -254,9 +293,41 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       return handler(signed, request, reply);
     });
 
+  /**
+   * Every form that writes has one shape, declared here once: read the form, make one API call
+   * as the signed-in user, then either send the browser on (303, so a reload does not post
+   * again) or show the form again with the API's refusal beside what the user typed, answered
+   * with the API's status. A form declares only what differs: how it reads, what it calls,
+   * where it goes, how it shows a refusal (an error page when it declares none).
+   */
+  const submit = <Input>(path: string, form: Submission<Input>, options = formOptions) =>
+    app.post(
+      path,
+      options,
+      form$(async (signed, request, reply) => {
+        const input = await form.read(signed, request);
+        const answer = await form.call(signed, input);
+        if (answer === undefined || (answer.status >= 200 && answer.status < 300)) {
+          const next = await form.accepted(input, answer, signed);
+          return 'redirect' in next ? reply.redirect(next.redirect, 303) : send(reply, next.page);
+        }
+        if (!form.refused) throw new ApiError(answer.status, errorMessage(answer));
+        return send(reply, await form.refused(signed, input, answer), answer.status);
+      }),
+    );
+
   const resourceOf = (signed: Signed, name: string): UiResource => {
     const resource = uiResource(name);
     if (!resource || !mayRead(resource, signed.user.role)) throw new ApiError(404, 'No such page');
+    return resource;
+  };
+  /** The resource the route's `:resource` names, readable by the user. */
+  const routeResource = (signed: Signed, request: FastifyRequest) =>
+    resourceOf(signed, (request.params as { resource: string }).resource);
+  /** The same, for pages that write: refused (403) to a user who may not write it. */
+  const writableResource = (signed: Signed, request: FastifyRequest) => {
+    const resource = routeResource(signed, request);
+    if (!mayWrite(resource, signed.user.role)) throw new ApiError(403, FORBIDDEN);
     return resource;
   };
 
@@ -414,7 +485,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                 .slice(0, 3)
                 .join(' · ')}</span></li>`,
             )}</ul>
-            <p><a href="/ui/${resource.name}?${String(new URLSearchParams({ q }))}">All matching ${resource.label.toLowerCase()}</a></p></section>`,
+            <p><a href="/ui/${resource.name}?${String(new URLSearchParams({ q }))}">All matching ${resource.names.plural}</a></p></section>`,
               );
       return send(reply, page(signed.context, q === '' ? 'Search' : `Search: ${q}`, content));
     }),
@@ -466,7 +537,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const resource = routeResource(signed, request);
       const query = request.query as Query;
       const state = readListState(resource, query);
       const chosen = await chosenColumns(signed, resource);
@@ -538,7 +609,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${columns.map((column, position) =>
           position === 0
             ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${textOf(row[column.name]) === '' ? titleOf(resource, row) : valueCell({ ...column, references: undefined } as UiColumn, row[column.name], names)}</a></td>`
-            : html`<td>${valueCell(column, row[column.name], names)}</td>`,
+            : html`<td>${listCell(column, row[column.name], names)}</td>`,
         )}
         </tr>${void index}`,
       )}
@@ -561,7 +632,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const actions = html`<div class="page-actions">
       ${
         writable
-          ? html`<a class="button" href="/ui/${resource.name}/new">Add ${resource.singular.toLowerCase()}</a>
+          ? html`<a class="button" href="/ui/${resource.name}/new">Add ${resource.names.singular}</a>
         <a class="button" href="/ui/${resource.name}/import">Import CSV</a>`
           : ''
       }
@@ -572,7 +643,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           signed.context,
           resource.label,
           html`${actions}
-      <p class="total" id="total-count">${total === undefined ? '' : `${total} ${total === 1 ? resource.singular.toLowerCase() : resource.label.toLowerCase()}`}</p>
+      <p class="total" id="total-count">${total === undefined ? '' : countOf(resource, total)}</p>
       ${error}${filterForm}${columnForm}${bulk}${paging}`,
         ),
       );
@@ -583,7 +654,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/columns',
     formOptions,
     form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const resource = routeResource(signed, request);
       const allowed = new Set(shownColumns(resource).map((column) => column.name));
       const columns = [...new Set(many((request.body as Form).columns))].filter((name) =>
         allowed.has(name),
@@ -606,10 +677,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/export.csv',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const resource = routeResource(signed, request);
       const state = readListState(resource, request.query as Query);
       const chosen = await chosenColumns(signed, resource);
-      const answer = await signed.api('GET', `/${resource.name}?${apiExportQuery(state, chosen)}`);
+      const query = apiExportQuery(state, chosen);
+      // The same filter as a one-row list first: a filter the database refuses is then a page
+      // saying why, instead of a download that fails once its headers are sent.
+      const check = new URLSearchParams(query);
+      check.delete('format');
+      check.set('limit', '1');
+      const checked = await signed.api('GET', `/${resource.name}?${check}`);
+      if (checked.status !== 200) throw new ApiError(checked.status, errorMessage(checked));
+      const answer = await signed.api('GET', `/${resource.name}?${query}`);
       if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
       return reply
         .type('text/csv; charset=utf-8')
@@ -654,7 +733,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (action === 'delete') {
       return page(
         signed.context,
-        `Delete ${records.length} ${resource.label.toLowerCase()}?`,
+        `Delete ${countOf(resource, records.length)}?`,
         html`${alert}
         <form method="post" action="/ui/${resource.name}/bulk-delete">${csrfField(signed.context)}
           <p>These records will be deleted:</p>${list}
@@ -665,7 +744,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const fields = editableColumns(resource).filter((column) => column.kind !== 'json');
     return page(
       signed.context,
-      `Edit ${records.length} ${resource.label.toLowerCase()}`,
+      `Edit ${countOf(resource, records.length)}`,
       html`${alert}
       <form method="post" action="/ui/${resource.name}/bulk-edit">${csrfField(signed.context)}
         <p>Set one field on every selected record:</p>${list}
@@ -684,7 +763,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/bulk',
     formOptions,
     form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
+      const resource = routeResource(signed, request);
       const body = request.body as Form;
       const ids = many(body.id);
       if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
@@ -696,13 +775,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
   );
 
-  app.post(
-    '/:resource/bulk-edit',
-    formOptions,
-    form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      const body = request.body as Form;
-      const ids = many(body.id);
+  /** A bulk form's records, as listed on it: the ids, and the ETags as read for the page. */
+  const bulkInput = (signed: Signed, request: FastifyRequest) => {
+    const resource = routeResource(signed, request);
+    const body = request.body as Form;
+    return { resource, body, ids: many(body.id), backToList: { redirect: `/ui/${resource.name}` } };
+  };
+
+  submit('/:resource/bulk-edit', {
+    read(signed, request) {
+      const input = bulkInput(signed, request);
+      const { resource, body } = input;
       const etags = many(body.etag);
       const field = one(body.field);
       const column = editableColumns(resource).find((candidate) => candidate.name === field);
@@ -718,43 +801,40 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                   .filter(Boolean)
               : one(body.value),
           );
-      const items = ids.map((id, index) => ({
+      const items = input.ids.map((id, index) => ({
         id,
         [field]: value,
         ...(etags[index] ? { etag: etags[index] } : {}),
       }));
-      const answer = await signed.api('PATCH', `/${resource.name}`, { payload: items });
-      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}`, 303);
-      const records = await selectedRecords(signed, resource, ids);
+      return { ...input, items };
+    },
+    call: (signed, { resource, items }) =>
+      signed.api('PATCH', `/${resource.name}`, { payload: items }),
+    accepted: ({ backToList }) => backToList,
+    async refused(signed, { resource, ids, body }, answer) {
       const message =
         answer.status === 412
           ? `${errorMessage(answer)}. The records below are shown as they are now; apply again to change them.`
           : errorMessage(answer);
-      return send(reply, bulkPage(signed, resource, 'edit', records, message, body), answer.status);
-    }),
-  );
+      const records = await selectedRecords(signed, resource, ids);
+      return bulkPage(signed, resource, 'edit', records, message, body);
+    },
+  });
 
-  app.post(
-    '/:resource/bulk-delete',
-    formOptions,
-    form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      const ids = many((request.body as Form).id);
-      const answer = await signed.api('DELETE', `/${resource.name}`, { payload: ids });
-      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}`, 303);
-      return send(
-        reply,
-        bulkPage(
-          signed,
-          resource,
-          'delete',
-          await selectedRecords(signed, resource, ids),
-          errorMessage(answer),
-        ),
-        answer.status,
-      );
-    }),
-  );
+  submit('/:resource/bulk-delete', {
+    read: bulkInput,
+    call: (signed, { resource, ids }) =>
+      signed.api('DELETE', `/${resource.name}`, { payload: ids }),
+    accepted: ({ backToList }) => backToList,
+    refused: async (signed, { resource, ids }, answer) =>
+      bulkPage(
+        signed,
+        resource,
+        'delete',
+        await selectedRecords(signed, resource, ids),
+        errorMessage(answer),
+      ),
+  });
 
   // ---- Import -----------------------------------------------------------------------------
 
@@ -767,7 +847,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   ) =>
     page(
       signed.context,
-      `Import ${resource.label.toLowerCase()}`,
+      `Import ${resource.names.plural}`,
       html`${status ?? ''}
       <p>Paste CSV with a header row naming the fields (${resource.columns
         .filter((c) => c.writable && !c.secret)
@@ -788,9 +868,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/import',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      if (!mayWrite(resource, signed.user.role))
-        throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+      const resource = writableResource(signed, request);
       return send(reply, importPage(signed, resource, '', ''));
     }),
   );
@@ -836,9 +914,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/import',
     importOptions,
     form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      if (!mayWrite(resource, signed.user.role))
-        throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+      const resource = writableResource(signed, request);
       const body = request.body as Form;
       const csv = one(body.csv);
       const checked = preview(resource, csv);
@@ -887,8 +963,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             signed,
             resource,
             '',
-            html`<p><a href="/ui/${resource.name}">Back to ${resource.label.toLowerCase()}</a></p>`,
-            html`<p class="notice" role="status">Imported ${String(count)} ${resource.label.toLowerCase()}.</p>`,
+            html`<p><a href="/ui/${resource.name}">Back to ${resource.names.plural}</a></p>`,
+            html`<p class="notice" role="status">Imported ${countOf(resource, count)}.</p>`,
           ),
         );
       }
@@ -948,9 +1024,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   ) {
     const choices = await referenceChoices(signed, resource);
     const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
-    const title = id
-      ? `Edit ${resource.singular.toLowerCase()}`
-      : `Add ${resource.singular.toLowerCase()}`;
+    const title = id ? `Edit ${resource.names.singular}` : `Add ${resource.names.singular}`;
     return page(
       signed.context,
       title,
@@ -997,17 +1071,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return field ? { errors: { [field]: message } } : { errors: {}, formError: message };
   }
 
-  const mustWrite = (signed: Signed, resource: UiResource) => {
-    if (!mayWrite(resource, signed.user.role))
-      throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
-  };
-
   app.get(
     '/:resource/new',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      mustWrite(signed, resource);
+      const resource = writableResource(signed, request);
       const defaults = Object.fromEntries(
         editableColumns(resource).map((column) => [
           column.name,
@@ -1021,12 +1089,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
   );
 
-  app.post(
-    '/:resource/new',
-    formOptions,
-    form$(async (signed, request, reply) => {
-      const resource = resourceOf(signed, (request.params as { resource: string }).resource);
-      mustWrite(signed, resource);
+  submit('/:resource/new', {
+    read(signed, request) {
+      const resource = writableResource(signed, request);
       const body = request.body as Form;
       const payload: Row = {};
       for (const column of editableColumns(resource)) {
@@ -1037,19 +1102,19 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         )
           payload[column.name] = value;
       }
-      const answer = await signed.api<Row>('POST', `/${resource.name}`, { payload });
-      if (answer.status === 201)
-        return reply.redirect(`/ui/${resource.name}/${String(answer.body.id)}`, 303);
-      return send(
-        reply,
-        await editPage(signed, resource, undefined, {
-          values: formValues(resource, body),
-          ...refusal(resource, answer),
-        }),
-        answer.status,
-      );
+      return { resource, body, payload };
+    },
+    call: (signed, { resource, payload }) =>
+      signed.api<Row>('POST', `/${resource.name}`, { payload }),
+    accepted: ({ resource }, answer) => ({
+      redirect: `/ui/${resource.name}/${String((answer?.body as Row | undefined)?.id)}`,
     }),
-  );
+    refused: (signed, { resource, body }, answer) =>
+      editPage(signed, resource, undefined, {
+        values: formValues(resource, body),
+        ...refusal(resource, answer),
+      }),
+  });
 
   const idOf = (request: FastifyRequest) => {
     const { resource, id } = request.params as { resource: string; id: string };
@@ -1061,9 +1126,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/:id/edit',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const { name, id } = idOf(request);
-      const resource = resourceOf(signed, name);
-      mustWrite(signed, resource);
+      const { id } = idOf(request);
+      const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
       if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
       const values = recordValues(resource, answer.body);
@@ -1079,13 +1143,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
   );
 
-  app.post(
-    '/:resource/:id/edit',
-    formOptions,
-    form$(async (signed, request, reply) => {
-      const { name, id } = idOf(request);
-      const resource = resourceOf(signed, name);
-      mustWrite(signed, resource);
+  submit('/:resource/:id/edit', {
+    read(signed, request) {
+      const { id } = idOf(request);
+      const resource = writableResource(signed, request);
       const body = request.body as Form;
       const values = formValues(resource, body);
       const base = Object.fromEntries(
@@ -1101,14 +1162,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           column.kind === 'list' ? many(body[column.name]) : (values[column.name] ?? ''),
         );
       }
-      if (Object.keys(payload).length === 0)
-        return reply.redirect(`/ui/${resource.name}/${id}`, 303);
-      const etag = one(body._etag);
-      const answer = await signed.api<Row>('PATCH', `/${resource.name}/${id}`, {
-        payload,
-        headers: etag ? { 'if-match': etag } : {},
-      });
-      if (answer.status === 200) return reply.redirect(`/ui/${resource.name}/${id}`, 303);
+      return { resource, id, values, base, payload, etag: one(body._etag) };
+    },
+    call: (signed, { resource, id, payload, etag }) =>
+      Object.keys(payload).length === 0
+        ? Promise.resolve(undefined)
+        : signed.api<Row>('PATCH', `/${resource.name}/${id}`, {
+            payload,
+            headers: etag ? { 'if-match': etag } : {},
+          }),
+    accepted: ({ resource, id }) => ({ redirect: `/ui/${resource.name}/${id}` }),
+    async refused(signed, { resource, id, values, base, etag }, answer) {
       if (answer.status === 412) {
         // Someone saved first: say what they changed, keep what this user typed, and let them
         // overwrite knowingly (the form now carries the new version's ETag) or reload.
@@ -1118,9 +1182,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const changed = editableColumns(resource).filter(
           (column) => now[column.name] !== base[column.name],
         );
-        const formError = html`<p><strong>Someone else changed this ${resource.singular.toLowerCase()} while you were editing it.</strong> Nothing was saved.</p>
+        const formError = html`<p><strong>Someone else changed this ${resource.names.singular} while you were editing it.</strong> Nothing was saved.</p>
         <table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the form</th><th scope="col">Now</th><th scope="col">Your value</th></tr></thead>
-        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td><del>${base[column.name] ?? ''}</del></td><td><ins>${now[column.name] ?? ''}</ins></td><td>${values[column.name] ?? ''}</td></tr>`)}</tbody></table>
+        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td>${shownValue(base[column.name], 'del')}</td><td>${shownValue(now[column.name], 'ins')}</td><td>${values[column.name] === base[column.name] ? html`<span class="muted">not changed by you</span>` : shownValue(values[column.name])}</td></tr>`)}</tbody></table>
         <p>The form now holds the current version with your own changes on top. Press Save to
         overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
         // The user's own edits stay; every field they did not touch takes the current value.
@@ -1129,33 +1193,24 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             .filter((column) => values[column.name] !== base[column.name])
             .map((column) => [column.name, values[column.name] ?? '']),
         );
-        return send(
-          reply,
-          await editPage(signed, resource, id, {
-            values: { ...now, ...mine },
-            base: now,
-            etag: String(current.headers.etag ?? ''),
-            errors: {},
-            formError,
-          }),
-          412,
-        );
+        return editPage(signed, resource, id, {
+          values: { ...now, ...mine },
+          base: now,
+          etag: String(current.headers.etag ?? ''),
+          errors: {},
+          formError,
+        });
       }
-      return send(
-        reply,
-        await editPage(signed, resource, id, { values, base, etag, ...refusal(resource, answer) }),
-        answer.status,
-      );
-    }),
-  );
+      return editPage(signed, resource, id, { values, base, etag, ...refusal(resource, answer) });
+    },
+  });
 
   app.get(
     '/:resource/:id/delete',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const { name, id } = idOf(request);
-      const resource = resourceOf(signed, name);
-      mustWrite(signed, resource);
+      const { id } = idOf(request);
+      const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
       if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
       return send(
@@ -1166,27 +1221,25 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           html`
       <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
         <input type="hidden" name="_etag" value="${String(answer.headers.etag ?? '')}">
-        <p>This deletes the ${resource.singular.toLowerCase()} ${titleOf(resource, answer.body)}.</p>
+        <p>This deletes the ${resource.names.singular} ${titleOf(resource, answer.body)}.</p>
         <button type="submit" class="danger">Delete</button> <a href="/ui/${resource.name}/${id}">Cancel</a></form>`,
         ),
       );
     }),
   );
 
-  app.post(
-    '/:resource/:id/delete',
-    formOptions,
-    form$(async (signed, request, reply) => {
-      const { name, id } = idOf(request);
-      const resource = resourceOf(signed, name);
-      const etag = one((request.body as Form)._etag);
-      const answer = await signed.api('DELETE', `/${resource.name}/${id}`, {
-        headers: etag ? { 'if-match': etag } : {},
-      });
-      if (answer.status === 204) return reply.redirect(`/ui/${resource.name}`, 303);
-      throw new ApiError(answer.status, errorMessage(answer));
+  submit('/:resource/:id/delete', {
+    read: (signed, request) => ({
+      id: idOf(request).id,
+      resource: routeResource(signed, request),
+      etag: one((request.body as Form)._etag),
     }),
-  );
+    call: (signed, { resource, id, etag }) =>
+      signed.api('DELETE', `/${resource.name}/${id}`, {
+        headers: etag ? { 'if-match': etag } : {},
+      }),
+    accepted: ({ resource }) => ({ redirect: `/ui/${resource.name}` }),
+  });
 
   // ---- Object page ----------------------------------------------------------------------------
 
@@ -1229,9 +1282,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           rows.length === 0
             ? html`<p class="muted">None.</p>`
             : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
-        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${valueCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
+        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
         }
-        <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.label.toLowerCase()} of this ${resource.singular.toLowerCase()}</a></p></section>`);
+        <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a></p></section>`);
       }
       if (resource.name === 'devices' || resource.name === 'locations')
         sections.push(await topology(signed, resource.name, id, row));
@@ -1276,7 +1329,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ${pairs.map(([field, change]) => {
             const [before, after] =
               Array.isArray(change) && change.length === 2 ? change : [undefined, change];
-            return html`<tr><th scope="row">${labelOf(field)}</th><td><del>${textOf(before)}</del></td><td><ins>${textOf(after)}</ins></td></tr>`;
+            return html`<tr><th scope="row">${labelOf(field)}</th><td>${shownValue(textOf(before), 'del')}</td><td>${shownValue(textOf(after), 'ins')}</td></tr>`;
           })}</tbody></table>`
               : ''
           }</li>`;
@@ -1355,6 +1408,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     });
     return html`<section class="topology-section" aria-labelledby="topology-heading"><h2 id="topology-heading">Topology</h2>
       ${topologySvg([...nodes.values()], edges)}
+      ${edges.length === 0 ? html`<p class="muted">No links ${kind === 'locations' ? 'between these devices' : 'to other devices'} yet.</p>` : ''}
       <p class="legend"><span class="swatch up"></span> link up <span class="swatch down"></span> link down</p></section>`;
   }
 
@@ -1402,40 +1456,34 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       }</section>`;
   }
 
-  app.post(
-    '/webhooks/:id/redeliver',
-    formOptions,
-    form$(async (signed, request, reply) => {
+  submit('/webhooks/:id/redeliver', {
+    read(_signed, request) {
       const id = (request.params as { id: string }).id;
       const deliveryId = one((request.body as Form).delivery_id);
       if (!UUID.test(id) || !UUID.test(deliveryId)) throw new ApiError(400, 'Invalid delivery');
-      const answer = await signed.api('POST', `/webhooks/${id}/deliveries/${deliveryId}/redeliver`);
-      if (answer.status >= 300) throw new ApiError(answer.status, errorMessage(answer));
-      return reply.redirect(`/ui/webhooks/${id}`, 303);
-    }),
-  );
+      return { id, deliveryId };
+    },
+    call: (signed, { id, deliveryId }) =>
+      signed.api('POST', `/webhooks/${id}/deliveries/${deliveryId}/redeliver`),
+    accepted: ({ id }) => ({ redirect: `/ui/webhooks/${id}` }),
+  });
 
-  registerAdminPages(app, { routeOptions, formOptions, page$, form$, send });
+  registerAdminPages(app, { routeOptions, page$, submit, send });
 }
 
 export interface PageKit {
   routeOptions: PageRouteOptions;
-  formOptions: PageRouteOptions;
   page$: (
     handler: (signed: Signed, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   ) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-  form$: PageKit['page$'];
+  submit: <Input>(path: string, form: Submission<Input>) => unknown;
   send: (reply: FastifyReply, body: string, status?: number) => FastifyReply;
 }
 
 /** Users and API tokens: the API's account routes, for admins. */
-function registerAdminPages(
-  app: FastifyInstance,
-  { routeOptions, formOptions, page$, form$, send }: PageKit,
-) {
+function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit, send }: PageKit) {
   const adminOnly = (signed: Signed) => {
-    if (signed.user.role !== 'admin')
-      throw new ApiError(403, 'Forbidden: You do not have permission to perform this action');
+    if (signed.user.role !== 'admin') throw new ApiError(403, FORBIDDEN);
   };
   const usersPage = async (signed: Signed, error?: string, status = 200, reply?: FastifyReply) => {
     const answer = await signed.api<{ data?: Row[] }>('GET', '/users?limit=100');
@@ -1473,48 +1521,48 @@ function registerAdminPages(
       return usersPage(signed, undefined, 200, reply);
     }),
   );
-  app.post(
-    '/admin/users',
-    formOptions,
-    form$(async (signed, request, reply) => {
+  const toUsers = { redirect: '/ui/admin/users' };
+  const usersRefused = (signed: Signed, _input: unknown, answer: ApiAnswer) =>
+    usersPage(signed, errorMessage(answer));
+  submit('/admin/users', {
+    read(signed, request) {
       adminOnly(signed);
       const body = request.body as Form;
-      const answer = await signed.api('POST', '/users', {
-        payload: {
-          username: one(body.username),
-          email: one(body.email),
-          password: one(body.password),
-          role: one(body.role),
-        },
-      });
-      if (answer.status === 201 || answer.status === 200)
-        return reply.redirect('/ui/admin/users', 303);
-      return usersPage(signed, errorMessage(answer), answer.status, reply);
-    }),
-  );
-  app.post(
-    '/admin/users/:id',
-    formOptions,
-    form$(async (signed, request, reply) => {
+      return {
+        username: one(body.username),
+        email: one(body.email),
+        password: one(body.password),
+        role: one(body.role),
+      };
+    },
+    call: (signed, payload) => signed.api('POST', '/users', { payload }),
+    accepted: () => toUsers,
+    refused: usersRefused,
+  });
+  submit('/admin/users/:id', {
+    read(signed, request) {
       adminOnly(signed);
       const id = (request.params as { id: string }).id;
       if (!UUID.test(id)) throw new ApiError(404, 'No such user');
       const body = request.body as Form;
+      return { id, role: one(body.role), inactive: one(body.inactive_status) === 'true' };
+    },
+    async call(signed, { id, role, inactive }) {
       const current = await signed.api<Row>('GET', `/users/${id}`);
       if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
       // The API keeps the last active admin (it refuses the change); the page shows its answer.
-      const answer = await signed.api('PUT', `/users/${id}`, {
+      return signed.api('PUT', `/users/${id}`, {
         payload: {
           username: current.body.username,
           email: current.body.email,
-          role: one(body.role),
-          inactive_status: one(body.inactive_status) === 'true',
+          role,
+          inactive_status: inactive,
         },
       });
-      if (answer.status === 200) return reply.redirect('/ui/admin/users', 303);
-      return usersPage(signed, errorMessage(answer), answer.status, reply);
-    }),
-  );
+    },
+    accepted: () => toUsers,
+    refused: usersRefused,
+  });
 
   const tokensPage = async (signed: Signed, notice?: Html) => {
     const answer = await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100');
@@ -1545,41 +1593,31 @@ function registerAdminPages(
       return send(reply, await tokensPage(signed));
     }),
   );
-  app.post(
-    '/admin/tokens',
-    formOptions,
-    form$(async (signed, request, reply) => {
+  submit('/admin/tokens', {
+    read(signed, request) {
       adminOnly(signed);
       const body = request.body as Form;
-      const answer = await signed.api<{ token?: string }>('POST', '/api-tokens', {
-        payload: { name: one(body.name), scopes: many(body.scopes) },
-      });
-      if (answer.status === 201 && typeof answer.body.token === 'string') {
-        return send(
-          reply,
-          await tokensPage(
-            signed,
-            html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${answer.body.token}</code></p></div>`,
-          ),
-        );
-      }
-      return send(
-        reply,
-        await tokensPage(signed, html`<p class="alert" role="alert">${errorMessage(answer)}</p>`),
-        answer.status,
-      );
+      return { name: one(body.name), scopes: many(body.scopes) };
+    },
+    call: (signed, payload) => signed.api<{ token?: string }>('POST', '/api-tokens', { payload }),
+    // The token is shown on the answer to its creation, and never again.
+    accepted: async (_input, answer, signed) => ({
+      page: await tokensPage(
+        signed,
+        html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${String((answer?.body as { token?: unknown } | undefined)?.token ?? '')}</code></p></div>`,
+      ),
     }),
-  );
-  app.post(
-    '/admin/tokens/:id/revoke',
-    formOptions,
-    form$(async (signed, request, reply) => {
+    refused: (signed, _input, answer) =>
+      tokensPage(signed, html`<p class="alert" role="alert">${errorMessage(answer)}</p>`),
+  });
+  submit('/admin/tokens/:id/revoke', {
+    read(signed, request) {
       adminOnly(signed);
       const id = (request.params as { id: string }).id;
       if (!UUID.test(id)) throw new ApiError(404, 'No such token');
-      const answer = await signed.api('DELETE', `/api-tokens/${id}`);
-      if (answer.status >= 300) throw new ApiError(answer.status, errorMessage(answer));
-      return reply.redirect('/ui/admin/tokens', 303);
-    }),
-  );
+      return { id };
+    },
+    call: (signed, { id }) => signed.api('DELETE', `/api-tokens/${id}`),
+    accepted: () => ({ redirect: '/ui/admin/tokens' }),
+  });
 }

@@ -89,5 +89,8 @@ export function safeNext(next: unknown): string {
   if (typeof next !== 'string') return '/ui/';
   // `/ui/...` only: no scheme, no `//host`, no backslash (browsers read `/\host` as `//host`).
   if (!/^\/ui\/[A-Za-z0-9\-._~/?=&%+,:]*$/.test(next) || next.includes('//')) return '/ui/';
+  // Dot segments, plain or percent-encoded (`/ui/../x`, `/ui/%2e%2e/x`), leave the interface
+  // once the browser resolves them.
+  if (!new URL(next, 'http://inventory.invalid').pathname.startsWith('/ui/')) return '/ui/';
   return next;
 }

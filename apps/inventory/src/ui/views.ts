@@ -27,7 +27,12 @@ export function textOf(value: unknown): string {
 
 /** One value as shown in a list or on an object page: always escaped, links only when safe. */
 export function valueCell(column: UiColumn, value: unknown, names: ReferenceNames): Html {
-  if (value === null || value === undefined || value === '')
+  if (
+    value === null ||
+    value === undefined ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  )
     return html`<span class="none">—</span>`;
   if (column.kind === 'tags' && Array.isArray(value)) {
     return html`${value.map((tag) => html`<span class="tag">${String(tag)}</span> `)}`;
@@ -46,6 +51,18 @@ export function valueCell(column: UiColumn, value: unknown, names: ReferenceName
   }
   if (column.kind === 'json') return html`<code>${textOf(value)}</code>`;
   return html`${textOf(value)}`;
+}
+
+/** Characters of a long value a list's cell shows (the object page shows it whole). */
+const LIST_CELL_CHARS = 120;
+
+/** A value in a list's cell: long text and structured values cut to their start. */
+export function listCell(column: UiColumn, value: unknown, names: ReferenceNames): Html {
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const text = structured || typeof value === 'string' ? textOf(value) : '';
+  if (text.length <= LIST_CELL_CHARS) return valueCell(column, value, names);
+  const start = `${text.slice(0, LIST_CELL_CHARS)}…`;
+  return structured ? html`<code>${start}</code>` : html`${start}`;
 }
 
 /** A form control for one column, with its label, the user's value and the API's error. */

@@ -17,6 +17,7 @@ export const users: ResourceDefinition = {
   name: 'users',
   table: 'users',
   notFoundMessage: 'User not found',
+  label: { singular: 'user', plural: 'users' },
   writeRoles: ['admin'],
   readRoles: ['admin'],
   operations: ['list', 'read', 'create', 'replace', 'delete'],

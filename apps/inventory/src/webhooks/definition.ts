@@ -94,6 +94,7 @@ export function webhookDefinition(resourceNames: readonly string[]): ResourceDef
     name: 'webhooks',
     table: 'webhooks',
     notFoundMessage: 'Webhook not found',
+    label: { singular: 'webhook', plural: 'webhooks' },
     writeRoles: ['admin'],
     readRoles: ['admin'],
     briefFields: ['name'],

@@ -20,6 +20,7 @@ export const devices: ResourceDefinition = {
   name: 'devices',
   table: 'devices',
   notFoundMessage: 'Device not found',
+  label: { singular: 'device', plural: 'devices' },
   writeRoles: ['admin'],
   briefFields: ['hostname'],
   search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],

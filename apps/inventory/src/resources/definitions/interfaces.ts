@@ -17,6 +17,7 @@ export const interfaces: ResourceDefinition = {
   name: 'interfaces',
   table: 'interfaces',
   notFoundMessage: 'Interface not found',
+  label: { singular: 'interface', plural: 'interfaces' },
   writeRoles: ['admin'],
   briefFields: ['name'],
   search: ['name', 'description', 'type', 'mac_address', 'ip_address', 'mode'],

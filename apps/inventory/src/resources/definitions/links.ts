@@ -4,6 +4,7 @@ export const links: ResourceDefinition = {
   name: 'links',
   table: 'links',
   notFoundMessage: 'Link not found',
+  label: { singular: 'link', plural: 'links' },
   // Cabling changes are an editor's daily work; the rest of the inventory is admin-only.
   writeRoles: ['admin', 'editor'],
   search: ['type', 'status'],

@@ -4,6 +4,7 @@ export const locations: ResourceDefinition = {
   name: 'locations',
   table: 'locations',
   notFoundMessage: 'Location not found',
+  label: { singular: 'location', plural: 'locations' },
   writeRoles: ['admin'],
   briefFields: ['name'],
   search: ['name', 'city', 'country', 'address'],

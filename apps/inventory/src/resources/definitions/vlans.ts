@@ -4,6 +4,7 @@ export const vlans: ResourceDefinition = {
   name: 'vlans',
   table: 'vlans',
   notFoundMessage: 'VLAN not found',
+  label: { singular: 'VLAN', plural: 'VLANs' },
   writeRoles: ['admin'],
   briefFields: ['vlan_id', 'name'],
   search: ['name', 'description', 'status'],

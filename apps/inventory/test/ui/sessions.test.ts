@@ -1,0 +1,255 @@
+import { migrate, openStore, type Store } from '@netops/store';
+import { createThrowawayDatabase, testDatabaseUrl } from '@netops/store/testing';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { PasswordHasher } from '../../src/auth/passwords.js';
+import { seedInitialAccounts } from '../../src/auth/users.js';
+import { type Database, MIGRATIONS_FOLDER } from '../../src/db/schema.js';
+import {
+  makeUser,
+  startTestApp,
+  TEST_HASHING,
+  TEST_PASSWORD,
+  type TestContext,
+  THROWAWAY_PASSWORD,
+  testConfig,
+} from '../helpers.js';
+
+/**
+ * The web interface's sessions over HTTP (`inject`): a session lives only as long as its account
+ * may sign in (deactivated, deleted or with a new password, the next page asks for sign-in, and
+ * the session is gone for good), a demotion takes the old role's powers away on the next request,
+ * and a session started on one instance works on another sharing the store.
+ */
+
+/** How long a change made through one instance may take to reach another (milliseconds in practice). */
+const PROPAGATION_MS = 5_000;
+
+interface Browser {
+  cookie: string;
+}
+
+async function signIn(app: FastifyInstance, username: string, password: string): Promise<Browser> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/ui/login',
+    payload: new URLSearchParams({ username, password, next: '/ui/' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(response.statusCode, response.body).toBe(303);
+  const cookie = response.cookies.find((candidate) => candidate.name === 'inventory_ui');
+  expect(cookie?.value).toBeTruthy();
+  return { cookie: `inventory_ui=${cookie?.value}` };
+}
+
+const visit = (app: FastifyInstance, browser: Browser, url: string) =>
+  app.inject({ method: 'GET', url, headers: { cookie: browser.cookie } });
+
+/** A page's CSRF token, as its forms carry it. */
+const csrfOf = (page: string) => /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+
+const post = (app: FastifyInstance, browser: Browser, url: string, form: Record<string, string>) =>
+  app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(form).toString(),
+    headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+
+/** Whether a page answered as a page (200), or sent the browser to sign in. */
+async function pageState(app: FastifyInstance, browser: Browser, url = '/ui/devices') {
+  const response = await visit(app, browser, url);
+  if (response.statusCode === 303) {
+    expect(response.headers.location).toMatch(/^\/ui\/login\?next=/);
+    return 'signed out';
+  }
+  expect(response.statusCode).toBe(200);
+  return 'signed in';
+}
+
+const sessionCount = async (store: Store<Database>, userId: string) =>
+  Number(
+    (
+      await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM ui_sessions WHERE user_id = ${userId}`.execute(store.db)
+    ).rows[0]?.n,
+  );
+
+describe('a web interface session follows its account', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await startTestApp();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const changeAccount = async (id: string, payload: Record<string, unknown>) => {
+    const current = (await ctx.as('admin', { method: 'GET', url: `/users/${id}` })).json();
+    const changed = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/users/${id}`,
+      payload: { username: current.username, email: current.email, ...payload },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+  };
+
+  it('ends when the account is deactivated, and stays ended once it is reactivated', async () => {
+    const user = await makeUser(ctx, 'editor', 'deactivated');
+    const browser = await signIn(ctx.app, user.username, THROWAWAY_PASSWORD);
+    expect(await pageState(ctx.app, browser)).toBe('signed in');
+    await changeAccount(user.id, { inactive_status: true });
+    expect(await pageState(ctx.app, browser)).toBe('signed out');
+    expect(await sessionCount(ctx.store, user.id)).toBe(0);
+    // A new sign-in is refused while the account is inactive.
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/ui/login',
+      payload: new URLSearchParams({ username: user.username, password: THROWAWAY_PASSWORD }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.body).toContain('id="login-error"');
+    expect(refused.cookies.some((cookie) => cookie.name === 'inventory_ui')).toBe(false);
+    // Reactivated, the old session stays dead (the account's token epoch moved); a new one works.
+    await changeAccount(user.id, { inactive_status: false });
+    expect(await pageState(ctx.app, browser)).toBe('signed out');
+    const again = await signIn(ctx.app, user.username, THROWAWAY_PASSWORD);
+    expect(await pageState(ctx.app, again)).toBe('signed in');
+  });
+
+  it('ends when the account is deleted', async () => {
+    const user = await makeUser(ctx, 'viewer', 'deleted');
+    const browser = await signIn(ctx.app, user.username, THROWAWAY_PASSWORD);
+    expect(await pageState(ctx.app, browser)).toBe('signed in');
+    const deleted = await ctx.as('admin', { method: 'DELETE', url: `/users/${user.id}` });
+    expect(deleted.statusCode).toBe(204);
+    expect(await pageState(ctx.app, browser)).toBe('signed out');
+    expect(await sessionCount(ctx.store, user.id)).toBe(0);
+  });
+
+  it('ends when the password changes', async () => {
+    const user = await makeUser(ctx, 'viewer', 'password');
+    const browser = await signIn(ctx.app, user.username, THROWAWAY_PASSWORD);
+    const changed = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/users/${user.id}/password`,
+      payload: { new_password: 'a-new-password-42' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await pageState(ctx.app, browser)).toBe('signed out');
+  });
+
+  it('loses a demoted role’s powers on the next page, even with a valid CSRF token', async () => {
+    const user = await makeUser(ctx, 'admin', 'demoted');
+    const browser = await signIn(ctx.app, user.username, THROWAWAY_PASSWORD);
+    const before = await visit(ctx.app, browser, '/ui/devices');
+    expect(before.body).toContain('Add device');
+    const form = await visit(ctx.app, browser, '/ui/devices/new');
+    expect(form.statusCode).toBe(200);
+    const csrf = csrfOf(form.body);
+    expect(csrf).not.toBe('');
+
+    await changeAccount(user.id, { role: 'editor' });
+    // The session goes on as an editor (who may not write devices): no edit controls, and the
+    // server refuses the form the admin had open, although it carries the session's CSRF token.
+    const after = await visit(ctx.app, browser, '/ui/devices');
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain('(editor)');
+    expect(after.body).not.toContain('Add device');
+    expect(after.body).not.toContain('Edit selected');
+    const refused = await post(ctx.app, browser, '/ui/devices/new', {
+      _csrf: csrf,
+      hostname: 'made-after-demotion',
+      ip: '192.0.2.77',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    const listed = await ctx.as('admin', {
+      method: 'GET',
+      url: '/devices?hostname=made-after-demotion',
+    });
+    expect(listed.json().meta.total_count).toBe(0);
+  });
+});
+
+/**
+ * Two instances sharing one store, as behind a load balancer: on PostgreSQL (TEST_DATABASE_URL)
+ * two apps with their own pools on one database; on the embedded store two apps on the same
+ * PGlite database (the store is the data directory one process opens).
+ */
+describe('a web interface session across two instances', () => {
+  const stores: Store<Database>[] = [];
+  const apps: FastifyInstance[] = [];
+  let drop: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    const server = testDatabaseUrl();
+    if (server) {
+      const database = await createThrowawayDatabase(server);
+      drop = database.drop;
+      for (let i = 0; i < 2; i++) {
+        const store = await openStore<Database>({ databaseUrl: database.url, dataDir: '' });
+        stores.push(store);
+        await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
+        await seedInitialAccounts(store.db, new PasswordHasher(TEST_HASHING), TEST_PASSWORD);
+        apps.push(await buildApp(testConfig({ databaseUrl: database.url }), { store }));
+      }
+    } else {
+      const ctx = await startTestApp();
+      stores.push(ctx.store);
+      apps.push(ctx.app, await buildApp(testConfig(), { store: ctx.store }));
+    }
+    for (const app of apps) await app.ready();
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    for (const store of stores) await store.close();
+    await drop();
+  });
+
+  it('works on the other instance, and signing out on one ends it on both', async () => {
+    const [first, second] = apps as [FastifyInstance, FastifyInstance];
+    const browser = await signIn(first, 'admin', TEST_PASSWORD);
+    expect(await pageState(second, browser)).toBe('signed in');
+    // A form from one instance is accepted by the other: the CSRF token is the session's.
+    const form = await visit(first, browser, '/ui/devices/new');
+    const created = await post(second, browser, '/ui/devices/new', {
+      _csrf: csrfOf(form.body),
+      hostname: 'across-instances',
+      ip: '192.0.2.78',
+    });
+    expect(created.statusCode, created.body).toBe(303);
+    expect(created.headers.location).toMatch(/^\/ui\/devices\/[0-9a-f-]{36}$/);
+    const home = await visit(second, browser, '/ui/');
+    const signedOut = await post(second, browser, '/ui/logout', { _csrf: csrfOf(home.body) });
+    expect(signedOut.statusCode).toBe(303);
+    expect(await pageState(first, browser)).toBe('signed out');
+    expect(await pageState(second, browser)).toBe('signed out');
+  });
+
+  it('ends on both when the account is deactivated through one', async () => {
+    const [first, second] = apps as [FastifyInstance, FastifyInstance];
+    const user = await makeUser({ app: first, store: stores[0] as Store<Database> }, 'viewer');
+    const browser = await signIn(second, user.username, THROWAWAY_PASSWORD);
+    expect(await pageState(first, browser)).toBe('signed in');
+    expect(await pageState(second, browser)).toBe('signed in');
+    const admin = await signIn(first, 'admin', TEST_PASSWORD);
+    const users = await visit(first, admin, '/ui/admin/users');
+    const deactivated = await post(first, admin, `/ui/admin/users/${user.id}`, {
+      _csrf: csrfOf(users.body),
+      role: 'viewer',
+      inactive_status: 'true',
+    });
+    expect(deactivated.statusCode, deactivated.body).toBe(303);
+    // The other instance learns of the change from the database's notification (asked first,
+    // before this one's next page ends the session row for both).
+    await expect
+      .poll(() => pageState(second, browser), { timeout: PROPAGATION_MS, interval: 20 })
+      .toBe('signed out');
+    expect(await pageState(first, browser)).toBe('signed out');
+  });
+});
