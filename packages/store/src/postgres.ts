@@ -1,5 +1,8 @@
+import { PassThrough, type Readable } from 'node:stream';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { registerCopyOut } from './copy-out.js';
 import { listenPostgres } from './notifications.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
@@ -175,6 +178,40 @@ async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   return client;
 }
 
+/**
+ * `COPY … TO STDOUT` on a connection of its own for as long as the stream lasts (the pool's
+ * statement deadline applies to it as to any statement). A stream that ends early (the client
+ * went away, an error) leaves the connection in the middle of the COPY: it is closed, not reused.
+ */
+function copyOut(pool: pg.Pool, text: string): Readable {
+  const output = new PassThrough();
+  pool.connect().then(
+    (client) => {
+      const stream = client.query(copyTo(text));
+      let released = false;
+      const release = (broken: boolean) => {
+        if (released) return;
+        released = true;
+        client.release(broken);
+      };
+      stream.on('error', (error) => {
+        release(true);
+        output.destroy(error);
+      });
+      stream.on('end', () => release(false));
+      output.on('close', () => {
+        if (!stream.readableEnded) {
+          stream.destroy();
+          release(true);
+        }
+      });
+      stream.pipe(output);
+    },
+    (error: Error) => output.destroy(error),
+  );
+  return output;
+}
+
 export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const unbounded = new WeakSet<object>();
@@ -210,6 +247,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       } as unknown as pg.Pool,
     }),
   });
+  registerCopyOut(db as unknown as Kysely<never>, (text) => copyOut(pool, text));
   return {
     kind: 'postgres',
     description: `PostgreSQL at ${maskUrl(url)}`,

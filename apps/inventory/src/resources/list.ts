@@ -226,6 +226,16 @@ export function totalIsMaintained(
   return ranges.length === 0 && servedByValueCounter(definition, conditions);
 }
 
+/** Whether a column holds timestamps (the system columns' and the declared ones). */
+export function isTimestamp(definition: ResourceDefinition, column: string): boolean {
+  const spec = definition.columns[column];
+  return (
+    column === 'created_at' ||
+    column === 'updated_at' ||
+    (spec !== undefined && kindOf(spec) === 'timestamp')
+  );
+}
+
 /** The sort keys of a list, then id: what orders its rows and positions a cursor. */
 const keysOf = (sort: readonly SortKey[]): SortKey[] => [
   ...sort,
@@ -256,12 +266,7 @@ function listStatement(
     );
   const timestampKeys = shape.sort
     .map((key) => key.column)
-    .filter((column) => {
-      const spec = definition.columns[column];
-      return (
-        column === 'created_at' || column === 'updated_at' || (spec && kindOf(spec) === 'timestamp')
-      );
-    });
+    .filter((column) => isTimestamp(definition, column));
   const pageColumns = sql.join([
     ...columns.map((column) => sql.ref(`t.${column}`)),
     ...timestampKeys.map(
@@ -455,6 +460,170 @@ async function readList(
     ...(typeof version === 'number' ? { version } : {}),
   };
 }
+
+/** The rows an export selects, and their order: the list's, without paging. */
+export interface ExportSelection {
+  sort: readonly SortKey[];
+  conditions: readonly Condition[];
+  ranges: readonly RangeFilter[];
+}
+
+/** What decides the text of an export statement (its values only fill the parameters). */
+const exportShape = (
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  after: readonly boolean[] | null,
+) =>
+  JSON.stringify([
+    'export',
+    definition.table,
+    selection.conditions.map(conditionShape),
+    rangeShape(selection.ranges),
+    selection.sort,
+    fields,
+    after,
+  ]);
+
+/** Parameter values of an export statement. */
+const exportValues = (selection: ExportSelection, extra: Record<string, unknown> = {}) => ({
+  ...boundValues(selection.conditions, selection.ranges),
+  ...extra,
+});
+
+/** The columns an export may name: the schemas admit only these; this keeps the SQL safe alone. */
+function checkExportColumns(
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+) {
+  const visible = visibleColumns(definition);
+  for (const column of [
+    ...selection.conditions.filter((c) => c.operator !== 'search').map((c) => c.column),
+    ...selection.sort.map((key) => key.column),
+    ...selection.ranges.map((range) => range.column),
+    ...fields,
+  ]) {
+    if (!visible.includes(column))
+      throw new Error(`${column} is not a column of ${definition.name}`);
+  }
+}
+
+/**
+ * Every row of a list as `cells(alias)` selects it (CSV cells built by PostgreSQL, csv-export.ts),
+ * in the list's order: the statement of a `COPY (…) TO STDOUT`, which streams all of it in one
+ * snapshot. Compiled once per shape; returned with its values bound.
+ */
+export function exportRowsStatement(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  cells: (alias: string) => RawBuilder<unknown>,
+) {
+  checkExportColumns(definition, selection, fields);
+  const template = statementTemplate(
+    db,
+    exportShape(definition, selection, fields, null),
+    (param) => {
+      const keys = keysOf(selection.sort);
+      const conditions = conditionsOf(
+        definition,
+        selection.conditions,
+        rangeShape(selection.ranges),
+        param,
+        't',
+      );
+      return sql`SELECT ${cells('t')} FROM ${sql.table(definition.table)} AS t ${whereOf(conditions)}
+      ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}`;
+    },
+  );
+  return template.bind(exportValues(selection));
+}
+
+const BATCH_TEXT = '__text';
+const BATCH_ROWS = '__rows';
+const batchKey = (index: number) => `__key${index}`;
+
+/**
+ * One batch of an export where the store has no COPY (the embedded store): the next `limit`
+ * rows after the previous batch's last (keyset, as a cursor pages), as one text that
+ * PostgreSQL joins from `line(alias)` (one CSV record per row), with how many rows it holds and
+ * the last row's sort values and id, from which the next batch starts. One row comes back per
+ * batch, whatever its size: the rows never become objects.
+ */
+export async function exportBatch(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  line: (alias: string) => RawBuilder<unknown>,
+  limit: number,
+  after: readonly unknown[] | undefined,
+): Promise<{ text: string; rows: number; lastKey: unknown[] }> {
+  checkExportColumns(definition, selection, fields);
+  const keys = keysOf(selection.sort);
+  const nulls = after ? after.map((value) => value === null) : null;
+  const template = statementTemplate(
+    db,
+    exportShape(definition, selection, fields, nulls ?? []),
+    (param) => {
+      const conditions = conditionsOf(
+        definition,
+        selection.conditions,
+        rangeShape(selection.ranges),
+        param,
+        't',
+      );
+      if (nulls) conditions.push(keysetCondition(definition, keys, nulls, param, 't'));
+      const order = (reverse: boolean) =>
+        sql.join(
+          keys.map((key, index) => {
+            const descending = (key.direction === 'desc') !== reverse;
+            return sql`${sql.ref(batchKey(index))} ${sql.raw(descending ? 'DESC' : 'ASC')}`;
+          }),
+        );
+      const keyColumns = sql.join(
+        keys.map((key, index) => sql`${sql.ref(`t.${key.column}`)} AS ${sql.ref(batchKey(index))}`),
+      );
+      // A timestamp key goes back as PostgreSQL writes it (microseconds; a Date keeps millis).
+      const lastKeys = sql.join(
+        keys.map((key, index) =>
+          isTimestamp(definition, key.column)
+            ? sql`${sql.ref(batchKey(index))}::text AS ${sql.ref(batchKey(index))}`
+            : sql.ref(batchKey(index)),
+        ),
+      );
+      return sql`WITH b AS MATERIALIZED (
+          SELECT ${line('t')} AS line, ${keyColumns} FROM ${sql.table(definition.table)} AS t
+          ${whereOf(conditions)}
+          ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}
+          LIMIT ${param('limit')}
+        )
+        SELECT (SELECT string_agg(b.line, ${sql.lit(CRLF)} ORDER BY ${order(false)}) FROM b) AS ${sql.ref(BATCH_TEXT)},
+          (SELECT count(*) FROM b) AS ${sql.ref(BATCH_ROWS)}, last.*
+        FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+          SELECT ${lastKeys} FROM b ORDER BY ${order(true)} LIMIT 1
+        ) AS last ON true`;
+    },
+  );
+  const result = await db.executeQuery<Row>(
+    template.bind(
+      exportValues(selection, {
+        limit,
+        ...Object.fromEntries((after ?? []).map((value, index) => [afterParam(index), value])),
+      }),
+    ),
+  );
+  const row = result.rows[0] ?? {};
+  return {
+    text: typeof row[BATCH_TEXT] === 'string' ? row[BATCH_TEXT] : '',
+    rows: Number(row[BATCH_ROWS] ?? 0),
+    lastKey: keys.map((_, index) => row[batchKey(index)]),
+  };
+}
+
+const CRLF = '\r\n';
 
 /** The version of a table (list-cache.ts), or undefined for a table without one. */
 export async function tableVersion(db: AnyDatabase, table: string): Promise<number | undefined> {
