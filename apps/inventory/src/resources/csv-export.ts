@@ -97,13 +97,28 @@ async function* crlfRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffe
   for await (const chunk of chunks) {
     const parts: Buffer[] = [];
     let start = 0;
-    for (let index = 0; index < chunk.length; index++) {
-      const byte = chunk[index];
-      if (byte === QUOTE) inQuotes = !inQuotes;
-      else if (byte === LF && !inQuotes) {
-        parts.push(chunk.subarray(start, index), CRLF);
-        start = index + 1;
+    let position = 0;
+    // Found with indexOf (memchr) rather than byte by byte: most records hold no quote at all.
+    let quote = chunk.indexOf(QUOTE);
+    while (position < chunk.length) {
+      if (inQuotes) {
+        if (quote === -1) break;
+        inQuotes = false;
+        position = quote + 1;
+        quote = chunk.indexOf(QUOTE, position);
+        continue;
       }
+      const lineEnd = chunk.indexOf(LF, position);
+      if (quote !== -1 && (lineEnd === -1 || quote < lineEnd)) {
+        inQuotes = true;
+        position = quote + 1;
+        quote = chunk.indexOf(QUOTE, position);
+        continue;
+      }
+      if (lineEnd === -1) break;
+      parts.push(chunk.subarray(start, lineEnd), CRLF);
+      start = lineEnd + 1;
+      position = start;
     }
     parts.push(chunk.subarray(start));
     yield Buffer.concat(parts);

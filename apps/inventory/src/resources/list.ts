@@ -40,6 +40,11 @@ export interface ListRequest {
   after?: readonly unknown[];
   /** Columns to read (the others are not selected); every visible column when absent. */
   columns?: readonly string[];
+  /**
+   * The page as JSON text written by PostgreSQL (ListResult.json): these fields of each row, in
+   * this order, as the API's answers write them. Rows are then not returned.
+   */
+  json?: readonly string[];
 }
 
 export interface RangeFilter {
@@ -55,6 +60,8 @@ export interface ListResult {
   nextKey?: unknown[];
   /** The table's version the page was read at (list-cache.ts); absent for unversioned tables. */
   version?: number;
+  /** The page's rows as a JSON array (ListRequest.json), instead of `rows`. */
+  json?: string;
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -100,6 +107,8 @@ interface ListShape {
   columns: readonly string[];
   /** Values per condition when a value counter holds the total (its SQL differs with them). */
   counter: number[] | null;
+  /** The fields of the page's JSON text (ListRequest.json), or null for rows. */
+  json: readonly string[] | null;
 }
 
 const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
@@ -305,12 +314,70 @@ function listStatement(
     page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditionsFor('t'))} ORDER BY ${orderBy('t')}
       LIMIT ${param('limit')} OFFSET ${param('offset')}`;
   }
+  const total = totalOf(definition, shape.parsed, shape.ranges, param);
+  if (shape.json !== null) {
+    // One row: the page's records joined into one JSON text (no row reaches the server), how
+    // many rows were read (one more than the page says another page follows), the first row's
+    // id (a deep page's position) and the page's last row's sort values (its cursor).
+    const lastKeys = keys.map((key, index) =>
+      timestampKeys.includes(key.column)
+        ? sql`q.${sql.ref(keyText(key.column))} AS ${sql.ref(lastKeyName(index))}`
+        : sql`q.${sql.ref(key.column)} AS ${sql.ref(lastKeyName(index))}`,
+    );
+    return sql`
+      WITH ${versionStep(param)},
+      p AS MATERIALIZED (${page}),
+      q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
+      SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
+        (SELECT '[' || coalesce(string_agg(${recordJson(definition, shape.json, 'q')}, ',' ORDER BY q.__n), '') || ']'
+          FROM q WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
+        (SELECT count(*) FROM q) AS ${sql.ref(ROWS_READ)},
+        (SELECT q.id FROM q WHERE q.__n = 1) AS ${sql.ref(FIRST_ID)},
+        last.*
+      FROM v LEFT JOIN LATERAL (
+        SELECT ${sql.join(lastKeys)} FROM q WHERE q.__n = ${param('page_limit')}
+      ) AS last ON true`;
+  }
   return sql`
     WITH ${versionStep(param)}
-    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(definition, shape.parsed, shape.ranges, param)} AS ${sql.ref(TOTAL)},
+    SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
       ${sql.join(outerColumns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
     ORDER BY ${orderBy('p')}`;
+}
+
+const PAGE_JSON = '__page_json';
+const ROWS_READ = '__rows_read';
+const FIRST_ID = '__first_id';
+const lastKeyName = (index: number) => `__last_key${index}`;
+
+/** Timestamps as the API writes them: UTC, milliseconds (a JavaScript Date's toISOString). */
+export const isoTimestamp = (value: RawBuilder<unknown>) =>
+  sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A record as JSON text, byte for byte what the API's serialiser writes for it (the fields in
+ * the given order, no spaces): each value through `to_json`, which escapes strings as
+ * JSON.stringify does, timestamps formatted as a Date's toISOString. JSON columns are excluded
+ * (jsonTextServes): PostgreSQL writes their text with spaces.
+ */
+function recordJson(definition: ResourceDefinition, fields: readonly string[], alias: string) {
+  const parts = fields.map((field, index) => {
+    const ref = sql.ref(`${alias}.${field}`);
+    const value = isTimestamp(definition, field)
+      ? sql`CASE WHEN ${ref} IS NULL THEN 'null' ELSE '"' || ${isoTimestamp(ref)} || '"' END`
+      : sql`coalesce(to_json(${ref})::text, 'null')`;
+    return sql`${sql.lit(`${index === 0 ? '{' : ','}"${field}":`)}, ${value}`;
+  });
+  return sql`concat(${sql.join(parts)}, '}')`;
+}
+
+/** Whether PostgreSQL can write these fields' JSON exactly as the API's serialiser does. */
+export function jsonTextServes(definition: ResourceDefinition, fields: readonly string[]) {
+  return fields.every((field) => {
+    const spec = definition.columns[field];
+    return !spec || kindOf(spec) !== 'json';
+  });
 }
 
 /** Parameter values of a list's or a count's conditions. */
@@ -367,6 +434,9 @@ export async function listRows(
     if (!visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
+  for (const field of request.json ?? []) {
+    if (!columns.includes(field)) throw new Error(`${field} is not read by this list`);
+  }
   const listKey = conditionsKey(definition.table, request.conditions, ranges);
   const maintained = totalIsMaintained(definition, request.conditions, ranges);
   const finishCounting = maintained
@@ -403,6 +473,7 @@ async function readList(
     after: request.after ? request.after.map((value) => value === null) : null,
     columns,
     counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
+    json: request.json ?? null,
   } satisfies ListShape;
   const template = statementTemplate(
     db,
@@ -414,6 +485,7 @@ async function readList(
       table: definition.table,
       // One more than the page: whether it exists says whether another page follows.
       limit: request.limit + 1,
+      page_limit: request.limit,
       offset,
       cached_version: cachedCount?.version ?? null,
       cached_count: cachedCount?.count ?? null,
@@ -429,15 +501,27 @@ async function readList(
   );
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
-  // The rows keep the extra columns: responses are written from the route's schema, which
-  // names the fields to write, and copying 100 rows without them would cost more than the page.
-  const all = first?.id === null || first?.id === undefined ? [] : result.rows;
-  const rows = all.length > request.limit ? all.slice(0, request.limit) : all;
-  const last = rows[rows.length - 1];
-  const nextKey =
-    all.length > request.limit && last
-      ? keys.map((key) => last[keyText(key.column)] ?? last[key.column])
-      : undefined;
+  let rows: Row[] = [];
+  let json: string | undefined;
+  let nextKey: unknown[] | undefined;
+  let firstId: unknown;
+  if (shape.json !== null) {
+    json = String(first?.[PAGE_JSON] ?? '[]');
+    firstId = first?.[FIRST_ID];
+    if (Number(first?.[ROWS_READ] ?? 0) > request.limit) {
+      nextKey = keys.map((_, index) => first?.[lastKeyName(index)]);
+    }
+  } else {
+    // The rows keep the extra columns: responses are written from the route's schema, which
+    // names the fields to write, and copying 100 rows without them would cost more than the page.
+    const all = first?.id === null || first?.id === undefined ? [] : result.rows;
+    rows = all.length > request.limit ? all.slice(0, request.limit) : all;
+    const last = rows[rows.length - 1];
+    if (all.length > request.limit && last) {
+      nextKey = keys.map((key) => last[keyText(key.column)] ?? last[key.column]);
+    }
+    firstId = rows[0]?.id;
+  }
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
   if (maintained) cache.stats.totalsMaintained += 1;
@@ -449,13 +533,14 @@ async function readList(
     if (!maintained && version !== cachedCount?.version) {
       cache.counts.set(listKey, { version, count: totalCount });
     }
-    if (inIdOrder && deep && rows[0]) {
-      cache.recordAnchor(listKey, version, offset, String(rows[0].id));
+    if (inIdOrder && deep && firstId !== null && firstId !== undefined) {
+      cache.recordAnchor(listKey, version, offset, String(firstId));
     }
   }
   return {
     totalCount,
     rows,
+    ...(json !== undefined ? { json } : {}),
     ...(nextKey ? { nextKey } : {}),
     ...(typeof version === 'number' ? { version } : {}),
   };
