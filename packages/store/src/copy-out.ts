@@ -14,8 +14,11 @@ import pg from 'pg';
  * parameter does, so the statement means what the parameterised one means.
  */
 
-/** Runs `COPY (<query>) TO STDOUT …` (`text`) and streams what the server writes. */
-export type CopyOut = (text: string) => Readable;
+/**
+ * Runs `COPY (<query>) TO STDOUT …` (`text`) and streams what the server writes; PostgreSQL
+ * cancels it after `deadlineMs` (0: never), reader's time included.
+ */
+export type CopyOut = (text: string, deadlineMs: number) => Readable;
 
 const copiers = new WeakMap<object, CopyOut>();
 

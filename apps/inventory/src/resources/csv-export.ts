@@ -25,6 +25,43 @@ import { visibleColumns } from './rows.js';
  * joins into one text each. Either way memory holds a few chunks whatever the number of rows.
  */
 
+/**
+ * Exports streaming at once per instance on PostgreSQL. Each holds a pooled connection for as
+ * long as its client takes to read it; with no cap, a few slow downloads would take every
+ * connection from the other requests. Further exports wait for a slot (holding nothing).
+ */
+export const EXPORTS_AT_ONCE = 2;
+/**
+ * How long PostgreSQL lets one export's COPY run, the client's reading time included: 100,000
+ * devices are about 27 MB, 10 minutes at 45 KB/s. Longer than a statement's usual deadline,
+ * which would cut a large export on a slow link.
+ */
+export const EXPORT_DEADLINE_MS = 10 * 60_000;
+
+/** At most `size` holders at once; the others wait in turn. */
+class Slots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  /** Resolves with the function that gives the slot back (once). */
+  async take(): Promise<() => void> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free += 1;
+    };
+  }
+}
+
+const exportSlots = new Slots(EXPORTS_AT_ONCE);
+
 /** Records per statement on the embedded store: a statement's cost spread, one text in memory. */
 export const EXPORT_BATCH = 1000;
 
@@ -160,7 +197,7 @@ export interface ExportRequest {
   fields?: readonly string[];
 }
 
-export function sendCsv(
+export async function sendCsv(
   reply: FastifyReply,
   db: AnyDatabase,
   definition: ResourceDefinition,
@@ -178,12 +215,15 @@ export function sendCsv(
       fields,
       copyCells(definition, fields),
     );
-    const copy = copyOut(
-      `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`,
-    );
+    const text = `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`;
+    const giveBack = await exportSlots.take();
+    const copy = copyOut(text, EXPORT_DEADLINE_MS);
     csv = Readable.from(crlfRecords(copy), { objectMode: false });
     // A client that goes away ends the COPY (its connection is then closed, not reused).
-    csv.on('close', () => copy.destroy());
+    csv.on('close', () => {
+      copy.destroy();
+      giveBack();
+    });
   } else {
     csv = Readable.from(batchedRecords(db, definition, selection, fields), { objectMode: false });
   }

@@ -329,8 +329,9 @@ function listStatement(
       p AS MATERIALIZED (${page}),
       q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
       SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
-        (SELECT '[' || coalesce(string_agg(${recordJson(definition, shape.json, 'q')}, ',' ORDER BY q.__n), '') || ']'
-          FROM q WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
+        (SELECT '[' || coalesce(string_agg(row_to_json(r)::text, ',' ORDER BY q.__n), '') || ']'
+          FROM q CROSS JOIN LATERAL (SELECT ${recordFields(definition, shape.json, 'q')}) AS r
+          WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
         (SELECT count(*) FROM q) AS ${sql.ref(ROWS_READ)},
         (SELECT q.id FROM q WHERE q.__n = 1) AS ${sql.ref(FIRST_ID)},
         last.*
@@ -356,20 +357,20 @@ export const isoTimestamp = (value: RawBuilder<unknown>) =>
   sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * A record as JSON text, byte for byte what the API's serialiser writes for it (the fields in
- * the given order, no spaces): each value through `to_json`, which escapes strings as
- * JSON.stringify does, timestamps formatted as a Date's toISOString. JSON columns are excluded
- * (jsonTextServes): PostgreSQL writes their text with spaces.
+ * The fields of a record as the API writes them, for `row_to_json`, which writes a row's JSON
+ * byte for byte as the API's serialiser does (its columns in order, no spaces, strings escaped as
+ * JSON.stringify escapes them); timestamps formatted as a Date's toISOString. JSON columns are
+ * excluded (jsonTextServes): PostgreSQL writes their text with spaces.
  */
-function recordJson(definition: ResourceDefinition, fields: readonly string[], alias: string) {
-  const parts = fields.map((field, index) => {
-    const ref = sql.ref(`${alias}.${field}`);
-    const value = isTimestamp(definition, field)
-      ? sql`CASE WHEN ${ref} IS NULL THEN 'null' ELSE '"' || ${isoTimestamp(ref)} || '"' END`
-      : sql`coalesce(to_json(${ref})::text, 'null')`;
-    return sql`${sql.lit(`${index === 0 ? '{' : ','}"${field}":`)}, ${value}`;
-  });
-  return sql`concat(${sql.join(parts)}, '}')`;
+function recordFields(definition: ResourceDefinition, fields: readonly string[], alias: string) {
+  return sql.join(
+    fields.map((field) => {
+      const ref = sql.ref(`${alias}.${field}`);
+      return isTimestamp(definition, field)
+        ? sql`${isoTimestamp(ref)} AS ${sql.ref(field)}`
+        : sql`${ref} AS ${sql.ref(field)}`;
+    }),
+  );
 }
 
 /** Whether PostgreSQL can write these fields' JSON exactly as the API's serialiser does. */
