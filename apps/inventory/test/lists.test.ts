@@ -1,5 +1,15 @@
+import { type KyselyPlugin, sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, startTestApp, statementCountingApp, type TestContext } from './helpers.js';
+import { buildApp } from '../src/app.js';
+import type { AnyDatabase } from '../src/db/schema.js';
+import {
+  create,
+  startTestApp,
+  statementCountingApp,
+  type TestContext,
+  testConfig,
+} from './helpers.js';
 
 interface Device {
   id: string;
@@ -181,6 +191,108 @@ describe('filters', () => {
     // Checked before authentication, on unknown routes too.
     const anonymous = await ctx.app.inject({ method: 'GET', url: '/devices?limit=1&limit=2' });
     expect(anonymous.statusCode).toBe(400);
+  });
+});
+
+describe('pages written by PostgreSQL', () => {
+  it('are byte for byte what the serialiser writes: field order, escapes, nulls, timestamps', async () => {
+    const hostile = [
+      'quote " and backslash \\ end',
+      'control \u0001\u001f\b\f\n\r\t chars',
+      'Zürich 東京 🚀 \u2028\u2029\u007f',
+      "</script><!-- & ' $1",
+    ];
+    const db = ctx.store.db as AnyDatabase;
+    await db
+      .insertInto('devices')
+      .values(
+        hostile.map((text, index) => ({
+          id: uuidv7(),
+          hostname: `json-${index}`,
+          ip: `10.9.0.${index + 1}`,
+          model: text,
+          vendor: 'JsonVendor',
+          tags: index === 0 ? [] : ['a"b', text],
+          // Microseconds: the API writes milliseconds, as a Date does.
+          last_seen: index === 1 ? null : new Date('2026-03-04T05:06:07.891Z'),
+        })),
+      )
+      .execute();
+    await db
+      .updateTable('devices')
+      .set({ last_seen: sql`'2026-03-04T05:06:07.891999Z'::timestamptz` })
+      .where('hostname', '=', 'json-2')
+      .execute();
+    for (const query of [
+      '?vendor=JsonVendor',
+      '?vendor=JsonVendor&fields=model,id,tags,last_seen',
+    ]) {
+      const response = await ctx.as('viewer', { method: 'GET', url: `/devices${query}` });
+      expect(response.statusCode).toBe(200);
+      // No spaces, every escape as JSON.stringify writes it.
+      expect(JSON.stringify(JSON.parse(response.body))).toBe(response.body);
+      const page = response.json() as { data: Array<Record<string, unknown>> };
+      expect(page.data).toHaveLength(hostile.length);
+      for (const item of page.data) {
+        const single = await ctx.as('viewer', { method: 'GET', url: `/devices/${item.id}` });
+        const record = single.json() as Record<string, unknown>;
+        if (query.includes('fields')) {
+          expect(Object.keys(item)).toEqual(['model', 'id', 'tags', 'last_seen']);
+          expect(item).toEqual({
+            model: record.model,
+            id: record.id,
+            tags: record.tags,
+            last_seen: record.last_seen,
+          });
+        } else {
+          expect(item).toEqual(record);
+          // The serialiser's order: the single read is written by it.
+          expect(Object.keys(item)).toEqual(Object.keys(record));
+        }
+      }
+      expect(page.data.map((item) => item.model)).toEqual(hostile);
+      expect(page.data.map((item) => item.last_seen)).toEqual([
+        '2026-03-04T05:06:07.891Z',
+        null,
+        '2026-03-04T05:06:07.891Z',
+        '2026-03-04T05:06:07.891Z',
+      ]);
+    }
+    await db.deleteFrom('devices').where('vendor', '=', 'JsonVendor').execute();
+  });
+
+  it('reach the server as one JSON text, not as rows to convert and serialise', async () => {
+    let rowsRead = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        rowsRead += args.result.rows.length;
+        return args.result;
+      },
+    };
+    const app = await buildApp(testConfig({ listCache: false }), {
+      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
+    });
+    try {
+      for (const query of [
+        '?limit=25',
+        '?limit=20&sortby=hostname:desc&fields=hostname',
+        '?page=2&limit=10',
+      ]) {
+        rowsRead = 0;
+        const response = await app.inject({
+          method: 'GET',
+          url: `/devices${query}`,
+          headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.json().data.length).toBeGreaterThan(1);
+        // The token's user (first request only) and the page: one row each.
+        expect(rowsRead, query).toBeLessThanOrEqual(2);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
 
+export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
 export {
   embeddedTemplateDir,
   holdsEmbeddedDatabase,

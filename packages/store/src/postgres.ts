@@ -1,5 +1,8 @@
+import { PassThrough, type Readable } from 'node:stream';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { registerCopyOut } from './copy-out.js';
 import { listenPostgres } from './notifications.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
@@ -175,6 +178,58 @@ async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   return client;
 }
 
+/**
+ * `COPY … TO STDOUT` on a connection of its own for as long as the stream lasts, in a read-only
+ * transaction whose statement deadline is the caller's (`deadlineMs`): a COPY lasts as long as
+ * its reader takes, which for a large export on a slow link is longer than any one query should.
+ * A stream that ends early (the client went away, an error) leaves the connection in the middle
+ * of the COPY: it is closed, not reused.
+ */
+function copyOut(pool: pg.Pool, text: string, deadlineMs: number): Readable {
+  const output = new PassThrough();
+  let released = false;
+  const start = async () => {
+    const client = await pool.connect();
+    const release = (broken: boolean) => {
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    try {
+      await client.query('BEGIN READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(deadlineMs))}`);
+    } catch (error) {
+      release(true);
+      throw error;
+    }
+    if (output.destroyed) {
+      // The reader left before the COPY started.
+      release(true);
+      return;
+    }
+    const stream = client.query(copyTo(text));
+    stream.on('error', (error) => {
+      release(true);
+      output.destroy(error);
+    });
+    stream.on('end', () => {
+      client.query('COMMIT').then(
+        () => release(false),
+        () => release(true),
+      );
+    });
+    output.on('close', () => {
+      if (!stream.readableEnded) {
+        stream.destroy();
+        release(true);
+      }
+    });
+    stream.pipe(output);
+  };
+  start().catch((error: Error) => output.destroy(error));
+  return output;
+}
+
 export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const unbounded = new WeakSet<object>();
@@ -210,6 +265,9 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       } as unknown as pg.Pool,
     }),
   });
+  registerCopyOut(db as unknown as Kysely<never>, (text, deadlineMs) =>
+    copyOut(pool, text, deadlineMs),
+  );
   return {
     kind: 'postgres',
     description: `PostgreSQL at ${maskUrl(url)}`,

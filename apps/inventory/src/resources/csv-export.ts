@@ -1,42 +1,185 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
+import { copyOutOf, inlineParameters } from '@netops/store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
 import type { ResourceDefinition } from './definition.js';
-import { listRows, type RangeFilter, type SortKey } from './list.js';
-import type { ListCache } from './list-cache.js';
-import type { Condition } from './lookups.js';
-import { type Row, visibleColumns } from './rows.js';
+import {
+  type ExportSelection,
+  exportBatch,
+  exportRowsStatement,
+  isTimestamp,
+  type RangeFilter,
+  type SortKey,
+} from './list.js';
+import { type Condition, kindOf } from './lookups.js';
+import { visibleColumns } from './rows.js';
 
 /**
  * CSV export of a list (`?format=csv` or `Accept: text/csv`): a header row of the selected
- * fields, then every matching row, not one page. Read from the database in keyset batches (each
- * one statement of EXPORT_BATCH rows after the previous batch's last row, list.ts), each
- * written through csv-stringify (RFC 4180 quoting) as one chunk when the client has read the
- * previous one, so memory stays constant whatever the number of rows.
+ * fields, then every matching row, not one page. PostgreSQL writes the cells (formatted and
+ * neutralised in the SELECT, cellOf) and the CSV itself, so no row ever becomes an object in
+ * the server: on PostgreSQL one `COPY (SELECT …) TO STDOUT (FORMAT csv)`, streamed to the socket
+ * as the client reads it (one statement, so one snapshot of the whole list); on the embedded
+ * store, which has no streaming COPY, keyset batches of EXPORT_BATCH records that PostgreSQL
+ * joins into one text each. Either way memory holds a few chunks whatever the number of rows.
  */
 
-/** Rows per statement: large enough that a statement's cost is spread, small for memory. */
+/**
+ * Exports streaming at once per instance on PostgreSQL. Each holds a pooled connection for as
+ * long as its client takes to read it; with no cap, a few slow downloads would take every
+ * connection from the other requests. Further exports wait for a slot (holding nothing).
+ */
+export const EXPORTS_AT_ONCE = 2;
+/**
+ * How long PostgreSQL lets one export's COPY run, the client's reading time included: 100,000
+ * devices are about 27 MB, 10 minutes at 45 KB/s. Longer than a statement's usual deadline,
+ * which would cut a large export on a slow link.
+ */
+export const EXPORT_DEADLINE_MS = 10 * 60_000;
+
+/** At most `size` holders at once; the others wait in turn. */
+class Slots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  /** Resolves with the function that gives the slot back (once). */
+  async take(): Promise<() => void> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free += 1;
+    };
+  }
+}
+
+const exportSlots = new Slots(EXPORTS_AT_ONCE);
+
+/** Records per statement on the embedded store: a statement's cost spread, one text in memory. */
 export const EXPORT_BATCH = 1000;
 
 /**
  * OWASP's CSV injection advice: a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage
  * return is a formula to spreadsheet programs; prefixed with `'` it is shown as text.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const neutralised = (text: RawBuilder<unknown>) =>
+  sql`CASE WHEN left(${text}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
 
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  // Tags: one cell, joined with commas (the CSV quoting keeps it one cell).
-  if (Array.isArray(value)) return neutralise(value.join(','));
-  if (typeof value === 'string') return neutralise(value);
-  // A JSON column (a webhook's filter or headers): its JSON text.
-  if (typeof value === 'object') return neutralise(JSON.stringify(value));
-  return String(value);
+/**
+ * One cell as text, written as the JSON answers write the value: timestamps in UTC with
+ * milliseconds (`2024-05-01T10:00:00.123Z`), booleans `true`/`false`, tags joined with commas in
+ * one cell, a JSON column as PostgreSQL writes its JSON. Every text is neutralised (tags and
+ * JSON included); a null is an empty cell.
+ */
+function cellOf(definition: ResourceDefinition, column: string, alias: string) {
+  const ref = sql.ref(`${alias}.${column}`);
+  if (isTimestamp(definition, column)) {
+    return sql`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+  const spec = definition.columns[column];
+  switch (spec ? kindOf(spec) : 'uuid') {
+    case 'integer':
+    case 'uuid':
+      return sql`${ref}::text`;
+    case 'boolean':
+      return sql`CASE WHEN ${ref} THEN 'true' WHEN NOT ${ref} THEN 'false' END`;
+    case 'tags':
+    case 'list':
+      return neutralised(sql`array_to_string(${ref}, ',')`);
+    default:
+      return neutralised(sql`${ref}::text`);
+  }
 }
 
-const neutralise = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+/** Every cell of a row for COPY: an empty text written as nothing, as a null is (not as `""`). */
+const copyCells = (definition: ResourceDefinition, fields: readonly string[]) => (alias: string) =>
+  sql.join(
+    fields.map(
+      (field) => sql`NULLIF(${cellOf(definition, field, alias)}, '') AS ${sql.ref(field)}`,
+    ),
+  );
+
+/**
+ * RFC 4180 quoting of a cell, for the embedded store's batches (COPY quotes its own): a cell
+ * holding a comma, a quote, a CR or an LF is quoted, its quotes doubled. A CR or an LF alone is a
+ * line break to most readers, so it is quoted too, as COPY does.
+ */
+const quoted = (text: RawBuilder<unknown>) =>
+  sql`CASE WHEN ${text} ~ ('[",' || chr(13) || chr(10) || ']') THEN '"' || replace(${text}, '"', '""') || '"' ELSE ${text} END`;
+
+/** A whole CSV record (without its line end), for the embedded store's batches. */
+const csvLine = (definition: ResourceDefinition, fields: readonly string[]) => (alias: string) =>
+  sql`concat_ws(',', ${sql.join(
+    fields.map((field) => quoted(sql`coalesce(${cellOf(definition, field, alias)}, '')`)),
+  )})`;
+
+const CRLF = Buffer.from('\r\n');
+const QUOTE = 0x22;
+const LF = 0x0a;
+
+/**
+ * COPY ends each record with LF; the export's records end with CRLF (RFC 4180, and what it has
+ * always written). An LF inside a quoted cell is the cell's own and is kept: a byte is outside
+ * quotes when the quotes before it are balanced (a doubled quote inside a cell toggles twice).
+ */
+async function* crlfRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let inQuotes = false;
+  for await (const chunk of chunks) {
+    const parts: Buffer[] = [];
+    let start = 0;
+    let position = 0;
+    // Found with indexOf (memchr) rather than byte by byte: most records hold no quote at all.
+    let quote = chunk.indexOf(QUOTE);
+    while (position < chunk.length) {
+      if (inQuotes) {
+        if (quote === -1) break;
+        inQuotes = false;
+        position = quote + 1;
+        quote = chunk.indexOf(QUOTE, position);
+        continue;
+      }
+      const lineEnd = chunk.indexOf(LF, position);
+      if (quote !== -1 && (lineEnd === -1 || quote < lineEnd)) {
+        inQuotes = true;
+        position = quote + 1;
+        quote = chunk.indexOf(QUOTE, position);
+        continue;
+      }
+      if (lineEnd === -1) break;
+      parts.push(chunk.subarray(start, lineEnd), CRLF);
+      start = lineEnd + 1;
+      position = start;
+    }
+    parts.push(chunk.subarray(start));
+    yield Buffer.concat(parts);
+  }
+}
+
+/** The embedded store's export: the header, then one text per batch of EXPORT_BATCH records. */
+async function* batchedRecords(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+): AsyncGenerator<string> {
+  // Field names are identifiers (definition.ts): nothing to quote or neutralise.
+  yield `${fields.join(',')}\r\n`;
+  const line = csvLine(definition, fields);
+  let after: unknown[] | undefined;
+  for (;;) {
+    const batch = await exportBatch(db, definition, selection, fields, line, EXPORT_BATCH, after);
+    if (batch.rows > 0) yield `${batch.text}\r\n`;
+    if (batch.rows < EXPORT_BATCH) return;
+    after = batch.lastKey;
+  }
+}
 
 /** Whether a list request asks for CSV: `?format=csv`, or an Accept preferring text/csv. */
 export function wantsCsv(request: FastifyRequest, format: string | undefined): boolean {
@@ -54,57 +197,36 @@ export interface ExportRequest {
   fields?: readonly string[];
 }
 
-/**
- * The export as text, one chunk per batch (the header first). Written per batch rather than per
- * row: a stream of 100,000 row objects cost a promise, a stream step and a string per row, about
- * 57 µs of server CPU per row and 95 MB of RSS above idle while exporting 100,000 devices
- * (the benchmark's export row); one string per 1000 rows keeps what is alive to one batch.
- */
-async function* exportedChunks(
-  db: AnyDatabase,
-  cache: ListCache,
-  definition: ResourceDefinition,
-  request: ExportRequest,
-  fields: readonly string[],
-): AsyncGenerator<string> {
-  const options = {
-    columns: [...fields],
-    record_delimiter: 'windows',
-    // RFC 4180 quotes a field holding a line break: a CR or an LF alone is one too (csv-stringify
-    // quotes only its own record delimiter, CRLF, so `v1\nv2` split the record for every reader).
-    quoted_match: /[\r\n]/,
-  } as const;
-  let after: unknown[] | undefined;
-  let header = true;
-  for (;;) {
-    const { rows, nextKey } = await listRows(db, cache, definition, {
-      page: 1,
-      limit: EXPORT_BATCH,
-      sort: request.sort,
-      conditions: request.conditions,
-      ranges: request.ranges,
-      ...(request.fields ? { columns: request.fields } : {}),
-      ...(after !== undefined ? { after } : {}),
-    });
-    const cells = rows.map((row) => fields.map((field) => csvCell((row as Row)[field])));
-    yield stringify(cells, { ...options, header });
-    header = false;
-    if (!nextKey) return;
-    after = nextKey;
-  }
-}
-
-export function sendCsv(
+export async function sendCsv(
   reply: FastifyReply,
   db: AnyDatabase,
   definition: ResourceDefinition,
   request: ExportRequest,
 ) {
   const fields = request.fields ?? visibleColumns(definition);
-  const csv = Readable.from(
-    exportedChunks(db, reply.server.listCache, definition, request, fields),
-    { objectMode: false },
-  );
+  const selection = { sort: request.sort, conditions: request.conditions, ranges: request.ranges };
+  const copyOut = copyOutOf(db as unknown as Kysely<never>);
+  let csv: Readable;
+  if (copyOut) {
+    const statement = exportRowsStatement(
+      db,
+      definition,
+      selection,
+      fields,
+      copyCells(definition, fields),
+    );
+    const text = `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`;
+    const giveBack = await exportSlots.take();
+    const copy = copyOut(text, EXPORT_DEADLINE_MS);
+    csv = Readable.from(crlfRecords(copy), { objectMode: false });
+    // A client that goes away ends the COPY (its connection is then closed, not reused).
+    csv.on('close', () => {
+      copy.destroy();
+      giveBack();
+    });
+  } else {
+    csv = Readable.from(batchedRecords(db, definition, selection, fields), { objectMode: false });
+  }
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${definition.name}.csv"`)

@@ -40,6 +40,11 @@ export interface ListRequest {
   after?: readonly unknown[];
   /** Columns to read (the others are not selected); every visible column when absent. */
   columns?: readonly string[];
+  /**
+   * The page as JSON text written by PostgreSQL (ListResult.json): these fields of each row, in
+   * this order, as the API's answers write them. Rows are then not returned.
+   */
+  json?: readonly string[];
 }
 
 export interface RangeFilter {
@@ -55,6 +60,8 @@ export interface ListResult {
   nextKey?: unknown[];
   /** The table's version the page was read at (list-cache.ts); absent for unversioned tables. */
   version?: number;
+  /** The page's rows as a JSON array (ListRequest.json), instead of `rows`. */
+  json?: string;
 }
 
 const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
@@ -100,6 +107,8 @@ interface ListShape {
   columns: readonly string[];
   /** Values per condition when a value counter holds the total (its SQL differs with them). */
   counter: number[] | null;
+  /** The fields of the page's JSON text (ListRequest.json), or null for rows. */
+  json: readonly string[] | null;
 }
 
 const rangeParam = (column: string, bound: 'from' | 'to') => `${bound}:${column}`;
@@ -226,6 +235,16 @@ export function totalIsMaintained(
   return ranges.length === 0 && servedByValueCounter(definition, conditions);
 }
 
+/** Whether a column holds timestamps (the system columns' and the declared ones). */
+export function isTimestamp(definition: ResourceDefinition, column: string): boolean {
+  const spec = definition.columns[column];
+  return (
+    column === 'created_at' ||
+    column === 'updated_at' ||
+    (spec !== undefined && kindOf(spec) === 'timestamp')
+  );
+}
+
 /** The sort keys of a list, then id: what orders its rows and positions a cursor. */
 const keysOf = (sort: readonly SortKey[]): SortKey[] => [
   ...sort,
@@ -256,12 +275,7 @@ function listStatement(
     );
   const timestampKeys = shape.sort
     .map((key) => key.column)
-    .filter((column) => {
-      const spec = definition.columns[column];
-      return (
-        column === 'created_at' || column === 'updated_at' || (spec && kindOf(spec) === 'timestamp')
-      );
-    });
+    .filter((column) => isTimestamp(definition, column));
   const pageColumns = sql.join([
     ...columns.map((column) => sql.ref(`t.${column}`)),
     ...timestampKeys.map(
@@ -300,12 +314,71 @@ function listStatement(
     page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditionsFor('t'))} ORDER BY ${orderBy('t')}
       LIMIT ${param('limit')} OFFSET ${param('offset')}`;
   }
+  const total = totalOf(definition, shape.parsed, shape.ranges, param);
+  if (shape.json !== null) {
+    // One row: the page's records joined into one JSON text (no row reaches the server), how
+    // many rows were read (one more than the page says another page follows), the first row's
+    // id (a deep page's position) and the page's last row's sort values (its cursor).
+    const lastKeys = keys.map((key, index) =>
+      timestampKeys.includes(key.column)
+        ? sql`q.${sql.ref(keyText(key.column))} AS ${sql.ref(lastKeyName(index))}`
+        : sql`q.${sql.ref(key.column)} AS ${sql.ref(lastKeyName(index))}`,
+    );
+    return sql`
+      WITH ${versionStep(param)},
+      p AS MATERIALIZED (${page}),
+      q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
+      SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
+        (SELECT '[' || coalesce(string_agg(row_to_json(r)::text, ',' ORDER BY q.__n), '') || ']'
+          FROM q CROSS JOIN LATERAL (SELECT ${recordFields(definition, shape.json, 'q')}) AS r
+          WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
+        (SELECT count(*) FROM q) AS ${sql.ref(ROWS_READ)},
+        (SELECT q.id FROM q WHERE q.__n = 1) AS ${sql.ref(FIRST_ID)},
+        last.*
+      FROM v LEFT JOIN LATERAL (
+        SELECT ${sql.join(lastKeys)} FROM q WHERE q.__n = ${param('page_limit')}
+      ) AS last ON true`;
+  }
   return sql`
     WITH ${versionStep(param)}
-    SELECT v.version AS ${sql.ref(VERSION)}, ${totalOf(definition, shape.parsed, shape.ranges, param)} AS ${sql.ref(TOTAL)},
+    SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
       ${sql.join(outerColumns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
     ORDER BY ${orderBy('p')}`;
+}
+
+const PAGE_JSON = '__page_json';
+const ROWS_READ = '__rows_read';
+const FIRST_ID = '__first_id';
+const lastKeyName = (index: number) => `__last_key${index}`;
+
+/** Timestamps as the API writes them: UTC, milliseconds (a JavaScript Date's toISOString). */
+export const isoTimestamp = (value: RawBuilder<unknown>) =>
+  sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The fields of a record as the API writes them, for `row_to_json`, which writes a row's JSON
+ * byte for byte as the API's serialiser does (its columns in order, no spaces, strings escaped as
+ * JSON.stringify escapes them); timestamps formatted as a Date's toISOString. JSON columns are
+ * excluded (jsonTextServes): PostgreSQL writes their text with spaces.
+ */
+function recordFields(definition: ResourceDefinition, fields: readonly string[], alias: string) {
+  return sql.join(
+    fields.map((field) => {
+      const ref = sql.ref(`${alias}.${field}`);
+      return isTimestamp(definition, field)
+        ? sql`${isoTimestamp(ref)} AS ${sql.ref(field)}`
+        : sql`${ref} AS ${sql.ref(field)}`;
+    }),
+  );
+}
+
+/** Whether PostgreSQL can write these fields' JSON exactly as the API's serialiser does. */
+export function jsonTextServes(definition: ResourceDefinition, fields: readonly string[]) {
+  return fields.every((field) => {
+    const spec = definition.columns[field];
+    return !spec || kindOf(spec) !== 'json';
+  });
 }
 
 /** Parameter values of a list's or a count's conditions. */
@@ -362,6 +435,9 @@ export async function listRows(
     if (!visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
+  for (const field of request.json ?? []) {
+    if (!columns.includes(field)) throw new Error(`${field} is not read by this list`);
+  }
   const listKey = conditionsKey(definition.table, request.conditions, ranges);
   const maintained = totalIsMaintained(definition, request.conditions, ranges);
   const finishCounting = maintained
@@ -398,6 +474,7 @@ async function readList(
     after: request.after ? request.after.map((value) => value === null) : null,
     columns,
     counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
+    json: request.json ?? null,
   } satisfies ListShape;
   const template = statementTemplate(
     db,
@@ -409,6 +486,7 @@ async function readList(
       table: definition.table,
       // One more than the page: whether it exists says whether another page follows.
       limit: request.limit + 1,
+      page_limit: request.limit,
       offset,
       cached_version: cachedCount?.version ?? null,
       cached_count: cachedCount?.count ?? null,
@@ -424,15 +502,27 @@ async function readList(
   );
   const first = result.rows[0];
   const totalCount = Number(first?.[TOTAL] ?? 0);
-  // The rows keep the extra columns: responses are written from the route's schema, which
-  // names the fields to write, and copying 100 rows without them would cost more than the page.
-  const all = first?.id === null || first?.id === undefined ? [] : result.rows;
-  const rows = all.length > request.limit ? all.slice(0, request.limit) : all;
-  const last = rows[rows.length - 1];
-  const nextKey =
-    all.length > request.limit && last
-      ? keys.map((key) => last[keyText(key.column)] ?? last[key.column])
-      : undefined;
+  let rows: Row[] = [];
+  let json: string | undefined;
+  let nextKey: unknown[] | undefined;
+  let firstId: unknown;
+  if (shape.json !== null) {
+    json = String(first?.[PAGE_JSON] ?? '[]');
+    firstId = first?.[FIRST_ID];
+    if (Number(first?.[ROWS_READ] ?? 0) > request.limit) {
+      nextKey = keys.map((_, index) => first?.[lastKeyName(index)]);
+    }
+  } else {
+    // The rows keep the extra columns: responses are written from the route's schema, which
+    // names the fields to write, and copying 100 rows without them would cost more than the page.
+    const all = first?.id === null || first?.id === undefined ? [] : result.rows;
+    rows = all.length > request.limit ? all.slice(0, request.limit) : all;
+    const last = rows[rows.length - 1];
+    if (all.length > request.limit && last) {
+      nextKey = keys.map((key) => last[keyText(key.column)] ?? last[key.column]);
+    }
+    firstId = rows[0]?.id;
+  }
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
   if (maintained) cache.stats.totalsMaintained += 1;
@@ -444,17 +534,182 @@ async function readList(
     if (!maintained && version !== cachedCount?.version) {
       cache.counts.set(listKey, { version, count: totalCount });
     }
-    if (inIdOrder && deep && rows[0]) {
-      cache.recordAnchor(listKey, version, offset, String(rows[0].id));
+    if (inIdOrder && deep && firstId !== null && firstId !== undefined) {
+      cache.recordAnchor(listKey, version, offset, String(firstId));
     }
   }
   return {
     totalCount,
     rows,
+    ...(json !== undefined ? { json } : {}),
     ...(nextKey ? { nextKey } : {}),
     ...(typeof version === 'number' ? { version } : {}),
   };
 }
+
+/** The rows an export selects, and their order: the list's, without paging. */
+export interface ExportSelection {
+  sort: readonly SortKey[];
+  conditions: readonly Condition[];
+  ranges: readonly RangeFilter[];
+}
+
+/** What decides the text of an export statement (its values only fill the parameters). */
+const exportShape = (
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  after: readonly boolean[] | null,
+) =>
+  JSON.stringify([
+    'export',
+    definition.table,
+    selection.conditions.map(conditionShape),
+    rangeShape(selection.ranges),
+    selection.sort,
+    fields,
+    after,
+  ]);
+
+/** Parameter values of an export statement. */
+const exportValues = (selection: ExportSelection, extra: Record<string, unknown> = {}) => ({
+  ...boundValues(selection.conditions, selection.ranges),
+  ...extra,
+});
+
+/** The columns an export may name: the schemas admit only these; this keeps the SQL safe alone. */
+function checkExportColumns(
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+) {
+  const visible = visibleColumns(definition);
+  for (const column of [
+    ...selection.conditions.filter((c) => c.operator !== 'search').map((c) => c.column),
+    ...selection.sort.map((key) => key.column),
+    ...selection.ranges.map((range) => range.column),
+    ...fields,
+  ]) {
+    if (!visible.includes(column))
+      throw new Error(`${column} is not a column of ${definition.name}`);
+  }
+}
+
+/**
+ * Every row of a list as `cells(alias)` selects it (CSV cells built by PostgreSQL, csv-export.ts),
+ * in the list's order: the statement of a `COPY (…) TO STDOUT`, which streams all of it in one
+ * snapshot. Compiled once per shape; returned with its values bound.
+ */
+export function exportRowsStatement(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  cells: (alias: string) => RawBuilder<unknown>,
+) {
+  checkExportColumns(definition, selection, fields);
+  const template = statementTemplate(
+    db,
+    exportShape(definition, selection, fields, null),
+    (param) => {
+      const keys = keysOf(selection.sort);
+      const conditions = conditionsOf(
+        definition,
+        selection.conditions,
+        rangeShape(selection.ranges),
+        param,
+        't',
+      );
+      return sql`SELECT ${cells('t')} FROM ${sql.table(definition.table)} AS t ${whereOf(conditions)}
+      ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}`;
+    },
+  );
+  return template.bind(exportValues(selection));
+}
+
+const BATCH_TEXT = '__text';
+const BATCH_ROWS = '__rows';
+const batchKey = (index: number) => `__key${index}`;
+
+/**
+ * One batch of an export where the store has no COPY (the embedded store): the next `limit`
+ * rows after the previous batch's last (keyset, as a cursor pages), as one text that
+ * PostgreSQL joins from `line(alias)` (one CSV record per row), with how many rows it holds and
+ * the last row's sort values and id, from which the next batch starts. One row comes back per
+ * batch, whatever its size: the rows never become objects.
+ */
+export async function exportBatch(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  selection: ExportSelection,
+  fields: readonly string[],
+  line: (alias: string) => RawBuilder<unknown>,
+  limit: number,
+  after: readonly unknown[] | undefined,
+): Promise<{ text: string; rows: number; lastKey: unknown[] }> {
+  checkExportColumns(definition, selection, fields);
+  const keys = keysOf(selection.sort);
+  const nulls = after ? after.map((value) => value === null) : null;
+  const template = statementTemplate(
+    db,
+    exportShape(definition, selection, fields, nulls ?? []),
+    (param) => {
+      const conditions = conditionsOf(
+        definition,
+        selection.conditions,
+        rangeShape(selection.ranges),
+        param,
+        't',
+      );
+      if (nulls) conditions.push(keysetCondition(definition, keys, nulls, param, 't'));
+      const order = (reverse: boolean) =>
+        sql.join(
+          keys.map((key, index) => {
+            const descending = (key.direction === 'desc') !== reverse;
+            return sql`${sql.ref(batchKey(index))} ${sql.raw(descending ? 'DESC' : 'ASC')}`;
+          }),
+        );
+      const keyColumns = sql.join(
+        keys.map((key, index) => sql`${sql.ref(`t.${key.column}`)} AS ${sql.ref(batchKey(index))}`),
+      );
+      // A timestamp key goes back as PostgreSQL writes it (microseconds; a Date keeps millis).
+      const lastKeys = sql.join(
+        keys.map((key, index) =>
+          isTimestamp(definition, key.column)
+            ? sql`${sql.ref(batchKey(index))}::text AS ${sql.ref(batchKey(index))}`
+            : sql.ref(batchKey(index)),
+        ),
+      );
+      return sql`WITH b AS MATERIALIZED (
+          SELECT ${line('t')} AS line, ${keyColumns} FROM ${sql.table(definition.table)} AS t
+          ${whereOf(conditions)}
+          ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}
+          LIMIT ${param('limit')}
+        )
+        SELECT (SELECT string_agg(b.line, ${sql.lit(CRLF)} ORDER BY ${order(false)}) FROM b) AS ${sql.ref(BATCH_TEXT)},
+          (SELECT count(*) FROM b) AS ${sql.ref(BATCH_ROWS)}, last.*
+        FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+          SELECT ${lastKeys} FROM b ORDER BY ${order(true)} LIMIT 1
+        ) AS last ON true`;
+    },
+  );
+  const result = await db.executeQuery<Row>(
+    template.bind(
+      exportValues(selection, {
+        limit,
+        ...Object.fromEntries((after ?? []).map((value, index) => [afterParam(index), value])),
+      }),
+    ),
+  );
+  const row = result.rows[0] ?? {};
+  return {
+    text: typeof row[BATCH_TEXT] === 'string' ? row[BATCH_TEXT] : '',
+    rows: Number(row[BATCH_ROWS] ?? 0),
+    lastKey: keys.map((_, index) => row[batchKey(index)]),
+  };
+}
+
+const CRLF = '\r\n';
 
 /** The version of a table (list-cache.ts), or undefined for a table without one. */
 export async function tableVersion(db: AnyDatabase, table: string): Promise<number | undefined> {
