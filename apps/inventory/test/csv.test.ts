@@ -95,6 +95,14 @@ describe('CSV export', () => {
       expect(response.statusCode, url).toBe(400);
     }
   });
+  it('refuses a filter value PostgreSQL cannot hold (a NUL byte) before the download starts, as the list does', async () => {
+    for (const url of ['/vlans?name=nul%00byte', '/vlans?name=nul%00byte&format=csv']) {
+      const response = await ctx.as('viewer', { method: 'GET', url });
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBe(400);
+      expect(response.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(response.json(), url).toMatchObject({ status: 'error', message: expect.any(String) });
+    }
+  });
 });
 
 describe('CSV export cost', () => {

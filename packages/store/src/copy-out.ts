@@ -45,6 +45,14 @@ export function literal(value: unknown): string {
   if (prepared === null || prepared === undefined) return 'NULL';
   if (typeof prepared !== 'string')
     throw new Error('a binary value cannot be written as a literal');
+  // The protocol ends a statement's text at a NUL byte, so one inside a literal would break the
+  // message and the connection; PostgreSQL refuses NUL in text anyway. Refused as PostgreSQL
+  // refuses it in a parameter (SQLSTATE 22021), so callers answer it as they answer that.
+  if (prepared.includes('\0')) {
+    throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: '22021',
+    });
+  }
   return pg.escapeLiteral(prepared);
 }
 

@@ -169,16 +169,41 @@ async function* batchedRecords(
   selection: ExportSelection,
   fields: readonly string[],
 ): AsyncGenerator<string> {
-  // Field names are identifiers (definition.ts): nothing to quote or neutralise.
-  yield `${fields.join(',')}\r\n`;
+  // Field names are identifiers (definition.ts): nothing to quote or neutralise. The header goes
+  // out with the first batch, so a statement PostgreSQL refuses fails before anything is sent.
+  let header = `${fields.join(',')}\r\n`;
   const line = csvLine(definition, fields);
   let after: unknown[] | undefined;
   for (;;) {
     const batch = await exportBatch(db, definition, selection, fields, line, EXPORT_BATCH, after);
-    if (batch.rows > 0) yield `${batch.text}\r\n`;
+    const records = batch.rows > 0 ? `${batch.text}\r\n` : '';
+    if (header || records) yield header + records;
+    header = '';
     if (batch.rows < EXPORT_BATCH) return;
     after = batch.lastKey;
   }
+}
+
+/**
+ * A stream of the export whose first chunk has already been read. A statement PostgreSQL refuses
+ * (a filter value it cannot hold, such as a NUL byte) then fails here, before the answer's
+ * headers, and gets the same 400 the list gets instead of a download cut short after a 200.
+ */
+async function startedStream(chunks: AsyncIterable<Buffer | string>): Promise<Readable> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* whole() {
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        yield next.value;
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return Readable.from(whole(), { objectMode: false });
 }
 
 /** Whether a list request asks for CSV: `?format=csv`, or an Accept preferring text/csv. */
@@ -218,14 +243,20 @@ export async function sendCsv(
     const text = `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`;
     const giveBack = await exportSlots.take();
     const copy = copyOut(text, EXPORT_DEADLINE_MS);
-    csv = Readable.from(crlfRecords(copy), { objectMode: false });
-    // A client that goes away ends the COPY (its connection is then closed, not reused).
-    csv.on('close', () => {
+    const end = () => {
       copy.destroy();
       giveBack();
-    });
+    };
+    try {
+      csv = await startedStream(crlfRecords(copy));
+    } catch (error) {
+      end();
+      throw error;
+    }
+    // A client that goes away ends the COPY (its connection is then closed, not reused).
+    csv.on('close', end);
   } else {
-    csv = Readable.from(batchedRecords(db, definition, selection, fields), { objectMode: false });
+    csv = await startedStream(batchedRecords(db, definition, selection, fields));
   }
   return reply
     .type('text/csv; charset=utf-8')
