@@ -1,6 +1,6 @@
 import { createSigner } from 'fast-jwt';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import { isAllowed, ROLES, type Role } from '../src/auth/roles.js';
 import { DEFAULT_PASSWORD_HASHING } from '../src/config.js';
@@ -8,19 +8,14 @@ import { RESOURCES } from '../src/resources/index.js';
 import {
   login,
   makeUser as makeTestUser,
-  startTestApp,
   TEST_HASHING,
   TEST_PASSWORD,
-  type TestContext,
   THROWAWAY_PASSWORD,
   testConfig,
+  useTestApp,
 } from './helpers.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestApp();
 
 const hasher = new PasswordHasher(TEST_HASHING);
 

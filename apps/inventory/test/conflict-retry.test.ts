@@ -1,20 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditRowsOf,
-  create,
-  startTestApp,
-  TEST_PASSWORD,
-  type TestContext,
-  unique,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { auditRowsOf, create, createAccount, unique, useTestApp } from './helpers.js';
 
 /** Writes PostgreSQL aborts to resolve a conflict between transactions are run again (db/retry.ts). */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestApp();
 
 /**
  * PostgreSQL aborts one of two transactions that deadlock (40P01) or, in serializable mode,
@@ -71,11 +60,7 @@ describe('a write PostgreSQL aborts to resolve a deadlock or a serialization con
   });
 
   it('an account change (serialization failure)', async () => {
-    const user = await create(ctx, 'users', {
-      username: unique('ser'),
-      email: `${unique('ser')}@example.com`,
-      password: TEST_PASSWORD,
-    });
+    const user = await createAccount(ctx, 'ser');
     const response = await withConflictOnce('users', 'UPDATE', '40001', () =>
       ctx.as('admin', { method: 'PUT', url: `/users/${user.id}`, payload: { role: 'editor' } }),
     );

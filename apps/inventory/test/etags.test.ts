@@ -1,16 +1,9 @@
 import { testDatabaseUrl } from '@netops/store/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseTagCondition } from '../src/resources/etags.js';
 import { RESOURCES } from '../src/resources/index.js';
-import {
-  create,
-  deviceWithInterfaces,
-  makeUser,
-  startTestApp,
-  type TestContext,
-  unique,
-} from './helpers.js';
+import { create, deviceWithInterfaces, makeUser, unique, useTestApp } from './helpers.js';
 
 /**
  * Safe concurrent edits: a strong ETag on single-record reads and writes, If-Match on
@@ -19,11 +12,7 @@ import {
  * and on the embedded store (one connection) they show the same outcome serially.
  */
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestApp();
 beforeEach(() => ctx.reset());
 
 const STRONG = /^"[0-9]+"$/;

@@ -4,6 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll } from 'vitest';
 import { type AppConfig, buildApp } from '../src/app.js';
 import { PasswordHasher } from '../src/auth/passwords.js';
 import type { Role } from '../src/auth/roles.js';
@@ -82,6 +83,27 @@ export async function startTestApp(
   };
 }
 
+/**
+ * The file's one app and store, started before its tests and closed after them: call at the
+ * top of a test file, use the answer in the tests (not while the file is being collected).
+ */
+export function useTestApp(
+  overrides: Partial<AppConfig> = {},
+  storeOptions: Omit<TestStoreOptions, 'migrations'> = {},
+): TestContext {
+  let started: TestContext | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(overrides, storeOptions);
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as TestContext, {
+    get(_target, property) {
+      if (!started) throw new Error('the test app is used before beforeAll started it');
+      return Reflect.get(started, property);
+    },
+  });
+}
+
 export async function login(app: FastifyInstance, username: string, password: string) {
   const response = await app.inject({
     method: 'POST',
@@ -118,6 +140,20 @@ export async function makeUser(
     })
     .execute();
   return { id, username, token: await login(ctx.app, username, THROWAWAY_PASSWORD) };
+}
+
+/** An account created through the API as admin (audited like any record), with a unique name. */
+export function createAccount(
+  ctx: TestContext,
+  prefix: string,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { id: string }> {
+  return create(ctx, 'users', {
+    username: unique(prefix),
+    email: `${unique(prefix)}@example.com`,
+    password: TEST_PASSWORD,
+    ...fields,
+  });
 }
 
 /** Creates a record through the API as admin and returns it. */

@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditRowsOf,
-  create,
-  startTestApp,
-  TEST_PASSWORD,
-  type TestContext,
-  unique,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { auditRowsOf, create, createAccount, unique, useTestApp } from './helpers.js';
 
 /** Record ids are uuids: the same record whatever the letter case a client writes it in. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestApp();
 
 describe('ids are case-insensitive, and the audit trail names each record once, as stored (found by the OpenAPI fuzzer)', () => {
   it('a batch DELETE naming one id twice in different case is refused like a batch PATCH', async () => {
@@ -62,11 +51,7 @@ describe('ids are case-insensitive, and the audit trail names each record once, 
   });
 
   it('the same holds for accounts', async () => {
-    const user = await create(ctx, 'users', {
-      username: unique('case-user'),
-      email: `${unique('case')}@example.com`,
-      password: TEST_PASSWORD,
-    });
+    const user = await createAccount(ctx, 'case');
     const upper = user.id.toUpperCase();
     for (const request of [
       { method: 'PUT', url: `/users/${upper}`, payload: { role: 'editor' } },

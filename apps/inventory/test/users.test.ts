@@ -220,13 +220,20 @@ describe('an admin demoted while their request runs', () => {
       .where('id', '=', target.id)
       .executeTakeFirstOrThrow();
     expect(stored.role).toBe('viewer');
-    // A change of no role or status needs no such check.
+    // Nor any other change of another's account, which only an admin may make: the writing
+    // statement finds the author no longer has the role it was admitted with (401).
     const renamed = await ctx.app.inject({
       method: 'PUT',
       url: `/users/${target.id}`,
       headers,
       payload: { email: `${target.username}@renamed.test` },
     });
-    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.statusCode, renamed.body).toBe(401);
+    const email = await ctx.store.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow();
+    expect(email.email).not.toBe(`${target.username}@renamed.test`);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import type { Principal } from '../auth/guard.js';
 import { retryOnConflict } from '../db/retry.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
@@ -11,6 +12,11 @@ export interface Actor {
   username: string | null;
   requestId: string;
   clientIp: string;
+  /**
+   * The identity the request was admitted as, checked again by the write (migration 020); none
+   * for the command line and sign-ins.
+   */
+  principal?: Principal | null;
 }
 
 /** Changes to records, and the account events that matter as much (sign-ins and their failures). */
@@ -79,7 +85,20 @@ export function actorOf(request: FastifyRequest): Actor {
     username: request.user?.username ?? null,
     requestId: String(request.id),
     clientIp: request.ip,
+    principal: request.principal,
   };
+}
+
+/**
+ * Checks, as the first statement of a transaction, that the identity the request was admitted as
+ * is still valid, and keeps the rows it read locked until the transaction ends (migration 020):
+ * for flows of several statements. Single statements are checked by the tables' triggers.
+ */
+export async function requirePrincipal(trx: AnyDatabase, request: FastifyRequest): Promise<void> {
+  if (request.principal === null) return;
+  await sql`SELECT inventory_require_principal(${JSON.stringify(request.principal)}::jsonb)`.execute(
+    trx,
+  );
 }
 
 /**
@@ -98,6 +117,7 @@ export async function runAccountFlow<T>(
   // A deadlock victim is run again whole (the work too): nothing of it was kept.
   const { result, account } = await retryOnConflict(() =>
     db.transaction().execute(async (trx) => {
+      await requirePrincipal(trx, request);
       await sql`SELECT set_config('inventory.actor', ${actorSetting(actor, { resourceType: '', action: 'update' })}, true)`.execute(
         trx,
       );
@@ -157,6 +177,7 @@ export function actorSetting(actor: Actor, intent: WriteIntent): string {
     client_ip: actor.clientIp,
     resource: intent.resourceType,
     action: intent.action,
+    principal: actor.principal ?? null,
   });
 }
 
@@ -187,13 +208,27 @@ export async function writeWithAudit<R>(
   return result.rows;
 }
 
-/** Runs `write` as one statement without naming who writes: for tables that are not audited. */
-export async function writeUnaudited<R>(db: AnyDatabase, write: StatementWrite): Promise<R[]> {
+/**
+ * Runs `write` as one statement for a table that is not audited: only the identity the request
+ * was admitted as is set, for the table's check (migration 020).
+ */
+export async function writeUnaudited<R>(
+  db: AnyDatabase,
+  request: FastifyRequest,
+  write: StatementWrite,
+): Promise<R[]> {
   const template = statementTemplate(db, JSON.stringify(['unaudited', write.shape]), (param) => {
     const { steps, result } = write.parts(param);
-    return sql`WITH ${sql.join(steps)} ${result}`;
+    return sql`
+    WITH ${sql.join(steps)}
+    SELECT answer__.* FROM (${result}) AS answer__
+    WHERE set_config('inventory.actor', ${param('audit:actor')}, true) IS NOT NULL`;
   });
-  const result = await retryOnConflict(() => db.executeQuery<R>(template.bind(write.values)));
+  const statement = template.bind({
+    ...write.values,
+    'audit:actor': JSON.stringify({ principal: request.principal }),
+  });
+  const result = await retryOnConflict(() => db.executeQuery<R>(statement));
   return result.rows;
 }
 

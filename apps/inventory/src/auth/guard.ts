@@ -32,12 +32,28 @@ declare module 'fastify' {
     user: AuthenticatedUser | null;
     /** Set by the guard when an API token called the route. */
     apiToken: ApiTokenPrincipal | null;
+    /**
+     * The identity the guard admitted, as the writing transaction checks it again (migration
+     * 020): null on public routes.
+     */
+    principal: Principal | null;
   }
   interface FastifyInstance {
     /** The account rows the guard reads; mutations of accounts make it forget theirs. */
     userCache: UserCache;
   }
 }
+
+/**
+ * What must still hold when a request writes, checked again inside the writing statement or
+ * transaction (audit/audit-log.ts, migration 020): the request was admitted as this identity
+ * when its headers arrived, and its body may come much later. A person must still be active,
+ * with the same role and token epoch (and, for the web interface's calls, the same session); an
+ * API token must still exist, unexpired, with the scope.
+ */
+export type Principal =
+  | { user: string; role: Role; epoch: number; session?: string }
+  | { token: string; scope: ApiTokenScope };
 
 export const TOKEN_COOKIE = 'Bearer';
 export const INACTIVE_ACCOUNT_MESSAGE = 'Account is inactive';
@@ -79,6 +95,7 @@ export const authGuard = fp<GuardOptions>(
   async (app, { users, tokens, apiTokens }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('apiToken', null);
+    app.decorateRequest('principal', null);
     app.decorate('userCache', users);
     app.addHook('onRequest', async (request) => {
       // Unknown routes answer 404 (or 405) whoever asks.
@@ -92,6 +109,7 @@ export const authGuard = fp<GuardOptions>(
         const scope = request.routeOptions.config.apiTokenScope;
         if (scope === undefined || !principal.scopes.includes(scope)) throw forbidden();
         request.apiToken = principal;
+        request.principal = { token: principal.id, scope };
         return;
       }
       const claims = tokens.verify(token);
@@ -102,6 +120,12 @@ export const authGuard = fp<GuardOptions>(
         throw unauthorized(REVOKED_TOKEN_MESSAGE);
       }
       request.user = { id: user.id, username: user.username, role: user.role };
+      request.principal = {
+        user: user.id,
+        role: user.role,
+        epoch: claims.pwd,
+        ...(claims.sid !== undefined ? { session: claims.sid } : {}),
+      };
       const routeId = (request.params as { id?: unknown } | undefined)?.id;
       if (
         !isAllowed(access, user, typeof routeId === 'string' ? routeId.toLowerCase() : undefined)

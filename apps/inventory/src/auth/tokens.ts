@@ -13,6 +13,12 @@ export interface TokenClaims {
    * value differs from the current one predates one of those and is refused.
    */
   pwd: number;
+  /**
+   * The web interface's session the token was minted for (its id hash, ui/sessions.ts): set only
+   * on the tokens the interface mints for its own calls, so a write made for a session that has
+   * ended since is refused (migration 020).
+   */
+  sid?: string;
 }
 
 export const INVALID_TOKEN_MESSAGE = 'Unauthorized: Invalid token';
@@ -49,7 +55,11 @@ export class TokenService {
       }
       throw unauthorized(INVALID_TOKEN_MESSAGE);
     }
-    if (typeof claims.sub !== 'string' || typeof claims.pwd !== 'number') {
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.pwd !== 'number' ||
+      (claims.sid !== undefined && typeof claims.sid !== 'string')
+    ) {
       throw unauthorized(INVALID_TOKEN_MESSAGE);
     }
     return claims;

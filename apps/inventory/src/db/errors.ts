@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, conflict } from '../errors.js';
+import { type ApiError, badRequest, conflict, unauthorized } from '../errors.js';
 
 /**
  * PostgreSQL errors a client can cause, turned into the API's answers. The constraints live in
@@ -36,6 +36,11 @@ function constraintColumn(constraint: string | undefined, table: string | undefi
 
 /** Deleting, deactivating or demoting the last active admin (migration 016's trigger). */
 export const LAST_ADMIN_SQLSTATE = 'IA001';
+/**
+ * A write whose identity was revoked between its authentication and the write (migration 020's
+ * check in the writing transaction): a 401 with the database's message.
+ */
+export const REVOKED_PRINCIPAL_SQLSTATE = 'IA002';
 
 export interface ConstraintMessages {
   /** constraint name -> message, for constraints whose generic message would be unclear. */
@@ -69,6 +74,8 @@ export function translateDatabaseError(
       return badRequest('Invalid value format');
     case LAST_ADMIN_SQLSTATE: // raised by users_keep_an_admin (migration 016), message and all
       return conflict((error as { message?: string }).message ?? 'Conflict');
+    case REVOKED_PRINCIPAL_SQLSTATE: // raised by inventory_require_principal (migration 020)
+      return unauthorized((error as { message?: string }).message);
     case '22001': // string_data_right_truncation
       return badRequest('Value too long');
     case '22003': // numeric_value_out_of_range

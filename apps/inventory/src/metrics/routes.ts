@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from 'typebox';
+import { requirePrincipal } from '../audit/audit-log.js';
 import { retryOnConflict } from '../db/retry.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { badRequest, notFound } from '../errors.js';
@@ -141,7 +142,11 @@ export const metricRoutes: FastifyPluginAsyncTypebox<{ db: AnyDatabase }> = asyn
       // whole array is refused.
       const receivedAt = new Date();
       const count = await retryOnConflict(() =>
-        db.transaction().execute((trx) => insertMetrics(trx, records, receivedAt)),
+        db.transaction().execute(async (trx) => {
+          // The sender must still be who it was when its headers arrived (migration 020).
+          await requirePrincipal(trx, request);
+          return insertMetrics(trx, records, receivedAt);
+        }),
       );
       return reply
         .status(201)

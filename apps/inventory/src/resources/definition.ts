@@ -34,7 +34,14 @@ export interface ColumnDefinition {
   required?: boolean;
   /** The value a create or replace stores when the field is absent (mirrors the DB default). */
   default?: string | number | boolean | readonly string[] | Readonly<Record<string, unknown>>;
-  /** Never null, not even when optional (a tag list is empty instead). */
+  /**
+   * Never null, not even when optional: the column is NOT NULL with a default in the database (a
+   * status, a role, a flag; a tag list is empty instead). An absent field gets the default; null
+   * is refused by the request's validation with a 400 naming the field, as NetBox refuses null
+   * for a status, rather than reset to the default: a client sending null means "no value",
+   * which such a field cannot hold. test/nullable-fields.test.ts checks every column's
+   * declaration against its table.
+   */
   notNull?: boolean;
   /**
    * What the column holds, which decides the lookups it offers (lookups.ts). Inferred from the
@@ -326,8 +333,9 @@ export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
     ...options,
   }) satisfies ColumnDefinition;
 
+/** True or false, never null: a flag has no third state. */
 export const flag = (options: Partial<ColumnDefinition> = {}) =>
-  ({ schema: Type.Boolean(), ...options }) satisfies ColumnDefinition;
+  ({ schema: Type.Boolean(), notNull: true, ...options }) satisfies ColumnDefinition;
 
 export const timestamp = (options: Partial<ColumnDefinition> = {}) =>
   ({ schema: Type.String({ format: 'date-time' }), ...options }) satisfies ColumnDefinition;

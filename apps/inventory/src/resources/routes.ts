@@ -145,7 +145,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     action: WriteIntent['action'],
   ) =>
     definition.audited === false
-      ? writeUnaudited<R>(db, statement)
+      ? writeUnaudited<R>(db, request, statement)
       : writeWithAudit<R>(db, request, statement, { resourceType: definition.name, action });
 
   /** The definition's checks and conversions before a single-record write. */

@@ -16,6 +16,8 @@ export interface SignedInUser {
   role: Role;
   /** The account's token epoch (users.password_changed_at in ms). */
   epoch: number;
+  /** The session's id hash: the API refuses a write made for a session that has ended since. */
+  session: string;
 }
 
 export type ApiCall = <T = Record<string, unknown>>(
@@ -45,6 +47,7 @@ export function apiFor(
         username: user.username,
         role: user.role,
         pwd: user.epoch,
+        sid: user.session,
       });
     }
     const headers: Record<string, string> = { ...options.headers };

@@ -247,6 +247,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       username: account.username,
       role: account.role,
       epoch: session.tokenEpoch,
+      session: session.idHash,
     };
     const context: PageContext = {
       user,

@@ -42,7 +42,7 @@ export const users: ResourceDefinition = {
       filterable: true,
       sortable: true,
     },
-    role: oneOf(ROLES, { default: 'viewer', filterable: true, sortable: true }),
+    role: oneOf(ROLES, { default: 'viewer', notNull: true, filterable: true, sortable: true }),
     inactive_status: flag({ default: false, filterable: true, sortable: true }),
   },
   // Unique regardless of letter case (migration 009).

@@ -121,7 +121,7 @@ export function webhookDefinition(resourceNames: readonly string[]): ResourceDef
       },
       filter: jsonObject(WebhookFilter),
       headers: jsonObject(WebhookHeaders, { notNull: true, default: {} }),
-      enabled: flag({ default: true, notNull: true, filterable: true, sortable: true }),
+      enabled: flag({ default: true, filterable: true, sortable: true }),
       secret: secretText({
         minLength: 16,
         maxLength: 256,

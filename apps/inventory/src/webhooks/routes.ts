@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { type Static, Type } from 'typebox';
+import { requirePrincipal } from '../audit/audit-log.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { responses } from '../resources/schemas.js';
@@ -117,11 +118,15 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { id, delivery_id: deliveryId } = request.params;
-      const updated = await sql`
-        UPDATE webhook_deliveries
-        SET state = 'pending', next_attempt_at = now(), retry_from = now(), finished_at = NULL
-        WHERE id = ${deliveryId} AND webhook_id = ${id}
-        RETURNING id`.execute(db);
+      const updated = await db.transaction().execute(async (trx) => {
+        // The admin must still be one when the request is carried out (migration 020).
+        await requirePrincipal(trx, request);
+        return sql`
+          UPDATE webhook_deliveries
+          SET state = 'pending', next_attempt_at = now(), retry_from = now(), finished_at = NULL
+          WHERE id = ${deliveryId} AND webhook_id = ${id}
+          RETURNING id`.execute(trx);
+      });
       if (updated.rows.length === 0) throw notFound('Delivery not found');
       wake();
       return reply

@@ -33,6 +33,7 @@ export const devices: ResourceDefinition = {
     os_version: text({ filterable: true, sortable: true }),
     status: oneOf(DEVICE_STATUSES, {
       default: 'active',
+      notNull: true,
       filterable: true,
       sortable: true,
       counted: true,

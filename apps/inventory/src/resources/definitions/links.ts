@@ -13,7 +13,12 @@ export const links: ResourceDefinition = {
     a_interface_id: reference('interfaces', { required: true, filterable: true }),
     b_interface_id: reference('interfaces', { required: true, filterable: true }),
     type: text({ filterable: true, sortable: true }),
-    status: oneOf(['up', 'down'], { default: 'up', filterable: true, sortable: true }),
+    status: oneOf(['up', 'down'], {
+      default: 'up',
+      notNull: true,
+      filterable: true,
+      sortable: true,
+    }),
     tags: tagList(),
   },
   constraintMessages: {
