@@ -12,12 +12,30 @@ export interface EnvVariable {
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The problems found in the environment; the message lists them all, one per line. */
-export class EnvironmentError extends Error {
+/**
+ * The problems found in a service's configuration (its environment, a file it names): each one
+ * names its variable or key. The message is the problem when there is one, else the list, one a
+ * line; `describeConfigError` gives the text a service prints when it refuses to start.
+ */
+export class ConfigError extends Error {
   override name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(problems.length === 1 ? problems[0] : `\n  - ${problems.join('\n  - ')}`);
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.length === 1 ? list[0] : `\n  - ${list.join('\n  - ')}`);
+    this.problems = list;
   }
+}
+
+/**
+ * What a service prints when its configuration is refused, in one shape for every service:
+ * `configuration error: PROBLEM` for one problem, or every problem on a line of its own.
+ */
+export function describeConfigError(error: ConfigError): string {
+  const { problems } = error;
+  return problems.length === 1
+    ? `configuration error: ${problems[0]}`
+    : `configuration errors (${problems.length}):\n  - ${problems.join('\n  - ')}`;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,19 +53,38 @@ export class EnvironmentReader {
 
   /** The variable's text, trimmed; an empty variable is unset (`FOO= npm start`). */
   text(name: string): string | undefined {
-    if (!this.#declared.has(name)) {
-      throw new Error(`${name} is read but not declared in the service's variables`);
-    }
-    const value = this.#env[name]?.trim();
+    const value = this.#raw(name)?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
 
   /**
-   * `parse(text)` (text undefined when unset); an Error it throws is recorded as
-   * `NAME: message` and `fallback` is answered instead, so reading goes on.
+   * The variable's text as it is given, spaces included: a secret or a password, where a space
+   * is part of the value and trimming it would silently change it. Empty is unset.
    */
-  read<T>(name: string, parse: (text: string | undefined) => T, fallback: T): T {
-    const text = this.text(name);
+  verbatim(name: string): string | undefined {
+    const value = this.#raw(name);
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  #raw(name: string): string | undefined {
+    if (!this.#declared.has(name)) {
+      throw new Error(`${name} is read but not declared in the service's variables`);
+    }
+    return this.#env[name];
+  }
+
+  /**
+   * `parse(text)` (text undefined when unset); an Error it throws is recorded as
+   * `NAME: message` and `fallback` is answered instead, so reading goes on. The text is trimmed,
+   * or `verbatim` (see there).
+   */
+  read<T>(
+    name: string,
+    parse: (text: string | undefined) => T,
+    fallback: T,
+    form: 'trimmed' | 'verbatim' = 'trimmed',
+  ): T {
+    const text = form === 'verbatim' ? this.verbatim(name) : this.text(name);
     try {
       return parse(text);
     } catch (error) {
@@ -101,12 +138,12 @@ export class EnvironmentReader {
     );
   }
 
-  problem(message: string): void {
-    this.problems.push(message);
+  problem(...messages: string[]): void {
+    this.problems.push(...messages);
   }
 
-  /** Throws an EnvironmentError listing every problem recorded, if any. */
+  /** Throws a ConfigError listing every problem recorded, if any. */
   finish(): void {
-    if (this.problems.length > 0) throw new EnvironmentError(this.problems);
+    if (this.problems.length > 0) throw new ConfigError(this.problems);
   }
 }

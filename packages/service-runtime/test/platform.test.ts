@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressBucket,
-  EnvironmentError,
+  ConfigError,
   EnvironmentReader,
   parseCorsOrigins,
   parseTrustProxy,
@@ -88,7 +88,7 @@ describe('EnvironmentReader', () => {
     vars.integer('PORT', 3000, 0, 65535);
     vars.oneOf('LOG_LEVEL', ['info', 'warn'], 'info');
     vars.onOff('CACHE', true);
-    expect(() => vars.finish()).toThrow(EnvironmentError);
+    expect(() => vars.finish()).toThrow(ConfigError);
     expect(vars.problems).toEqual([
       'PORT: must be an integer >= 0, not "eighty"',
       'LOG_LEVEL: must be one of info, warn, not "loud"',
