@@ -383,7 +383,7 @@ export function loadConfig(
     siteUrl,
     ...readStoreSettings(vars, DEFAULT_DATA_DIR, cwd),
     sessionCache: vars.onOff('SESSION_CACHE', true),
-    redisUrl: vars.text('REDIS_URL'),
+    redisUrl: vars.url('REDIS_URL', ['redis', 'rediss']),
     loginExpirationSeconds: vars.integer('LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: vars.integer('LOGIN_RATE_LIMIT', 10, 1),
     apiRateLimit: vars.integer('API_RATE_LIMIT', 120, 1),

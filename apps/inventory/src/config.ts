@@ -152,17 +152,7 @@ export function loadConfig(
     bodyLimit: protections.bodyLimit,
     protections,
     mail: {
-      smtpUrl: vars.read(
-        'SMTP_URL',
-        (text) => {
-          // Never repeated: the URL may hold the mail server's password.
-          if (text !== undefined && !/^smtps?:\/\//.test(text)) {
-            throw new Error('must be an smtp:// or smtps:// URL');
-          }
-          return text;
-        },
-        undefined,
-      ),
+      smtpUrl: vars.url('SMTP_URL', ['smtp', 'smtps']),
       from: vars.read(
         'MAIL_FROM',
         (text) => {
@@ -233,8 +223,11 @@ function readWebhookConfig(vars: EnvironmentReader): WebhookConfig {
   // A lease shorter than an attempt would hand a delivery still in flight to another worker.
   if (lease <= timeout) vars.problem('WEBHOOK_LEASE: must be longer than WEBHOOK_TIMEOUT');
   return {
+    // The switches of outbound calls are taken only as written: "TRUE", "ON" or "true\n" is
+    // refused rather than guessed at.
     allowPrivateTargets:
-      vars.oneOf('WEBHOOK_ALLOW_PRIVATE_TARGETS', ['true', 'false'], 'false') === 'true',
+      vars.oneOf('WEBHOOK_ALLOW_PRIVATE_TARGETS', ['true', 'false'], 'false', 'verbatim') ===
+      'true',
     secretKey,
     retryPeriodMs: retryPeriod * 1000,
     timeoutMs: timeout * 1000,
@@ -243,7 +236,7 @@ function readWebhookConfig(vars: EnvironmentReader): WebhookConfig {
     maxRetryDelayMs: 3600 * 1000,
     pollMs: 5000,
     concurrency: 8,
-    workerEnabled: vars.onOff('WEBHOOK_WORKER', true),
+    workerEnabled: vars.oneOf('WEBHOOK_WORKER', ['on', 'off'], 'on', 'verbatim') === 'on',
   };
 }
 

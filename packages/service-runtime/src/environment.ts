@@ -125,8 +125,13 @@ export class EnvironmentReader {
     );
   }
 
-  /** One of `values`, or `fallback` when unset. */
-  oneOf<const T extends string>(name: string, values: readonly T[], fallback: T): T {
+  /** One of `values` (trimmed, or `verbatim`: exactly), or `fallback` when unset. */
+  oneOf<const T extends string>(
+    name: string,
+    values: readonly T[],
+    fallback: T,
+    form: 'trimmed' | 'verbatim' = 'trimmed',
+  ): T {
     return this.read(
       name,
       (text) => {
@@ -135,6 +140,26 @@ export class EnvironmentReader {
         throw new Error(`must be one of ${values.join(', ')}, not ${JSON.stringify(text)}`);
       },
       fallback,
+      form,
+    );
+  }
+
+  /**
+   * A URL with one of `schemes` (`['redis', 'rediss']`), or undefined when unset. The value is
+   * never repeated in a problem: a URL may hold a password.
+   */
+  url(name: string, schemes: readonly string[]): string | undefined {
+    return this.read(
+      name,
+      (text) => {
+        if (text === undefined) return undefined;
+        const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
+        if (scheme === undefined || !schemes.includes(scheme)) {
+          throw new Error(`must be a ${schemes.map((known) => `${known}://`).join(' or ')} URL`);
+        }
+        return text;
+      },
+      undefined,
     );
   }
 

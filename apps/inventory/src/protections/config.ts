@@ -111,17 +111,7 @@ export function readProtections(vars: EnvironmentReader): ProtectionsConfig {
   return {
     rateLimitMax: vars.integer('RATE_LIMIT_MAX', defaults.rateLimitMax, 0, LARGEST),
     rateLimitWindowMs: vars.integer('RATE_LIMIT_WINDOW_MS', defaults.rateLimitWindowMs, 1, LARGEST),
-    redisUrl: vars.read(
-      'REDIS_URL',
-      (text) => {
-        // Never repeated: a Redis URL may hold a password.
-        if (text !== undefined && !/^rediss?:\/\//.test(text)) {
-          throw new Error('must be a redis:// or rediss:// URL');
-        }
-        return text;
-      },
-      undefined,
-    ),
+    redisUrl: vars.url('REDIS_URL', ['redis', 'rediss']),
     trustProxy: vars.read('TRUST_PROXY', parseTrustProxy, false),
     corsOrigins: vars.read(
       'CORS_ORIGINS',
