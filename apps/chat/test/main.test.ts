@@ -40,8 +40,34 @@ function start(env: NodeJS.ProcessEnv, cwd: string, args: string[] = []) {
 
 let fake: FakeProvider;
 const children: ChildProcess[] = [];
+/** From a services file, signing in; its stdout closed later. */
+let withServices: ReturnType<typeof start>;
+/** Without a services file; its stdout stuck later. */
+let withoutServices: ReturnType<typeof start>;
 beforeAll(async () => {
   fake = await FakeProvider.start();
+  // Both processes start together: their start-ups overlap instead of adding up.
+  const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
+  writeFileSync(
+    join(dir, 'chat.config.yaml'),
+    `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
+  );
+  withServices = start(
+    {
+      PORT: '0',
+      DATABASE_URL: 'memory://',
+      GH_SECRET: APPS.github.appSecret,
+      // A line per request, and thousands of calls from one address (above the default limit).
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT: '100000',
+    },
+    dir,
+  );
+  withoutServices = start(
+    { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
+    mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
+  );
+  children.push(withServices.child, withoutServices.child);
 });
 afterAll(async () => {
   for (const child of children) child.kill();
@@ -79,23 +105,7 @@ async function listening(run: ReturnType<typeof start>) {
 // is checked in-process below.
 describe('src/main.ts in a process', () => {
   it('starts from a YAML file with secrets from the environment, signs in, then keeps answering with its stdout closed and exits 0 on time on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
-    writeFileSync(
-      join(dir, 'chat.config.yaml'),
-      `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
-    );
-    const run = start(
-      {
-        PORT: '0',
-        DATABASE_URL: 'memory://',
-        GH_SECRET: APPS.github.appSecret,
-        // A line per request, and thousands of calls from one address (above the default limit).
-        LOG_LEVEL: 'info',
-        API_RATE_LIMIT: '100000',
-      },
-      dir,
-    );
-    children.push(run.child);
+    const run = withServices;
     const url = await listening(run);
     const output = run.output();
     expect(output).toContain('services from');
@@ -135,11 +145,7 @@ describe('src/main.ts in a process', () => {
   }, 90_000);
 
   it('starts with no services when there is no file and says so, keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
-    const run = start(
-      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
-      mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
-    );
-    children.push(run.child);
+    const run = withoutServices;
     const url = await listening(run);
     expect(run.output()).toContain('no services configured');
     // A log shipper that hangs: the pipe fills up and every write to it would block.

@@ -46,22 +46,32 @@ function call(port: number, path: string, options: { method?: string; body?: unk
  * reader of its output that goes away). What the start-up decides before it listens is checked
  * in-process below.
  */
+// The three processes start together: their start-ups (loading the modules, creating the
+// embedded store) overlap instead of adding up.
+let certDir: string;
+let https: MainRun;
+let closedReader: MainRun;
+let stuckReader: MainRun;
+beforeAll(() => {
+  certDir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
+  const { certFile, keyFile } = writeSelfSignedCertificate(certDir);
+  https = startMain({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+  closedReader = startMain();
+  stuckReader = startMain();
+});
+afterAll(() => {
+  for (const run of [https, closedReader, stuckReader]) run?.cleanup();
+  rmSync(certDir, { recursive: true, force: true });
+});
+
 describe('main.ts', () => {
-  let certDir: string;
   let run: MainRun;
   let port = 0;
 
   beforeAll(async () => {
-    certDir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
-    const { certFile, keyFile } = writeSelfSignedCertificate(certDir);
-    run = startMain({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+    run = https;
     port = Number(new URL(await run.listening()).port);
   }, 120_000);
-
-  afterAll(() => {
-    run.cleanup();
-    rmSync(certDir, { recursive: true, force: true });
-  });
 
   it('says at once that it is starting, then what the pause is, then the banner with the web interface', () => {
     const lines = run.stdout().split('\n');
@@ -109,41 +119,33 @@ function exitWithin(run: MainRun, ms: number) {
 
 describe('main.ts when the reader of its output goes away', () => {
   it('keeps answering with its stdout gone, and exits 0 on one SIGTERM', async () => {
-    const run = startMain();
-    try {
-      const url = await run.listening();
-      expect(url).toMatch(/^http:/);
-      // The reading end of the pipe closes (a terminal closed, `| head` done, a log shipper
-      // gone): every later write to stdout fails with EPIPE.
-      run.child.stdout.destroy();
-      for (let i = 0; i < 20; i++) expect((await fetch(`${url}/health`)).status).toBe(200);
-      run.child.kill('SIGTERM');
-      expect(await exitWithin(run, 5000)).toBe(0);
-    } finally {
-      run.cleanup();
-    }
+    const run = closedReader;
+    const url = await run.listening();
+    expect(url).toMatch(/^http:/);
+    // The reading end of the pipe closes (a terminal closed, `| head` done, a log shipper
+    // gone): every later write to stdout fails with EPIPE.
+    run.child.stdout.destroy();
+    for (let i = 0; i < 20; i++) expect((await fetch(`${url}/health`)).status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run, 5000)).toBe(0);
   }, 90_000);
 
   it('keeps answering while the reader has stopped reading, and exits on time after SIGTERM twice in a row, as a process group gets it', async () => {
-    const run = startMain();
-    try {
-      const url = await run.listening();
-      // A log shipper that hangs: the pipe fills up and every write to it would block.
-      run.child.stdout.pause();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next++ < 2000) expect((await fetch(`${url}/health`)).status).toBe(200);
-        }),
-      );
-      // `npm run inventory` killed as a process group: the signal comes from the group and again
-      // from tsx relaying it, so the second one lands during the shutdown.
-      run.child.kill('SIGTERM');
-      run.child.kill('SIGTERM');
-      expect(await exitWithin(run, 5000)).not.toBe('still running');
-    } finally {
-      run.cleanup();
-    }
+    const run = stuckReader;
+    const url = await run.listening();
+    // A log shipper that hangs: the pipe fills up and every write to it would block.
+    run.child.stdout.pause();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next++ < 2000) expect((await fetch(`${url}/health`)).status).toBe(200);
+      }),
+    );
+    // `npm run inventory` killed as a process group: the signal comes from the group and again
+    // from tsx relaying it, so the second one lands during the shutdown.
+    run.child.kill('SIGTERM');
+    run.child.kill('SIGTERM');
+    expect(await exitWithin(run, 5000)).not.toBe('still running');
   }, 120_000);
 });
 
