@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runServiceInProcess } from '@netops/service-runtime/testing';
+import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_VARIABLES } from '../src/config.js';
 import { chatService } from '../src/service.js';
@@ -215,16 +214,11 @@ describe('src/main.ts command line, configuration and listening errors', () => {
   });
 
   it('a busy port: one line naming the address and PORT, exit code 1', async () => {
-    const occupier = createServer();
-    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
-    const { port } = occupier.address() as { port: number };
-    try {
+    await withBusyPort(async (port) => {
       const run = await startUp([], { PORT: String(port), DATABASE_URL: 'memory://' });
       expect(run.code).toBe(1);
       expect(run.stdout + run.log).toBe('');
       expect(run.stderr).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
-    } finally {
-      occupier.close();
-    }
+    });
   });
 });

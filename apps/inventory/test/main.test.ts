@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runServiceInProcess } from '@netops/service-runtime/testing';
+import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_VARIABLES } from '../src/config.js';
 import { inventoryService } from '../src/service.js';
@@ -207,16 +206,11 @@ describe('main.ts command line, configuration and listening errors', () => {
   });
 
   it('a busy port: one line naming the address and PORT, exit code 1', async () => {
-    const occupier = createServer();
-    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
-    const { port } = occupier.address() as { port: number };
-    try {
+    await withBusyPort(async (port) => {
       const run = await startUp([], { PORT: String(port) });
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
       expect(run.log).toBe('Starting the network inventory API…\n');
-    } finally {
-      occupier.close();
-    }
+    });
   });
 });

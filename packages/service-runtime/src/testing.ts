@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment } from './environment.js';
@@ -50,5 +51,17 @@ export async function runServiceInProcess<Config extends ListenSettings>(
   } finally {
     closeSync(fd);
     rmSync(logFile, { force: true });
+  }
+}
+
+/** Runs `body` with a port of 127.0.0.1 that another listener holds, released afterwards. */
+export async function withBusyPort<T>(body: (port: number) => Promise<T>): Promise<T> {
+  const occupier = createServer();
+  await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+  const { port } = occupier.address() as { port: number };
+  try {
+    return await body(port);
+  } finally {
+    await new Promise((resolve) => occupier.close(resolve));
   }
 }
