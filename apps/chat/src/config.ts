@@ -355,6 +355,17 @@ export function loadConfig(
     (text) => {
       const url = (text ?? `http://${formatAddress(host, port)}`).replace(/\/+$/, '');
       if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`must be an http(s) URL, not "${url}"`);
+      // Its origin is where redirect-style sign-ins may return: it must be one, and say no
+      // password (it is shown to every client in avatar URLs).
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw new Error(`must be an http(s) URL, not "${url}"`);
+      }
+      if (parsed.username !== '' || parsed.password !== '') {
+        throw new Error('must not hold credentials (user:password@)');
+      }
       return url;
     },
     'http://127.0.0.1',

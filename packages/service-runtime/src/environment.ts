@@ -38,6 +38,20 @@ export function describeConfigError(error: ConfigError): string {
     : `configuration errors (${problems.length}):\n  - ${problems.join('\n  - ')}`;
 }
 
+/** The longest a recorded problem is; past it the text is cut and ends with `…`. */
+export const MAX_PROBLEM_LENGTH = 500;
+
+function printable(message: string): string {
+  const escaped = message.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters replaced here
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > MAX_PROBLEM_LENGTH
+    ? `${escaped.slice(0, MAX_PROBLEM_LENGTH - 1)}…`
+    : escaped;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -163,8 +177,13 @@ export class EnvironmentReader {
     );
   }
 
+  /**
+   * Records problems. Each is made safe to print, whatever a parser repeated of the value: a
+   * control character is shown escaped (never sent raw to a terminal) and a problem is cut at
+   * MAX_PROBLEM_LENGTH characters (a megabyte-long value is not repeated whole).
+   */
   problem(...messages: string[]): void {
-    this.problems.push(...messages);
+    this.problems.push(...messages.map(printable));
   }
 
   /** Throws a ConfigError listing every problem recorded, if any. */

@@ -36,7 +36,19 @@ export function readListenSettings(
   defaultLogLevel: LogLevel = 'info',
 ): ListenSettings {
   return {
-    host: vars.text('HOST') ?? '127.0.0.1',
+    host: vars.read(
+      'HOST',
+      (text) => {
+        if (text === undefined) return '127.0.0.1';
+        // An address (IPv4, IPv6 with its zone) or a host name; anything else would reach the
+        // listener, the banner and the URLs built from it.
+        if (!/^[A-Za-z0-9._:%-]{1,253}$/.test(text)) {
+          throw new Error(`must be an IP address or a host name, not ${JSON.stringify(text)}`);
+        }
+        return text;
+      },
+      '127.0.0.1',
+    ),
     port: vars.integer('PORT', defaultPort, 0, 65_535),
     logLevel: vars.oneOf('LOG_LEVEL', LOG_LEVELS, defaultLogLevel),
   };
