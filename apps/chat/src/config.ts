@@ -1,15 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  EnvironmentError,
+  ConfigError,
   EnvironmentReader,
   type EnvVariable,
   formatAddress,
-  LOG_LEVELS,
   type LogLevel,
+  listenVariables,
   parseCorsOrigins,
   parseTrustProxy,
+  readListenSettings,
+  readStoreSettings,
   splitList,
+  storeVariables,
+  TRUST_PROXY_VARIABLE,
   type TrustProxySetting,
 } from '@netops/service-runtime';
 import { parse as parseYaml } from 'yaml';
@@ -17,13 +21,9 @@ import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
 import { describeSchemaErrors, validatorFor } from './validation.js';
 
-export type { TrustProxySetting } from '@netops/service-runtime';
+/** A configuration problem found at start-up, naming the variable or key (the platform's). */
+export { ConfigError, type TrustProxySetting } from '@netops/service-runtime';
 export type { ServiceConfig, ServiceType } from './providers/registry.js';
-
-/** A configuration problem found at start-up; the message names the variable or key. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 // ---------------------------------------------------------------------------------------------
 // The services file (CHAT_CONFIG): one entry per identity provider the service accepts.
@@ -181,17 +181,15 @@ export interface AppConfig {
   admins?: readonly string[];
 }
 
+const DEFAULT_PORT = 3100;
+const DEFAULT_DATA_DIR = 'data/chat';
+
 /**
  * Every environment variable the service reads, with the line `--help` prints for it: the one
  * list (the reader refuses a name that is not here). The README documents each.
  */
 export const CHAT_VARIABLES: readonly EnvVariable[] = [
-  { name: 'PORT', help: 'TCP port (default 3100; 0 picks a free one)' },
-  { name: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
-  {
-    name: 'LOG_LEVEL',
-    help: 'fatal, error, warn, info, debug, trace, silent (default: warn on a terminal, info otherwise)',
-  },
+  ...listenVariables(DEFAULT_PORT),
   {
     name: 'CHAT_CONFIG',
     help: 'the services file (default ./chat.config.yaml); apps/chat/chat.demo.yaml for the demo',
@@ -201,15 +199,7 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
     help: 'public base URL, as in Rocket.Chat; the OAuth callback is ROOT_URL/_oauth/<service> (default http://HOST:PORT)',
   },
   { name: 'SITE_URL', help: 'the earlier name of ROOT_URL, still read' },
-  {
-    name: 'DATABASE_URL',
-    help: 'postgres://… for PostgreSQL, memory:// for a throwaway store; unset: embedded store in DATA_DIR',
-  },
-  { name: 'DATA_DIR', help: 'folder of the embedded store (default ./data/chat)' },
-  {
-    name: 'EMBEDDED_DURABILITY',
-    help: 'on (default): each write is on disk before its answer; off: throwaway data only',
-  },
+  ...Object.values(storeVariables(DEFAULT_DATA_DIR)),
   { name: 'REDIS_URL', help: 'rate-limit and lock-out counters shared by several instances' },
   {
     name: 'SESSION_CACHE',
@@ -226,10 +216,7 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
   },
   { name: 'PROVIDER_TIMEOUT_MS', help: 'budget of one provider check, in ms (default 5000)' },
   { name: 'PROVIDER_MAX_BYTES', help: 'largest provider answer read (default 1048576)' },
-  {
-    name: 'TRUST_PROXY',
-    help: 'addresses, CIDR ranges or loopback/linklocal/uniquelocal of your proxies (default: none)',
-  },
+  TRUST_PROXY_VARIABLE,
   { name: 'CORS_ORIGINS', help: 'origins browsers may call from, comma-separated (default: none)' },
   { name: 'RESERVED_USERNAMES', help: 'usernames never given out, or "none" (default: a list)' },
   { name: 'TWO_FACTOR_KEY', help: '32-byte key sealing TOTP secrets (openssl rand -base64 32)' },
@@ -351,8 +338,11 @@ export function loadConfig(
   defaults: { logLevel?: LogLevel } = {},
 ): AppConfig {
   const vars = new EnvironmentReader(env, CHAT_VARIABLES);
-  const host = vars.text('HOST') ?? '127.0.0.1';
-  const port = vars.integer('PORT', 3100, 0, 65535);
+  const { host, port, logLevel } = readListenSettings(
+    vars,
+    DEFAULT_PORT,
+    defaults.logLevel ?? 'info',
+  );
   // ROOT_URL is Rocket.Chat's name for it; SITE_URL the earlier one, still read.
   const rootUrl = vars.text('ROOT_URL');
   const oldSiteUrl = vars.text('SITE_URL');
@@ -365,6 +355,17 @@ export function loadConfig(
     (text) => {
       const url = (text ?? `http://${formatAddress(host, port)}`).replace(/\/+$/, '');
       if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`must be an http(s) URL, not "${url}"`);
+      // Its origin is where redirect-style sign-ins may return: it must be one, and say no
+      // password (it is shown to every client in avatar URLs).
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw new Error(`must be an http(s) URL, not "${url}"`);
+      }
+      if (parsed.username !== '' || parsed.password !== '') {
+        throw new Error('must not hold credentials (user:password@)');
+      }
       return url;
     },
     'http://127.0.0.1',
@@ -384,18 +385,16 @@ export function loadConfig(
   } catch (error) {
     // A problem inside the services file names its key (services.github.appId).
     if (!(error instanceof ConfigError)) throw error;
-    vars.problem(error.message);
+    vars.problem(...error.problems);
   }
 
   const config: AppConfig = {
     host,
     port,
     siteUrl,
-    databaseUrl: vars.text('DATABASE_URL'),
-    dataDir: resolve(cwd, vars.text('DATA_DIR') ?? 'data/chat'),
-    embeddedDurability: vars.onOff('EMBEDDED_DURABILITY', true),
+    ...readStoreSettings(vars, DEFAULT_DATA_DIR, cwd),
     sessionCache: vars.onOff('SESSION_CACHE', true),
-    redisUrl: vars.text('REDIS_URL'),
+    redisUrl: vars.url('REDIS_URL', ['redis', 'rediss']),
     loginExpirationSeconds: vars.integer('LOGIN_EXPIRATION', 90 * DAY, 1),
     loginRateLimit: vars.integer('LOGIN_RATE_LIMIT', 10, 1),
     apiRateLimit: vars.integer('API_RATE_LIMIT', 120, 1),
@@ -425,12 +424,12 @@ export function loadConfig(
       parseReservedUsernames,
       DEFAULT_RESERVED_USERNAMES,
     ),
-    logLevel: vars.oneOf('LOG_LEVEL', LOG_LEVELS, defaults.logLevel ?? 'info'),
+    logLevel,
     services,
     servicesSource,
     twoFactorKey: vars.read('TWO_FACTOR_KEY', parseTwoFactorKey, undefined),
     admins: vars.read('CHAT_ADMINS', (text) => parseAdmins(text, services), []),
   };
-  if (vars.problems.length > 0) throw new ConfigError(new EnvironmentError(vars.problems).message);
+  vars.finish();
   return config;
 }

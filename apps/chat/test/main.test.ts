@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_VARIABLES } from '../src/config.js';
+import { chatService } from '../src/service.js';
 import { accounts } from './support/accounts.js';
 import { APPS, FakeProvider } from './support/fake-provider.js';
 
@@ -37,80 +39,38 @@ function start(env: NodeJS.ProcessEnv, cwd: string, args: string[] = []) {
 
 let fake: FakeProvider;
 const children: ChildProcess[] = [];
+/** From a services file, signing in; its stdout closed later. */
+let withServices: ReturnType<typeof start>;
+/** Without a services file; its stdout stuck later. */
+let withoutServices: ReturnType<typeof start>;
 beforeAll(async () => {
   fake = await FakeProvider.start();
+  // Both processes start together: their start-ups overlap instead of adding up.
+  const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
+  writeFileSync(
+    join(dir, 'chat.config.yaml'),
+    `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
+  );
+  withServices = start(
+    {
+      PORT: '0',
+      DATABASE_URL: 'memory://',
+      GH_SECRET: APPS.github.appSecret,
+      // A line per request, and thousands of calls from one address (above the default limit).
+      LOG_LEVEL: 'info',
+      API_RATE_LIMIT: '100000',
+    },
+    dir,
+  );
+  withoutServices = start(
+    { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
+    mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
+  );
+  children.push(withServices.child, withoutServices.child);
 });
 afterAll(async () => {
   for (const child of children) child.kill();
   await fake.close();
-});
-
-describe('src/main.ts', () => {
-  it('starts from a YAML file with secrets from the environment, prints its URL and services, and signs in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
-    writeFileSync(
-      join(dir, 'chat.config.yaml'),
-      `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
-    );
-    const run = start(
-      { PORT: '0', DATABASE_URL: 'memory://', GH_SECRET: APPS.github.appSecret },
-      dir,
-    );
-    children.push(run.child);
-    const output = await run.waitFor(/chat login service on/);
-    expect(output).toContain('services from');
-    expect(output).toContain('github (github)');
-    expect(output).not.toContain(APPS.github.appSecret);
-    // Off a terminal (a pipe here) every line is JSON.
-    for (const line of output.trim().split('\n'))
-      expect(() => JSON.parse(line), line).not.toThrow();
-    const url = /chat login service on (http:\/\/[^\s"]+)/.exec(output)?.[1];
-    expect(url).toBeDefined();
-
-    const response = await fetch(`${url}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        serviceName: 'github',
-        ...accounts.github(fake),
-        ...APPS.github,
-        expiresIn: 60,
-      }),
-    });
-    expect(response.status).toBe(200);
-    const { data } = (await response.json()) as { data: { userId: string; authToken: string } };
-    const meResponse = await fetch(`${url}/api/v1/me`, {
-      headers: { 'x-user-id': data.userId, 'x-auth-token': data.authToken },
-    });
-    expect(meResponse.status).toBe(200);
-    expect(run.output()).not.toContain(data.authToken);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-    // The embedded store's first start (initdb) is slow on a busy machine.
-  }, 90_000);
-
-  it('starts with no services when there is no file, and says so', async () => {
-    const run = start(
-      { PORT: '0', DATABASE_URL: 'memory://' },
-      mkdtempSync(join(tmpdir(), 'chat-')),
-    );
-    children.push(run.child);
-    expect(await run.waitFor(/no services configured/)).toContain('no services configured');
-    run.child.kill('SIGTERM');
-    await run.exited;
-  });
-
-  it('stops at start with an error naming the bad key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chat-bad-'));
-    writeFileSync(
-      join(dir, 'chat.config.yaml'),
-      'services:\n  twitter: { type: twitter, appId: k }\n',
-    );
-    const run = start({ PORT: '0', DATABASE_URL: 'memory://' }, dir);
-    children.push(run.child);
-    expect(await run.exited).toBe(1);
-    expect(run.output()).toContain('configuration error: services.twitter.appSecret: required');
-  });
 });
 
 /** 'exited', or 'still running' when the process outlives `ms`. */
@@ -131,32 +91,62 @@ async function requests(url: string, count: number, concurrency = 16) {
   );
 }
 
-describe('src/main.ts when the reader of its output is gone or stuck', () => {
-  async function started() {
-    const run = start(
-      // Thousands of calls from one address: above the per-address API rate limit's default.
-      { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
-      mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
-    );
-    children.push(run.child);
-    const banner = await run.waitFor(/chat login service on/);
-    const url = /chat login service on (http:\/\/[^\s"]+)/.exec(banner)?.[1];
-    if (!url) throw new Error(`no banner:\n${banner}`);
-    return { run, url };
-  }
+/** The URL the banner names, once it is out. */
+async function listening(run: ReturnType<typeof start>) {
+  const banner = await run.waitFor(/chat login service on/);
+  const url = /chat login service on (http:\/\/[^\s"]+)/.exec(banner)?.[1];
+  if (!url) throw new Error(`no banner:\n${banner}`);
+  return url;
+}
 
-  it('keeps answering with stdout a pipe whose reader is closed, and exits on time on SIGTERM', async () => {
-    const { run, url } = await started();
+// Two processes, each answering several checks: what only a process shows (its output, its
+// signals, a reader of its output that goes away). What the start-up decides before it listens
+// is checked in-process below.
+describe('src/main.ts in a process', () => {
+  it('starts from a YAML file with secrets from the environment, signs in, then keeps answering with its stdout closed and exits 0 on time on SIGTERM', async () => {
+    const run = withServices;
+    const url = await listening(run);
+    const output = run.output();
+    expect(output).toContain('services from');
+    expect(output).toContain('github (github)');
+    expect(output).not.toContain(APPS.github.appSecret);
+
+    const response = await fetch(`${url}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        serviceName: 'github',
+        ...accounts.github(fake),
+        ...APPS.github,
+        expiresIn: 60,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { userId: string; authToken: string } };
+    const meResponse = await fetch(`${url}/api/v1/me`, {
+      headers: { 'x-user-id': data.userId, 'x-auth-token': data.authToken },
+    });
+    expect(meResponse.status).toBe(200);
+    await run.waitFor(/"url":"\/api\/v1\/me"/);
+    expect(run.output()).not.toContain(data.authToken);
+    // Off a terminal (a pipe here) every line is JSON.
+    for (const line of run.output().trim().split('\n'))
+      expect(() => JSON.parse(line), line).not.toThrow();
+
     // The reading end closes (a terminal closed, `| head` done, a log shipper gone): every
     // later write to stdout fails with EPIPE.
     run.child.stdout.destroy();
     await requests(url, 50);
     run.child.kill('SIGTERM');
     expect(await exitWithin(run.exited, 5000)).toBe('exited');
+    expect(await run.exited).toBe(0);
+    // The embedded store's first start (initdb) is slow on a busy machine.
   }, 90_000);
 
-  it('keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
-    const { run, url } = await started();
+  it('starts with no services when there is no file and says so, keeps answering while the reader has stopped reading, and exits on time on SIGTERM', async () => {
+    const run = withoutServices;
+    const url = await listening(run);
+    expect(run.output()).toContain('no services configured');
     // A log shipper that hangs: the pipe fills up and every write to it would block.
     run.child.stdout.pause();
     await requests(url, 2000);
@@ -165,38 +155,70 @@ describe('src/main.ts when the reader of its output is gone or stuck', () => {
   }, 90_000);
 });
 
-describe('src/main.ts command line and listening errors', () => {
-  it('--help prints the usage (variables, documentation) and exits 0 without starting', async () => {
-    const run = start({}, mkdtempSync(join(tmpdir(), 'chat-help-')), ['--help']);
-    children.push(run.child);
-    expect(await run.exited).toBe(0);
-    expect(run.output()).toContain('Usage: npm run chat');
+/** The start-up as `npm run chat -- ARGS` runs it with `env`, up to where it would listen. */
+const startUp = (argv: string[], env: Record<string, string>) =>
+  runServiceInProcess(chatService, argv, { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env });
+
+describe('src/main.ts command line, configuration and listening errors', () => {
+  it('--help prints the usage (every variable, documentation) and exits 0 without starting', async () => {
+    const run = await startUp(['--help'], {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: npm run chat');
     for (const name of [
-      'PORT',
-      'LOG_LEVEL',
-      'CHAT_CONFIG',
-      'EMBEDDED_DURABILITY',
+      ...CHAT_VARIABLES.map((variable) => variable.name),
       'apps/chat/README.md',
     ]) {
-      expect(run.output()).toContain(name);
+      expect(run.stdout).toContain(name);
     }
-    expect(run.output()).not.toContain('chat login service on');
+    expect(run.stdout + run.log).not.toContain('chat login service on');
+  });
+
+  it('refuses an unknown argument with exit code 2 instead of ignoring it', async () => {
+    const run = await startUp(['--port', '4000'], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'unknown argument "--port": settings are environment variables (see --help)\n',
+    );
+  });
+
+  it('stops at start with an error naming the bad key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chat-bad-'));
+    writeFileSync(
+      join(dir, 'chat.config.yaml'),
+      'services:\n  twitter: { type: twitter, appId: k }\n',
+    );
+    const run = await startUp([], {
+      PORT: '0',
+      DATABASE_URL: 'memory://',
+      CHAT_CONFIG: join(dir, 'chat.config.yaml'),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('configuration error: services.twitter.appSecret: required\n');
+  });
+
+  it('names every bad variable at once, one a line, exit code 1', async () => {
+    const run = await startUp([], {
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://root:hunter2@db/chat',
+      TRUST_PROXY: '2',
+      SESSION_CACHE: 'yes',
+    });
+    expect(run.code).toBe(1);
+    const [heading, ...problems] = run.stderr.trimEnd().split('\n');
+    expect(heading).toBe('configuration errors (5):');
+    const named = problems.map((line) => /^ {2}- ([A-Z_]+): /.exec(line)?.[1]).sort();
+    expect(named).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SESSION_CACHE', 'TRUST_PROXY']);
+    // A database URL's password is never repeated.
+    expect(run.stderr).not.toContain('hunter2');
   });
 
   it('a busy port: one line naming the address and PORT, exit code 1', async () => {
-    const occupier = createServer();
-    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
-    const { port } = occupier.address() as { port: number };
-    try {
-      const run = start(
-        { PORT: String(port), DATABASE_URL: 'memory://' },
-        mkdtempSync(join(tmpdir(), 'chat-')),
-      );
-      children.push(run.child);
-      expect(await run.exited).toBe(1);
-      expect(run.output()).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
-    } finally {
-      occupier.close();
-    }
+    await withBusyPort(async (port) => {
+      const run = await startUp([], { PORT: String(port), DATABASE_URL: 'memory://' });
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.log).toBe('');
+      expect(run.stderr).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
+    });
   });
 });

@@ -12,12 +12,44 @@ export interface EnvVariable {
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The problems found in the environment; the message lists them all, one per line. */
-export class EnvironmentError extends Error {
+/**
+ * The problems found in a service's configuration (its environment, a file it names): each one
+ * names its variable or key. The message is the problem when there is one, else the list, one a
+ * line; `describeConfigError` gives the text a service prints when it refuses to start.
+ */
+export class ConfigError extends Error {
   override name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(problems.length === 1 ? problems[0] : `\n  - ${problems.join('\n  - ')}`);
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.length === 1 ? list[0] : `\n  - ${list.join('\n  - ')}`);
+    this.problems = list;
   }
+}
+
+/**
+ * What a service prints when its configuration is refused, in one shape for every service:
+ * `configuration error: PROBLEM` for one problem, or every problem on a line of its own.
+ */
+export function describeConfigError(error: ConfigError): string {
+  const { problems } = error;
+  return problems.length === 1
+    ? `configuration error: ${problems[0]}`
+    : `configuration errors (${problems.length}):\n  - ${problems.join('\n  - ')}`;
+}
+
+/** The longest a recorded problem is; past it the text is cut and ends with `…`. */
+export const MAX_PROBLEM_LENGTH = 500;
+
+function printable(message: string): string {
+  const escaped = message.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters replaced here
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > MAX_PROBLEM_LENGTH
+    ? `${escaped.slice(0, MAX_PROBLEM_LENGTH - 1)}…`
+    : escaped;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,19 +67,38 @@ export class EnvironmentReader {
 
   /** The variable's text, trimmed; an empty variable is unset (`FOO= npm start`). */
   text(name: string): string | undefined {
-    if (!this.#declared.has(name)) {
-      throw new Error(`${name} is read but not declared in the service's variables`);
-    }
-    const value = this.#env[name]?.trim();
+    const value = this.#raw(name)?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
 
   /**
-   * `parse(text)` (text undefined when unset); an Error it throws is recorded as
-   * `NAME: message` and `fallback` is answered instead, so reading goes on.
+   * The variable's text as it is given, spaces included: a secret or a password, where a space
+   * is part of the value and trimming it would silently change it. Empty is unset.
    */
-  read<T>(name: string, parse: (text: string | undefined) => T, fallback: T): T {
-    const text = this.text(name);
+  verbatim(name: string): string | undefined {
+    const value = this.#raw(name);
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  #raw(name: string): string | undefined {
+    if (!this.#declared.has(name)) {
+      throw new Error(`${name} is read but not declared in the service's variables`);
+    }
+    return this.#env[name];
+  }
+
+  /**
+   * `parse(text)` (text undefined when unset); an Error it throws is recorded as
+   * `NAME: message` and `fallback` is answered instead, so reading goes on. The text is trimmed,
+   * or `verbatim` (see there).
+   */
+  read<T>(
+    name: string,
+    parse: (text: string | undefined) => T,
+    fallback: T,
+    form: 'trimmed' | 'verbatim' = 'trimmed',
+  ): T {
+    const text = form === 'verbatim' ? this.verbatim(name) : this.text(name);
     try {
       return parse(text);
     } catch (error) {
@@ -88,8 +139,13 @@ export class EnvironmentReader {
     );
   }
 
-  /** One of `values`, or `fallback` when unset. */
-  oneOf<const T extends string>(name: string, values: readonly T[], fallback: T): T {
+  /** One of `values` (trimmed, or `verbatim`: exactly), or `fallback` when unset. */
+  oneOf<const T extends string>(
+    name: string,
+    values: readonly T[],
+    fallback: T,
+    form: 'trimmed' | 'verbatim' = 'trimmed',
+  ): T {
     return this.read(
       name,
       (text) => {
@@ -98,15 +154,40 @@ export class EnvironmentReader {
         throw new Error(`must be one of ${values.join(', ')}, not ${JSON.stringify(text)}`);
       },
       fallback,
+      form,
     );
   }
 
-  problem(message: string): void {
-    this.problems.push(message);
+  /**
+   * A URL with one of `schemes` (`['redis', 'rediss']`), or undefined when unset. The value is
+   * never repeated in a problem: a URL may hold a password.
+   */
+  url(name: string, schemes: readonly string[]): string | undefined {
+    return this.read(
+      name,
+      (text) => {
+        if (text === undefined) return undefined;
+        const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
+        if (scheme === undefined || !schemes.includes(scheme)) {
+          throw new Error(`must be a ${schemes.map((known) => `${known}://`).join(' or ')} URL`);
+        }
+        return text;
+      },
+      undefined,
+    );
   }
 
-  /** Throws an EnvironmentError listing every problem recorded, if any. */
+  /**
+   * Records problems. Each is made safe to print, whatever a parser repeated of the value: a
+   * control character is shown escaped (never sent raw to a terminal) and a problem is cut at
+   * MAX_PROBLEM_LENGTH characters (a megabyte-long value is not repeated whole).
+   */
+  problem(...messages: string[]): void {
+    this.problems.push(...messages.map(printable));
+  }
+
+  /** Throws a ConfigError listing every problem recorded, if any. */
   finish(): void {
-    if (this.problems.length > 0) throw new EnvironmentError(this.problems);
+    if (this.problems.length > 0) throw new ConfigError(this.problems);
   }
 }

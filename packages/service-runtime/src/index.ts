@@ -1,8 +1,9 @@
 export { addressBucket } from './address.js';
 export { type CommandLine, formatUsage, readCommandLine, type Usage } from './cli.js';
 export {
+  ConfigError,
+  describeConfigError,
   type Environment,
-  EnvironmentError,
   EnvironmentReader,
   type EnvVariable,
   LOG_LEVELS,
@@ -20,8 +21,27 @@ export {
   parseCorsOrigins,
   parseTrustProxy,
   splitList,
+  TRUST_PROXY_VARIABLE,
   type TrustProxySetting,
 } from './proxy.js';
+export {
+  type ListeningServer,
+  processIO,
+  runService,
+  type ServiceCommand,
+  type ServiceDefinition,
+  type ServiceIO,
+  type ServiceOutput,
+  type StartedService,
+} from './run-service.js';
+export {
+  type ListenSettings,
+  listenVariables,
+  readListenSettings,
+  readStoreSettings,
+  type StoreSettings,
+  storeVariables,
+} from './settings.js';
 export {
   type ClosableServer,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,

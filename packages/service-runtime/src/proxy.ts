@@ -1,4 +1,11 @@
 import { isIP } from 'node:net';
+import type { EnvVariable } from './environment.js';
+
+/** TRUST_PROXY as both services declare it (their CORS_ORIGINS defaults differ). */
+export const TRUST_PROXY_VARIABLE: EnvVariable = {
+  name: 'TRUST_PROXY',
+  help: 'addresses, CIDR ranges or loopback/linklocal/uniquelocal of your proxies (default: none)',
+};
 
 /** The keywords proxy-addr (Fastify's trustProxy) understands besides addresses and ranges. */
 const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

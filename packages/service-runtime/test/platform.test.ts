@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressBucket,
-  EnvironmentError,
+  ConfigError,
   EnvironmentReader,
+  listenVariables,
   parseCorsOrigins,
   parseTrustProxy,
+  readListenSettings,
+  readStoreSettings,
+  storeVariables,
 } from '../src/index.js';
 
 describe('addressBucket (what rate limits and lock-outs count per)', () => {
@@ -88,7 +92,7 @@ describe('EnvironmentReader', () => {
     vars.integer('PORT', 3000, 0, 65535);
     vars.oneOf('LOG_LEVEL', ['info', 'warn'], 'info');
     vars.onOff('CACHE', true);
-    expect(() => vars.finish()).toThrow(EnvironmentError);
+    expect(() => vars.finish()).toThrow(ConfigError);
     expect(vars.problems).toEqual([
       'PORT: must be an integer >= 0, not "eighty"',
       'LOG_LEVEL: must be one of info, warn, not "loud"',
@@ -101,5 +105,55 @@ describe('EnvironmentReader', () => {
     expect(vars.integer('PORT', 3000, 0)).toBe(3000);
     expect(() => vars.text('OTHER')).toThrow('not declared');
     expect(() => vars.finish()).not.toThrow();
+  });
+});
+
+describe('the settings every service reads alike', () => {
+  const variables = [
+    ...listenVariables(3000),
+    ...Object.values(storeVariables('data/x')),
+    { name: 'REDIS_URL', help: 'redis' },
+    { name: 'SECRET', help: 'a secret' },
+  ];
+
+  it('reads where to listen, the log level and the store, with their defaults', () => {
+    const vars = new EnvironmentReader({ DATA_DIR: 'here' }, variables);
+    expect(readListenSettings(vars, 3000, 'warn')).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      logLevel: 'warn',
+    });
+    expect(readStoreSettings(vars, 'data/x', '/srv')).toEqual({
+      databaseUrl: undefined,
+      dataDir: '/srv/here',
+      embeddedDurability: true,
+    });
+    expect(vars.problems).toEqual([]);
+  });
+
+  it('refuses a DATABASE_URL or REDIS_URL of another kind without repeating it (it may hold a password)', () => {
+    const vars = new EnvironmentReader(
+      { DATABASE_URL: 'mysql://root:hunter2@db/x', REDIS_URL: 'http://:hunter2@cache' },
+      variables,
+    );
+    readStoreSettings(vars, 'data/x');
+    expect(vars.url('REDIS_URL', ['redis', 'rediss'])).toBeUndefined();
+    expect(vars.problems).toEqual([
+      'DATABASE_URL: must be a postgres:// (or postgresql://) URL or memory://, not mysql:',
+      'REDIS_URL: must be a redis:// or rediss:// URL',
+    ]);
+    const good = new EnvironmentReader(
+      { DATABASE_URL: 'postgresql://u@db/x', REDIS_URL: 'rediss://cache:6380' },
+      variables,
+    );
+    expect(readStoreSettings(good, 'data/x').databaseUrl).toBe('postgresql://u@db/x');
+    expect(good.url('REDIS_URL', ['redis', 'rediss'])).toBe('rediss://cache:6380');
+  });
+
+  it('keeps the spaces of a value read verbatim (a secret), trims the others', () => {
+    const vars = new EnvironmentReader({ SECRET: ' s p ', HOST: ' ::1 ' }, variables);
+    expect(vars.verbatim('SECRET')).toBe(' s p ');
+    expect(vars.read('SECRET', (text) => text, undefined, 'verbatim')).toBe(' s p ');
+    expect(vars.text('HOST')).toBe('::1');
   });
 });

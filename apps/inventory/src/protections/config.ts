@@ -1,18 +1,20 @@
 import { isIP } from 'node:net';
 import {
+  type Environment,
+  EnvironmentReader,
   parseCorsOrigins,
   parseTrustProxy,
   splitList,
   type TrustProxySetting,
 } from '@netops/service-runtime';
-import { Type } from 'typebox';
-import { Value } from 'typebox/value';
+import { INVENTORY_VARIABLES } from '../variables.js';
 import { type AllowedHosts, type HostPattern, parseHost } from './host-guard.js';
 import { DEFAULT_LOGIN_LOCKOUT, type LoginLockoutPolicy } from './login-lockout-policy.js';
 
 /**
- * The protections' part of the service configuration, read once from the environment by the
- * core's config.ts (which passes `env`; nothing here reads process.env). Every variable, default
+ * The protections' part of the service configuration, read once from the environment with the
+ * core's (config.ts passes its reader; nothing here reads process.env). The variables are
+ * declared with the service's others, in variables.ts. Every variable, default
  * and limit is documented in the app's README.md (section Protections).
  */
 export interface ProtectionsConfig {
@@ -80,128 +82,77 @@ export const PROTECTIONS_DEFAULTS = {
   },
 } as const;
 
-const integerText = (description: string) =>
-  Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description }));
+/** The largest number these variables take (15 digits), as they always have. */
+const LARGEST = 999_999_999_999_999;
 
 /**
- * The variables as the environment gives them (text); `readProtectionsConfig` checks them against
- * this schema, then converts. The core may merge these properties into its own schema.
+ * Reads and checks the protections' variables from `env` on their own, reporting all problems at
+ * once (a ConfigError); empty variables count as unset. The service reads them with the rest of
+ * its configuration instead (config.ts, through `readProtections`).
  */
-export const ProtectionsEnvSchema = Type.Object({
-  RATE_LIMIT_MAX: integerText('Requests per client IP and window; 0 turns the limit off'),
-  RATE_LIMIT_WINDOW_MS: integerText('Rate-limit window in milliseconds'),
-  REDIS_URL: Type.Optional(
-    Type.String({ pattern: '^rediss?://', description: 'Shared rate-limit counters' }),
-  ),
-  TRUST_PROXY: Type.Optional(
-    Type.String({ description: 'Comma list of trusted proxy addresses, CIDRs or keywords' }),
-  ),
-  CORS_ORIGINS: Type.Optional(
-    Type.String({ description: 'Comma list of allowed browser origins, or "none"' }),
-  ),
-  TLS_CERT_FILE: Type.Optional(Type.String({ description: 'PEM certificate (chain) for HTTPS' })),
-  TLS_KEY_FILE: Type.Optional(Type.String({ description: 'PEM private key for HTTPS' })),
-  BODY_LIMIT: integerText('Largest request body in bytes'),
-  HEADERS_TIMEOUT_MS: integerText('Time allowed to receive the request headers'),
-  REQUEST_TIMEOUT_MS: integerText('Time allowed to receive the whole request'),
-  KEEP_ALIVE_TIMEOUT_MS: integerText('Idle time before a kept-alive connection is closed'),
-  CONNECTION_TIMEOUT_MS: integerText('Inactivity before a socket is destroyed; 0: never'),
-  ALLOWED_HOSTS: Type.Optional(
-    Type.String({ description: 'Comma list of host names (host or host:port) served, or "*"' }),
-  ),
-  LOGIN_FAILURES_PER_ADDRESS: integerText('Failed logins per account and address before delays'),
-  LOGIN_FAILURES_PER_ACCOUNT: integerText('Failed logins per account before delays'),
-  LOGIN_MAX_DELAY_SECONDS: integerText('Longest delay after failed logins, in seconds'),
-});
-
-type ProtectionsEnv = Partial<Record<keyof typeof ProtectionsEnvSchema.properties, string>>;
-
-/** Carries every problem found, so the core can merge them into its own start-up report. */
-export class ProtectionsConfigError extends Error {
-  override name = 'ProtectionsConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  }
+export function readProtectionsConfig(env: Environment): ProtectionsConfig {
+  const vars = new EnvironmentReader(env, INVENTORY_VARIABLES);
+  const config = readProtections(vars);
+  vars.finish();
+  return config;
 }
 
 /**
- * Reads and checks the protections' variables from `env`, reporting all problems at once.
- * Empty variables count as unset.
+ * The protections' variables, read through the service's reader: each problem is recorded there
+ * (and a default used in its place), so the start-up reports them with every other one.
  */
-export function readProtectionsConfig(env: Record<string, string | undefined>): ProtectionsConfig {
-  const present = Object.fromEntries(
-    Object.keys(ProtectionsEnvSchema.properties)
-      .map((name) => [name, env[name]?.trim()] as const)
-      .filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const problems: string[] = [];
-  if (!Value.Check(ProtectionsEnvSchema, present)) {
-    for (const error of Value.Errors(ProtectionsEnvSchema, present)) {
-      problems.push(`${error.instancePath.slice(1) || 'environment'}: ${error.message}`);
-    }
-  }
-  const vars = present as ProtectionsEnv;
-
-  const rateLimitWindowMs = Number(
-    vars.RATE_LIMIT_WINDOW_MS ?? PROTECTIONS_DEFAULTS.rateLimitWindowMs,
-  );
-  if (rateLimitWindowMs < 1) problems.push('RATE_LIMIT_WINDOW_MS: must be at least 1');
-  const bodyLimit = Number(vars.BODY_LIMIT ?? PROTECTIONS_DEFAULTS.bodyLimit);
-  if (bodyLimit < 1) problems.push('BODY_LIMIT: must be at least 1');
-
-  const timeouts = readTimeouts(vars, problems);
-
-  const trustProxy = collect(problems, 'TRUST_PROXY', () => parseTrustProxy(vars.TRUST_PROXY));
-  const corsOrigins = collect(problems, 'CORS_ORIGINS', () =>
-    parseCorsOrigins(vars.CORS_ORIGINS, DEFAULT_CORS_ORIGINS),
-  );
-  const allowedHosts = collect(problems, 'ALLOWED_HOSTS', () =>
-    parseAllowedHosts(vars.ALLOWED_HOSTS, env.HOST?.trim()),
-  );
-  const loginLockout = readLoginLockout(vars, problems);
-
-  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = vars;
+export function readProtections(vars: EnvironmentReader): ProtectionsConfig {
+  const defaults = PROTECTIONS_DEFAULTS;
+  const certFile = vars.text('TLS_CERT_FILE');
+  const keyFile = vars.text('TLS_KEY_FILE');
   if ((certFile === undefined) !== (keyFile === undefined)) {
-    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both for HTTPS, or neither for HTTP');
+    vars.problem('TLS_CERT_FILE and TLS_KEY_FILE: set both for HTTPS, or neither for HTTP');
   }
-
-  if (problems.length > 0) throw new ProtectionsConfigError(problems);
   return {
-    rateLimitMax: Number(vars.RATE_LIMIT_MAX ?? PROTECTIONS_DEFAULTS.rateLimitMax),
-    rateLimitWindowMs,
-    redisUrl: vars.REDIS_URL,
-    trustProxy: trustProxy ?? false,
-    corsOrigins: corsOrigins ?? DEFAULT_CORS_ORIGINS,
+    rateLimitMax: vars.integer('RATE_LIMIT_MAX', defaults.rateLimitMax, 0, LARGEST),
+    rateLimitWindowMs: vars.integer('RATE_LIMIT_WINDOW_MS', defaults.rateLimitWindowMs, 1, LARGEST),
+    redisUrl: vars.url('REDIS_URL', ['redis', 'rediss']),
+    trustProxy: vars.read('TRUST_PROXY', parseTrustProxy, false),
+    corsOrigins: vars.read(
+      'CORS_ORIGINS',
+      (text) => parseCorsOrigins(text, DEFAULT_CORS_ORIGINS),
+      DEFAULT_CORS_ORIGINS,
+    ),
     tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
-    bodyLimit,
-    timeouts,
-    allowedHosts: allowedHosts ?? { any: false, names: [] },
-    loginLockout,
+    bodyLimit: vars.integer('BODY_LIMIT', defaults.bodyLimit, 1, LARGEST),
+    timeouts: readTimeouts(vars),
+    allowedHosts: vars.read('ALLOWED_HOSTS', (text) => parseAllowedHosts(text, vars.text('HOST')), {
+      any: false,
+      names: [],
+    }),
+    loginLockout: readLoginLockout(vars),
   };
 }
 
-function readLoginLockout(vars: ProtectionsEnv, problems: string[]): LoginLockoutPolicy {
-  const policy: LoginLockoutPolicy = {
-    ...DEFAULT_LOGIN_LOCKOUT,
-    failuresPerAddress: Number(
-      vars.LOGIN_FAILURES_PER_ADDRESS ?? DEFAULT_LOGIN_LOCKOUT.failuresPerAddress,
+function readLoginLockout(vars: EnvironmentReader): LoginLockoutPolicy {
+  const defaults = DEFAULT_LOGIN_LOCKOUT;
+  const maxDelaySeconds = vars.integer(
+    'LOGIN_MAX_DELAY_SECONDS',
+    defaults.maxDelayMs / 1000,
+    1,
+    86_400,
+  );
+  return {
+    ...defaults,
+    failuresPerAddress: vars.integer(
+      'LOGIN_FAILURES_PER_ADDRESS',
+      defaults.failuresPerAddress,
+      1,
+      LARGEST,
     ),
-    failuresPerAccount: Number(
-      vars.LOGIN_FAILURES_PER_ACCOUNT ?? DEFAULT_LOGIN_LOCKOUT.failuresPerAccount,
+    failuresPerAccount: vars.integer(
+      'LOGIN_FAILURES_PER_ACCOUNT',
+      defaults.failuresPerAccount,
+      1,
+      LARGEST,
     ),
-    maxDelayMs:
-      vars.LOGIN_MAX_DELAY_SECONDS === undefined
-        ? DEFAULT_LOGIN_LOCKOUT.maxDelayMs
-        : Number(vars.LOGIN_MAX_DELAY_SECONDS) * 1000,
+    maxDelayMs: maxDelaySeconds * 1000,
   };
-  if (policy.failuresPerAddress < 1)
-    problems.push('LOGIN_FAILURES_PER_ADDRESS: must be at least 1');
-  if (policy.failuresPerAccount < 1)
-    problems.push('LOGIN_FAILURES_PER_ACCOUNT: must be at least 1');
-  if (policy.maxDelayMs < 1000 || policy.maxDelayMs > 86_400_000) {
-    problems.push('LOGIN_MAX_DELAY_SECONDS: must be 1 to 86400');
-  }
-  return policy;
 }
 
 /**
@@ -230,31 +181,19 @@ export function parseAllowedHosts(text: string | undefined, listenHost?: string)
   return { any: false, names };
 }
 
-function readTimeouts(vars: ProtectionsEnv, problems: string[]): ServerTimeouts {
+function readTimeouts(vars: EnvironmentReader): ServerTimeouts {
   const defaults = PROTECTIONS_DEFAULTS.timeouts;
+  // 0 would mean "no limit" to Node for the first three: exactly what the limits prevent.
   const timeouts: ServerTimeouts = {
-    headersMs: Number(vars.HEADERS_TIMEOUT_MS ?? defaults.headersMs),
-    requestMs: Number(vars.REQUEST_TIMEOUT_MS ?? defaults.requestMs),
-    keepAliveMs: Number(vars.KEEP_ALIVE_TIMEOUT_MS ?? defaults.keepAliveMs),
-    connectionMs: Number(vars.CONNECTION_TIMEOUT_MS ?? defaults.connectionMs),
+    headersMs: vars.integer('HEADERS_TIMEOUT_MS', defaults.headersMs, 1, LARGEST),
+    requestMs: vars.integer('REQUEST_TIMEOUT_MS', defaults.requestMs, 1, LARGEST),
+    keepAliveMs: vars.integer('KEEP_ALIVE_TIMEOUT_MS', defaults.keepAliveMs, 1, LARGEST),
+    connectionMs: vars.integer('CONNECTION_TIMEOUT_MS', defaults.connectionMs, 0, LARGEST),
   };
-  // 0 would mean "no limit" to Node for these three: exactly what the limits are there to prevent.
-  if (timeouts.headersMs < 1) problems.push('HEADERS_TIMEOUT_MS: must be at least 1');
-  if (timeouts.requestMs < 1) problems.push('REQUEST_TIMEOUT_MS: must be at least 1');
-  if (timeouts.keepAliveMs < 1) problems.push('KEEP_ALIVE_TIMEOUT_MS: must be at least 1');
   if (timeouts.headersMs > timeouts.requestMs) {
-    problems.push(
+    vars.problem(
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
     );
   }
   return timeouts;
-}
-
-function collect<T>(problems: string[], name: string, parse: () => T): T | undefined {
-  try {
-    return parse();
-  } catch (error) {
-    problems.push(`${name}: ${(error as Error).message}`);
-    return undefined;
-  }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError, describeConfigError } from '@netops/service-runtime';
 import { migrate, openStore, type Store } from '@netops/store';
 import { generatePassword, PasswordHasher } from '../auth/passwords.js';
 import { loadConfig } from '../config.js';
@@ -46,7 +47,8 @@ export async function runCreateAdmin(
   try {
     config = loadConfig(env, { logLevel: 'warn' });
   } catch (error) {
-    output.err(`${error instanceof Error ? error.message : String(error)}\n`);
+    // In the service's own shape: every problem, one a line.
+    output.err(`${error instanceof ConfigError ? describeConfigError(error) : String(error)}\n`);
     return 1;
   }
   const embedded = config.databaseUrl === undefined;

@@ -1,8 +1,8 @@
+import { ConfigError } from '@netops/service-runtime';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CORS_ORIGINS,
   DEFAULT_LOGIN_LOCKOUT,
-  ProtectionsConfigError,
   readProtectionsConfig,
 } from '../../src/protections/index.js';
 
@@ -95,8 +95,8 @@ describe('readProtectionsConfig', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(ProtectionsConfigError);
-    const problems = (thrown as ProtectionsConfigError).problems.join('\n');
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const problems = (thrown as ConfigError).problems.join('\n');
     for (const name of [
       'RATE_LIMIT_MAX',
       'RATE_LIMIT_WINDOW_MS',

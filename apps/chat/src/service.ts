@@ -1,0 +1,69 @@
+import { formatAddress, type ServiceDefinition } from '@netops/service-runtime';
+import { migrate, openStore, type Store } from '@netops/store';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { type AppConfig, CHAT_VARIABLES, loadConfig } from './config.js';
+import { type Database, MIGRATIONS } from './db/schema.js';
+
+/**
+ * The chat login service as the platform's runService starts it (main.ts): its --help, its
+ * configuration, and what it opens (the store, Redis when REDIS_URL is set) and closes again.
+ */
+export const chatService: ServiceDefinition<AppConfig> = {
+  usage: {
+    summary:
+      "Chat login service: the chat platform's OAuth login (POST /api/v1/login) and sessions.",
+    command: 'npm run chat   (node apps/chat/dist/main.js once built)',
+    docs: ['README: apps/chat/README.md (every variable, the services file, the demo provider)'],
+  },
+  variables: CHAT_VARIABLES,
+  configure: (env, logLevel) => loadConfig(env, process.cwd(), { logLevel }),
+
+  async start(config, { output, note }) {
+    const services = config.services.map((service) => `${service.name} (${service.type})`);
+    note(
+      services.length > 0
+        ? `services from ${config.servicesSource}: ${services.join(', ')}`
+        : `no services configured (${config.servicesSource})`,
+    );
+    const store = await openStore<Database>({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      durable: config.embeddedDurability ?? true,
+      onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
+      onCreate: () =>
+        note(`creating the embedded database in ${config.dataDir} (first start only)…`),
+    });
+    await migrate(store as Store<unknown>, MIGRATIONS);
+    const redis = config.redisUrl
+      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+      : undefined;
+    redis?.on('error', (error) => note(`redis: ${error.message}`, 50));
+    const closeConnections = async () => {
+      redis?.disconnect();
+      await store.close();
+    };
+    try {
+      const app = await buildApp(config, {
+        store,
+        ...(redis ? { redis } : {}),
+        logger: {
+          level: config.logLevel,
+          redact: ['req.headers["x-auth-token"]', 'req.headers.authorization'],
+          stream: output.stream,
+        },
+      });
+      return {
+        app,
+        close: closeConnections,
+        announce({ port }) {
+          note(`chat login service on http://${formatAddress(config.host, port)}`);
+          note(`storage: ${store.description}${redis ? '; rate limits in Redis' : ''}`);
+        },
+      };
+    } catch (error) {
+      await closeConnections();
+      throw error;
+    }
+  },
+};
