@@ -542,7 +542,7 @@ describe('bulk create', () => {
       ],
     });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json().message).toBe('Item 2: VLAN id already exists (vlan_id)');
+    expect(clash.json().message).toBe('Item 2 (vlan_id): VLAN id already exists');
     const invalid = await ctx.as('admin', {
       method: 'POST',
       url: '/vlans',
@@ -552,7 +552,7 @@ describe('bulk create', () => {
       ],
     });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().message).toBe('body/1/vlan_id must be <= 4094');
+    expect(invalid.json().message).toBe('Item 1 (vlan_id): must be <= 4094');
     const dangling = await ctx.as('admin', {
       method: 'POST',
       url: '/devices',
@@ -562,7 +562,7 @@ describe('bulk create', () => {
       ],
     });
     expect(dangling.statusCode).toBe(400);
-    expect(dangling.json().message).toMatch(/^Item 1: location_id: Location not found/);
+    expect(dangling.json().message).toMatch(/^Item 1 \(location_id\): Location not found$/);
     for (const payload of [
       [],
       Array.from({ length: 1001 }, (_, i) => ({ vlan_id: 1 + i, name: 'n' })),

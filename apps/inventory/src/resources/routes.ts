@@ -191,14 +191,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     return sealed;
   };
   /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
-  const checkUrls = async (items: readonly Row[], label = (_index: number) => '') => {
+  const checkUrls = async (items: readonly Row[], label?: (index: number) => string) => {
     if (urlColumns.length === 0) return;
     for (const [index, item] of items.entries()) {
       for (const column of urlColumns) {
         const value = item[column];
         if (typeof value !== 'string') continue;
         const problem = checkOutboundUrl ? await checkOutboundUrl(value) : undefined;
-        if (problem !== undefined) throw badRequest(`${label(index)}${column}: ${problem}`);
+        if (problem === undefined) continue;
+        throw badRequest(
+          label ? `${label(index)} (${column}): ${problem}` : `${column}: ${problem}`,
+        );
       }
     }
   };
@@ -386,7 +389,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       },
       async (request, reply) => {
         if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
-        await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
+        await checkUrls(request.body as Row[], (index) => `Item ${index}`);
         const rows = await createMany(request, request.body as Row[]);
         // Written here: the route's serialiser knows the one-record branch only.
         return reply
@@ -438,7 +441,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
             );
           }
         });
-        await checkUrls(items, (index) => `Item ${index}: `);
+        await checkUrls(items, (index) => `Item ${index}`);
         const updates = items.map(({ id, etag, ...fields }, index) => {
           if (etag === undefined) return { id, values: prepare(fields) };
           // The tag as an ETag header gives it; a weak one never matches (strong comparison).
