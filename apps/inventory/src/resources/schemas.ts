@@ -6,11 +6,13 @@ import {
   MAX_TAGS_PER_RECORD,
   type ResourceDefinition,
   secretColumns,
+  sortableColumns,
   systemColumnsOf,
   TagSchema,
   tagColumns,
   writableColumns,
 } from './definition.js';
+import { MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
 import { lookupParameters, MatchText } from './lookups.js';
 
 /**
@@ -23,6 +25,28 @@ export const MAX_BATCH_ITEMS = 1000;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE = 1_000_000;
+
+/**
+ * `limit` of every paged list: 1 to MAX_PAGE_SIZE, anything else refused with 400 naming it (the
+ * document's maximum is the server's).
+ */
+export const PageSize = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE_SIZE,
+  default: DEFAULT_PAGE_SIZE,
+  description: `Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+});
+
+/**
+ * One sort key, `<field>:asc` or `<field>:desc`, over the fields a list sorts by: the pattern
+ * documents them and the validator enforces it (a bad key is a 400 naming it).
+ */
+export function sortKeySchema(fields: readonly string[]) {
+  return Type.String({
+    pattern: `^(${fields.join('|')}):(asc|desc)$`,
+    description: `\`<field>:asc\` or \`<field>:desc\`, where <field> is one of ${fields.join(', ')}`,
+  });
+}
 
 export const IdParams = Type.Object(
   { id: Type.String({ format: 'uuid' }) },
@@ -170,11 +194,16 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
           '`Accept: text/csv`. Not with page or cursor.',
       }),
     ),
-    // No maximum: larger sizes are clamped to MAX_PAGE_SIZE, and meta.limit says so.
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
-    // Repeatable; the validator turns a single value into a one-item array. The grammar
-    // (field:asc|desc over the allow-list) is checked by parseSortKeys for a clearer message.
-    sortby: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+    limit: Type.Optional(PageSize),
+    // Repeatable; the validator turns a single value into a one-item array.
+    sortby: Type.Optional(
+      Type.Array(sortKeySchema(sortableColumns(definition)), {
+        maxItems: 10,
+        description:
+          'Sort keys applied in the order given (repeat the parameter for more than one); by ' +
+          'id last, so the order is total.',
+      }),
+    ),
   };
   for (const name of filterableColumns(definition)) {
     if (exclude.includes(name)) continue;
@@ -262,8 +291,7 @@ export function conditionalHeaders(...names: ReadonlyArray<'If-Match' | 'If-None
     'If-None-Match':
       "Reads: answer 304 without a body if the record's ETag is one of these. Writes: 412 and nothing changes if it is (`*`: the record exists). Evaluated after If-Match (RFC 9110 §13.2.2).",
   } as const;
-  const grammar =
-    ' Grammar (RFC 9110 §13.1): `*`, or a comma-separated list of entity tags `"…"` or `W/"…"`; anything else is 400.';
+  const grammar = ` Grammar (RFC 9110 §13.1): \`*\`, or a comma-separated list of at most ${MAX_CONDITION_TAGS} entity tags \`"…"\` or \`W/"…"\`; anything else is 400.`;
   return Type.Object(
     Object.fromEntries(
       names.map((name) => [
@@ -271,6 +299,7 @@ export function conditionalHeaders(...names: ReadonlyArray<'If-Match' | 'If-None
         Type.Optional(
           Type.String({
             maxLength: 4096,
+            pattern: TAG_CONDITION_PATTERN,
             description: described[name] + grammar,
           }),
         ),
