@@ -75,11 +75,101 @@ export function fullRecordSchema(
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** Documentation addresses (RFC 5737, RFC 3849), times and ids an example can hold. */
+const EXAMPLE_BY_FORMAT: Readonly<Record<string, unknown>> = {
+  ip: '192.0.2.10',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  'date-time': '2026-01-01T00:00:00Z',
+  email: 'someone@example.com',
+};
+
+/**
+ * A value `schema` accepts, for the document's examples: the schema's own `examples`, else one
+ * made from its type, format and bounds (`example-<name>` for text). Undefined when none can be
+ * made without knowing more (a pattern without an example).
+ */
+export function exampleValue(schema: TSchema, name: string): unknown {
+  const given = (schema as { examples?: unknown[] }).examples?.[0];
+  if (given !== undefined) return given;
+  const shape = schema as {
+    anyOf?: TSchema[];
+    const?: unknown;
+    type?: string;
+    format?: string;
+    pattern?: string;
+    minimum?: number;
+    minLength?: number;
+    maxLength?: number;
+    minItems?: number;
+    items?: TSchema;
+  };
+  if (shape.const !== undefined) return shape.const;
+  if (shape.anyOf) return exampleValue(shape.anyOf[0] as TSchema, name);
+  switch (shape.type) {
+    case 'boolean':
+      return false;
+    case 'integer':
+    case 'number':
+      return Math.max(shape.minimum ?? 1, 1);
+    case 'array': {
+      if (!shape.minItems) return [];
+      const item = shape.items && exampleValue(shape.items, name);
+      return item === undefined ? undefined : [item];
+    }
+    case 'string': {
+      if (shape.format) return EXAMPLE_BY_FORMAT[shape.format];
+      if (shape.pattern) return undefined;
+      const text = `example-${name}`.padEnd(shape.minLength ?? 0, '0');
+      return text.slice(0, shape.maxLength ?? text.length);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The example of a create's body: the required fields and those with a default, each with a
+ * value it accepts, so that "Try it out" creates a record. A required reference holds a
+ * placeholder id: the record it names must exist (the first created of that resource).
+ */
+export function exampleRecord(
+  definition: ResourceDefinition,
+  extraProperties: Record<string, TSchema> = {},
+): Record<string, unknown> | undefined {
+  const example: Record<string, unknown> = {};
+  const fields: Array<[string, TSchema, unknown]> = [
+    ...Object.entries(extraProperties).map(([name, schema]): [string, TSchema, unknown] => [
+      name,
+      schema,
+      undefined,
+    ]),
+    ...Object.entries(definition.columns)
+      .filter(([, column]) => !column.readOnly && (column.required || column.default !== undefined))
+      .map(([name, column]): [string, TSchema, unknown] => [name, column.schema, column.default]),
+  ];
+  for (const [name, schema, fallback] of fields) {
+    const optional = (schema as { '~optional'?: boolean })['~optional'] === true;
+    const value = fallback ?? exampleValue(schema, name);
+    if (value === undefined) {
+      if (optional) continue;
+      return undefined;
+    }
+    example[name] = value;
+  }
+  return example;
+}
+
+/** A schema with the example its document shows, when one can be made. */
+export const withExample = <T extends TSchema>(schema: T, example: unknown): T =>
+  example === undefined ? schema : { ...schema, examples: [example] };
+
 /** POST: one record, or an array of 1 to MAX_BATCH_ITEMS records created all or none. */
 export function createBodySchema(definition: ResourceDefinition) {
   const record = fullRecordSchema(definition);
+  const example = exampleRecord(definition);
   return Type.Union([record, Type.Array(record, { minItems: 1, maxItems: MAX_BATCH_ITEMS })], {
     description: `One record, or an array of 1 to ${MAX_BATCH_ITEMS} created all or none.`,
+    ...(example ? { examples: [example] } : {}),
   });
 }
 
