@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
 
 /**
  * Two validators instead of Fastify's one. Query strings and path parameters arrive as text, so
@@ -125,6 +126,9 @@ export function describeIssue(
   }
   if (issue.keyword === 'format' && issue.params.format === 'uuid') {
     return { path: at, reason: 'must be a UUID' };
+  }
+  if (issue.keyword === 'pattern' && issue.params.pattern === ENTITY_TAG_PATTERN) {
+    return { path: at, reason: 'invalid etag: expected an ETag such as "123"' };
   }
   if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
     return { path: at, reason: `must be one of ${issue.params.allowedValues.join(', ')}` };

@@ -34,6 +34,9 @@ export const MAX_CONDITION_TAGS = 64;
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text.
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
 
+/** One entity tag as a JSON Schema pattern (a batch item's `etag`); what parseEntityTag reads. */
+export const ENTITY_TAG_PATTERN = '^[\\t ]*(W/)?"[\\x21\\x23-\\x7e\\x80-\\xff]*"[\\t ]*$';
+
 /**
  * If-Match and If-None-Match as parseTagCondition reads them, as a JSON Schema pattern for the
  * document and the validator: `*`, or a list of entity tags with optional whitespace and empty

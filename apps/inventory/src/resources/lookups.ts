@@ -103,8 +103,11 @@ export function kindOf(column: ColumnDefinition): ColumnKind {
 
 /** Longest `__ic`/`?q=` text: as long as a text column. */
 const MATCH_MAX = 255;
-/** Longest `__in` parameter and most values in it. */
-const IN_MAX_LENGTH = 8192;
+/**
+ * Longest `__in` parameter and most values in it: a value the document allows must fit in a URI
+ * the service reads (MAX_URI_LENGTH, 8190), with room for the path and other parameters.
+ */
+const IN_MAX_LENGTH = 4096;
 export const IN_MAX_VALUES = 100;
 
 /**

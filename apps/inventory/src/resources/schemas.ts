@@ -12,7 +12,7 @@ import {
   tagColumns,
   writableColumns,
 } from './definition.js';
-import { MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
+import { ENTITY_TAG_PATTERN, MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
 import { lookupParameters, MatchText } from './lookups.js';
 
 /**
@@ -200,6 +200,7 @@ export function batchUpdateSchema(definition: ResourceDefinition) {
   properties.etag = Type.Optional(
     Type.String({
       maxLength: 256,
+      pattern: ENTITY_TAG_PATTERN,
       description:
         'The record\'s ETag as last read (`"123"`): the batch is refused with 412, and nothing ' +
         'changed, if the record has changed since.',
