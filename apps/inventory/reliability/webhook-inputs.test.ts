@@ -59,7 +59,7 @@ describe('webhook inputs', () => {
         { name: 'ok', url: 'http://93.184.215.14/' },
         { name: 'bad', url: 'http://169.254.169.254/' },
       ]),
-    ).toMatch(/^Item 1: url: /);
+    ).toMatch(/^Item 1 \(url\): /);
     expect(await count()).toBe(0);
   });
 

@@ -209,7 +209,7 @@ describe('CSV import', () => {
     const cases: Array<[string, number, string]> = [
       ['vlan_id,name\n3700,a\n9999,b\n', 400, 'Row 3 (vlan_id): must be <= 4094'],
       ['vlan_id,name\n3700,a\n3701\n', 400, 'Malformed CSV'],
-      ['vlan_id,name\n3700,a\n1,taken\n', 409, 'Row 3: VLAN id already exists (vlan_id)'],
+      ['vlan_id,name\n3700,a\n1,taken\n', 409, 'Row 3 (vlan_id): VLAN id already exists'],
       ['vlan_id,nope\n3700,a\n', 400, 'Unknown field in CSV header: nope'],
       ['vlan_id,name\n3700,<script>alert(1)</script>\n', 400, 'contains HTML or script content'],
       ['vlan_id,name\n', 400, 'at least one row'],

@@ -386,7 +386,9 @@ describe('batch PATCH etag', () => {
       payload: [{ id: vlans[0]?.id, etag: 'no quotes', status: 'x' }],
     });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().message).toBe('Item 0: invalid etag: expected an ETag such as "123"');
+    expect(invalid.json().message).toBe(
+      'Item 0 (etag): invalid etag: expected an ETag such as "123"',
+    );
   });
 
   it('two batches racing with the same tags: exactly one wins', async () => {

@@ -63,8 +63,8 @@ describe('paging', () => {
     expect(body.data).toHaveLength(10);
   });
 
-  it('clamps a limit above 100 and says so in meta.limit', async () => {
-    const { body } = await list('?limit=500');
+  it('serves a limit of 100 and refuses a larger one, as the document says', async () => {
+    const { body } = await list('?limit=100');
     expect(body.meta).toEqual({
       current_page: 1,
       limit: 100,
@@ -73,6 +73,9 @@ describe('paging', () => {
       next_cursor: null,
     });
     expect(body.data).toHaveLength(25);
+    const refused = await list('?limit=101');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('querystring/limit must be <= 100');
   });
 
   it('gives the last partial page, and an empty data array past the end with the total', async () => {

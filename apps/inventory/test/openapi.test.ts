@@ -77,6 +77,54 @@ describe('OpenAPI document', () => {
     expect(getDevice?.security).toBeUndefined();
   });
 
+  it('groups operations by resource, each with a summary and a unique operationId', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, ...operation })),
+    ) as Array<{ path: string; tags?: string[]; summary?: string; operationId?: string }>;
+    for (const operation of operations) {
+      expect(operation.tags, operation.path).toEqual([operation.path.split('/')[1] || 'service']);
+      expect(operation.summary, operation.path).toMatch(/\w/);
+    }
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(operations.length);
+    const raw = document as unknown as { servers: unknown[]; tags: Array<{ name: string }> };
+    expect(raw.servers).toEqual([{ url: '/', description: 'This server' }]);
+    expect(raw.tags.map((tag) => tag.name)).toContain('devices');
+  });
+
+  it('states the rules the server checks: formats, limit, sortby, entity tags, statuses', () => {
+    const list = document.paths['/devices']?.get as unknown as {
+      parameters: Array<{ name: string; schema: Record<string, unknown> }>;
+      responses: Record<string, unknown>;
+    };
+    const parameter = (name: string) => list.parameters.find((p) => p.name === name)?.schema;
+    expect(parameter('limit')).toMatchObject({ maximum: 100, minimum: 1 });
+    const sortKey = (parameter('sortby') as { items: { pattern: string } }).items.pattern;
+    expect(new RegExp(sortKey).test('hostname:desc')).toBe(true);
+    expect(new RegExp(sortKey).test('password_hash:asc')).toBe(false);
+    expect(parameter('ip')).toEqual({
+      anyOf: [
+        { type: 'string', format: 'ipv4' },
+        { type: 'string', format: 'ipv6' },
+      ],
+    });
+    expect(JSON.stringify(document)).not.toContain('"format":"ip"');
+    expect(Object.keys(list.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '421', '429', '503']),
+    );
+    const patch = document.paths['/devices/{id}']?.patch as unknown as {
+      parameters: Array<{ name: string; in: string; schema: { pattern?: string } }>;
+      responses: Record<string, unknown>;
+    };
+    const ifMatch = patch.parameters.find((p) => p.in === 'header' && p.name === 'if-match');
+    const grammar = new RegExp(ifMatch?.schema.pattern ?? '^$');
+    expect(['*', '"1"', 'W/"1", "2"'].every((value) => grammar.test(value))).toBe(true);
+    expect(['1', '"1" "2"', 'W/'].some((value) => grammar.test(value))).toBe(false);
+    expect(Object.keys(patch.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '409', '412', '413', '415']),
+    );
+  });
+
   it('serves the Swagger UI at /docs with a policy that lets its own assets load', async () => {
     const page = await ctx.app.inject({ url: '/docs/' });
     const html =

@@ -38,6 +38,26 @@ interface ParameterObject {
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema: JsonSchema;
+  style?: string;
+  explode?: boolean;
+}
+
+/**
+ * The query parameters a parameter stands for: itself, or, for an object serialised `form` with
+ * `explode` (OpenAPI's default for a query object; the lists' `lookups`), one per property.
+ */
+export function queryParametersOf(parameter: ParameterObject): ParameterObject[] {
+  const exploded =
+    parameter.in === 'query' &&
+    parameter.schema.type === 'object' &&
+    (parameter.style ?? 'form') === 'form' &&
+    parameter.explode !== false;
+  if (!exploded) return [parameter];
+  return Object.entries(parameter.schema.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    schema,
+  }));
 }
 
 interface MediaObject {
@@ -115,7 +135,9 @@ export function operationsOf(raw: OpenApiDocument): Operation[] {
         path,
         description: operation.description ?? '',
         pathParams: parameters.filter((parameter) => parameter.in === 'path'),
-        queryParams: parameters.filter((parameter) => parameter.in === 'query'),
+        queryParams: parameters
+          .filter((parameter) => parameter.in === 'query')
+          .flatMap(queryParametersOf),
         headerParams: parameters.filter((parameter) => parameter.in === 'header'),
         body: operation.requestBody?.content?.['application/json']?.schema,
         responses,
@@ -377,6 +399,10 @@ function validString(
       return uuidValue(options.resourceOf(field, operation));
     case 'ip':
       return fc.oneof({ weight: 4, arbitrary: fc.ipV4() }, { weight: 1, arbitrary: IPV6 });
+    case 'ipv4':
+      return fc.ipV4();
+    case 'ipv6':
+      return IPV6;
     case 'date-time':
       return isoInstant;
     case 'uri':
@@ -465,7 +491,7 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> {
           ),
         );
       }
-      if (branch.format === 'ip') {
+      if (branch.format === 'ip' || branch.format === 'ipv4' || branch.format === 'ipv6') {
         candidates.push(fc.constantFrom('256.1.1.1', '1.2.3', '10.0.0.1/24', '::g', 'localhost'));
       }
       if (branch.format === 'date-time') {

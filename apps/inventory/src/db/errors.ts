@@ -91,8 +91,8 @@ export function translateDatabaseError(
 }
 
 /**
- * A database error of a bulk write, named after the item that caused it: `Item 3: Hostname
- * already exists (hostname)`. The item is found by the value PostgreSQL names in its detail
+ * A database error of a bulk write, named after the item that caused it: `Item 3 (hostname):
+ * Hostname already exists`. The item is found by the value PostgreSQL names in its detail
  * (`Key (hostname)=(r1) ...`); errors naming no value are left as
  * they are (the error handler translates them).
  */
@@ -118,6 +118,8 @@ export function withItemIndex(
   // Two items with one unique value: the second is the clash; one item: it clashes with a row.
   const index = holders.length > 1 ? holders[1] : holders[0];
   if (index === undefined) return error;
-  translated.message = `${label(index)}: ${translated.message} (${field})`;
+  // A message naming its field already (`location_id: Location not found`) names it once.
+  const reason = translated.message.replace(`${field}: `, '');
+  translated.message = `${label(index)} (${field}): ${reason}`;
   return translated;
 }

@@ -1,13 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type ConstraintMessages, translateDatabaseError } from '../db/errors.js';
 import { ApiError, errorBody } from '../errors.js';
-
-interface ValidationIssue {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
+import { invalidConditionMessage } from '../resources/etags.js';
+import { describeIssue, firstIssue, itemIssueMessage, type ValidationIssue } from './validation.js';
 
 const CONTEXT_NAMES: Record<string, string> = {
   body: 'body field',
@@ -17,18 +12,39 @@ const CONTEXT_NAMES: Record<string, string> = {
 };
 
 /**
- * Turns the validator's report into one sentence naming the field: the first issue that says
- * something (for `value or null` unions the "must be null" alternative is noise).
+ * Turns the validator's report into one sentence naming the field. An item of an array body (a
+ * bulk create, a batch) is named by its index, as `Item 3 (ip): Invalid IP address format`, in
+ * the words a CSV import's row gets (describeIssue).
  */
 export function validationMessage(context: string, issues: readonly ValidationIssue[]): string {
-  const issue =
-    issues.find(
-      (candidate) => candidate.keyword !== 'anyOf' && candidate.message !== 'must be null',
-    ) ?? issues[0];
+  const issue = firstIssue(issues);
   if (!issue) return 'Invalid request';
+  if (context === 'body') {
+    const item = itemIssueMessage(issue, issues);
+    if (item) return item;
+  }
   const path = issue.instancePath.replace(/^\//, '');
-  if (issue.keyword === 'format' && issue.params.format === 'ip')
-    return 'Invalid IP address format';
+  if (issue.keyword === 'format' && issue.params.format === 'ip') {
+    return context === 'body'
+      ? 'Invalid IP address format'
+      : `Invalid IP address format in ${CONTEXT_NAMES[context] ?? context} ${path}`;
+  }
+  // A conditional header (If-Match, If-None-Match) that is no list of entity tags.
+  if (context === 'headers' && issue.keyword === 'pattern') {
+    const header = path.replace(
+      /(^|-)([a-z])/g,
+      (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
+    );
+    return invalidConditionMessage(header);
+  }
+  // A query value outside its grammar (a sort key): the value, and what the grammar allows.
+  if (context === 'querystring' && issue.keyword === 'pattern') {
+    const parameter = path.split('/')[0];
+    const expected = issue.parentSchema?.description;
+    return typeof expected === 'string'
+      ? `Invalid ${parameter} ${JSON.stringify(issue.data)}: expected ${expected}`
+      : `Invalid ${parameter} ${JSON.stringify(issue.data)}`;
+  }
   if (issue.keyword === 'format' && issue.params.format === 'uuid') {
     return `${context}/${path} must be a UUID`;
   }
@@ -40,8 +56,8 @@ export function validationMessage(context: string, issues: readonly ValidationIs
     const field = [path, issue.params.missingProperty].filter(Boolean).join('/');
     return `Missing required ${CONTEXT_NAMES[context] ?? context}: ${field}`;
   }
-  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
-    return `${context}/${path} must be one of ${issue.params.allowedValues.join(', ')}`;
+  if (issue.keyword === 'enum' || issue.keyword === 'const') {
+    return `${context}/${path} ${describeIssue(issue, issues).reason}`;
   }
   // Fastify's own form, e.g. `body/vlan_id must be <= 4094`.
   return `${path ? `${context}/${path}` : context} ${issue.message ?? 'is invalid'}`;

@@ -2,7 +2,9 @@ import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { Type } from 'typebox';
 import type { Access } from '../auth/roles.js';
+import { LOOKUP_MEANINGS, LOOKUPS } from '../resources/lookups.js';
 import { API_VERSION } from '../routes/service.js';
 import { DOCS_PREFIX, OPENAPI_PATH } from './paths.js';
 
@@ -11,6 +13,8 @@ export { DOCS_PREFIX, OPENAPI_PATH };
 const ERROR_SCHEMA_NAME = 'Error';
 interface OpenApiDocument {
   paths?: unknown;
+  tags?: unknown;
+  info?: { description?: string };
   components?: { schemas?: Record<string, unknown> };
 }
 
@@ -65,11 +69,37 @@ const CSV_IMPORT = {
     'created all or none like a JSON array; errors name the row (the header is row 1) and field.',
 };
 
-interface Operation {
-  parameters?: Array<{ in?: string; name?: string }>;
-  requestBody?: { content?: Record<string, { schema?: unknown }> };
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+interface Parameter {
+  in?: string;
+  name?: string;
+  required?: boolean;
+  description?: string;
+  schema?: Record<string, unknown>;
+  style?: string;
+  explode?: boolean;
 }
+
+interface Operation {
+  tags?: string[];
+  summary?: string;
+  operationId?: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<
+    string,
+    { description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
+  >;
+}
+
+type Paths = Record<string, Record<string, Operation>>;
+const operationsOf = (paths: unknown): Array<[string, string, Operation]> =>
+  Object.entries((paths ?? {}) as Paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]): [string, string, Operation] => [
+      path,
+      method,
+      operation,
+    ]),
+  );
 
 /**
  * Lists answer text/csv too (pages.ts): every operation with the `format` query parameter gets
@@ -89,6 +119,205 @@ function describeCsv(paths: unknown): void {
       if (body?.[CSV_TYPE]) body[CSV_TYPE] = { schema: CSV_IMPORT };
     }
   }
+}
+
+/**
+ * The service validates `ip` as an IPv4 or IPv6 address (http/validation.ts), which is exactly
+ * JSON Schema's `ipv4` or `ipv6`: the document names the formats every tool knows.
+ */
+function documentIpFormats(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(documentIpFormats);
+  if (node === null || typeof node !== 'object') return node;
+  const { format, ...rest } = node as Record<string, unknown>;
+  if (format === 'ip') {
+    const { type: _type, ...annotations } = rest;
+    return {
+      ...annotations,
+      anyOf: [
+        { type: 'string', format: 'ipv4' },
+        { type: 'string', format: 'ipv6' },
+      ],
+    };
+  }
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, documentIpFormats(value)]),
+  );
+}
+
+/** The query parameter holding a list's lookups (`field__lookup`) in the document. */
+export const LOOKUPS_PARAMETER = 'lookups';
+
+/**
+ * A list offers up to ~150 lookups (`hostname__ic`, `vlan_id__gte`…); as parameters of their
+ * own they would bury paging, sorting and the exact filters. The document lists them as the
+ * properties of one query parameter, `lookups`, serialised `form`/`explode` (each property is
+ * its own `name=value` pair, exactly as sent today), described by the grammar (once, in the
+ * document's description) and a line per field naming its lookups.
+ */
+function compactLookups(paths: unknown): void {
+  for (const [, , operation] of operationsOf(paths)) {
+    const lookups = (operation.parameters ?? []).filter(
+      (parameter) => parameter.in === 'query' && parameter.name?.includes('__'),
+    );
+    if (lookups.length === 0) continue;
+    const byField = new Map<string, string[]>();
+    const properties: Record<string, unknown> = {};
+    for (const parameter of lookups) {
+      const [field = '', lookup = ''] = (parameter.name ?? '').split('__');
+      byField.set(field, [...(byField.get(field) ?? []), lookup]);
+      properties[parameter.name ?? ''] = {
+        ...parameter.schema,
+        ...(parameter.description ? { description: parameter.description } : {}),
+      };
+    }
+    const perField = [...byField].map(([field, names]) => `\`${field}\`: ${names.join(' ')}`);
+    operation.parameters = [
+      ...(operation.parameters ?? []).filter((parameter) => !lookups.includes(parameter)),
+      {
+        name: LOOKUPS_PARAMETER,
+        in: 'query',
+        style: 'form',
+        explode: true,
+        description:
+          'Lookup filters, each its own query parameter `<field>__<lookup>=<value>` ' +
+          '(`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). ' +
+          `Per field: ${perField.join('; ')}.`,
+        schema: { type: 'object', additionalProperties: false, properties },
+      },
+    ];
+  }
+}
+
+/** The lookup grammar, once for the whole document. */
+function lookupGrammar(): string {
+  const lines = LOOKUPS.map((lookup) => `- \`${lookup}\`: ${LOOKUP_MEANINGS[lookup]}`);
+  return [
+    '## Lookups',
+    'Lists filter by exact value (`?status=active`) and by lookups, `<field>__<lookup>=<value>` ' +
+      "(NetBox's and django-filter's grammar): each list's `lookups` parameter names the lookups " +
+      "each field offers (a field's type decides them). Text to match is 1 to 255 characters " +
+      'without control characters; `%`, `_` and `\\` match themselves. An unknown lookup is 400.',
+    ...lines,
+  ].join('\n');
+}
+
+/** `getDevicesById`: unique, as a method and a path are. */
+function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith('{') ? `by-${segment.slice(1, -1)}` : segment))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((word) => word[0]?.toUpperCase() + word.slice(1))]
+    .join('')
+    .replace(/^get$/, 'getRoot');
+}
+
+/** A summary for an operation whose route declares none: what its method does to its path. */
+function summaryOf(method: string, path: string): string {
+  const segments = path.split('/').filter(Boolean);
+  const last = segments.at(-1) ?? '';
+  const target = last.startsWith('{') ? `one of ${segments.at(-2) ?? ''}` : last || 'the service';
+  const verb: Record<string, string> = {
+    get: 'Read',
+    post: 'Send to',
+    put: 'Replace',
+    patch: 'Change',
+    delete: 'Delete',
+  };
+  return `${verb[method] ?? method.toUpperCase()} ${target}`;
+}
+
+/**
+ * Operations grouped by resource (the first path segment is the tag, `service` for `/`), each
+ * with a summary and a unique operationId; the tags declared once with what they hold.
+ */
+function describeOperations(document: { paths?: unknown; tags?: unknown }): void {
+  const tags = new Set<string>();
+  for (const [path, method, operation] of operationsOf(document.paths)) {
+    const tag = path.split('/').filter(Boolean)[0] ?? 'service';
+    tags.add(tag);
+    operation.tags = [tag];
+    operation.summary ??= summaryOf(method, path);
+    operation.operationId = operationIdOf(method, path);
+  }
+  document.tags = [...tags].sort().map((name) => ({
+    name,
+    description:
+      name === 'service'
+        ? 'What the service is and where its API description is.'
+        : `Everything under \`/${name}\`.`,
+  }));
+}
+
+/** Headers of answers that ask the client to come back later. */
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** A documented error answer gets the headers its status carries. */
+function describeErrorHeaders(paths: unknown): void {
+  for (const [, , operation] of operationsOf(paths)) {
+    for (const status of ['429', '503']) {
+      const response = operation.responses?.[status];
+      if (response) response.headers = { ...response.headers, ...RETRY_AFTER };
+    }
+  }
+}
+
+/** An error answer in the document: the one error shape, and when it is given. */
+const errorAnswer = (description: string) =>
+  Type.Object({ status: Type.Literal('error'), message: Type.String() }, { description });
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The errors a route can answer, from what it declares: its access (401, 403), a path id (404),
+ * a write (409), a body (413, 415), the rate limit (429); every route may get 400 (a repeated
+ * query parameter, a bad value), 421 (a Host the service does not serve) and 503 (the database
+ * cannot be reached). Statuses the route's own schema names (304, 412) stay as it writes them;
+ * the 4XX and 5XX ranges cover the rest (405, 414, 431, 500).
+ */
+function errorStatuses(route: {
+  method: string | string[];
+  url: string;
+  config?: { access?: Access; rateLimit?: unknown };
+  schema?: { body?: unknown };
+}): Record<string, unknown> {
+  const access: Access = route.config?.access ?? 'authenticated';
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const writes = methods.some((method) => WRITE_METHODS.has(method));
+  const statuses: Record<string, unknown> = {
+    400: errorAnswer(
+      'Bad request: a parameter, header or body value is invalid (the message names it).',
+    ),
+  };
+  if (access !== 'public') {
+    statuses[401] = errorAnswer('No valid token (missing, expired, revoked or malformed).');
+    statuses[403] = errorAnswer("The token's role, scope or account may not do this.");
+  }
+  if (route.url.includes(':')) statuses[404] = errorAnswer('No such record.');
+  if (writes && access !== 'public') {
+    statuses[409] = errorAnswer(
+      'Conflict: a unique value is taken, or the change would leave no active admin.',
+    );
+  }
+  if (route.schema?.body !== undefined) {
+    statuses[413] = errorAnswer('Request body too large (BODY_LIMIT).');
+    statuses[415] = errorAnswer('Unsupported media type: send a Content-Type the operation reads.');
+  }
+  statuses[421] = errorAnswer(
+    'Misdirected request: a Host the service does not serve (ALLOWED_HOSTS).',
+  );
+  if (route.config?.rateLimit !== false) {
+    statuses[429] = errorAnswer('Too many requests: wait Retry-After seconds.');
+  }
+  statuses[503] = errorAnswer('Database unavailable: retry after Retry-After seconds.');
+  return statuses;
 }
 
 const ERROR_SCHEMA = {
@@ -122,10 +351,19 @@ export const openApi = fp(
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         },
         security: [{ bearer: [] }],
+        // Relative: the server the document was read from, whatever its address.
+        servers: [{ url: '/', description: 'This server' }],
       },
       transform: ({ schema, url, route }) => {
         const access: Access = route.config?.access ?? 'authenticated';
-        const documented = { ...schema, description: describeAccess(access) };
+        const documented = {
+          ...schema,
+          description: describeAccess(access),
+          response: {
+            ...(schema.response as object | undefined),
+            ...errorStatuses({ ...route, schema }),
+          },
+        };
         // A prefixed plugin's `/` route answers at `/devices` and `/devices/`: document one.
         const path = url.length > 1 ? url.replace(/\/$/, '') : url;
         return {
@@ -139,6 +377,10 @@ export const openApi = fp(
         );
         shareErrorSchema(document.paths);
         describeCsv(document.paths);
+        compactLookups(document.paths);
+        describeOperations(document);
+        describeErrorHeaders(document.paths);
+        document.paths = documentIpFormats(document.paths);
         document.components = {
           ...document.components,
           schemas: {
@@ -146,6 +388,9 @@ export const openApi = fp(
             [ERROR_SCHEMA_NAME]: ERROR_SCHEMA,
           },
         };
+        if (document.info) {
+          document.info.description = `${document.info.description ?? ''}\n\n${lookupGrammar()}`;
+        }
         return document as ReturnType<SwaggerTransformObject>;
       },
     });

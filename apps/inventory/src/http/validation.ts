@@ -1,7 +1,8 @@
-import { isIP } from 'node:net';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
 
 /**
  * Two validators instead of Fastify's one. Query strings and path parameters arrive as text, so
@@ -10,9 +11,11 @@ import type { FastifySchemaCompiler } from 'fastify';
  * for a nullable column or `{"vlan_id": true}` into VLAN 1, so a body must match as sent.
  * Unknown fields are reported, never silently removed.
  */
-function createAjv(coerceTypes: Options['coerceTypes']) {
+function createAjv(coerceTypes: Options['coerceTypes'], verbose = false) {
   const ajv = new Ajv({
     coerceTypes,
+    // The value and schema of a failed rule, for a message quoting them (error-handler.ts).
+    verbose,
     useDefaults: true,
     removeAdditional: false,
     // Fastify's own choice: allErrors makes validation cost grow with hostile input.
@@ -22,7 +25,10 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
   });
   addFormats.default(ajv);
   // Any IPv4 or IPv6 address, as the database's inet type accepts for a host.
-  ajv.addFormat('ip', (value: string) => isIP(value) !== 0);
+  // Any IPv4 or IPv6 address in the forms the document names (`ipv4`, `ipv6`; see openapi.ts)
+  // and the database's inet type stores as a host: no zone index, no prefix length.
+  const { ipv4, ipv6 } = fullFormats as unknown as Record<'ipv4' | 'ipv6', RegExp>;
+  ajv.addFormat('ip', (value: string) => ipv4.test(value) || ipv6.test(value));
   return ajv;
 }
 
@@ -44,7 +50,7 @@ function oneOrMany(schema: unknown): { one: object; many: object } | undefined {
 
 export function createValidatorCompiler(): FastifySchemaCompiler<object> {
   const strict = createAjv(false);
-  const coercing = createAjv('array');
+  const coercing = createAjv('array', true);
   return ({ schema, httpPart }) => {
     const branches = httpPart === 'body' ? oneOrMany(schema) : undefined;
     if (branches) {
@@ -87,6 +93,83 @@ const compiledValidators = new WeakMap<
   ReturnType<ReturnType<typeof createAjv>['compile']>
 >();
 
+/** What the validator reports of one failed rule (Ajv's error object, the parts read here). */
+export interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+  /** With `verbose`: the value that failed and the schema holding the rule. */
+  data?: unknown;
+  parentSchema?: { description?: unknown };
+}
+
+/**
+ * The field an issue is about and what is wrong with it, in the API's words: one wording per
+ * rule wherever a value is checked (a JSON body, an item of a bulk create, a CSV row), so the
+ * same mistake reads the same. `path` is the issue's JSON pointer without its leading `/`, the
+ * missing or unknown property appended.
+ */
+export function describeIssue(
+  issue: ValidationIssue,
+  issues: readonly ValidationIssue[] = [issue],
+): { path: string; reason: string } {
+  const at = issue.instancePath.replace(/^\//, '');
+  const join = (name: unknown) => [at, String(name)].filter(Boolean).join('/');
+  if (issue.keyword === 'required')
+    return { path: join(issue.params.missingProperty), reason: 'is required' };
+  if (issue.keyword === 'additionalProperties') {
+    return { path: join(issue.params.additionalProperty), reason: 'is not a known field' };
+  }
+  if (issue.keyword === 'format' && issue.params.format === 'ip') {
+    return { path: at, reason: 'Invalid IP address format' };
+  }
+  if (issue.keyword === 'format' && issue.params.format === 'uuid') {
+    return { path: at, reason: 'must be a UUID' };
+  }
+  if (issue.keyword === 'pattern' && issue.params.pattern === ENTITY_TAG_PATTERN) {
+    return { path: at, reason: 'invalid etag: expected an ETag such as "123"' };
+  }
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
+    return { path: at, reason: `must be one of ${issue.params.allowedValues.join(', ')}` };
+  }
+  // A union of literals (an enumeration): every branch's constant, for the same value.
+  if (issue.keyword === 'const') {
+    const allowed = issues
+      .filter((other) => other.keyword === 'const' && other.instancePath === issue.instancePath)
+      .map((other) => String(other.params.allowedValue));
+    return { path: at, reason: `must be one of ${allowed.join(', ')}` };
+  }
+  return { path: at, reason: issue.message ?? 'is invalid' };
+}
+
+/**
+ * The issue worth reporting: the first that says something (an `anyOf` summary does not, and
+ * for `value or null` unions the "must be null" alternative is noise).
+ */
+export function firstIssue(issues: readonly ValidationIssue[]): ValidationIssue | undefined {
+  return (
+    issues.find(
+      (candidate) => candidate.keyword !== 'anyOf' && candidate.message !== 'must be null',
+    ) ?? issues[0]
+  );
+}
+
+/**
+ * An issue of an array's item (`3/ip`) as `Item 3 (ip): Invalid IP address format`, or
+ * undefined when the issue is not about an item.
+ */
+export function itemIssueMessage(
+  issue: ValidationIssue,
+  issues: readonly ValidationIssue[],
+): string | undefined {
+  const { path, reason } = describeIssue(issue, issues);
+  const match = /^([0-9]+)(?:\/(.*))?$/.exec(path);
+  if (!match) return undefined;
+  const [, index, field] = match;
+  return field ? `Item ${index} (${field}): ${reason}` : `Item ${index}: ${reason}`;
+}
+
 /**
  * Why `value` does not match `schema` (as a body would be validated), as ` (<field>): <reason>`,
  * or undefined when it matches: for records read from a file, whose errors must name the row.
@@ -99,13 +182,9 @@ export function matchingErrors(schema: object, value: unknown): string | undefin
     compiledValidators.set(schema, validate);
   }
   if (validate(value)) return undefined;
-  const [issue] = validate.errors ?? [];
+  const issues = (validate.errors ?? []) as ValidationIssue[];
+  const issue = firstIssue(issues);
   if (!issue) return ': invalid';
-  const field =
-    issue.keyword === 'required'
-      ? String(issue.params.missingProperty)
-      : issue.keyword === 'additionalProperties'
-        ? String(issue.params.additionalProperty)
-        : issue.instancePath.replace(/^\//, '');
-  return ` (${field}): ${issue.keyword === 'required' ? 'is required' : (issue.message ?? 'is invalid')}`;
+  const { path, reason } = describeIssue(issue, issues);
+  return ` (${path}): ${reason}`;
 }

@@ -10,7 +10,9 @@ import {
   IdParams,
   MAX_BATCH_ITEMS,
   MAX_PAGE_SIZE,
+  PageSize,
   responses,
+  sortKeySchema,
 } from '../resources/schemas.js';
 import {
   historyPage,
@@ -64,15 +66,13 @@ const MetricPage: TSchema = Type.Object({ meta: PageMeta, data: Type.Array(Metri
 
 const paging = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
+  limit: Type.Optional(PageSize),
 };
 
 const OverviewQuery = Type.Object(
   {
     ...paging,
-    sort: Type.Optional(
-      Type.String({ description: `<${OVERVIEW_SORT_FIELDS.join('|')}>:<asc|desc>` }),
-    ),
+    sort: Type.Optional(sortKeySchema(OVERVIEW_SORT_FIELDS)),
   },
   { additionalProperties: false },
 );

@@ -329,7 +329,10 @@ export const ipAddress = (options: Partial<ColumnDefinition> = {}) =>
 
 export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
   ({
-    schema: Type.String({ pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$' }),
+    schema: Type.String({
+      pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$',
+      examples: ['00:1a:2b:3c:4d:5e'],
+    }),
     ...options,
   }) satisfies ColumnDefinition;
 
@@ -433,6 +436,8 @@ export const outboundUrl = (options: Partial<ColumnDefinition> = {}) =>
       minLength: 8,
       maxLength: MAX_URL_LENGTH,
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+      // A public address: the SSRF policy refuses private, loopback and documentation ranges.
+      examples: ['https://93.184.215.14/inventory-hook'],
     }),
     kind: 'url',
     ...options,

@@ -34,6 +34,22 @@ export const MAX_CONDITION_TAGS = 64;
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text.
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
 
+/** One entity tag as a JSON Schema pattern (a batch item's `etag`); what parseEntityTag reads. */
+export const ENTITY_TAG_PATTERN = '^[\\t ]*(W/)?"[\\x21\\x23-\\x7e\\x80-\\xff]*"[\\t ]*$';
+
+/**
+ * If-Match and If-None-Match as parseTagCondition reads them, as a JSON Schema pattern for the
+ * document and the validator: `*`, or a list of entity tags with optional whitespace and empty
+ * elements (RFC 9110 §5.6.1). Each repetition starts with the one comma it consumes, so the
+ * expression cannot backtrack more than linearly on a hostile header.
+ */
+const TAG = '(?:W/)?"[\\x21\\x23-\\x7e\\x80-\\xff]*"';
+export const TAG_CONDITION_PATTERN = `^[\\t ]*(?:\\*[\\t ]*|(?:,[\\t ]*)*${TAG}[\\t ]*(?:,[\\t ]*(?:${TAG}[\\t ]*)?)*)$`;
+
+/** The 400 of a condition header that is neither `*` nor a list of entity tags. */
+export const invalidConditionMessage = (header: string) =>
+  `Invalid ${header} header: expected "*" or a list of entity tags ("…" or W/"…")`;
+
 /** One entity tag, as an ETag header or a batch item's `etag` writes it; undefined if invalid. */
 export function parseEntityTag(value: string): EntityTag | undefined {
   const match = ENTITY_TAG.exec(value.trim());
@@ -51,8 +67,7 @@ export function parseTagCondition(
 ): TagCondition | undefined {
   if (value === undefined) return undefined;
   const text = Array.isArray(value) ? value.join(', ') : value;
-  const invalid = () =>
-    badRequest(`Invalid ${header} header: expected "*" or a list of entity tags ("…" or W/"…")`);
+  const invalid = () => badRequest(invalidConditionMessage(header));
   if (text.trim() === '*') return { any: true };
   const tags: EntityTag[] = [];
   // A linear scan (a tag may hold commas, so no split; no backtracking regex on a header).

@@ -33,6 +33,22 @@ export const LOOKUPS = [
 ] as const;
 export type Lookup = (typeof LOOKUPS)[number];
 
+/** What each lookup means, for the API document's lookup grammar (http/openapi.ts). */
+export const LOOKUP_MEANINGS: Readonly<Record<Lookup, string>> = {
+  n: 'not equal (nulls included)',
+  in: 'any of a comma-separated list (at most 100 values; a value cannot contain a comma)',
+  lt: 'less than (nulls never match)',
+  lte: 'less than or equal',
+  gt: 'greater than',
+  gte: 'greater than or equal',
+  ic: 'contains, ignoring case',
+  nic: 'does not contain, ignoring case (nulls included)',
+  isw: 'starts with, ignoring case',
+  iew: 'ends with, ignoring case',
+  ie: 'equals, ignoring case',
+  isnull: '`true`: the field is empty; `false`: it is not',
+};
+
 /** What a condition compares: the lookups, the exact match, all of a tag list, and `?q=`. */
 export type Operator = Lookup | 'exact' | 'all' | 'search';
 
@@ -87,8 +103,11 @@ export function kindOf(column: ColumnDefinition): ColumnKind {
 
 /** Longest `__ic`/`?q=` text: as long as a text column. */
 const MATCH_MAX = 255;
-/** Longest `__in` parameter and most values in it. */
-const IN_MAX_LENGTH = 8192;
+/**
+ * Longest `__in` parameter and most values in it: a value the document allows must fit in a URI
+ * the service reads (MAX_URI_LENGTH, 8190), with room for the path and other parameters.
+ */
+const IN_MAX_LENGTH = 4096;
 export const IN_MAX_VALUES = 100;
 
 /**

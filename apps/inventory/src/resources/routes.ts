@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import {
@@ -49,6 +49,7 @@ import {
   conditionalHeaders,
   createBodySchema,
   createdSchema,
+  exampleRecord,
   fullRecordSchema,
   IdParams,
   listQuerySchema,
@@ -61,6 +62,7 @@ import {
   recordSchema,
   responses,
   TAG_CHANGES,
+  withExample,
 } from './schemas.js';
 import type { SecretSealer } from './sealing.js';
 import {
@@ -86,6 +88,32 @@ function refuseDuplicateIds(ids: readonly string[]): void {
     seen.add(normalised);
   }
 }
+
+/** One endpoint of a resource: what registers it (see `endpoints` in resourceRoutes). */
+interface Endpoint {
+  /** The operation whose offer registers it; undefined: not registered. */
+  operation: ResourceOperation | undefined;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  /** The resource's readers, its writers, or the roles named. */
+  who: 'read' | 'write' | Access;
+  schema: FastifySchema;
+  handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+/** Each endpoint's summary in the API document, where the definition gives none. */
+const DEFAULT_SUMMARIES: Record<ResourceOperation, (name: string) => string> = {
+  list: (name) => `List ${name} (filters, lookups, sorting, paging, CSV export)`,
+  read: (name) => `Read one of ${name}`,
+  create: (name) => `Create ${name}: one record`,
+  'bulk-create': (name) => `Create ${name}: one record, a JSON array or a CSV file`,
+  replace: (name) => `Replace one of ${name}`,
+  update: (name) => `Change fields of one of ${name}`,
+  delete: (name) => `Delete one of ${name}`,
+  'batch-update': (name) => `Change many ${name} at once (all or none)`,
+  'batch-delete': (name) => `Delete many ${name} at once (all or none)`,
+  history: (name) => `Change history of one of ${name}`,
+};
 
 export interface ResourceRoutesOptions {
   definition: ResourceDefinition;
@@ -117,13 +145,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   /** Who may call an endpoint (the guard, auth/guard.ts) and its summary in the document. */
   const route = (operation: ResourceOperation, access: Access, scope?: 'read' | 'write') => {
     const apiTokenScope = scope && definition.apiTokenScopes?.[scope];
-    const summary = definition.summaries?.[operation];
+    const summary =
+      definition.summaries?.[operation] ??
+      DEFAULT_SUMMARIES[operation === 'create' && has('bulk-create') ? 'bulk-create' : operation](
+        definition.name,
+      );
     return {
       config: {
         access: definition.access?.[operation] ?? access,
         ...(apiTokenScope ? { apiTokenScope } : {}),
       },
-      summary: summary ? { summary } : {},
+      summary: { summary },
     };
   };
   const readAccess = definition.readRoles ?? ('authenticated' as const);
@@ -191,14 +223,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     return sealed;
   };
   /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
-  const checkUrls = async (items: readonly Row[], label = (_index: number) => '') => {
+  const checkUrls = async (items: readonly Row[], label?: (index: number) => string) => {
     if (urlColumns.length === 0) return;
     for (const [index, item] of items.entries()) {
       for (const column of urlColumns) {
         const value = item[column];
         if (typeof value !== 'string') continue;
         const problem = checkOutboundUrl ? await checkOutboundUrl(value) : undefined;
-        if (problem !== undefined) throw badRequest(`${label(index)}${column}: ${problem}`);
+        if (problem === undefined) continue;
+        throw badRequest(
+          label ? `${label(index)} (${column}): ${problem}` : `${column}: ${problem}`,
+        );
       }
     }
   };
@@ -339,23 +374,6 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     });
   };
 
-  if (has('list')) {
-    const { config, summary } = reading('list');
-    app.get(
-      '/',
-      {
-        config,
-        schema: {
-          ...summary,
-          querystring: listQuerySchema(definition),
-          response: responses({ 200: page }),
-        },
-      },
-      async (request, reply) =>
-        sendListPage(request, reply, db, definition, request.query as ListQuery),
-    );
-  }
-
   /** POST of one record: what the definition's hooks make of it, and their answer. */
   const createOne = async (request: FastifyRequest, reply: FastifyReply, body: Row) => {
     await checkUrls([body]);
@@ -370,264 +388,267 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       .send(await answerOf('create', request, id, row, prepared));
   };
 
-  if (has('bulk-create')) {
-    const { config, summary } = writing('create');
-    app.post(
-      '/',
-      {
-        config,
-        schema: {
-          ...summary,
-          // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
-          consumes: ['application/json', CSV_CONTENT_TYPE],
-          body: createBodySchema(definition),
-          response: responses({ 201: createdSchema(definition) }),
-        },
-      },
-      async (request, reply) => {
-        if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
-        await checkUrls(request.body as Row[], (index) => `Item ${index}: `);
-        const rows = await createMany(request, request.body as Row[]);
-        // Written here: the route's serialiser knows the one-record branch only.
-        return reply
-          .status(201)
-          .type('application/json; charset=utf-8')
-          .serializer((payload) => JSON.stringify(payload))
-          .send(rows);
-      },
-    );
-  } else if (has('create')) {
-    const { config, summary } = writing('create');
-    app.post(
-      '/',
-      {
-        config,
-        schema: {
-          ...summary,
-          body: fullRecordSchema(definition, definition.createInputs),
-          response: responses({
-            201: Type.Object({ ...record.properties, ...definition.createdFields }),
-          }),
-        },
-      },
-      async (request, reply) => createOne(request, reply, request.body as Row),
-    );
-  }
+  /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
+  const createRecords = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
+    await checkUrls(request.body as Row[], (index) => `Item ${index}`);
+    const rows = await createMany(request, request.body as Row[]);
+    // Written here: the route's serialiser knows the one-record branch only.
+    return reply
+      .status(201)
+      .type('application/json; charset=utf-8')
+      .serializer((payload) => JSON.stringify(payload))
+      .send(rows);
+  };
 
-  if (has('batch-update')) {
-    const { config, summary } = writing('batch-update');
-    app.patch(
-      '/',
-      {
-        config,
-        schema: {
-          ...summary,
-          body: batchUpdateSchema(definition),
-          response: responses({ 200: BatchResult, 412: PreconditionFailed }),
-        },
-      },
-      async (request) => {
-        const items = request.body as Array<Row & { id: string }>;
-        refuseDuplicateIds(items.map((item) => item.id));
-        items.forEach((item, index) => {
-          const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
-          const replaced = tagged.filter((column) => item[column] !== undefined);
-          if (changes.length > 0 && replaced.length > 0) {
-            throw badRequest(
-              `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
-            );
-          }
-        });
-        await checkUrls(items, (index) => `Item ${index}: `);
-        const updates = items.map(({ id, etag, ...fields }, index) => {
-          if (etag === undefined) return { id, values: prepare(fields) };
-          // The tag as an ETag header gives it; a weak one never matches (strong comparison).
-          const tag = parseEntityTag(String(etag));
-          if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
-          return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
-        });
-        // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-        const outcome = await writeAudited<BatchOutcome>(
-          request,
-          updateRowsStatement(definition, updates),
-          'update',
+  /** Batch PATCH: every item's changes, all or none, each item's etag checked in the write. */
+  const updateRecords = async (request: FastifyRequest) => {
+    const items = request.body as Array<Row & { id: string }>;
+    refuseDuplicateIds(items.map((item) => item.id));
+    items.forEach((item, index) => {
+      const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
+      const replaced = tagged.filter((column) => item[column] !== undefined);
+      if (changes.length > 0 && replaced.length > 0) {
+        throw badRequest(
+          `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
         );
-        checkBatch(
-          definition,
-          updates.map((update) => update.id),
-          outcome,
-        );
-        const count = updates.length;
-        return {
-          status: 'success' as const,
-          message: `${count} ${definition.name} updated`,
-          count,
-        };
-      },
+      }
+    });
+    await checkUrls(items, (index) => `Item ${index}`);
+    const updates = items.map(({ id, etag, ...fields }, index) => {
+      if (etag === undefined) return { id, values: prepare(fields) };
+      // The tag as an ETag header gives it; a weak one never matches (strong comparison).
+      const tag = parseEntityTag(String(etag));
+      if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
+      return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+    });
+    // All or nothing: an unknown id or a violated constraint writes no row of the batch.
+    const outcome = await writeAudited<BatchOutcome>(
+      request,
+      updateRowsStatement(definition, updates),
+      'update',
     );
-  }
-
-  if (has('batch-delete')) {
-    const { config, summary } = writing('batch-delete');
-    app.delete(
-      '/',
-      {
-        config,
-        schema: { ...summary, body: BatchDeleteBody, response: responses({ 200: BatchResult }) },
-      },
-      async (request) => {
-        const ids = request.body as string[];
-        refuseDuplicateIds(ids);
-        const outcome = await writeAudited<BatchOutcome>(
-          request,
-          deleteRowsStatement(definition, ids),
-          'delete',
-        );
-        checkBatch(definition, ids, outcome);
-        const count = new Set(ids.map((id) => id.toLowerCase())).size;
-        return {
-          status: 'success' as const,
-          message: `${count} ${definition.name} deleted`,
-          count,
-        };
-      },
+    checkBatch(
+      definition,
+      updates.map((update) => update.id),
+      outcome,
     );
-  }
+    const count = updates.length;
+    return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
+  };
 
-  if (has('read')) {
-    const { config, summary } = reading('read');
-    app.get(
-      '/:id',
-      {
-        config,
-        schema: {
-          ...summary,
-          params: IdParams,
-          querystring: readQuerySchema(definition),
-          headers: conditionalHeaders('If-None-Match'),
-          response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
-        },
-      },
-      async (request, reply) => {
-        const { fields, brief } = request.query as { fields?: string; brief?: boolean };
-        const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
-        const selected = selectedFields(definition, fields, brief);
-        const row = await findRecord(db, definition, request.params.id, selected);
-        if (!row) throw notFound(definition.notFoundMessage);
-        const tag = takeTag(row);
-        // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
-        reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
-        if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
-        if (!selected) return row;
-        // The route's schema requires every field; a selection is written as it is.
-        const projected = project([row], selected)[0] ?? {};
-        return reply
-          .type('application/json; charset=utf-8')
-          .serializer((payload) => JSON.stringify(payload))
-          .send(projected);
-      },
+  /** Batch DELETE: the records of the ids given, all or none. */
+  const deleteRecords = async (request: FastifyRequest) => {
+    const ids = request.body as string[];
+    refuseDuplicateIds(ids);
+    const outcome = await writeAudited<BatchOutcome>(
+      request,
+      deleteRowsStatement(definition, ids),
+      'delete',
     );
-  }
+    checkBatch(definition, ids, outcome);
+    const count = new Set(ids.map((id) => id.toLowerCase())).size;
+    return { status: 'success' as const, message: `${count} ${definition.name} deleted`, count };
+  };
 
-  if (has('replace')) {
-    const { config, summary } = writing('replace');
-    app.put(
-      '/:id',
-      {
-        config,
-        schema: {
-          ...summary,
-          params: IdParams,
-          headers: conditionalHeaders('If-Match', 'If-None-Match'),
-          body: definition.putChangesFieldsSent ? partialRecord : fullRecord,
-          response: responses({ 200: record, 412: PreconditionFailed }),
-        },
-      },
-      async (request, reply) => {
-        const { id } = request.params;
-        await checkUrls([request.body as Row]);
-        const body = request.body as Row;
-        const values = definition.putChangesFieldsSent ? prepare(body) : replacement(body);
-        return updateExisting(request, reply, id, values, 'replace');
-      },
+  /** GET of one record: its fields (or those chosen), its ETag, 304 for a current If-None-Match. */
+  const readRecord = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    const { fields, brief } = request.query as { fields?: string; brief?: boolean };
+    const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
+    const selected = selectedFields(definition, fields, brief);
+    const row = await findRecord(db, definition, id, selected);
+    if (!row) throw notFound(definition.notFoundMessage);
+    const tag = takeTag(row);
+    // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
+    reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
+    if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
+    if (!selected) return row;
+    // The route's schema requires every field; a selection is written as it is.
+    const projected = project([row], selected)[0] ?? {};
+    return reply
+      .type('application/json; charset=utf-8')
+      .serializer((payload) => JSON.stringify(payload))
+      .send(projected);
+  };
+
+  /** PUT: the whole record (or, for putChangesFieldsSent, the fields sent). */
+  const replaceRecord = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    const body = request.body as Row;
+    await checkUrls([body]);
+    const values = definition.putChangesFieldsSent ? prepare(body) : replacement(body);
+    return updateExisting(request, reply, id, values, 'replace');
+  };
+
+  /** PATCH: the fields sent. */
+  const updateRecord = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    await checkUrls([request.body as Row]);
+    return updateExisting(request, reply, id, prepare(request.body as Row), 'update');
+  };
+
+  /** DELETE of one record, under its preconditions and hooks. */
+  const deleteRecord = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    const ifMatch = await writeTags(request, id);
+    const prepared = await beforeWrite('delete', request, {}, id);
+    const [deleted] = await writeAudited(
+      request,
+      deleteStatement(db, definition, id, ifMatch),
+      'delete',
     );
-  }
+    if (!deleted) throw await notWritten(id, ifMatch);
+    await answerOf('delete', request, id, undefined, prepared);
+    return reply.status(204).send(null);
+  };
 
-  if (has('update')) {
-    const { config, summary } = writing('update');
-    app.patch(
-      '/:id',
-      {
-        config,
-        schema: {
-          ...summary,
-          params: IdParams,
-          headers: conditionalHeaders('If-Match', 'If-None-Match'),
-          body: partialRecord,
-          response: responses({ 200: record, 412: PreconditionFailed }),
-        },
-      },
-      async (request, reply) => {
-        const { id } = request.params;
-        await checkUrls([request.body as Row]);
-        const values = prepare(request.body as Row);
-        return updateExisting(request, reply, id, values, 'update');
-      },
-    );
-  }
+  const conditional = conditionalHeaders('If-Match', 'If-None-Match');
 
-  if (has('delete')) {
-    const { config, summary } = writing('delete');
-    app.delete(
-      '/:id',
-      {
-        config,
-        schema: {
-          ...summary,
-          params: IdParams,
-          headers: conditionalHeaders('If-Match', 'If-None-Match'),
-          response: responses({ 204: NoContent, 412: PreconditionFailed }),
-        },
+  /**
+   * The endpoints, one row each: the operation that offers it, method and path, who may call it
+   * (the resource's readers, its writers, or admins), its schema and handler. Those the
+   * definition offers are registered below, all the same way.
+   */
+  const endpoints: Endpoint[] = [
+    {
+      operation: 'list',
+      method: 'GET',
+      url: '/',
+      who: 'read',
+      schema: { querystring: listQuerySchema(definition), response: responses({ 200: page }) },
+      handler: (request, reply) =>
+        sendListPage(request, reply, db, definition, request.query as ListQuery),
+    },
+    {
+      operation: 'bulk-create',
+      method: 'POST',
+      url: '/',
+      who: 'write',
+      // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
+      schema: {
+        consumes: ['application/json', CSV_CONTENT_TYPE],
+        body: createBodySchema(definition),
+        response: responses({ 201: createdSchema(definition) }),
       },
-      async (request, reply) => {
-        const { id } = request.params;
-        const ifMatch = await writeTags(request, id);
-        const prepared = await beforeWrite('delete', request, {}, id);
-        const [deleted] = await writeAudited(
-          request,
-          deleteStatement(db, definition, id, ifMatch),
-          'delete',
-        );
-        if (!deleted) throw await notWritten(id, ifMatch);
-        await answerOf('delete', request, id, undefined, prepared);
-        return reply.status(204).send(null);
+      handler: createRecords,
+    },
+    {
+      // A resource offering bulk create answers POST / with it: this is the one-record POST.
+      operation: has('bulk-create') ? undefined : 'create',
+      method: 'POST',
+      url: '/',
+      who: 'write',
+      schema: {
+        body: withExample(
+          fullRecordSchema(definition, definition.createInputs),
+          exampleRecord(definition, definition.createInputs),
+        ),
+        response: responses({
+          201: Type.Object({ ...record.properties, ...definition.createdFields }),
+        }),
       },
-    );
-  }
-
-  // The record's change history: its audit rows, newest first, paged like every list. Admins
-  // only, like the audit log. A deleted record's history stays readable; an id never written
-  // has an empty one.
-  if (has('history')) {
-    const { config, summary } = route('history', ['admin']);
-    app.get(
-      '/:id/history',
-      {
-        config,
-        schema: {
-          ...summary,
-          params: IdParams,
-          querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
-          response: responses({ 200: pageSchema(auditLogs) }),
-        },
+      handler: (request, reply) => createOne(request, reply, request.body as Row),
+    },
+    {
+      operation: 'batch-update',
+      method: 'PATCH',
+      url: '/',
+      who: 'write',
+      schema: {
+        body: batchUpdateSchema(definition),
+        response: responses({ 200: BatchResult, 412: PreconditionFailed }),
       },
-      async (request, reply) =>
+      handler: updateRecords,
+    },
+    {
+      operation: 'batch-delete',
+      method: 'DELETE',
+      url: '/',
+      who: 'write',
+      schema: { body: BatchDeleteBody, response: responses({ 200: BatchResult }) },
+      handler: deleteRecords,
+    },
+    {
+      operation: 'read',
+      method: 'GET',
+      url: '/:id',
+      who: 'read',
+      schema: {
+        params: IdParams,
+        querystring: readQuerySchema(definition),
+        headers: conditionalHeaders('If-None-Match'),
+        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
+      },
+      handler: readRecord,
+    },
+    {
+      operation: 'replace',
+      method: 'PUT',
+      url: '/:id',
+      who: 'write',
+      schema: {
+        params: IdParams,
+        headers: conditional,
+        body: definition.putChangesFieldsSent ? partialRecord : fullRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
+      handler: replaceRecord,
+    },
+    {
+      operation: 'update',
+      method: 'PATCH',
+      url: '/:id',
+      who: 'write',
+      schema: {
+        params: IdParams,
+        headers: conditional,
+        body: partialRecord,
+        response: responses({ 200: record, 412: PreconditionFailed }),
+      },
+      handler: updateRecord,
+    },
+    {
+      operation: 'delete',
+      method: 'DELETE',
+      url: '/:id',
+      who: 'write',
+      schema: {
+        params: IdParams,
+        headers: conditional,
+        response: responses({ 204: NoContent, 412: PreconditionFailed }),
+      },
+      handler: deleteRecord,
+    },
+    {
+      // The record's change history: its audit rows, newest first, paged like every list.
+      // Admins only, like the audit log. A deleted record's history stays readable; an id never
+      // written has an empty one.
+      operation: 'history',
+      method: 'GET',
+      url: '/:id/history',
+      who: ['admin'],
+      schema: {
+        params: IdParams,
+        querystring: listQuerySchema(auditLogs, ['resource_type', 'resource_id']),
+        response: responses({ 200: pageSchema(auditLogs) }),
+      },
+      handler: (request, reply) =>
         sendListPage(request, reply, db, auditLogs, request.query as ListQuery, {
           resource_type: definition.name,
           // Audit rows hold the id as PostgreSQL writes uuids.
-          resource_id: request.params.id.toLowerCase(),
+          resource_id: (request.params as { id: string }).id.toLowerCase(),
         }),
-    );
+    },
+  ];
+
+  for (const { operation, method, url, who, schema, handler } of endpoints) {
+    if (operation === undefined || !has(operation)) continue;
+    // Bulk create is the resource's create: its access and summary are create's.
+    const named = operation === 'bulk-create' ? 'create' : operation;
+    const { config, summary } =
+      who === 'read' ? reading(named) : who === 'write' ? writing(named) : route(named, who);
+    app.route({ method, url, config, schema: { ...summary, ...schema }, handler });
   }
 
   for (const child of definition.children ?? []) {
@@ -641,6 +662,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       {
         config: reading('list').config,
         schema: {
+          summary: `List the ${child.resource} of one of ${definition.name}`,
           params: IdParams,
           // The parent is in the path; filtering on it again would be meaningless.
           querystring: listQuerySchema(childDefinition, [child.foreignKey]),
@@ -660,7 +682,11 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       `/:id/${child.countPath}`,
       {
         config: reading('list').config,
-        schema: { params: IdParams, response: responses({ 200: CountResult }) },
+        schema: {
+          summary: `Count the ${child.resource} of one of ${definition.name}`,
+          params: IdParams,
+          response: responses({ 200: CountResult }),
+        },
       },
       async (request) => {
         const { id } = request.params;

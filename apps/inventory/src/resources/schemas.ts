@@ -6,11 +6,13 @@ import {
   MAX_TAGS_PER_RECORD,
   type ResourceDefinition,
   secretColumns,
+  sortableColumns,
   systemColumnsOf,
   TagSchema,
   tagColumns,
   writableColumns,
 } from './definition.js';
+import { ENTITY_TAG_PATTERN, MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
 import { lookupParameters, MatchText } from './lookups.js';
 
 /**
@@ -23,6 +25,28 @@ export const MAX_BATCH_ITEMS = 1000;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE = 1_000_000;
+
+/**
+ * `limit` of every paged list: 1 to MAX_PAGE_SIZE, anything else refused with 400 naming it (the
+ * document's maximum is the server's).
+ */
+export const PageSize = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE_SIZE,
+  default: DEFAULT_PAGE_SIZE,
+  description: `Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+});
+
+/**
+ * One sort key, `<field>:asc` or `<field>:desc`, over the fields a list sorts by: the pattern
+ * documents them and the validator enforces it (a bad key is a 400 naming it).
+ */
+export function sortKeySchema(fields: readonly string[]) {
+  return Type.String({
+    pattern: `^(${fields.join('|')}):(asc|desc)$`,
+    description: `\`<field>:asc\` or \`<field>:desc\`, where <field> is one of ${fields.join(', ')}`,
+  });
+}
 
 export const IdParams = Type.Object(
   { id: Type.String({ format: 'uuid' }) },
@@ -51,11 +75,101 @@ export function fullRecordSchema(
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** Documentation addresses (RFC 5737, RFC 3849), times and ids an example can hold. */
+const EXAMPLE_BY_FORMAT: Readonly<Record<string, unknown>> = {
+  ip: '192.0.2.10',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  'date-time': '2026-01-01T00:00:00Z',
+  email: 'someone@example.com',
+};
+
+/**
+ * A value `schema` accepts, for the document's examples: the schema's own `examples`, else one
+ * made from its type, format and bounds (`example-<name>` for text). Undefined when none can be
+ * made without knowing more (a pattern without an example).
+ */
+export function exampleValue(schema: TSchema, name: string): unknown {
+  const given = (schema as { examples?: unknown[] }).examples?.[0];
+  if (given !== undefined) return given;
+  const shape = schema as {
+    anyOf?: TSchema[];
+    const?: unknown;
+    type?: string;
+    format?: string;
+    pattern?: string;
+    minimum?: number;
+    minLength?: number;
+    maxLength?: number;
+    minItems?: number;
+    items?: TSchema;
+  };
+  if (shape.const !== undefined) return shape.const;
+  if (shape.anyOf) return exampleValue(shape.anyOf[0] as TSchema, name);
+  switch (shape.type) {
+    case 'boolean':
+      return false;
+    case 'integer':
+    case 'number':
+      return Math.max(shape.minimum ?? 1, 1);
+    case 'array': {
+      if (!shape.minItems) return [];
+      const item = shape.items && exampleValue(shape.items, name);
+      return item === undefined ? undefined : [item];
+    }
+    case 'string': {
+      if (shape.format) return EXAMPLE_BY_FORMAT[shape.format];
+      if (shape.pattern) return undefined;
+      const text = `example-${name}`.padEnd(shape.minLength ?? 0, '0');
+      return text.slice(0, shape.maxLength ?? text.length);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The example of a create's body: the required fields and those with a default, each with a
+ * value it accepts, so that "Try it out" creates a record. A required reference holds a
+ * placeholder id: the record it names must exist (the first created of that resource).
+ */
+export function exampleRecord(
+  definition: ResourceDefinition,
+  extraProperties: Record<string, TSchema> = {},
+): Record<string, unknown> | undefined {
+  const example: Record<string, unknown> = {};
+  const fields: Array<[string, TSchema, unknown]> = [
+    ...Object.entries(extraProperties).map(([name, schema]): [string, TSchema, unknown] => [
+      name,
+      schema,
+      undefined,
+    ]),
+    ...Object.entries(definition.columns)
+      .filter(([, column]) => !column.readOnly && (column.required || column.default !== undefined))
+      .map(([name, column]): [string, TSchema, unknown] => [name, column.schema, column.default]),
+  ];
+  for (const [name, schema, fallback] of fields) {
+    const optional = (schema as { '~optional'?: boolean })['~optional'] === true;
+    const value = fallback ?? exampleValue(schema, name);
+    if (value === undefined) {
+      if (optional) continue;
+      return undefined;
+    }
+    example[name] = value;
+  }
+  return example;
+}
+
+/** A schema with the example its document shows, when one can be made. */
+export const withExample = <T extends TSchema>(schema: T, example: unknown): T =>
+  example === undefined ? schema : { ...schema, examples: [example] };
+
 /** POST: one record, or an array of 1 to MAX_BATCH_ITEMS records created all or none. */
 export function createBodySchema(definition: ResourceDefinition) {
   const record = fullRecordSchema(definition);
+  const example = exampleRecord(definition);
   return Type.Union([record, Type.Array(record, { minItems: 1, maxItems: MAX_BATCH_ITEMS })], {
     description: `One record, or an array of 1 to ${MAX_BATCH_ITEMS} created all or none.`,
+    ...(example ? { examples: [example] } : {}),
   });
 }
 
@@ -86,6 +200,7 @@ export function batchUpdateSchema(definition: ResourceDefinition) {
   properties.etag = Type.Optional(
     Type.String({
       maxLength: 256,
+      pattern: ENTITY_TAG_PATTERN,
       description:
         'The record\'s ETag as last read (`"123"`): the batch is refused with 412, and nothing ' +
         'changed, if the record has changed since.',
@@ -170,11 +285,16 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
           '`Accept: text/csv`. Not with page or cursor.',
       }),
     ),
-    // No maximum: larger sizes are clamped to MAX_PAGE_SIZE, and meta.limit says so.
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
-    // Repeatable; the validator turns a single value into a one-item array. The grammar
-    // (field:asc|desc over the allow-list) is checked by parseSortKeys for a clearer message.
-    sortby: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+    limit: Type.Optional(PageSize),
+    // Repeatable; the validator turns a single value into a one-item array.
+    sortby: Type.Optional(
+      Type.Array(sortKeySchema(sortableColumns(definition)), {
+        maxItems: 10,
+        description:
+          'Sort keys applied in the order given (repeat the parameter for more than one); by ' +
+          'id last, so the order is total.',
+      }),
+    ),
   };
   for (const name of filterableColumns(definition)) {
     if (exclude.includes(name)) continue;
@@ -262,8 +382,7 @@ export function conditionalHeaders(...names: ReadonlyArray<'If-Match' | 'If-None
     'If-None-Match':
       "Reads: answer 304 without a body if the record's ETag is one of these. Writes: 412 and nothing changes if it is (`*`: the record exists). Evaluated after If-Match (RFC 9110 §13.2.2).",
   } as const;
-  const grammar =
-    ' Grammar (RFC 9110 §13.1): `*`, or a comma-separated list of entity tags `"…"` or `W/"…"`; anything else is 400.';
+  const grammar = ` Grammar (RFC 9110 §13.1): \`*\`, or a comma-separated list of at most ${MAX_CONDITION_TAGS} entity tags \`"…"\` or \`W/"…"\`; anything else is 400.`;
   return Type.Object(
     Object.fromEntries(
       names.map((name) => [
@@ -271,6 +390,7 @@ export function conditionalHeaders(...names: ReadonlyArray<'If-Match' | 'If-None
         Type.Optional(
           Type.String({
             maxLength: 4096,
+            pattern: TAG_CONDITION_PATTERN,
             description: described[name] + grammar,
           }),
         ),

@@ -5,7 +5,7 @@ import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
 import { type ResourceDefinition, tagColumns } from './definition.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, responses } from './schemas.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageSize, responses, sortKeySchema } from './schemas.js';
 
 const MAX_PAGE = 1_000_000;
 const SORT = /^(name|count):(asc|desc)$/;
@@ -43,9 +43,9 @@ export const tagRoutes: FastifyPluginAsyncTypebox<TagRoutesOptions> = async (
   const Query = Type.Object(
     {
       page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
+      limit: Type.Optional(PageSize),
       sortby: Type.Optional(
-        Type.Array(Type.String(), {
+        Type.Array(sortKeySchema(['name', 'count']), {
           maxItems: 2,
           description: '`name:asc|desc` or `count:asc|desc` (default `name:asc`).',
         }),

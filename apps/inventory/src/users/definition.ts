@@ -31,7 +31,7 @@ export const users: ResourceDefinition = {
   putChangesFieldsSent: true,
   columns: {
     username: {
-      schema: Type.String({ pattern: '^[A-Za-z0-9._-]{3,64}$' }),
+      schema: Type.String({ pattern: '^[A-Za-z0-9._-]{3,64}$', examples: ['j.doe'] }),
       required: true,
       filterable: true,
       sortable: true,

@@ -26,9 +26,10 @@ export const interfaces: ResourceDefinition = {
     name: text({ required: true, filterable: true, sortable: true }),
     description: text({ maxLength: 1000 }),
     type: text({ filterable: true, sortable: true }),
-    // "a number followed by Gbps", e.g. 10Gbps or 2.5Gbps.
+    // "a number followed by Gbps", e.g. 10Gbps or 2.5Gbps; below a million Gbps, so that the
+    // speed_mbps it gives (prepareWrite) fits the column.
     speed: {
-      schema: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?Gbps$', maxLength: 32 }),
+      schema: Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]+)?Gbps$', maxLength: 32 }),
       filterable: true,
       sortable: true,
     },
