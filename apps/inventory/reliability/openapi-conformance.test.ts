@@ -119,14 +119,6 @@ const DOCUMENTED_REFUSALS: Array<{ status: number; message: RegExp; rule: string
   { status: 401, message: /./, rule: 'credentials a login or reset must match' },
   { status: 403, message: /./, rule: 'what even an admin may not change (own role)' },
   { status: 412, message: /Precondition/, rule: 'a batch item etag' },
-  // The document declares these fields nullable and the README says null clears a field, but
-  // the table's NOT NULL constraint refuses it: a known disagreement being resolved, the one
-  // refusal here that is not a documented rule.
-  {
-    status: 400,
-    message: /^(status|role|inactive_status) must not be null$/,
-    rule: 'null where NOT NULL',
-  },
 ];
 
 /** Operations whose valid input needs secrets the document cannot give (credentials, codes). */

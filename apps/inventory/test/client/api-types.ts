@@ -1741,8 +1741,8 @@ export interface operations {
               username?: string;
               /** Format: email */
               email?: string;
-              role?: ('admin' | 'editor' | 'viewer') | null;
-              inactive_status?: boolean | null;
+              role?: 'admin' | 'editor' | 'viewer';
+              inactive_status?: boolean;
               /** Format: date-time */
               created_at?: string;
               /** Format: date-time */
@@ -1854,8 +1854,8 @@ export interface operations {
           username: string;
           /** Format: email */
           email: string;
-          role?: ('admin' | 'editor' | 'viewer') | null;
-          inactive_status?: boolean | null;
+          role?: 'admin' | 'editor' | 'viewer';
+          inactive_status?: boolean;
         };
       };
     };
@@ -1873,8 +1873,8 @@ export interface operations {
             username: string;
             /** Format: email */
             email: string;
-            role: ('admin' | 'editor' | 'viewer') | null;
-            inactive_status: boolean | null;
+            role: 'admin' | 'editor' | 'viewer';
+            inactive_status: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2019,8 +2019,8 @@ export interface operations {
             username?: string;
             /** Format: email */
             email?: string;
-            role?: ('admin' | 'editor' | 'viewer') | null;
-            inactive_status?: boolean | null;
+            role?: 'admin' | 'editor' | 'viewer';
+            inactive_status?: boolean;
             /** Format: date-time */
             created_at?: string;
             /** Format: date-time */
@@ -2143,8 +2143,8 @@ export interface operations {
           username?: string;
           /** Format: email */
           email?: string;
-          role?: ('admin' | 'editor' | 'viewer') | null;
-          inactive_status?: boolean | null;
+          role?: 'admin' | 'editor' | 'viewer';
+          inactive_status?: boolean;
         };
       };
     };
@@ -2162,8 +2162,8 @@ export interface operations {
             username: string;
             /** Format: email */
             email: string;
-            role: ('admin' | 'editor' | 'viewer') | null;
-            inactive_status: boolean | null;
+            role: 'admin' | 'editor' | 'viewer';
+            inactive_status: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4451,9 +4451,7 @@ export interface operations {
               model?: string | null;
               os?: string | null;
               os_version?: string | null;
-              status?:
-                | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                | null;
+              status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
               role?: string | null;
               serial_number?: string | null;
               rack_position?: string | null;
@@ -4871,9 +4869,7 @@ export interface operations {
               model?: string | null;
               os?: string | null;
               os_version?: string | null;
-              status?:
-                | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                | null;
+              status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
               role?: string | null;
               serial_number?: string | null;
               rack_position?: string | null;
@@ -4993,9 +4989,7 @@ export interface operations {
               model?: string | null;
               os?: string | null;
               os_version?: string | null;
-              status?:
-                | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                | null;
+              status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
               role?: string | null;
               serial_number?: string | null;
               rack_position?: string | null;
@@ -5010,9 +5004,7 @@ export interface operations {
               model?: string | null;
               os?: string | null;
               os_version?: string | null;
-              status?:
-                | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                | null;
+              status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
               role?: string | null;
               serial_number?: string | null;
               rack_position?: string | null;
@@ -5040,9 +5032,7 @@ export interface operations {
                 model: string | null;
                 os: string | null;
                 os_version: string | null;
-                status:
-                  | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                  | null;
+                status: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
                 role: string | null;
                 serial_number: string | null;
                 rack_position: string | null;
@@ -5063,9 +5053,7 @@ export interface operations {
                 model: string | null;
                 os: string | null;
                 os_version: string | null;
-                status:
-                  | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-                  | null;
+                status: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
                 role: string | null;
                 serial_number: string | null;
                 rack_position: string | null;
@@ -5334,9 +5322,7 @@ export interface operations {
           model?: string | null;
           os?: string | null;
           os_version?: string | null;
-          status?:
-            | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-            | null;
+          status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
           role?: string | null;
           serial_number?: string | null;
           rack_position?: string | null;
@@ -5515,9 +5501,7 @@ export interface operations {
             model?: string | null;
             os?: string | null;
             os_version?: string | null;
-            status?:
-              | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-              | null;
+            status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
             role?: string | null;
             serial_number?: string | null;
             rack_position?: string | null;
@@ -5648,9 +5632,7 @@ export interface operations {
           model?: string | null;
           os?: string | null;
           os_version?: string | null;
-          status?:
-            | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-            | null;
+          status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
           role?: string | null;
           serial_number?: string | null;
           rack_position?: string | null;
@@ -5676,9 +5658,7 @@ export interface operations {
             model: string | null;
             os: string | null;
             os_version: string | null;
-            status:
-              | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-              | null;
+            status: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
             role: string | null;
             serial_number: string | null;
             rack_position: string | null;
@@ -5966,9 +5946,7 @@ export interface operations {
           model?: string | null;
           os?: string | null;
           os_version?: string | null;
-          status?:
-            | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-            | null;
+          status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
           role?: string | null;
           serial_number?: string | null;
           rack_position?: string | null;
@@ -5994,9 +5972,7 @@ export interface operations {
             model: string | null;
             os: string | null;
             os_version: string | null;
-            status:
-              | ('active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned')
-              | null;
+            status: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
             role: string | null;
             serial_number: string | null;
             rack_position: string | null;
@@ -9984,7 +9960,7 @@ export interface operations {
               /** Format: uuid */
               b_interface_id?: string;
               type?: string | null;
-              status?: ('up' | 'down') | null;
+              status?: 'up' | 'down';
               tags?: string[];
               /** Format: date-time */
               created_at?: string;
@@ -10098,7 +10074,7 @@ export interface operations {
               /** Format: uuid */
               b_interface_id: string;
               type?: string | null;
-              status?: ('up' | 'down') | null;
+              status?: 'up' | 'down';
               tags?: string[];
             }
           | {
@@ -10107,7 +10083,7 @@ export interface operations {
               /** Format: uuid */
               b_interface_id: string;
               type?: string | null;
-              status?: ('up' | 'down') | null;
+              status?: 'up' | 'down';
               tags?: string[];
             }[];
         'text/csv': string;
@@ -10129,7 +10105,7 @@ export interface operations {
                 /** Format: uuid */
                 b_interface_id: string;
                 type: string | null;
-                status: ('up' | 'down') | null;
+                status: 'up' | 'down';
                 tags: string[];
                 /** Format: date-time */
                 created_at: string;
@@ -10144,7 +10120,7 @@ export interface operations {
                 /** Format: uuid */
                 b_interface_id: string;
                 type: string | null;
-                status: ('up' | 'down') | null;
+                status: 'up' | 'down';
                 tags: string[];
                 /** Format: date-time */
                 created_at: string;
@@ -10407,7 +10383,7 @@ export interface operations {
           /** Format: uuid */
           b_interface_id?: string;
           type?: string | null;
-          status?: ('up' | 'down') | null;
+          status?: 'up' | 'down';
           tags?: string[];
           /** @description The record's ETag as last read (`"123"`): the batch is refused with 412, and nothing changed, if the record has changed since. */
           etag?: string;
@@ -10580,7 +10556,7 @@ export interface operations {
             /** Format: uuid */
             b_interface_id?: string;
             type?: string | null;
-            status?: ('up' | 'down') | null;
+            status?: 'up' | 'down';
             tags?: string[];
             /** Format: date-time */
             created_at?: string;
@@ -10705,7 +10681,7 @@ export interface operations {
           /** Format: uuid */
           b_interface_id: string;
           type?: string | null;
-          status?: ('up' | 'down') | null;
+          status?: 'up' | 'down';
           tags?: string[];
         };
       };
@@ -10725,7 +10701,7 @@ export interface operations {
             /** Format: uuid */
             b_interface_id: string;
             type: string | null;
-            status: ('up' | 'down') | null;
+            status: 'up' | 'down';
             tags: string[];
             /** Format: date-time */
             created_at: string;
@@ -11007,7 +10983,7 @@ export interface operations {
           /** Format: uuid */
           b_interface_id?: string;
           type?: string | null;
-          status?: ('up' | 'down') | null;
+          status?: 'up' | 'down';
           tags?: string[];
         };
       };
@@ -11027,7 +11003,7 @@ export interface operations {
             /** Format: uuid */
             b_interface_id: string;
             type: string | null;
-            status: ('up' | 'down') | null;
+            status: 'up' | 'down';
             tags: string[];
             /** Format: date-time */
             created_at: string;
