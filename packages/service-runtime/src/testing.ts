@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,4 +133,37 @@ export function findHostileValueFailures(
     }
   }
   return failures;
+}
+
+/**
+ * `redocly lint` of a service's OpenAPI document with the service's `redocly.yaml` (in
+ * `appDir`): the document is what the app answered, written to a temporary file for the linter.
+ * Answers redocly's exit status (1 if it could not run).
+ */
+export function lintOpenApiDocument(
+  answer: { statusCode: number; body: string },
+  source: { appDir: string; path: string },
+): number {
+  if (answer.statusCode !== 200) {
+    console.error(`GET ${source.path}: ${answer.statusCode}\n${answer.body}`);
+    return 1;
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+  try {
+    const file = join(directory, 'openapi.json');
+    writeFileSync(file, answer.body);
+    const lint = spawnSync(
+      'redocly',
+      ['lint', '--config', join(source.appDir, 'redocly.yaml'), file],
+      {
+        stdio: 'inherit',
+        cwd: source.appDir,
+        // No telemetry or update check from CI.
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
+    return lint.status ?? 1;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
