@@ -1,11 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import type { KyselyPlugin } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import type { AnyDatabase } from '../src/db/schema.js';
 import { EXPORT_BATCH } from '../src/resources/csv-export.js';
-import { startTestApp, type TestContext, testConfig } from './helpers.js';
+import { startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 /** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
 
@@ -108,17 +106,7 @@ describe('CSV export', () => {
 describe('CSV export cost', () => {
   it('never turns the rows into objects: PostgreSQL writes the CSV, the server passes it on', async () => {
     // Every row any statement hands back to the server while exporting, counted.
-    let rowsRead = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        rowsRead += args.result.rows.length;
-        return args.result;
-      },
-    };
-    const app = await buildApp(testConfig(), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
-    });
+    const { app, takeRows } = await statementCountingApp(ctx);
     try {
       const response = await app.inject({
         method: 'GET',
@@ -129,7 +117,7 @@ describe('CSV export cost', () => {
       expect(parse(response.body, { columns: true })).toHaveLength(VLANS);
       // PostgreSQL: one COPY, outside the query path (no row at all); the embedded store: one
       // row per batch of EXPORT_BATCH records (its text). Reading rows as objects: VLANS.
-      expect(rowsRead).toBeLessThanOrEqual(Math.ceil(VLANS / EXPORT_BATCH) + 1);
+      expect(takeRows()).toBeLessThanOrEqual(Math.ceil(VLANS / EXPORT_BATCH) + 1);
     } finally {
       await app.close();
     }

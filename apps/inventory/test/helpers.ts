@@ -184,21 +184,27 @@ export async function deviceWithInterfaces(ctx: TestContext, count: number) {
 }
 
 /**
- * A second app on the context's store whose SQL statements are counted: the cost tests check that
- * a request runs a fixed number of them whatever its size.
+ * A second app on the context's store whose SQL statements, and the rows they hand back, are
+ * counted: the cost tests check that a request runs a fixed number of statements whatever its
+ * size, and that rows PostgreSQL already wrote as text never reach the server one by one.
  */
-export async function statementCountingApp(ctx: TestContext) {
+export async function statementCountingApp(
+  ctx: TestContext,
+  config: Parameters<typeof testConfig>[0] = {},
+) {
   let statements = 0;
+  let rows = 0;
   // Counted as their results come back: a statement that embeds a query builder (a write inside
   // a WITH, see resources/writes.ts) transforms that builder's node too, but runs once.
   const counter: KyselyPlugin = {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
       statements++;
+      rows += args.result.rows.length;
       return args.result;
     },
   };
-  const app = await buildApp(testConfig(), {
+  const app = await buildApp(testConfig(config), {
     store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
   });
   return {
@@ -207,6 +213,12 @@ export async function statementCountingApp(ctx: TestContext) {
     takeCount() {
       const count = statements;
       statements = 0;
+      return count;
+    },
+    /** Rows the statements handed back since the last call. */
+    takeRows() {
+      const count = rows;
+      rows = 0;
       return count;
     },
   };

@@ -1,15 +1,8 @@
-import { type KyselyPlugin, sql } from 'kysely';
+import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import type { AnyDatabase } from '../src/db/schema.js';
-import {
-  create,
-  startTestApp,
-  statementCountingApp,
-  type TestContext,
-  testConfig,
-} from './helpers.js';
+import { create, startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 interface Device {
   id: string;
@@ -265,24 +258,14 @@ describe('pages written by PostgreSQL', () => {
   });
 
   it('reach the server as one JSON text, not as rows to convert and serialise', async () => {
-    let rowsRead = 0;
-    const counter: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        rowsRead += args.result.rows.length;
-        return args.result;
-      },
-    };
-    const app = await buildApp(testConfig({ listCache: false }), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(counter) },
-    });
+    const { app, takeRows } = await statementCountingApp(ctx, { listCache: false });
     try {
       for (const query of [
         '?limit=25',
         '?limit=20&sortby=hostname:desc&fields=hostname',
         '?page=2&limit=10',
       ]) {
-        rowsRead = 0;
+        takeRows();
         const response = await app.inject({
           method: 'GET',
           url: `/devices${query}`,
@@ -291,7 +274,7 @@ describe('pages written by PostgreSQL', () => {
         expect(response.statusCode).toBe(200);
         expect(response.json().data.length).toBeGreaterThan(1);
         // The token's user (first request only) and the page: one row each.
-        expect(rowsRead, query).toBeLessThanOrEqual(2);
+        expect(takeRows(), query).toBeLessThanOrEqual(2);
       }
     } finally {
       await app.close();
