@@ -187,47 +187,42 @@ export function actorSetting(actor: Actor, intent: WriteIntent): string {
  * the audit rows, and the foreign keys' actions with theirs, fire when the statement ends, after
  * that. An answer with no row means nothing was written, so there is nothing to audit.
  */
-export async function writeWithAudit<R>(
+export function writeWithAudit<R>(
   db: AnyDatabase,
   request: FastifyRequest,
   write: StatementWrite,
   intent: WriteIntent,
 ): Promise<R[]> {
-  const template = statementTemplate(db, JSON.stringify(['audited', write.shape]), (param) => {
-    const { steps, result } = write.parts(param);
-    return sql`
-    WITH ${sql.join(steps)}
-    SELECT answer__.* FROM (${result}) AS answer__
-    WHERE set_config('inventory.actor', ${param('audit:actor')}, true) IS NOT NULL`;
-  });
-  const statement = template.bind({
-    ...write.values,
-    'audit:actor': actorSetting(actorOf(request), intent),
-  });
-  const result = await retryOnConflict(() => db.executeQuery<R>(statement));
-  return result.rows;
+  return writeAsActor<R>(db, write, 'audited', actorSetting(actorOf(request), intent));
 }
 
 /**
  * Runs `write` as one statement for a table that is not audited: only the identity the request
  * was admitted as is set, for the table's check (migration 020).
  */
-export async function writeUnaudited<R>(
+export function writeUnaudited<R>(
   db: AnyDatabase,
   request: FastifyRequest,
   write: StatementWrite,
 ): Promise<R[]> {
-  const template = statementTemplate(db, JSON.stringify(['unaudited', write.shape]), (param) => {
+  return writeAsActor<R>(db, write, 'unaudited', JSON.stringify({ principal: request.principal }));
+}
+
+/** `write` as one statement with `inventory.actor` set to `actor` for its transaction alone. */
+async function writeAsActor<R>(
+  db: AnyDatabase,
+  write: StatementWrite,
+  kind: 'audited' | 'unaudited',
+  actor: string,
+): Promise<R[]> {
+  const template = statementTemplate(db, JSON.stringify([kind, write.shape]), (param) => {
     const { steps, result } = write.parts(param);
     return sql`
     WITH ${sql.join(steps)}
     SELECT answer__.* FROM (${result}) AS answer__
     WHERE set_config('inventory.actor', ${param('audit:actor')}, true) IS NOT NULL`;
   });
-  const statement = template.bind({
-    ...write.values,
-    'audit:actor': JSON.stringify({ principal: request.principal }),
-  });
+  const statement = template.bind({ ...write.values, 'audit:actor': actor });
   const result = await retryOnConflict(() => db.executeQuery<R>(statement));
   return result.rows;
 }
