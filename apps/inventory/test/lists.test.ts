@@ -107,6 +107,16 @@ describe('sorting', () => {
     expect(body.data.map((row: Device) => row.hostname)).toEqual(expected);
   });
 
+  it('breaks ties by id in the first key\'s direction: a sort\'s reverse is its rows reversed', async () => {
+    // Devices share vendors: the ties are ordered by id, ascending or descending with the sort,
+    // so one (vendor, id) index serves both directions.
+    const ids = (body: { data: Device[] }) => body.data.map((row) => row.id);
+    const ascending = await list('?sortby=vendor:asc&limit=100');
+    const descending = await list('?sortby=vendor:desc&limit=100');
+    expect(ids(ascending.body).length).toBe(devices.length);
+    expect(ids(descending.body)).toEqual([...ids(ascending.body)].reverse());
+  });
+
   it('sorts by created_at on every resource', async () => {
     const { body } = await list('?sortby=created_at:desc&limit=1');
     expect(body.data[0].hostname).toBe('dev-24');

@@ -187,14 +187,14 @@ export interface ResourceDefinition {
   countedPairs?: readonly (readonly [string, string])[];
   /**
    * The lists users ask for most: filtered by one of `filters` (exact match) and sorted by one of
-   * `sorts`. Each (filter, sort) pair has an index `(filter, sort, id)` in the sort's usual
-   * direction, so a page is a range of one index (read backwards for the other direction)
-   * instead of a sort of every matching row (migration 019 creates the same indexes;
-   * test/list-indexes.test.ts checks both agree and that lists use them).
+   * `sorts`. Each (filter, sort) pair has an index `(filter, sort, id)`, so a page is a range of
+   * one index, read forwards for ascending and backwards for descending (ties break by id in the
+   * sort's direction), instead of a sort of every matching row (migrations 019 and 021 create
+   * the same indexes; test/list-indexes.test.ts checks both agree and that lists use them).
    */
   commonLists?: {
     filters: readonly string[];
-    sorts: readonly { column: string; direction: 'asc' | 'desc' }[];
+    sorts: readonly string[];
   };
   /** Order of a list without `sortby` (then by id); by id alone when absent. */
   defaultSort?: readonly { column: string; direction: 'asc' | 'desc' }[];

@@ -245,10 +245,17 @@ export function isTimestamp(definition: ResourceDefinition, column: string): boo
   );
 }
 
-/** The sort keys of a list, then id: what orders its rows and positions a cursor. */
-const keysOf = (sort: readonly SortKey[]): SortKey[] => [
+/**
+ * The sort keys of a list, then id: what orders its rows and positions a cursor. Ties are broken
+ * by id in the direction of the first key, so a sort and its exact reverse are one index read
+ * either way: `(created_at, id)` serves `created_at` ascending forwards and descending backwards.
+ * Ties are common (a bulk create or an import gives every row one `created_at`); an id running
+ * against the index would make PostgreSQL sort each group of equal values, all 100,000 rows of
+ * one import to answer its first page.
+ */
+export const keysOf = (sort: readonly SortKey[]): SortKey[] => [
   ...sort,
-  { column: 'id', direction: 'asc' },
+  { column: 'id', direction: sort[0]?.direction ?? 'asc' },
 ];
 
 /**

@@ -58,10 +58,7 @@ export const devices: ResourceDefinition = {
   // A NetBox-style device list: narrowed to a vendor, a status or a role, by name or newest first.
   commonLists: {
     filters: ['vendor', 'status', 'role'],
-    sorts: [
-      { column: 'hostname', direction: 'asc' },
-      { column: 'created_at', direction: 'desc' },
-    ],
+    sorts: ['hostname', 'created_at'],
   },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
