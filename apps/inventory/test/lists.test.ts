@@ -107,7 +107,7 @@ describe('sorting', () => {
     expect(body.data.map((row: Device) => row.hostname)).toEqual(expected);
   });
 
-  it('breaks ties by id in the first key\'s direction: a sort\'s reverse is its rows reversed', async () => {
+  it("breaks ties by id in the first key's direction: a sort's reverse is its rows reversed", async () => {
     // Devices share vendors: the ties are ordered by id, ascending or descending with the sort,
     // so one (vendor, id) index serves both directions.
     const ids = (body: { data: Device[] }) => body.data.map((row) => row.id);
