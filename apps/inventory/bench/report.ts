@@ -36,6 +36,9 @@ export interface ListCacheDelta {
   totalsReused: number;
   totalsCounted: number;
   countsAwaited: number;
+  walksFromPosition: number;
+  walksFromStart: number;
+  positionsStale: number;
 }
 
 export interface ExportMeasure {
@@ -61,7 +64,9 @@ export function hitRates(delta: ListCacheDelta) {
       `rendered pages reused ${percent(delta.pagesReused, pages)} of ${pages} list answers; ` +
       `totals maintained ${delta.totalsMaintained}, reused ${delta.totalsReused}, counted ` +
       `${delta.totalsCounted} (${percent(delta.totalsMaintained + delta.totalsReused, totals)} ` +
-      `not counted); ${delta.countsAwaited} waited for a concurrent count`,
+      `not counted); ${delta.countsAwaited} waited for a concurrent count; pages a block deep ` +
+      `walked from a recorded position ${delta.walksFromPosition}, from the start ` +
+      `${delta.walksFromStart}, stale positions ${delta.positionsStale}`,
   };
 }
 

@@ -377,6 +377,8 @@ async function main() {
       if (options.warmupSeconds > 0) {
         await drive({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
       }
+      const cacheBefore =
+        scenario.kind === 'varied' ? await listCacheStats(server.url, headers) : undefined;
       const serverCpu = cpuMeter([server.pid]);
       const databaseCpu = cpuMeter(await backendsOf());
       const api = await drive({
@@ -384,6 +386,9 @@ async function main() {
         url: server.url,
         durationSeconds: options.durationSeconds,
       });
+      const listCache = cacheBefore
+        ? listCacheDelta(cacheBefore, await listCacheStats(server.url, headers))
+        : undefined;
       const perRequest = (ms: number | null) =>
         ms === null || api.requests === 0 ? undefined : ms / api.requests;
       const serverCpuMs = perRequest(serverCpu.stop());
@@ -417,12 +422,14 @@ async function main() {
       }
       if (scenario.kind === 'varied') {
         result.totalsChecked = await checkTotals(server.url, headers, scenario, options);
+        if (listCache) result.listCache = listCache;
       }
       results.push(result);
       log(formatTable([result]).split('\n').at(-1) ?? '');
       if (result.totalsChecked) {
         const { exact, checked } = result.totalsChecked;
         log(`  totals: ${exact} of ${checked} sampled pages equal COUNT(*) of their filter`);
+        if (result.listCache) log(`  list cache: ${hitRates(result.listCache).text}`);
       }
       if (result.withoutTriggers) {
         const bare = result.withoutTriggers;
@@ -682,7 +689,24 @@ async function listCacheStats(url: string, headers: Record<string, string>) {
     totalsReused: body.totals_reused ?? 0,
     totalsCounted: body.totals_counted ?? 0,
     countsAwaited: body.counts_awaited ?? 0,
+    walksFromPosition: body.walks_from_position ?? 0,
+    walksFromStart: body.walks_from_start ?? 0,
+    positionsStale: body.positions_stale ?? 0,
   };
+}
+
+/** What the list cache did between two readings of its statistics. */
+function listCacheDelta(
+  before: ListCacheDelta,
+  after: ListCacheDelta | undefined,
+): ListCacheDelta | undefined {
+  if (after === undefined) return undefined;
+  return Object.fromEntries(
+    Object.entries(after).map(([key, value]) => [
+      key,
+      value - (before[key as keyof ListCacheDelta] ?? 0),
+    ]),
+  ) as unknown as ListCacheDelta;
 }
 
 /**
@@ -714,16 +738,9 @@ async function measureMixed(
   });
   const serverCpuMs = serverCpu.stop();
   const databaseCpuMs = databaseCpu.stop();
-  const after = await listCacheStats(server.url, headers);
-  const listCache =
-    before && after
-      ? (Object.fromEntries(
-          Object.entries(after).map(([key, value]) => [
-            key,
-            value - (before[key as keyof typeof before] ?? 0),
-          ]),
-        ) as unknown as ListCacheDelta)
-      : undefined;
+  const listCache = before
+    ? listCacheDelta(before, await listCacheStats(server.url, headers))
+    : undefined;
   const page = await fetch(`${server.url}/devices?limit=10`, { headers });
   await ceiling.answerWith(200, await page.text());
   const ceilingCpu = cpuMeter([ceiling.pid]);

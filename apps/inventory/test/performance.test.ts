@@ -307,7 +307,7 @@ describe('LIST_CACHE=off', () => {
         }
       }
       const cache = uncached.listCache;
-      expect([cache.counts.size, cache.anchors.size, cache.pages.size]).toEqual([0, 0, 0]);
+      expect([cache.counts.size, cache.positions.size, cache.pages.size]).toEqual([0, 0, 0]);
       // The shared app's cache is untouched.
       expect(ctx.app.listCache.pages.size).toBeGreaterThan(0);
     } finally {

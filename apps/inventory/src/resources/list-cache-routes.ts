@@ -18,7 +18,9 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "This instance's list cache since start-up: list answers sent from a rendered page " +
           '(pages_reused) or read (pages_read); totals maintained by the writes, reused from an ' +
           'earlier count at the same table version, or counted; lists that waited for a ' +
-          "concurrent request's count of the same filter.",
+          "concurrent request's count of the same filter; pages at least 100 rows deep walked " +
+          "from a recorded position (walks_from_position) or from the list's start, and " +
+          'recorded positions found older than the table (positions_stale).',
         response: responses({
           200: Type.Object({
             enabled: Type.Boolean(),
@@ -28,6 +30,9 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
             totals_reused: Count,
             totals_counted: Count,
             counts_awaited: Count,
+            walks_from_position: Count,
+            walks_from_start: Count,
+            positions_stale: Count,
           }),
         }),
       },
@@ -43,6 +48,9 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
         totals_reused: stats.totalsReused,
         totals_counted: stats.totalsCounted,
         counts_awaited: stats.countsAwaited,
+        walks_from_position: stats.walksFromPosition,
+        walks_from_start: stats.walksFromStart,
+        positions_stale: stats.positionsStale,
       };
     },
   );

@@ -1,6 +1,6 @@
 /**
  * What lists may reuse between requests without ever answering with stale data: exact totals and
- * the positions of rows in id order. Counting 100,000 matching rows costs milliseconds of
+ * the positions of rows in each list's order. Counting 100,000 matching rows costs milliseconds of
  * database time per request and walking 90,000 index entries to reach page 900 even more, while
  * the page itself costs a fraction of one; NetBox-style lists that count on every request are
  * slow for that reason.
@@ -20,14 +20,67 @@ export interface CachedCount {
   count: number;
 }
 
-/** Where rows sit in id order: the id of the row at each offset a page started at. */
-export interface PageAnchors {
+/**
+ * Where rows sit in one list's order (a filter combination and a sort) at one version of its
+ * table: `keys[i]` holds the sort values and id of the row at position `(i + 1) * step - 1`, the
+ * last row of each block of `step`. A page at offset o starts right after the row of block
+ * `floor(o / step) - 1` and skips fewer than `step` rows, instead of walking o index entries.
+ * Recorded along the walks pages make anyway (list.ts), so it covers a prefix of the list up to
+ * the deepest page read since the last write; a write makes it unusable (another version).
+ */
+export interface PositionMap {
   version: number;
-  idAtOffset: Map<number, string>;
+  step: number;
+  keys: readonly (readonly unknown[])[];
 }
 
-/** Anchors kept per filter combination: the pages most recently asked for. */
-const ANCHORS_PER_LIST = 64;
+/** Rows per block of a position map: a page with a map walks fewer than this many. */
+export const POSITION_STEP = 100;
+/**
+ * Positions kept, over all lists: about 150 bytes each (a sort value and an id), so 15 MB.
+ * A list of 100,000 matching rows fills 1,000 of them; the least recently used lists go first.
+ */
+const POSITIONS_KEPT = 100_000;
+
+/** Position maps, least recently used forgotten first, bounded by the positions they hold. */
+class PositionMaps {
+  readonly #maps = new Map<string, PositionMap>();
+  #held = 0;
+  constructor(readonly budget: number) {}
+
+  get size(): number {
+    return this.#maps.size;
+  }
+
+  get(key: string): PositionMap | undefined {
+    const map = this.#maps.get(key);
+    if (map !== undefined) {
+      this.#maps.delete(key);
+      this.#maps.set(key, map);
+    }
+    return map;
+  }
+
+  set(key: string, map: PositionMap): void {
+    this.delete(key);
+    if (map.keys.length === 0 || map.keys.length > this.budget) return;
+    this.#maps.set(key, map);
+    this.#held += map.keys.length;
+    for (const [oldest, held] of this.#maps) {
+      if (this.#held <= this.budget) break;
+      this.#maps.delete(oldest);
+      this.#held -= held.keys.length;
+    }
+  }
+
+  delete(key: string): void {
+    const map = this.#maps.get(key);
+    if (map !== undefined) {
+      this.#maps.delete(key);
+      this.#held -= map.keys.length;
+    }
+  }
+}
 
 /**
  * A list response as sent (its JSON, encoded), and the version of its table it was read at:
@@ -58,6 +111,14 @@ export interface ListCacheStats {
   totalsCounted: number;
   /** Lists that waited for another request's count of the same filter instead of counting. */
   countsAwaited: number;
+  /**
+   * Pages at least a block deep: walked from a position map's block (fewer than a block's rows
+   * skipped), or from the list's start; and walks whose map turned out older than the table
+   * (a write this instance had not seen yet), read again from the start.
+   */
+  walksFromPosition: number;
+  walksFromStart: number;
+  positionsStale: number;
 }
 
 export class ListCache {
@@ -69,6 +130,9 @@ export class ListCache {
     totalsReused: 0,
     totalsCounted: 0,
     countsAwaited: 0,
+    walksFromPosition: 0,
+    walksFromStart: 0,
+    positionsStale: 0,
   };
   /** The highest version of each table any statement of this instance has read. */
   readonly latestVersion = new Map<string, number>();
@@ -76,7 +140,7 @@ export class ListCache {
   private readonly counting = new Map<string, Promise<void>>();
   /** Per table and filter combination. */
   readonly counts: RecentlyUsed<CachedCount>;
-  readonly anchors: RecentlyUsed<PageAnchors>;
+  readonly positions: PositionMaps;
   /** Per route and query (see pages.ts). */
   readonly pages: RecentlyUsed<RenderedPage>;
 
@@ -84,7 +148,7 @@ export class ListCache {
   constructor(enabled = true) {
     this.enabled = enabled;
     this.counts = new RecentlyUsed(enabled ? 2000 : 0);
-    this.anchors = new RecentlyUsed(enabled ? 200 : 0);
+    this.positions = new PositionMaps(enabled ? POSITIONS_KEPT : 0);
     this.pages = new RecentlyUsed(enabled ? RENDERED_PAGES : 0);
   }
 
@@ -125,28 +189,47 @@ export class ListCache {
     };
   }
 
-  /** The known row position closest below `offset`, if any. */
-  nearestAnchor(key: string, offset: number) {
-    const anchors = this.anchors.get(key);
-    let best: { offset: number; id: string } | undefined;
-    for (const [at, id] of anchors?.idAtOffset ?? []) {
-      if (at <= offset && (!best || at > best.offset)) best = { offset: at, id };
+  /**
+   * Where to start a page at `offset` of the list `key`: after the last row of the furthest
+   * recorded block at or before it, if the map was recorded at the latest version this instance
+   * has seen of `table` (an older one is dropped: a write has moved rows since). The statement
+   * still checks the version it reads itself (list.ts).
+   */
+  startOf(table: string, key: string, offset: number) {
+    const map = this.positions.get(key);
+    if (map === undefined) return undefined;
+    if (map.version !== this.latestVersion.get(table)) {
+      this.positions.delete(key);
+      return undefined;
     }
-    return anchors && best ? { version: anchors.version, ...best } : undefined;
+    const block = Math.min(Math.floor(offset / map.step), map.keys.length);
+    const after = map.keys[block - 1];
+    return after === undefined
+      ? undefined
+      : { version: map.version, position: block * map.step, after };
   }
 
-  recordAnchor(key: string, version: number, offset: number, id: string): void {
-    let anchors = this.anchors.get(key);
-    if (!anchors || anchors.version !== version) {
-      anchors = { version, idAtOffset: new Map() };
-      this.anchors.set(key, anchors);
-    }
-    anchors.idAtOffset.delete(offset);
-    anchors.idAtOffset.set(offset, id);
-    if (anchors.idAtOffset.size > ANCHORS_PER_LIST) {
-      const oldest = anchors.idAtOffset.keys().next().value;
-      if (oldest !== undefined) anchors.idAtOffset.delete(oldest);
-    }
+  /**
+   * Records the block ends a walk from `position` (a multiple of the step, 0 for the list's
+   * start) passed, at `version`: extends the list's map, or starts a new one at a new version.
+   */
+  recordPositions(
+    key: string,
+    version: number,
+    position: number,
+    ends: readonly (readonly unknown[])[],
+  ): void {
+    if (ends.length === 0) return;
+    const map = this.positions.get(key);
+    const known = map !== undefined && map.version === version ? map.keys : [];
+    const first = position / POSITION_STEP;
+    // Only a walk from within the known prefix (or from the start) keeps the map contiguous.
+    if (first > known.length || known.length >= first + ends.length) return;
+    this.positions.set(key, {
+      version,
+      step: POSITION_STEP,
+      keys: [...known.slice(0, first), ...ends],
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
 import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
-import type { ListCache } from './list-cache.js';
+import { type ListCache, POSITION_STEP } from './list-cache.js';
 import {
   type Condition,
   conditionShape,
@@ -88,21 +88,25 @@ const TOTAL = '__total_count';
 const VERSION = '__table_version';
 /** A timestamp sort key's value as PostgreSQL writes it (microseconds; a Date keeps millis). */
 const keyText = (column: string) => `__key:${column}`;
-/** From this offset on, the page is found through its ids first (see below). */
+/** From this offset on, a page of rows (not JSON text) is found through its ids first. */
 const DEFERRED_JOIN_OFFSET = 1000;
-/** Below every UUID the service generates: "no known position, start from the first row". */
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** What decides the text of a list statement; the values only fill its parameters. */
 interface ListShape {
   conditions: readonly string[];
   ranges: ReadonlyArray<{ column: string; from: boolean; to: boolean }>;
   sort: readonly SortKey[];
-  /** Offset past DEFERRED_JOIN_OFFSET: ids first. */
+  /** A page of rows past DEFERRED_JOIN_OFFSET: ids first. */
   deep: boolean;
-  /** Deep, in id order, with a recorded position to start from. */
-  anchored: boolean;
-  /** Keyset page: which of the cursor's sort values are null (the SQL differs). */
+  /**
+   * A page of JSON text at least a block deep: its statement walks to it for ids only and
+   * reports the position map's block ends it passes (list-cache.ts).
+   */
+  walk: boolean;
+  /**
+   * Which of the sort values the page starts after are null (the SQL differs): a cursor's, or
+   * for a walk the last row of the block its position map starts it from; null from the start.
+   */
   after: readonly boolean[] | null;
   columns: readonly string[];
   /** Values per condition when a value counter holds the total (its SQL differs with them). */
@@ -291,31 +295,35 @@ function listStatement(
   ]);
   const outerColumns = [...columns, ...timestampKeys.map(keyText)];
   let page: RawBuilder<unknown>;
-  if (shape.after !== null) {
+  let walk: RawBuilder<unknown> | undefined;
+  const startAfter =
+    shape.after === null ? [] : [keysetCondition(definition, keys, shape.after, param, 'k')];
+  if (shape.walk) {
+    // Walks to the page reading only what orders the rows (an index-only scan where a
+    // (filter, sort, id) index exists) and numbering them, then reads the page's own rows by id.
+    // The walk starts after the row the position map names, if any, so it skips fewer than a
+    // block; the last row of every block it passes goes back to the map (__positions below).
+    walk = sql`SELECT ${sql.join(keys.map((key) => sql.ref(`k.${key.column}`)))},
+        row_number() OVER (ORDER BY ${orderBy('k')}) AS __n
+      FROM ${table} AS k ${whereOf([...conditionsFor('k'), ...startAfter])}
+      ORDER BY ${orderBy('k')} LIMIT ${param('walk_limit')}`;
+    // Each of the page's rows by its id (a nested loop over the primary key): OFFSET 0 keeps
+    // PostgreSQL from merging the lookup into a join, which for a walk of the size of the table
+    // it would answer by hashing the whole table.
+    page = sql`SELECT ${pageColumns} FROM w CROSS JOIN LATERAL (
+        SELECT * FROM ${table} AS r WHERE r.id = w.id OFFSET 0
+      ) AS t WHERE w.__n > ${param('offset')}`;
+  } else if (shape.after !== null) {
     const keyset = keysetCondition(definition, keys, shape.after, param, 't');
     page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf([...conditionsFor('t'), keyset])}
       ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
   } else if (shape.deep) {
-    // In id order, a page can start from a row whose position an earlier page recorded (paging
-    // on from page 900 to 901 walks 100 index entries, not 90,100), but only while the table is
-    // still at the version it was recorded at; otherwise from the start, skipping `offset`.
-    const whileUnchanged = (then: RawBuilder<unknown>, otherwise: RawBuilder<unknown>) =>
-      sql`(SELECT CASE WHEN v.version = ${param('anchor_version')} THEN ${then} ELSE ${otherwise} END FROM v)`;
-    const keyConditions = shape.anchored
-      ? [
-          ...conditionsFor('k'),
-          sql`k.id >= ${whileUnchanged(sql`${param('anchor_id')}::uuid`, sql`${param('nil_id')}::uuid`)}`,
-        ]
-      : conditionsFor('k');
-    const skip = shape.anchored
-      ? whileUnchanged(sql`${param('anchor_skip')}::bigint`, sql`${param('offset')}::bigint`)
-      : sql`${param('offset')}`;
     // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
     // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
     // table just the page's rows, instead of every row it skips.
     page = sql`SELECT ${pageColumns} FROM (
-        SELECT k.id FROM ${table} AS k ${whereOf(keyConditions)} ORDER BY ${orderBy('k')}
-        LIMIT ${param('limit')} OFFSET ${skip}
+        SELECT k.id FROM ${table} AS k ${whereOf(conditionsFor('k'))} ORDER BY ${orderBy('k')}
+        LIMIT ${param('limit')} OFFSET ${param('offset')}
       ) AS keys JOIN ${table} AS t ON t.id = keys.id`;
   } else {
     page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditionsFor('t'))} ORDER BY ${orderBy('t')}
@@ -331,8 +339,15 @@ function listStatement(
         ? sql`q.${sql.ref(keyText(key.column))} AS ${sql.ref(lastKeyName(index))}`
         : sql`q.${sql.ref(key.column)} AS ${sql.ref(lastKeyName(index))}`,
     );
+    // The block ends the walk passed, as JSON arrays of sort values and id (a timestamp as
+    // PostgreSQL writes it in JSON, microseconds kept), for the position map.
+    const positions = walk
+      ? sql`(SELECT json_agg(json_build_array(${sql.join(keys.map((key) => sql.ref(`w.${key.column}`)))}) ORDER BY w.__n)
+          FROM w WHERE w.__n % ${param('step')} = 0 )`
+      : sql`NULL`;
     return sql`
       WITH ${versionStep(param)},
+      ${walk ? sql`w AS MATERIALIZED (${walk}),` : sql``}
       p AS MATERIALIZED (${page}),
       q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
       SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
@@ -340,7 +355,7 @@ function listStatement(
           FROM q CROSS JOIN LATERAL (SELECT ${recordFields(definition, shape.json, 'q')}) AS r
           WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
         (SELECT count(*) FROM q) AS ${sql.ref(ROWS_READ)},
-        (SELECT q.id FROM q WHERE q.__n = 1) AS ${sql.ref(FIRST_ID)},
+        ${positions} AS ${sql.ref(POSITIONS)},
         last.*
       FROM v LEFT JOIN LATERAL (
         SELECT ${sql.join(lastKeys)} FROM q WHERE q.__n = ${param('page_limit')}
@@ -356,7 +371,7 @@ function listStatement(
 
 const PAGE_JSON = '__page_json';
 const ROWS_READ = '__rows_read';
-const FIRST_ID = '__first_id';
+const POSITIONS = '__positions';
 const lastKeyName = (index: number) => `__last_key${index}`;
 
 /** Timestamps as the API writes them: UTC, milliseconds (a JavaScript Date's toISOString). */
@@ -403,7 +418,7 @@ const rangeShape = (ranges: readonly RangeFilter[]) =>
     .map(({ column, from, to }) => ({ column, from: from !== undefined, to: to !== undefined }))
     .filter((range) => range.from || range.to);
 
-/** What identifies a set of matching rows (for reused counts and anchors, and for cursors). */
+/** What identifies a set of matching rows (for reused counts and positions, and for cursors). */
 export const conditionsKey = (
   table: string,
   conditions: readonly Condition[],
@@ -464,21 +479,67 @@ async function readList(
   request: ListRequest,
   known: { listKey: string; maintained: boolean; columns: string[]; keys: SortKey[] },
 ): Promise<ListResult> {
-  const { listKey, maintained, columns, keys } = known;
+  const offset = request.after !== undefined ? 0 : (request.page - 1) * request.limit;
+  // A page of JSON text at least a block deep walks to its rows, guided by the list's position
+  // map and extending it; a cursor's page starts where the cursor says.
+  const positionsKey =
+    request.after === undefined && request.json !== undefined && offset >= POSITION_STEP
+      ? JSON.stringify([known.listKey, request.sort])
+      : undefined;
+  const start = positionsKey ? cache.startOf(definition.table, positionsKey, offset) : undefined;
+  const read = (from: WalkStart | undefined) =>
+    readPage(db, cache, definition, request, { ...known, offset, positionsKey, start: from });
+  if (positionsKey && start) {
+    const page = await read(start);
+    // Read at the version the map was recorded at: the rows are where the map says. Otherwise
+    // a write committed since, and the page is read again from the list's start.
+    if (page.version === start.version) {
+      cache.stats.walksFromPosition += 1;
+      return page;
+    }
+    cache.stats.positionsStale += 1;
+    cache.positions.delete(positionsKey);
+  }
+  if (positionsKey) cache.stats.walksFromStart += 1;
+  return read(undefined);
+}
+
+/** Where a walk starts: after the row `after`, which sits at `position - 1`. */
+interface WalkStart {
+  version: number;
+  position: number;
+  after: readonly unknown[];
+}
+
+async function readPage(
+  db: AnyDatabase,
+  cache: ListCache,
+  definition: ResourceDefinition,
+  request: ListRequest,
+  known: {
+    listKey: string;
+    maintained: boolean;
+    columns: string[];
+    keys: SortKey[];
+    offset: number;
+    /** The list's position map's key when the page walks (readList), else undefined. */
+    positionsKey: string | undefined;
+    start: WalkStart | undefined;
+  },
+): Promise<ListResult> {
+  const { listKey, maintained, columns, keys, offset, positionsKey, start } = known;
   const ranges = request.ranges ?? [];
-  const keyset = request.after !== undefined;
-  const offset = keyset ? 0 : (request.page - 1) * request.limit;
+  const walk = positionsKey !== undefined;
   const cachedCount = maintained ? undefined : cache.counts.get(listKey);
-  const inIdOrder = request.sort.length === 0;
-  const deep = !keyset && offset >= DEFERRED_JOIN_OFFSET;
-  const anchor = deep && inIdOrder ? cache.nearestAnchor(listKey, offset) : undefined;
+  const after = request.after ?? start?.after;
+  const skip = offset - (start?.position ?? 0);
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
     sort: request.sort,
-    deep,
-    anchored: anchor !== undefined,
-    after: request.after ? request.after.map((value) => value === null) : null,
+    deep: !walk && request.after === undefined && offset >= DEFERRED_JOIN_OFFSET,
+    walk,
+    after: after ? after.map((value) => value === null) : null,
     columns,
     counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
     json: request.json ?? null,
@@ -494,16 +555,12 @@ async function readList(
       // One more than the page: whether it exists says whether another page follows.
       limit: request.limit + 1,
       page_limit: request.limit,
-      offset,
+      offset: skip,
+      walk_limit: skip + request.limit + 1,
+      step: POSITION_STEP,
       cached_version: cachedCount?.version ?? null,
       cached_count: cachedCount?.count ?? null,
-      anchor_version: anchor?.version ?? null,
-      anchor_id: anchor?.id ?? null,
-      anchor_skip: anchor ? offset - anchor.offset : null,
-      nil_id: NIL_UUID,
-      ...Object.fromEntries(
-        (request.after ?? []).map((value, index) => [afterParam(index), value]),
-      ),
+      ...Object.fromEntries((after ?? []).map((value, index) => [afterParam(index), value])),
       ...boundValues(request.conditions, ranges),
     }),
   );
@@ -512,10 +569,8 @@ async function readList(
   let rows: Row[] = [];
   let json: string | undefined;
   let nextKey: unknown[] | undefined;
-  let firstId: unknown;
   if (shape.json !== null) {
     json = String(first?.[PAGE_JSON] ?? '[]');
-    firstId = first?.[FIRST_ID];
     if (Number(first?.[ROWS_READ] ?? 0) > request.limit) {
       nextKey = keys.map((_, index) => first?.[lastKeyName(index)]);
     }
@@ -528,7 +583,6 @@ async function readList(
     if (all.length > request.limit && last) {
       nextKey = keys.map((key) => last[keyText(key.column)] ?? last[key.column]);
     }
-    firstId = rows[0]?.id;
   }
   const version = first?.[VERSION];
   // A table without a version (not listed in migration 004) is counted every time.
@@ -541,8 +595,9 @@ async function readList(
     if (!maintained && version !== cachedCount?.version) {
       cache.counts.set(listKey, { version, count: totalCount });
     }
-    if (inIdOrder && deep && firstId !== null && firstId !== undefined) {
-      cache.recordAnchor(listKey, version, offset, String(firstId));
+    const ends = first?.[POSITIONS];
+    if (positionsKey && Array.isArray(ends) && (!start || start.version === version)) {
+      cache.recordPositions(positionsKey, version, start?.position ?? 0, ends as unknown[][]);
     }
   }
   return {

@@ -1234,6 +1234,9 @@ export interface operations {
             totals_reused: number;
             totals_counted: number;
             counts_awaited: number;
+            walks_from_position: number;
+            walks_from_start: number;
+            positions_stale: number;
           };
         };
       };

@@ -1,0 +1,170 @@
+import type { Store } from '@netops/store';
+import { openTestStore } from '@netops/store/testing';
+import { CompiledQuery, sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
+import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import { resourceByName } from '../src/resources/index.js';
+import { type ListRequest, listRows } from '../src/resources/list.js';
+import { ListCache } from '../src/resources/list-cache.js';
+
+/**
+ * Position maps (list-cache.ts): a page deep in a list walks from the last row of the nearest
+ * block an earlier page's walk passed, at the same version of the table, instead of from the
+ * list's start. Pinned by the rows PostgreSQL reports its scans of the table and its indexes
+ * produced (EXPLAIN ANALYZE of the list's own statement), and by the pages being exactly the rows a full sort gives, through writes the
+ * instance saw and writes it did not.
+ */
+
+let store: Store<Database>;
+let db: AnyDatabase;
+const DEVICES = 1500;
+const devices = resourceByName('devices');
+
+interface Device {
+  id: string;
+  hostname: string;
+  status: string;
+}
+let rows: Device[] = [];
+
+beforeAll(async () => {
+  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+  db = store.db as AnyDatabase;
+  rows = Array.from({ length: DEVICES }, (_, n) => ({
+    id: uuidv7(),
+    // Out of id order, so that sorting by hostname is not sorting by id.
+    hostname: `pm-${String((n * 7919) % DEVICES).padStart(5, '0')}`,
+    status: n % 5 === 0 ? 'offline' : 'active',
+  }));
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insertInto('devices')
+      .values(rows.slice(start, start + 500).map((row) => ({ ...row, ip: '192.0.2.1' })))
+      .execute();
+  }
+}, 120_000);
+afterAll(() => store?.close());
+
+if (!devices) throw new Error('no devices resource');
+const definition = devices;
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the scans of `devices` (table or index) produced, over every loop. */
+const rowsScanned = (node: PlanNode): number =>
+  (node['Relation Name'] === 'devices'
+    ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1)
+    : 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child), 0);
+
+/** The database as the list sees it, explaining each statement before running it. */
+function explainingDatabase(scanned: number[]): AnyDatabase {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'executeQuery') {
+        const value = Reflect.get(target, property, receiver);
+        // Kysely's classes keep private fields: their methods must run on the real instance.
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (query: CompiledQuery) => {
+        const plan = await target.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
+        );
+        scanned.push(rowsScanned(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? {}));
+        return target.executeQuery(query);
+      };
+    },
+  });
+}
+
+const request = (page: number, status?: string): ListRequest => ({
+  page,
+  limit: 10,
+  sort: [{ column: 'hostname', direction: 'desc' }],
+  conditions: status ? [{ column: 'status', operator: 'exact', value: status }] : [],
+  json: ['id', 'hostname'],
+});
+
+/** The page as a full sort of every row gives it. */
+function expected(page: number, status?: string) {
+  return rows
+    .filter((row) => status === undefined || row.status === status)
+    .sort((a, b) =>
+      a.hostname === b.hostname ? (a.id < b.id ? 1 : -1) : a.hostname < b.hostname ? 1 : -1,
+    )
+    .slice((page - 1) * 10, page * 10)
+    .map((row) => ({ id: row.id, hostname: row.hostname }));
+}
+
+async function read(cache: ListCache, page: number, status?: string) {
+  const scanned: number[] = [];
+  const result = await listRows(
+    explainingDatabase(scanned),
+    cache,
+    definition,
+    request(page, status),
+  );
+  expect(JSON.parse(result.json ?? 'null')).toEqual(expected(page, status));
+  return { scanned, total: result.totalCount };
+}
+
+describe('position maps', () => {
+  it('start a deep page from the nearest block an earlier walk passed, scanning a fraction', async () => {
+    const cache = new ListCache();
+    const first = await read(cache, 140); // offset 1390: walks 1,400 index entries
+    expect(cache.positions.size).toBe(1);
+    const again = await read(cache, 139); // from the row ending block 13: walks 91
+    expect(first.scanned).toHaveLength(1);
+    expect(again.scanned).toHaveLength(1);
+    expect(again.scanned[0] ?? 0).toBeLessThan((first.scanned[0] ?? 0) / 4);
+    // Filtered lists have maps of their own.
+    const filtered = await read(cache, 110, 'active');
+    const filteredAgain = await read(cache, 105, 'active');
+    expect(filtered.total).toBe(rows.filter((row) => row.status === 'active').length);
+    expect(filteredAgain.scanned[0] ?? 0).toBeLessThan((filtered.scanned[0] ?? 0) / 4);
+    expect(cache.positions.size).toBe(2);
+    expect([cache.stats.walksFromStart, cache.stats.walksFromPosition]).toEqual([2, 2]);
+  });
+
+  it('are not used after a write, whether this instance saw it or not', async () => {
+    const cache = new ListCache();
+    await read(cache, 140);
+    // Written behind the instance's back: the map's version still looks current to it, so the
+    // statement runs with it, reads another version, and the page is read again from the start.
+    const early = { id: uuidv7(), hostname: 'pm-zzzzz', status: 'active' };
+    await db
+      .insertInto('devices')
+      .values({ ...early, ip: '192.0.2.2' })
+      .execute();
+    rows = [...rows, early];
+    const afterUnseen = await read(cache, 139);
+    expect(afterUnseen.scanned).toHaveLength(2);
+    expect(cache.stats.positionsStale).toBe(1);
+    // The instance has now seen the new version: the stale map is dropped before any statement.
+    await read(cache, 140);
+    const removed = rows.find((row) => row.hostname === 'pm-01400');
+    await db
+      .deleteFrom('devices')
+      .where('id', '=', removed?.id ?? '')
+      .execute();
+    rows = rows.filter((row) => row !== removed);
+    await sql`SELECT 1`.execute(db);
+    const afterDelete = await read(cache, 130);
+    expect(afterDelete.scanned).toHaveLength(2);
+    const settled = await read(cache, 129);
+    expect(settled.scanned).toHaveLength(1);
+  });
+
+  it('keep nothing with the list cache off', async () => {
+    const cache = new ListCache(false);
+    await read(cache, 140);
+    await read(cache, 139);
+    expect(cache.positions.size).toBe(0);
+  });
+});
