@@ -187,10 +187,12 @@ export interface ResourceDefinition {
   countedPairs?: readonly (readonly [string, string])[];
   /**
    * The lists users ask for most: filtered by one of `filters` (exact match) and sorted by one of
-   * `sorts`. Each (filter, sort) pair has an index `(filter, sort, id)`, so a page is a range of
-   * one index, read forwards for ascending and backwards for descending (ties break by id in the
-   * sort's direction), instead of a sort of every matching row (migrations 019 and 021 create
-   * the same indexes; test/list-indexes.test.ts checks both agree and that lists use them).
+   * `sorts` or in id order. Each (filter, sort) pair has an index `(filter, sort, id)` that
+   * INCLUDEs the other filters, so a page is a range of one index, read forwards for ascending
+   * and backwards for descending (ties break by id in the sort's direction), and a second filter
+   * is tested on the index entry: no sort of the matching rows, no row read from the table
+   * before the page (migration 021 creates the same indexes; test/list-indexes.test.ts checks
+   * both agree and that lists use them).
    */
   commonLists?: {
     filters: readonly string[];
