@@ -499,9 +499,9 @@ describe('the check is made in the writing transaction, against the newest commi
   it('every table a resource writes carries the check', async () => {
     const checked = await sql<{ table: string }>`
       SELECT DISTINCT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-      JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'inventory_check_principal'`.execute(
-      ctx.store.db,
-    );
+      JOIN pg_proc p ON p.oid = t.tgfoid
+      WHERE p.proname = 'inventory_check_principal'
+         OR p.prosrc LIKE '%inventory_check_principal_once%'`.execute(ctx.store.db);
     const tables = new Set(checked.rows.map((row) => row.table));
     const writes = RESOURCE_OPERATIONS.filter(
       (operation) => !['list', 'read', 'history'].includes(operation),
