@@ -26,7 +26,9 @@ interface Device {
   id: string;
   hostname: string;
   status: string;
+  vendor: string | null;
 }
+const VENDORS = ['Cisco', 'Juniper', 'Arista'];
 let rows: Device[] = [];
 
 beforeAll(async () => {
@@ -37,6 +39,8 @@ beforeAll(async () => {
     // Out of id order, so that sorting by hostname is not sorting by id.
     hostname: `pm-${String((n * 7919) % DEVICES).padStart(5, '0')}`,
     status: n % 5 === 0 ? 'offline' : 'active',
+    // Ties and nulls in a sort column: positions must place them as PostgreSQL orders them.
+    vendor: n % 7 === 0 ? null : (VENDORS[n % 3] as string),
   }));
   for (let start = 0; start < rows.length; start += 500) {
     await db
@@ -83,34 +87,44 @@ function explainingDatabase(scanned: number[]): AnyDatabase {
   });
 }
 
-const request = (page: number, status?: string): ListRequest => ({
+type Sort = { column: 'hostname' | 'vendor'; direction: 'asc' | 'desc' };
+const BY_HOSTNAME: Sort = { column: 'hostname', direction: 'desc' };
+
+const request = (page: number, status?: string, sort = BY_HOSTNAME): ListRequest => ({
   page,
   limit: 10,
-  sort: [{ column: 'hostname', direction: 'desc' }],
+  sort: [sort],
   conditions: status ? [{ column: 'status', operator: 'exact', value: status }] : [],
   json: ['id', 'hostname'],
 });
 
+/** PostgreSQL's order: nulls last ascending, first descending; ties by id the same way. */
+function compare(a: Device, b: Device, { column, direction }: Sort) {
+  const [x, y] = [a[column], b[column]];
+  let order = 0;
+  if (x !== y) order = x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
+  else order = a.id < b.id ? -1 : 1;
+  return direction === 'asc' ? order : -order;
+}
+
 /** The page as a full sort of every row gives it. */
-function expected(page: number, status?: string) {
+function expected(page: number, status?: string, sort = BY_HOSTNAME) {
   return rows
     .filter((row) => status === undefined || row.status === status)
-    .sort((a, b) =>
-      a.hostname === b.hostname ? (a.id < b.id ? 1 : -1) : a.hostname < b.hostname ? 1 : -1,
-    )
+    .sort((a, b) => compare(a, b, sort))
     .slice((page - 1) * 10, page * 10)
     .map((row) => ({ id: row.id, hostname: row.hostname }));
 }
 
-async function read(cache: ListCache, page: number, status?: string) {
+async function read(cache: ListCache, page: number, status?: string, sort = BY_HOSTNAME) {
   const scanned: number[] = [];
   const result = await listRows(
     explainingDatabase(scanned),
     cache,
     definition,
-    request(page, status),
+    request(page, status, sort),
   );
-  expect(JSON.parse(result.json ?? 'null')).toEqual(expected(page, status));
+  expect(JSON.parse(result.json ?? 'null')).toEqual(expected(page, status, sort));
   return { scanned, total: result.totalCount };
 }
 
@@ -137,7 +151,7 @@ describe('position maps', () => {
     await read(cache, 140);
     // Written behind the instance's back: the map's version still looks current to it, so the
     // statement runs with it, reads another version, and the page is read again from the start.
-    const early = { id: uuidv7(), hostname: 'pm-zzzzz', status: 'active' };
+    const early = { id: uuidv7(), hostname: 'pm-zzzzz', status: 'active', vendor: null };
     await db
       .insertInto('devices')
       .values({ ...early, ip: '192.0.2.2' })
@@ -160,6 +174,18 @@ describe('position maps', () => {
     const settled = await read(cache, 129);
     expect(settled.scanned).toHaveLength(1);
   });
+
+  it.each([
+    { column: 'vendor', direction: 'asc' },
+    { column: 'vendor', direction: 'desc' },
+  ] as const)(
+    'place ties and nulls of the sort column exactly ($column $direction)',
+    async (sort) => {
+      const cache = new ListCache();
+      for (const page of [140, 139, 120, 101, 11, 150]) await read(cache, page, undefined, sort);
+      expect(cache.stats.walksFromPosition).toBeGreaterThanOrEqual(4);
+    },
+  );
 
   it('keep nothing with the list cache off', async () => {
     const cache = new ListCache(false);

@@ -339,10 +339,11 @@ function listStatement(
         ? sql`q.${sql.ref(keyText(key.column))} AS ${sql.ref(lastKeyName(index))}`
         : sql`q.${sql.ref(key.column)} AS ${sql.ref(lastKeyName(index))}`,
     );
-    // The block ends the walk passed, as JSON arrays of sort values and id (a timestamp as
-    // PostgreSQL writes it in JSON, microseconds kept), for the position map.
+    // The block ends the walk passed, as JSON arrays of sort values and id, for the position
+    // map. As text: a timestamp keeps its microseconds and a number its every digit (a JSON
+    // number would become a double), and PostgreSQL reads the text back as the column's type.
     const positions = walk
-      ? sql`(SELECT json_agg(json_build_array(${sql.join(keys.map((key) => sql.ref(`w.${key.column}`)))}) ORDER BY w.__n)
+      ? sql`(SELECT json_agg(json_build_array(${sql.join(keys.map((key) => sql`${sql.ref(`w.${key.column}`)}::text`))}) ORDER BY w.__n)
           FROM w WHERE w.__n % ${param('step')} = 0 )`
       : sql`NULL`;
     return sql`
