@@ -2,23 +2,25 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm run bench:start -w apps/inventory`: what a fresh clone's `npm start` costs. Spawns the
- * compiled service (dist/main.js, what `npm start` runs) on a new temporary DATA_DIR, polls
+ * `npm run bench:start -w apps/inventory`: what a fresh clone's `npm start` costs. Spawns what the
+ * root's `npm start` script runs (node, its flags and scripts/start.mjs, which runs the compiled
+ * service) without npm in between, on a new temporary DATA_DIR, polls
  * /health, and reports the time from spawn to the first 200 answer, the CPU the process used until
  * then (user + system, from /proc: on a loaded machine the wall time says little), its peak
  * resident set during the start (VmHWM) and its resident set a few seconds later (idle). Then it
  * stops the service and starts it again on the same folder (a restart). Linux only (/proc).
  *
  * Options: --runs N (default 3: each run is a first start and a restart on a folder of its own),
- * --idle-ms N (default 5000: how long after the first answer the idle resident set is read).
+ * --idle-ms N (default 5000: how long after the first answer the idle resident set is read),
+ * --baseline PATH (the root folder of another installed checkout, for instance of main: its runs
+ * are interleaved with this one's, so both see the same load).
  */
 
-const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ENTRY = join(APP_ROOT, 'dist', 'main.js');
+const REPOSITORY_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLOCK_TICKS_PER_SECOND = 100;
 
 interface StartFigures {
@@ -77,11 +79,24 @@ async function healthAnswers(url: string): Promise<boolean> {
   }
 }
 
-async function startOnce(dataDir: string, idleMs: number): Promise<StartFigures> {
+function textOption(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+/** The root's `npm start` script of the checkout in `root`, as node's arguments. */
+function startCommand(root: string): string[] {
+  const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.start;
+  const [program, ...args] = String(script).split(/\s+/);
+  if (program !== 'node') throw new Error(`cannot run the start script "${script}" without npm`);
+  return args;
+}
+
+async function startOnce(root: string, dataDir: string, idleMs: number): Promise<StartFigures> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: APP_ROOT,
+  const child = spawn(process.execPath, startCommand(root), {
+    cwd: root,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -127,7 +142,7 @@ async function startOnce(dataDir: string, idleMs: number): Promise<StartFigures>
 
 function row(label: string, figures: StartFigures): string {
   return [
-    label.padEnd(12),
+    label.padEnd(20),
     `${(figures.answerMs / 1000).toFixed(2)} s`.padStart(9),
     `${(figures.cpuMs / 1000).toFixed(2)} s`.padStart(9),
     `${figures.hwmMb.toFixed(0)} MB`.padStart(9),
@@ -136,6 +151,11 @@ function row(label: string, figures: StartFigures): string {
 }
 
 const runs = option('runs', 3);
+const baseline = textOption('baseline');
+const builds: Array<[string, string]> = [
+  ...(baseline ? [['baseline', resolve(baseline)] as [string, string]] : []),
+  ['this', REPOSITORY_ROOT],
+];
 const idleMs = option('idle-ms', 5000);
 const load = loadavg()
   .map((value) => value.toFixed(2))
@@ -143,15 +163,17 @@ const load = loadavg()
 console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
 console.log(`load average before: ${load}`);
 console.log(
-  `${'start'.padEnd(12)}  ${'answer'.padStart(9)}  ${'CPU'.padStart(9)}  ${'VmHWM'.padStart(9)}  ${'idle RSS'.padStart(9)}`,
+  `${'start'.padEnd(20)}  ${'answer'.padStart(9)}  ${'CPU'.padStart(9)}  ${'VmHWM'.padStart(9)}  ${'idle RSS'.padStart(9)}`,
 );
 for (let run = 1; run <= runs; run++) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inventory-first-start-'));
-  try {
-    console.log(row(`first #${run}`, await startOnce(dataDir, idleMs)));
-    console.log(row(`restart #${run}`, await startOnce(dataDir, idleMs)));
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+  for (const [label, root] of builds) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'inventory-first-start-'));
+    try {
+      console.log(row(`${label} first #${run}`, await startOnce(root, dataDir, idleMs)));
+      console.log(row(`${label} restart #${run}`, await startOnce(root, dataDir, idleMs)));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 console.log(
