@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { migrationKeys } from './migrate.js';
 
 /**
  * The embedded store's folder on the host: how it is created (from a template made at install)
@@ -162,16 +163,83 @@ export async function prepareEmbeddedTemplate(): Promise<string | undefined> {
 }
 
 /**
- * Creates the cluster in `dataDir` by copying the template, so that a first start takes seconds
- * and little memory instead of PGlite's initdb. Files the folder already holds (the inventory's
- * generated `jwt-secret`) stay. PG_VERSION, the mark of a cluster, is copied last: a copy cut
- * short is redone at the next start. With `durable`, every copied file and folder is flushed
- * first: later commits flush only the WAL, which assumes the cluster's files are already on
- * stable storage. Returns false when there is no template (the caller makes one).
+ * Where the template holding the schema of the migrations up to the one keyed `key` lives (see
+ * migrationKeys): beside the initdb template, so it goes with the PGlite that made it.
  */
-export async function createFromTemplate(dataDir: string, durable: boolean): Promise<boolean> {
+function migratedTemplateDir(key: string): string | undefined {
   const template = embeddedTemplateDir();
-  if (template === undefined || !holdsEmbeddedDatabase(template)) return false;
+  // 32 hex digits (128 bits) of the key keep the folder name short and collisions out of reach.
+  return template === undefined ? undefined : `${template}-schema-${key.slice(0, 32)}`;
+}
+
+/**
+ * The template to create a new folder from for the migrations in `migrations`: the one holding
+ * the most of them (all of them once made at install; after a new migration, the one made before
+ * it, and the migrator applies the rest), else the bare initdb template. Undefined when there is
+ * neither.
+ */
+export function bestTemplateFor(migrations: string | URL | undefined): string | undefined {
+  const keys = migrations === undefined ? [] : migrationKeys(migrations);
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const template = migratedTemplateDir(keys[i]?.key ?? '');
+    if (template !== undefined && holdsEmbeddedDatabase(template)) return template;
+  }
+  const bare = embeddedTemplateDir();
+  return bare !== undefined && holdsEmbeddedDatabase(bare) ? bare : undefined;
+}
+
+/**
+ * Makes the template holding the schema of every migration in `migrations`, unless it exists:
+ * a copy of the best existing template (see bestTemplateFor) to which `applyMigrations` applies
+ * the rest. Made at install, where the time it takes (the migrations' own) is paid once, not at
+ * every new folder's first start. Only the schema: data a service seeds at its start (accounts,
+ * their passwords) is not in a migration and never in a template. Templates it supersedes (made
+ * from fewer of the same migrations) are removed. Returns its folder, or undefined when it cannot
+ * be made (no writable cache folder, no initdb template). Safe to run concurrently, as
+ * prepareEmbeddedTemplate.
+ */
+export async function prepareMigratedTemplateWith(
+  migrations: string | URL,
+  applyMigrations: (dataDir: string) => Promise<void>,
+): Promise<string | undefined> {
+  const keys = migrationKeys(migrations);
+  const last = keys.at(-1);
+  if (last === undefined) return prepareEmbeddedTemplate();
+  const template = migratedTemplateDir(last.key);
+  if (template === undefined) return undefined;
+  if (holdsEmbeddedDatabase(template)) return template;
+  const base = bestTemplateFor(migrations) ?? (await prepareEmbeddedTemplate());
+  if (base === undefined) return undefined;
+  const partial = `${template}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    cpSync(base, partial, { recursive: true });
+    await applyMigrations(partial);
+    try {
+      renameSync(partial, template);
+    } catch (error) {
+      if (!holdsEmbeddedDatabase(template)) throw error;
+      rmSync(partial, { recursive: true, force: true });
+    }
+  } catch {
+    rmSync(partial, { recursive: true, force: true });
+    return undefined;
+  }
+  for (const { key } of keys.slice(0, -1)) {
+    const superseded = migratedTemplateDir(key);
+    if (superseded !== undefined) rmSync(superseded, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/**
+ * Creates the cluster in `dataDir` by copying `template` (see bestTemplateFor), so that a first
+ * start takes seconds and little memory instead of PGlite's initdb and every migration. Files the
+ * folder already holds (the inventory's generated `jwt-secret`) stay. PG_VERSION, the mark of a
+ * cluster, is copied last: a copy cut short is redone at the next start. With `durable`, every
+ * copied file and folder is flushed first: later commits flush only the WAL, which assumes the
+ * cluster's files are already on stable storage.
+ */
+export function createFromTemplate(dataDir: string, durable: boolean, template: string): void {
   mkdirSync(dataDir, { recursive: true });
   cpSync(template, dataDir, {
     recursive: true,
@@ -185,7 +253,6 @@ export async function createFromTemplate(dataDir: string, durable: boolean): Pro
     syncPath(dataDir);
     syncPath(dirname(dataDir));
   }
-  return true;
 }
 
 function syncPath(path: string): void {

@@ -3,11 +3,14 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
 import {
+  bestTemplateFor,
   createFromTemplate,
   embeddedOptions,
   holdsEmbeddedDatabase,
   prepareEmbeddedTemplate,
+  prepareMigratedTemplateWith,
 } from './embedded.js';
+import { migrate } from './migrate.js';
 import { listenPGlite } from './notifications.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
@@ -48,6 +51,23 @@ const EMBEDDED_SETTINGS = [
   'min_wal_size=32MB',
 ];
 
+/**
+ * Makes, once, the template a new embedded folder is created from when `openStore` is given the
+ * same `migrations`: PGlite's initdb template with every migration of the folder applied, so a
+ * first start copies the schema instead of building it (see prepareMigratedTemplateWith).
+ * Returns its folder, or undefined when it cannot be made.
+ */
+export function prepareMigratedTemplate(migrations: string | URL): Promise<string | undefined> {
+  return prepareMigratedTemplateWith(migrations, async (dataDir) => {
+    const store = await openStore<unknown>({ dataDir, durable: false });
+    try {
+      await migrate(store, migrations);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
 export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   const url = config.databaseUrl;
   if (isPostgresUrl(url)) return openPostgres<DB>(url, config);
@@ -60,11 +80,12 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   // from the template.
   if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
     config.onCreate?.();
-    // The template is made at install (postinstall); if it is missing, it is made now, once for
-    // every later folder. Without a writable cache, PGlite runs initdb in the folder itself.
-    if (!(await createFromTemplate(config.dataDir, durable))) {
-      if (await prepareEmbeddedTemplate()) await createFromTemplate(config.dataDir, durable);
-    }
+    // The templates are made at install (postinstall): the one holding the migrated schema
+    // leaves the migrator nothing to apply. If only the initdb template is missing, it is made
+    // now, once for every later folder; without a writable cache, PGlite runs initdb in the
+    // folder itself.
+    const template = bestTemplateFor(config.migrations) ?? (await prepareEmbeddedTemplate());
+    if (template !== undefined) createFromTemplate(config.dataDir, durable, template);
   }
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const pglite = await PGlite.create({

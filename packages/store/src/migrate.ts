@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,13 +34,32 @@ function listMigrations(folder: string): MigrationFile[] {
 }
 
 /**
+ * For each migration of `folder`, in order, a key naming the schema that it and every earlier
+ * migration make: a hash chained over their names and contents. A template made by applying the
+ * first n migrations is filed under the n-th key; a folder whose first n files are unchanged
+ * finds it again, and any edit or insertion among them gives new keys.
+ */
+export function migrationKeys(folder: string | URL): Array<{ name: string; key: string }> {
+  const path = folder instanceof URL ? fileURLToPath(folder) : folder;
+  let chain = '';
+  return listMigrations(path).map((migration) => {
+    chain = createHash('sha256')
+      .update(chain)
+      .update(`\0${migration.name}\0`)
+      .update(readFileSync(migration.path))
+      .digest('hex');
+    return { name: migration.name, key: chain };
+  });
+}
+
+/**
  * Applies the numbered `NNN_name.sql` files of `folder` that the database has not seen, each
  * recorded in `schema_migrations`. Everything runs in one transaction under an advisory lock, so
  * instances starting together against one PostgreSQL apply each migration exactly once, and a
  * failing migration leaves the schema as it was.
  */
 export async function migrate(
-  store: Store<unknown>,
+  store: Pick<Store<unknown>, 'scriptTransaction'>,
   folder: string | URL,
 ): Promise<MigrationResult> {
   const path = folder instanceof URL ? fileURLToPath(folder) : folder;

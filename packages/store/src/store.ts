@@ -36,6 +36,12 @@ export interface StoreConfig {
    */
   durable?: boolean;
   /**
+   * The folder of the migrations the service applies after opening (see `migrate`): a new
+   * embedded folder is created from the template that holds the most of them (made at install
+   * by prepareMigratedTemplate), so that a first start has few or none left to apply.
+   */
+  migrations?: string | URL;
+  /**
    * Called before an embedded store's folder is created (its first start), so the caller can
    * say what the pause is.
    */

@@ -89,6 +89,14 @@ export function wireSchema(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, wireSchema(value)]));
 }
 
-/** Fastify's serializer compiler (fast-json-stringify), over the wire schemas. */
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) =>
-  fastJson(wireSchema(schema) as Parameters<typeof fastJson>[0]);
+/**
+ * Fastify's serializer compiler (fast-json-stringify), over the wire schemas, each compiled at
+ * its first use rather than when the server starts (as the validators, see validation.ts).
+ */
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data) => {
+    serialize ??= fastJson(wireSchema(schema) as Parameters<typeof fastJson>[0]);
+    return serialize(data);
+  };
+};

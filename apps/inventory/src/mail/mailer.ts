@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -63,19 +63,37 @@ async function pruneOutbox(dir: string, retentionSeconds: number): Promise<void>
  * holds a live code), so a development setup can still complete a password reset.
  */
 export function createMailer(config: MailerConfig): Mailer {
+  // nodemailer is loaded with the first message, not at start: most starts send none, and its
+  // sixty modules are a few MB of the idle service.
+  let transport: Promise<Transporter> | undefined;
+  const transportFor = (options: string | object) => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(options),
+    );
+    return transport;
+  };
+  const close = () => {
+    void transport?.then(
+      (opened) => opened.close(),
+      () => undefined,
+    );
+  };
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const smtpUrl = config.smtpUrl;
     return {
       async send(message) {
-        const info = await transport.sendMail({ from: config.from, ...message });
+        const info = await (await transportFor(smtpUrl)).sendMail({
+          from: config.from,
+          ...message,
+        });
         return { via: 'smtp', messageId: String(info.messageId) };
       },
-      close: () => transport.close(),
+      close,
     };
   }
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
+      const composer = await transportFor({ streamTransport: true, buffer: true });
       const info = await composer.sendMail({ from: config.from, ...message });
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
@@ -87,6 +105,6 @@ export function createMailer(config: MailerConfig): Mailer {
       await writeFile(path, info.message as Buffer, { mode: 0o600 });
       return { via: 'outbox', path };
     },
-    close: () => composer.close(),
+    close,
   };
 }

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ApiError } from '../errors.js';
 
 export interface RateLimitingOptions {
@@ -74,6 +74,8 @@ export async function connectRedis(
   log: FastifyBaseLogger,
   connectionName = 'inventory-rate-limit',
 ): Promise<Redis> {
+  // ioredis is loaded only by a service given REDIS_URL: a few MB the others do not hold.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate, openStore, prepareMigratedTemplate, type Store } from '../src/index.js';
+import { testDatabaseUrl } from '../src/testing.js';
+
+/**
+ * A first start on a new embedded folder copies a template that already holds the migrated
+ * schema, so the migrator has nothing left to do; a template made before newer migrations still
+ * serves, and the migrator applies only those.
+ */
+
+const scratch = mkdtempSync(join(tmpdir(), 'store-migrated-template-'));
+const madeTemplates: string[] = [];
+
+/** A migrations folder of its own: content no other run shares, so its templates are its own. */
+function migrationsFolder(files: Record<string, string>): string {
+  const folder = mkdtempSync(join(scratch, 'migrations-'));
+  const mark = randomBytes(8).toString('hex');
+  for (const [name, body] of Object.entries(files)) {
+    writeFileSync(join(folder, name), `-- ${mark}\n${body}`);
+  }
+  return folder;
+}
+
+async function firstStart(migrations: string): Promise<{ applied: string[]; tables: string[] }> {
+  const store = await openStore<unknown>({
+    dataDir: mkdtempSync(join(scratch, 'data-')),
+    durable: false,
+    migrations,
+  });
+  try {
+    const { applied } = await migrate(store as Store<unknown>, migrations);
+    const tables = await sql<{ name: string }>`
+      SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_name LIKE 'part_%' ORDER BY table_name
+    `.execute(store.db);
+    return { applied, tables: tables.rows.map((row) => row.name) };
+  } finally {
+    await store.close();
+  }
+}
+
+afterAll(() => {
+  for (const template of madeTemplates) rmSync(template, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe.skipIf(testDatabaseUrl() !== undefined)('embedded store: migrated template', () => {
+  it('applies no migration on a first start when the template holds them all, and the newer ones when it does not', async () => {
+    const migrations = migrationsFolder({
+      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
+      '002_part_two.sql': 'CREATE TABLE part_two (id integer PRIMARY KEY);',
+    });
+    const template = await prepareMigratedTemplate(migrations);
+    expect(template).toBeDefined();
+    madeTemplates.push(template as string);
+
+    expect(await firstStart(migrations)).toEqual({
+      applied: [],
+      tables: ['part_one', 'part_two'],
+    });
+
+    // A migration the template has not seen: the template still serves the first two.
+    writeFileSync(
+      join(migrations, '003_part_three.sql'),
+      'CREATE TABLE part_three (id integer PRIMARY KEY);',
+    );
+    expect(await firstStart(migrations)).toEqual({
+      applied: ['003_part_three.sql'],
+      tables: ['part_one', 'part_three', 'part_two'],
+    });
+  }, 120_000);
+
+  it('applies every migration when an earlier one changed since the template was made', async () => {
+    const migrations = migrationsFolder({
+      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
+    });
+    const template = await prepareMigratedTemplate(migrations);
+    madeTemplates.push(template as string);
+    writeFileSync(
+      join(migrations, '001_part_one.sql'),
+      'CREATE TABLE part_one (id integer PRIMARY KEY, name text);',
+    );
+    expect(await firstStart(migrations)).toEqual({
+      applied: ['001_part_one.sql'],
+      tables: ['part_one'],
+    });
+  }, 120_000);
+});
