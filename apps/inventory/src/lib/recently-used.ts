@@ -1,7 +1,15 @@
-/** A bounded map that forgets the least recently used key first. */
+/**
+ * A bounded map that forgets the least recently used keys first. Bounded by the number of
+ * entries, or by the sum of their weights when `weigh` is given (a value heavier than the whole
+ * capacity is not kept).
+ */
 export class RecentlyUsed<V> {
   readonly #entries = new Map<string, V>();
-  constructor(readonly capacity: number) {}
+  #held = 0;
+  constructor(
+    readonly capacity: number,
+    readonly weigh: (value: V) => number = () => 1,
+  ) {}
 
   get size(): number {
     return this.#entries.size;
@@ -18,11 +26,23 @@ export class RecentlyUsed<V> {
   }
 
   set(key: string, value: V): void {
-    this.#entries.delete(key);
+    this.delete(key);
+    const weight = this.weigh(value);
+    if (weight > this.capacity) return;
     this.#entries.set(key, value);
-    if (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
+    this.#held += weight;
+    for (const [oldest, held] of this.#entries) {
+      if (this.#held <= this.capacity) break;
+      this.#entries.delete(oldest);
+      this.#held -= this.weigh(held);
+    }
+  }
+
+  delete(key: string): void {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#held -= this.weigh(value);
     }
   }
 }

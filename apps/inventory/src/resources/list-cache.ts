@@ -42,46 +42,6 @@ export const POSITION_STEP = 100;
  */
 const POSITIONS_KEPT = 100_000;
 
-/** Position maps, least recently used forgotten first, bounded by the positions they hold. */
-class PositionMaps {
-  readonly #maps = new Map<string, PositionMap>();
-  #held = 0;
-  constructor(readonly budget: number) {}
-
-  get size(): number {
-    return this.#maps.size;
-  }
-
-  get(key: string): PositionMap | undefined {
-    const map = this.#maps.get(key);
-    if (map !== undefined) {
-      this.#maps.delete(key);
-      this.#maps.set(key, map);
-    }
-    return map;
-  }
-
-  set(key: string, map: PositionMap): void {
-    this.delete(key);
-    if (map.keys.length === 0 || map.keys.length > this.budget) return;
-    this.#maps.set(key, map);
-    this.#held += map.keys.length;
-    for (const [oldest, held] of this.#maps) {
-      if (this.#held <= this.budget) break;
-      this.#maps.delete(oldest);
-      this.#held -= held.keys.length;
-    }
-  }
-
-  delete(key: string): void {
-    const map = this.#maps.get(key);
-    if (map !== undefined) {
-      this.#maps.delete(key);
-      this.#held -= map.keys.length;
-    }
-  }
-}
-
 /**
  * A list response as sent (its JSON, encoded), and the version of its table it was read at:
  * while the table's version is unchanged, the same request has the same answer, byte for byte.
@@ -140,7 +100,8 @@ export class ListCache {
   private readonly counting = new Map<string, Promise<void>>();
   /** Per table and filter combination. */
   readonly counts: RecentlyUsed<CachedCount>;
-  readonly positions: PositionMaps;
+  /** Per list (filter and sort), bounded by the positions they hold in all. */
+  readonly positions: RecentlyUsed<PositionMap>;
   /** Per route and query (see pages.ts). */
   readonly pages: RecentlyUsed<RenderedPage>;
 
@@ -148,7 +109,7 @@ export class ListCache {
   constructor(enabled = true) {
     this.enabled = enabled;
     this.counts = new RecentlyUsed(enabled ? 2000 : 0);
-    this.positions = new PositionMaps(enabled ? POSITIONS_KEPT : 0);
+    this.positions = new RecentlyUsed(enabled ? POSITIONS_KEPT : 0, (map) => map.keys.length);
     this.pages = new RecentlyUsed(enabled ? RENDERED_PAGES : 0);
   }
 
