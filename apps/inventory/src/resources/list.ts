@@ -296,9 +296,9 @@ function listStatement(
   const outerColumns = [...columns, ...timestampKeys.map(keyText)];
   let page: RawBuilder<unknown>;
   let walk: RawBuilder<unknown> | undefined;
-  const startAfter =
-    shape.after === null ? [] : [keysetCondition(definition, keys, shape.after, param, 'k')];
   if (shape.walk) {
+    const startAfter =
+      shape.after === null ? [] : [keysetCondition(definition, keys, shape.after, param, 'k')];
     // Walks to the page reading only what orders the rows (an index-only scan where a
     // (filter, sort, id) index exists) and numbering them, then reads the page's own rows by id.
     // The walk starts after the row the position map names, if any, so it skips fewer than a
