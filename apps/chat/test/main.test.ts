@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_VARIABLES } from '../src/config.js';
@@ -11,14 +11,32 @@ import { accounts } from './support/accounts.js';
 import { APPS, FakeProvider } from './support/fake-provider.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+/**
+ * tsx's loader, by path (the process runs in a folder of its own, where `tsx` would not resolve).
+ * Node itself runs the service, not the `tsx` command: that command relays a signal to its child
+ * and, unless the child acknowledges it within 30 ms, kills it with SIGKILL and exits 143, which
+ * on a loaded machine made a graceful SIGTERM look like a crash.
+ */
+const TSX_LOADER = fileURLToPath(
+  new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url),
+);
 
 /** `npm run chat` as a user runs it: src/main.ts in a process, configured by env and YAML. */
 function start(env: NodeJS.ProcessEnv, cwd: string, args: string[] = []) {
-  const child = spawn(TSX, ['--conditions=development', join(APP_DIR, 'src/main.ts'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(TSX_LOADER).href,
+      '--conditions=development',
+      join(APP_DIR, 'src/main.ts'),
+      ...args,
+    ],
+    {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;
