@@ -195,10 +195,23 @@ export async function statementCountingApp(
   let statements = 0;
   let rows = 0;
   // Counted as their results come back: a statement that embeds a query builder (a write inside
-  // a WITH, see resources/writes.ts) transforms that builder's node too, but runs once.
+  // a WITH, see resources/writes.ts) transforms that builder's node too, but runs once. The
+  // webhooks' NOTIFY to other instances is not a request's: it is sent after a write's answer,
+  // debounced (webhooks/index.ts), and on a slow machine lands inside the next request.
+  const notifications = new Set<unknown>();
   const counter: KyselyPlugin = {
-    transformQuery: (args) => args.node,
+    transformQuery: (args) => {
+      const node = args.node as { kind: string; sqlFragments?: readonly string[] };
+      if (
+        node.kind === 'RawNode' &&
+        node.sqlFragments?.some((text) => text.includes('pg_notify'))
+      ) {
+        notifications.add(args.queryId);
+      }
+      return args.node;
+    },
     transformResult: async (args) => {
+      if (notifications.delete(args.queryId)) return args.result;
       statements++;
       rows += args.result.rows.length;
       return args.result;
