@@ -151,6 +151,47 @@ describe('indexes of the common lists', () => {
     },
   );
 
+  it.each(
+    declared.flatMap((pair) => [
+      { ...pair, direction: 'asc' as const },
+      { ...pair, direction: 'desc' as const },
+    ]),
+  )(
+    'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range in a plan made once for any value',
+    async ({ table, filter, sort, direction }) => {
+      if (sort === 'id' && direction === 'desc') return;
+      // The common lists run planned once per connection (withGenericPlans): one plan for every
+      // filter value, page size and offset, which must still be the index range.
+      const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
+        (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
+      );
+      const explained = await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+        await sql`PREPARE common_list_probe(text, int, int) AS
+          SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = $1
+          ORDER BY ${sql.join(order)} LIMIT $2 OFFSET $3`.execute(trx);
+        try {
+          const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+            EXPLAIN (FORMAT JSON) EXECUTE common_list_probe('Juniper', 100, 400)`.execute(trx);
+          const counts = await sql<{ generic_plans: number; custom_plans: number }>`
+            SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
+            WHERE name = 'common_list_probe'`.execute(trx);
+          expect(counts.rows[0]).toMatchObject({ custom_plans: 0 });
+          return plan.rows[0];
+        } finally {
+          await sql`DEALLOCATE common_list_probe`.execute(trx);
+        }
+      });
+      if (!explained) throw new Error('EXPLAIN returned no plan');
+      const nodes = nodesOf(explained['QUERY PLAN'][0].Plan);
+      expect(nodes.map((node) => node['Index Name']).filter(Boolean)).toContain(
+        `${table}_${filter}_${sort}_list_idx`,
+      );
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Incremental Sort');
+    },
+  );
+
   it.each(['asc', 'desc'] as const)(
     'serve an unfiltered page sorted by created_at %s past a bulk create without sorting',
     async (direction) => {

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { registerCopyOut } from './copy-out.js';
+import { registerGenericPlans } from './generic-plans.js';
 import { listenPostgres } from './notifications.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
@@ -230,9 +231,17 @@ function copyOut(pool: pg.Pool, text: string, deadlineMs: number): Readable {
   return output;
 }
 
-export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
-  const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const unbounded = new WeakSet<object>();
+/**
+ * A `pg` pool with the store's types, deadlines and error handling, and the Kysely instance on
+ * it. `sessionSetting`, when given, is run on each new connection before its first statement.
+ */
+function openPool<DB>(
+  url: string,
+  config: StoreConfig,
+  queryTimeoutMs: number,
+  unbounded: WeakSet<object>,
+  sessionSetting?: string,
+): { pool: pg.Pool; db: Kysely<DB> } {
   const pool = new pg.Pool({
     connectionString: url,
     ...(queryTimeoutMs > 0 ? { statement_timeout: serverDeadline(queryTimeoutMs) } : {}),
@@ -256,6 +265,9 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   pool.on('connect', (client) => {
     client.on('error', (error) => config.onPoolError?.(error));
     if (queryTimeoutMs > 0) boundQueries(client, queryTimeoutMs, unbounded);
+    // Queued ahead of the statement the connection was opened for. Should it fail, the session
+    // keeps PostgreSQL's defaults: slower, never wrong.
+    if (sessionSetting) client.query(sessionSetting).catch(() => {});
   });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({
@@ -265,6 +277,23 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       } as unknown as pg.Pool,
     }),
   });
+  return { pool, db };
+}
+
+export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
+  const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const unbounded = new WeakSet<object>();
+  const { pool, db } = openPool<DB>(url, config, queryTimeoutMs, unbounded);
+  // A pool of its own (opened lazily, as any pool's connections are), since the setting belongs
+  // to a session: see generic-plans.ts.
+  const generic = openPool<DB>(
+    url,
+    config,
+    queryTimeoutMs,
+    unbounded,
+    'SET plan_cache_mode = force_generic_plan',
+  );
+  registerGenericPlans(db, generic.db);
   registerCopyOut(db as unknown as Kysely<never>, (text, deadlineMs) =>
     copyOut(pool, text, deadlineMs),
   );
@@ -307,7 +336,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       }),
     async close() {
       // Kysely's PostgresDriver ends the pool it was given.
-      await db.destroy();
+      await Promise.all([db.destroy(), generic.db.destroy()]);
     },
   };
 }

@@ -9,7 +9,11 @@ export interface StoreConfig {
   databaseUrl?: string | undefined;
   /** Folder of the embedded store; used when `databaseUrl` is not set. */
   dataDir: string;
-  /** Size of the PostgreSQL connection pool. */
+  /**
+   * Size of each PostgreSQL connection pool (default 10): the ordinary one, and the one for
+   * statements planned once (generic-plans.ts), so an instance opens at most twice this many
+   * connections, plus one to listen for notifications.
+   */
   poolSize?: number;
   /**
    * How long to wait for a new PostgreSQL connection, in milliseconds (default 5000). Without a

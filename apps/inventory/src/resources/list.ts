@@ -1,3 +1,4 @@
+import { withGenericPlans } from '@netops/store';
 import { type RawBuilder, sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
@@ -261,6 +262,28 @@ export const keysOf = (sort: readonly SortKey[]): SortKey[] => [
   ...sort,
   { column: 'id', direction: sort[0]?.direction ?? 'asc' },
 ];
+
+/**
+ * Whether a list's best plan is the same whatever its values: exact matches on the declared
+ * common filters, in id order or by one of the common sorts (each such pair has its index,
+ * migration 021), with no range and no text match. Its statement is then planned once per
+ * connection (withGenericPlans): PostgreSQL would otherwise plan it again on every call. A
+ * resource that declares no common lists qualifies only unfiltered in id order.
+ */
+export function plannedOnce(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  ranges: readonly RangeFilter[],
+  sort: readonly SortKey[],
+): boolean {
+  if (ranges.length > 0 || sort.length > 1) return false;
+  const common = definition.commonLists ?? { filters: [], sorts: [] };
+  return (
+    conditions.every(
+      (condition) => condition.operator === 'exact' && common.filters.includes(condition.column),
+    ) && sort.every((key) => common.sorts.includes(key.column))
+  );
+}
 
 /**
  * One statement per page whatever its size, filters, sort or depth: the table's version, the
@@ -550,7 +573,8 @@ async function readPage(
     JSON.stringify(['list', definition.table, shape]),
     (param) => listStatement(definition, { ...shape, parsed: request.conditions }, param),
   );
-  const result = await db.executeQuery<Row>(
+  const planned = plannedOnce(definition, request.conditions, ranges, request.sort);
+  const result = await (planned ? withGenericPlans(db) : db).executeQuery<Row>(
     template.bind({
       table: definition.table,
       // One more than the page: whether it exists says whether another page follows.

@@ -1,0 +1,110 @@
+import { type Store, withGenericPlans } from '@netops/store';
+import { openTestStore, testDatabaseUrl } from '@netops/store/testing';
+import { sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../src/db/schema.js';
+import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import { resourceByName } from '../src/resources/index.js';
+import { type ListRequest, listRows } from '../src/resources/list.js';
+import { ListCache } from '../src/resources/list-cache.js';
+
+/**
+ * The common lists' statements are planned once per connection (generic-plans.ts in the store),
+ * the others for each call's values. Pinned by PostgreSQL's own count of the plans each prepared
+ * statement of a session was given (`pg_prepared_statements`). Only the server store has
+ * connections to choose between: the embedded one is a single session.
+ */
+
+let store: Store<Database>;
+let db: AnyDatabase;
+const devices = resourceByName('devices');
+if (!devices) throw new Error('no devices resource');
+const definition = devices;
+const VENDORS = ['Cisco', 'Juniper', 'Arista'];
+
+beforeAll(async () => {
+  // One connection per pool, so the statements' plan counts are all in one session of each.
+  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER, poolSize: 1 });
+  db = store.db as AnyDatabase;
+  await db
+    .insertInto('devices')
+    .values(
+      Array.from({ length: 300 }, (_, n) => ({
+        id: uuidv7(),
+        hostname: `gp-${String((n * 37) % 300).padStart(3, '0')}`,
+        ip: '192.0.2.1',
+        status: n % 4 === 0 ? 'offline' : 'active',
+        vendor: VENDORS[n % 3] as string,
+      })),
+    )
+    .execute();
+}, 60_000);
+afterAll(() => store?.close());
+
+interface PlanCounts {
+  statement: string;
+  generic_plans: number;
+  custom_plans: number;
+}
+
+/** The prepared statements of the session `on` runs on that list devices, with plan counts. */
+async function listStatements(on: AnyDatabase, marker: string): Promise<PlanCounts[]> {
+  const result = await sql<PlanCounts>`SELECT statement, generic_plans::int, custom_plans::int
+    FROM pg_prepared_statements WHERE statement LIKE '%"devices"%'`.execute(on);
+  // (The rows this file inserted were written by a prepared statement too.)
+  return result.rows.filter(
+    (row) => row.statement.includes(marker) && !/^\s*insert/i.test(row.statement),
+  );
+}
+
+const list = (page: number, conditions: ListRequest['conditions']): ListRequest => ({
+  page,
+  limit: 10,
+  sort: [{ column: 'hostname', direction: 'asc' }],
+  conditions,
+  json: ['id', 'hostname'],
+});
+
+describe.runIf(testDatabaseUrl())('statements planned once', () => {
+  it('a common list (exact filter, common sort) is planned once, whatever its values', async () => {
+    const cache = new ListCache(false);
+    for (let call = 0; call < 8; call += 1) {
+      const vendor = VENDORS[call % 3] as string;
+      const page = 1 + (call % 4);
+      const result = await listRows(
+        db,
+        cache,
+        definition,
+        list(page, [{ column: 'vendor', operator: 'exact', value: vendor }]),
+      );
+      expect(result.totalCount).toBe(100);
+      expect(JSON.parse(result.json ?? '[]')).toHaveLength(10);
+    }
+    // Wherever it ran: the ordinary session or the one for statements planned once.
+    const statements = [
+      ...(await listStatements(db, 'hostname')),
+      ...(await listStatements(withGenericPlans(db), 'hostname')),
+    ];
+    expect(statements).toHaveLength(1);
+    // PostgreSQL's default would give the first five calls (at least) plans of their own.
+    expect(statements[0]).toMatchObject({ generic_plans: 8, custom_plans: 0 });
+  });
+
+  it('a text match is planned for its values, on the ordinary connections', async () => {
+    const cache = new ListCache(false);
+    for (let call = 0; call < 6; call += 1) {
+      const result = await listRows(
+        db,
+        cache,
+        definition,
+        list(1, [{ column: 'hostname', operator: 'ic', value: `${call}` }]),
+      );
+      expect(result.totalCount).toBeGreaterThan(0);
+    }
+    const statements = await listStatements(db, 'ILIKE');
+    expect(statements).toHaveLength(1);
+    expect(statements[0]?.custom_plans).toBeGreaterThanOrEqual(5);
+    expect(await listStatements(withGenericPlans(db), 'ILIKE')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Connections whose sessions plan each named statement once, for its first values, and reuse
+ * that plan for every later call (`plan_cache_mode = force_generic_plan`).
+ *
+ * PostgreSQL plans a named statement anew for each call's values five times, then keeps a
+ * generic plan only when its estimated cost is no worse than the custom plans'. A list's
+ * `LIMIT $n` and `OFFSET $m` have no value in a generic plan, so its estimate assumes a tenth
+ * of the table is read, and PostgreSQL goes on planning every call of every list: for a varied
+ * list, planning is about a quarter of the statement's time. A caller that knows a statement's
+ * best plan does not depend on its values (an exact match and an order served by one index,
+ * say) sends it here; a text search, whose best plan depends on the pattern's length, stays on
+ * the ordinary connections.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: any database's instance, as Kysely's own helpers take
+type AnyKysely = Kysely<any>;
+
+const handles = new WeakMap<object, AnyKysely>();
+
+/**
+ * Keyed by the instance itself: a copy of it (a plugin added) or a wrapper (a test's) runs on the
+ * ordinary connections, which is slower and never wrong.
+ */
+export function registerGenericPlans(db: AnyKysely, generic: AnyKysely): void {
+  handles.set(db, generic);
+}
+
+/**
+ * The instance that runs statements on `db`'s generic-plan connections, or `db` itself where
+ * the store has none (PGlite, one session) or inside a transaction (which must stay on its own
+ * connection).
+ */
+export function withGenericPlans<D extends AnyKysely>(db: D): D {
+  if (db.isTransaction) return db;
+  return (handles.get(db) as D | undefined) ?? db;
+}
