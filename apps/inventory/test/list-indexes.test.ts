@@ -20,12 +20,6 @@ let store: Store<Database>;
 let db: AnyDatabase;
 const DEVICES = 4000;
 const VENDORS = ['Cisco', 'Juniper', 'Arista', 'Nokia'];
-/** The device with the most interfaces. */
-let busyDevice = '';
-/** A value of each common filter that many rows hold. */
-const valueOf = (filter: string): string =>
-  ({ vendor: 'Juniper', status: 'active', role: 'core', device_id: busyDevice })[filter] ??
-  'unknown';
 
 beforeAll(async () => {
   store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
@@ -46,23 +40,7 @@ beforeAll(async () => {
       .values(rows.slice(start, start + 1000))
       .execute();
   }
-  // A device with 600 interfaces (a chassis switch) among devices with one each.
-  const interfaces = rows.slice(0, 2000).flatMap((device, n) =>
-    Array.from({ length: n === 0 ? 600 : 1 }, (_, port) => ({
-      id: uuidv7(),
-      device_id: device.id,
-      name: `eth${port}`,
-    })),
-  );
-  for (let start = 0; start < interfaces.length; start += 1000) {
-    await db
-      .insertInto('interfaces')
-      .values(interfaces.slice(start, start + 1000))
-      .execute();
-  }
-  busyDevice = rows[0]?.id as string;
   await sql`VACUUM ANALYZE devices`.execute(db);
-  await sql`VACUUM ANALYZE interfaces`.execute(db);
 }, 120_000);
 afterAll(() => store?.close());
 
@@ -120,7 +98,7 @@ describe('indexes of the common lists', () => {
     'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range',
     async ({ table, filter, sort, direction }) => {
       if (sort === 'id' && direction === 'desc') return; // id order is ascending only
-      const value = valueOf(filter);
+      const value = filter === 'vendor' ? 'Juniper' : filter === 'status' ? 'active' : 'core';
       // The list statement's own order: the sort key, then id in the same direction (list.ts).
       const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
         (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
@@ -150,8 +128,9 @@ describe('indexes of the common lists', () => {
   it.each(declared.filter((pair) => pair.others.length > 0))(
     'serve a deep page filtered by $filter and another common filter, sorted by $sort, from the index alone',
     async ({ table, filter, sort, others }) => {
+      const values: Record<string, string> = { vendor: 'Juniper', status: 'active', role: 'core' };
       const conditions = [filter, others[0] as string].map(
-        (column) => sql`${sql.ref(column)} = ${valueOf(column)}`,
+        (column) => sql`${sql.ref(column)} = ${values[column]}`,
       );
       const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction: 'desc' }]).map(
         (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
@@ -188,14 +167,12 @@ describe('indexes of the common lists', () => {
       );
       const explained = await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
-        await sql`PREPARE common_list_probe AS
+        await sql`PREPARE common_list_probe(text, int, int) AS
           SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = $1
           ORDER BY ${sql.join(order)} LIMIT $2 OFFSET $3`.execute(trx);
         try {
           const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
-            EXPLAIN (FORMAT JSON) EXECUTE common_list_probe(${sql.lit(valueOf(filter))}, 100, 400)`.execute(
-            trx,
-          );
+            EXPLAIN (FORMAT JSON) EXECUTE common_list_probe('Juniper', 100, 400)`.execute(trx);
           const counts = await sql<{ generic_plans: number; custom_plans: number }>`
             SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
             WHERE name = 'common_list_probe'`.execute(trx);

@@ -191,9 +191,9 @@ export interface ResourceDefinition {
    * INCLUDEs the other filters, so a page is a range of one index, read forwards for ascending
    * and backwards for descending (ties break by id in the sort's direction), and a second filter
    * is tested on the index entry: no sort of the matching rows, no row read from the table
-   * before the page (migration 021 creates the same indexes, 023 names the interfaces' one;
-   * test/list-indexes.test.ts checks both agree and that lists use them). Their statements are
-   * planned once per connection (plannedOnce in list.ts): one plan serves every value.
+   * before the page (migration 021 creates the same indexes; test/list-indexes.test.ts checks
+   * both agree and that lists use them). Their statements are planned once per connection
+   * (plannedOnce in list.ts): one plan serves every value.
    */
   commonLists?: {
     filters: readonly string[];

@@ -44,11 +44,6 @@ export const interfaces: ResourceDefinition = {
     ip_address: ipAddress({ filterable: true, sortable: true }),
     tags: tagList(),
   },
-  // A device's interfaces: its page and scripts walking the devices ask for nothing more often.
-  commonLists: {
-    filters: ['device_id'],
-    sorts: [],
-  },
   constraintMessages: {
     interfaces_device_id_name_key: 'Interface name already exists on this device',
   },
