@@ -259,6 +259,9 @@ describe('slow and hostile clients', () => {
       'GET / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
       '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', // a TLS ClientHello on plain HTTP
       'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', // the HTTP/2 preface
+      // HTTP/0.9: no version, which Node's parser accepts (a random case once produced one).
+      'GET /?VQ\\\r\n\r\n',
+      'GET /devices\r\n\r\n',
     ];
     const payloads: Buffer[] = fixed.map((text) => Buffer.from(text, 'latin1'));
     while (payloads.length < GARBAGE_CASES) {

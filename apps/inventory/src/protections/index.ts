@@ -6,6 +6,7 @@ import { contentCheck } from './content-check.js';
 import { corsHeaders, originGuard } from './cors.js';
 import { fetchMetadata } from './fetch-metadata.js';
 import { type AllowedHosts, DEFAULT_ALLOWED_HOSTS, hostGuard } from './host-guard.js';
+import { httpVersionGuard } from './http-version.js';
 import { rateLimiting } from './rate-limit.js';
 import { requestBodyRules } from './request-body.js';
 import { requestIdHeader } from './request-id.js';
@@ -36,7 +37,7 @@ export interface ProtectionsOptions {
  * Every cross-cutting protection, applied app-wide (fastify-plugin) through hooks. Register it
  * before any route. The order is deliberate:
  * onRequest: request id header -> security headers -> CORS headers and preflight answers -> rate
- * limit -> host guard (421) -> origin guard (403) -> fetch metadata (403); preParsing: bodies
+ * limit -> HTTP version (400 for HTTP/0.9) -> host guard (421) -> origin guard (403) -> fetch metadata (403); preParsing: bodies
  * where none is taken (400; unknown routes skip reading theirs); preValidation: content check
  * (400);
  * onSend: X-Response-Time, Permissions-Policy, compression.
@@ -57,6 +58,7 @@ export const protections = fp<ProtectionsOptions>(
       redisUrl: options.redisUrl,
       keyPrefix: options.rateLimitKeyPrefix,
     });
+    await app.register(httpVersionGuard);
     await app.register(hostGuard, { allowed: options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS });
     await app.register(originGuard, { origins: corsOrigins });
     await app.register(fetchMetadata);
