@@ -37,9 +37,9 @@ export interface ProtectionsOptions {
  * Every cross-cutting protection, applied app-wide (fastify-plugin) through hooks. Register it
  * before any route. The order is deliberate:
  * onRequest: request id header -> security headers -> CORS headers and preflight answers -> rate
- * limit -> HTTP version (400 for HTTP/0.9) -> host guard (421) -> origin guard (403) -> fetch metadata (403); preParsing: bodies
- * where none is taken (400; unknown routes skip reading theirs); preValidation: content check
- * (400);
+ * limit -> HTTP version (400 for HTTP/0.9) -> host guard (421) -> origin guard (403) -> fetch
+ * metadata (403); preParsing: bodies where none is taken (400; unknown routes skip reading
+ * theirs); preValidation: content check (400);
  * onSend: X-Response-Time, Permissions-Policy, compression.
  * Security headers come first so that every refusal carries them; the rate limit comes before the
  * refusals so that they count and carry X-RateLimit-*.
