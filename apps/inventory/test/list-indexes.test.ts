@@ -56,6 +56,12 @@ const declared = RESOURCES.flatMap((definition) =>
   ),
 );
 
+/** Each declared pair, sorted ascending and descending. */
+const inBothDirections = declared.flatMap((pair) => [
+  { ...pair, direction: 'asc' as const },
+  { ...pair, direction: 'desc' as const },
+]);
+
 interface PlanNode {
   'Node Type': string;
   'Heap Fetches'?: number;
@@ -89,12 +95,7 @@ describe('indexes of the common lists', () => {
     ).toEqual(expected);
   });
 
-  it.each(
-    declared.flatMap((pair) => [
-      { ...pair, direction: 'asc' as const },
-      { ...pair, direction: 'desc' as const },
-    ]),
-  )(
+  it.each(inBothDirections)(
     'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range',
     async ({ table, filter, sort, direction }) => {
       if (sort === 'id' && direction === 'desc') return; // id order is ascending only
@@ -151,12 +152,7 @@ describe('indexes of the common lists', () => {
     },
   );
 
-  it.each(
-    declared.flatMap((pair) => [
-      { ...pair, direction: 'asc' as const },
-      { ...pair, direction: 'desc' as const },
-    ]),
-  )(
+  it.each(inBothDirections)(
     'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range in a plan made once for any value',
     async ({ table, filter, sort, direction }) => {
       if (sort === 'id' && direction === 'desc') return;
