@@ -62,6 +62,12 @@ const inBothDirections = declared.flatMap((pair) => [
   { ...pair, direction: 'desc' as const },
 ]);
 
+/** The list statement's own order for a sort key (id for id order): the key, then id (list.ts). */
+const orderOf = (sort: string, direction: 'asc' | 'desc') =>
+  keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
+    (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
+  );
+
 interface PlanNode {
   'Node Type': string;
   'Heap Fetches'?: number;
@@ -100,10 +106,7 @@ describe('indexes of the common lists', () => {
     async ({ table, filter, sort, direction }) => {
       if (sort === 'id' && direction === 'desc') return; // id order is ascending only
       const value = filter === 'vendor' ? 'Juniper' : filter === 'status' ? 'active' : 'core';
-      // The list statement's own order: the sort key, then id in the same direction (list.ts).
-      const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
-        (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
-      );
+      const order = orderOf(sort, direction);
       const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = ${value}
@@ -133,9 +136,7 @@ describe('indexes of the common lists', () => {
       const conditions = [filter, others[0] as string].map(
         (column) => sql`${sql.ref(column)} = ${values[column]}`,
       );
-      const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction: 'desc' }]).map(
-        (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
-      );
+      const order = orderOf(sort, 'desc');
       // The list statement's walk (list.ts): what orders the rows, nothing else.
       const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
@@ -158,9 +159,7 @@ describe('indexes of the common lists', () => {
       if (sort === 'id' && direction === 'desc') return;
       // The common lists run planned once per connection (withGenericPlans): one plan for every
       // filter value, page size and offset, which must still be the index range.
-      const order = keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
-        (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
-      );
+      const order = orderOf(sort, direction);
       const explained = await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
         await sql`PREPARE common_list_probe(text, int, int) AS
@@ -191,9 +190,7 @@ describe('indexes of the common lists', () => {
   it.each(['asc', 'desc'] as const)(
     'serve an unfiltered page sorted by created_at %s past a bulk create without sorting',
     async (direction) => {
-      const order = keysOf([{ column: 'created_at', direction }]).map(
-        (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
-      );
+      const order = orderOf('created_at', direction);
       const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM devices ORDER BY ${sql.join(order)} LIMIT 20 OFFSET 40`.execute(db);

@@ -24,7 +24,7 @@ export {
   holdsEmbeddedDatabase,
   prepareEmbeddedTemplate,
 } from './embedded.js';
-export { registerGenericPlans, withGenericPlans } from './generic-plans.js';
+export { withGenericPlans } from './generic-plans.js';
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
 export {
