@@ -228,6 +228,13 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
           arbitrary: requestArbitrary(operation, options),
         })),
       );
+      // Each operation once before the drawn cases: drawn by weight, a rarely drawn operation
+      // (DELETE /links) went untried in one run of 1,000 cases.
+      const eachOnce = operations.flatMap((operation, index): [GeneratedRequest, Principal][] =>
+        fc
+          .sample(requestArbitrary(operation, options), { seed: seed + index, numRuns: 1 })
+          .map((generated) => [generated, 'admin']),
+      );
       await fc.assert(
         fc.asyncProperty(request, principal, async (generated, who) => {
           const { path, query, body, inject, response } = await send(generated, who);
@@ -264,7 +271,8 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
           }
           if (tally.cases % CHECK_EVERY === 0) await compareModel(`after ${tally.cases} cases`);
         }),
-        { seed, numRuns: CASES, endOnFailure: true },
+        // fast-check counts examples among the runs.
+        { seed, numRuns: eachOnce.length + CASES, endOnFailure: true, examples: eachOnce },
       );
       await compareModel('at the end');
       // Every record the model holds, read once more one by one.
