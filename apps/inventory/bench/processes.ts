@@ -28,15 +28,28 @@ export interface InventoryServerOptions {
   cpuProfileDir?: string | undefined;
   /** How long the start may take (the embedded store reads its whole data folder). */
   timeoutMs?: number;
-  /** Run the compiled service (dist/main.js, as `npm run start:dist`) instead of the sources. */
+  /** Run the compiled service (dist/main.js with the start script's Node options, as `npm start`). */
   compiled?: boolean;
+}
+
+/**
+ * The Node options of the root's start script (`node --max-semi-space-size=4 … start.mjs`): the
+ * compiled service runs under load with the heap settings `npm start` gives it.
+ */
+function startScriptNodeOptions(): string[] {
+  const root = JSON.parse(readFileSync(`${APP_ROOT}../../package.json`, 'utf8'));
+  const [program, ...args] = String(root.scripts?.start ?? '').split(/\s+/);
+  if (program !== 'node') return [];
+  return args.filter((arg) => arg.startsWith('--'));
 }
 
 /** Starts the service on a free port and waits for the address it prints. */
 export async function startInventoryServer(
   options: InventoryServerOptions,
 ): Promise<RunningServer & { recentOutput(): string }> {
-  const entry = options.compiled ? ['dist/main.js'] : [...TS_LOADER, 'src/main.ts'];
+  const entry = options.compiled
+    ? [...startScriptNodeOptions(), 'dist/main.js']
+    : [...TS_LOADER, 'src/main.ts'];
   if (options.compiled && !existsSync(`${APP_ROOT}dist/main.js`)) {
     throw new Error('no dist/main.js: run `npm run build -w apps/inventory` first');
   }

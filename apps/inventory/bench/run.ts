@@ -42,8 +42,8 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
   --warmup S           unmeasured seconds before each scenario (default 2)
   --only TEXT          run only the scenarios whose name contains TEXT (repeatable)
   --reuse              keep the data set of an earlier run when it has the same size
-  --dist               run the compiled server (dist/main.js; npm run build -w apps/inventory first)
-                       instead of src/main.ts through tsx
+  --dist               run the compiled server (dist/main.js, with the root start script's Node
+                       options) instead of src/main.ts through tsx; npm run build first
   --cpu-prof           write a CPU profile of the server to bench/results/profiles/
   --no-list-cache      run the server with LIST_CACHE=off: every list read, counted and
                        serialised afresh (the path after a write)
