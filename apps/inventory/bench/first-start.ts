@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startScriptArguments } from './processes.js';
 
 /**
  * `npm run bench:start -w apps/inventory`: what a fresh clone's `npm start` costs. Spawns what the
@@ -84,18 +85,10 @@ function textOption(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** The root's `npm start` script of the checkout in `root`, as node's arguments. */
-function startCommand(root: string): string[] {
-  const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.start;
-  const [program, ...args] = String(script).split(/\s+/);
-  if (program !== 'node') throw new Error(`cannot run the start script "${script}" without npm`);
-  return args;
-}
-
 async function startOnce(root: string, dataDir: string, idleMs: number): Promise<StartFigures> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, startCommand(root), {
+  const child = spawn(process.execPath, startScriptArguments(root), {
     cwd: root,
     env: {
       ...process.env,

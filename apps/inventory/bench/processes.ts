@@ -32,15 +32,12 @@ export interface InventoryServerOptions {
   compiled?: boolean;
 }
 
-/**
- * The Node options of the root's start script (`node --max-semi-space-size=4 … start.mjs`): the
- * compiled service runs under load with the heap settings `npm start` gives it.
- */
-function startScriptNodeOptions(): string[] {
-  const root = JSON.parse(readFileSync(`${APP_ROOT}../../package.json`, 'utf8'));
-  const [program, ...args] = String(root.scripts?.start ?? '').split(/\s+/);
-  if (program !== 'node') return [];
-  return args.filter((arg) => arg.startsWith('--'));
+/** The root's `npm start` script of the checkout in `root`, as node's arguments. */
+export function startScriptArguments(root: string): string[] {
+  const script = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).scripts?.start;
+  const [program, ...args] = String(script).split(/\s+/);
+  if (program !== 'node') throw new Error(`cannot run the start script "${script}" without npm`);
+  return args;
 }
 
 /** Starts the service on a free port and waits for the address it prints. */
@@ -48,7 +45,11 @@ export async function startInventoryServer(
   options: InventoryServerOptions,
 ): Promise<RunningServer & { recentOutput(): string }> {
   const entry = options.compiled
-    ? [...startScriptNodeOptions(), 'dist/main.js']
+    ? // The heap settings `npm start` gives the service, from the start script itself.
+      [
+        ...startScriptArguments(`${APP_ROOT}../..`).filter((arg) => arg.startsWith('--')),
+        'dist/main.js',
+      ]
     : [...TS_LOADER, 'src/main.ts'];
   if (options.compiled && !existsSync(`${APP_ROOT}dist/main.js`)) {
     throw new Error('no dist/main.js: run `npm run build -w apps/inventory` first');
