@@ -101,6 +101,36 @@ describe(`store (${testDatabaseUrl() ? 'PostgreSQL' : 'embedded'})`, () => {
   });
 });
 
+describe.skipIf(testDatabaseUrl())('on the embedded store', () => {
+  it('runs one statement per turn of the event loop, so a pass over ready sockets cannot block it', async () => {
+    // PGlite runs a statement synchronously in WebAssembly. Each of these statements starts in a
+    // callback of its own, as each request does when the server reads its socket. Lent the
+    // connection at once, all eight ran within one pass of the loop, and no timer fired (nor was
+    // a connection accepted) until the last had finished.
+    let ticks = 0;
+    const ticking = setInterval(() => {
+      ticks += 1;
+    }, 1);
+    const ticksWhenDone: number[] = [];
+    const statements = Array.from(
+      { length: 8 },
+      () =>
+        new Promise<void>((resolve, reject) =>
+          setImmediate(() => {
+            sql`SELECT count(*) FROM generate_series(1, 100000)`.execute(store.db).then(() => {
+              ticksWhenDone.push(ticks);
+              resolve();
+            }, reject);
+          }),
+        ),
+    );
+    await Promise.all(statements).finally(() => clearInterval(ticking));
+    expect(ticksWhenDone).toHaveLength(8);
+    // A timer fires between most statements: at least four ticks from the first to the last.
+    expect((ticksWhenDone.at(-1) ?? 0) - (ticksWhenDone[0] ?? 0)).toBeGreaterThanOrEqual(4);
+  });
+});
+
 describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
   it('names the statements it sends, so each connection plans one once', async () => {
     // One connection: the prepared statements listed are those of the connection that ran it.
