@@ -34,6 +34,7 @@ export {
   serverDeadline,
 } from './postgres.js';
 export type { ScriptTransaction, Store, StoreConfig, StoreKind } from './store.js';
+export { writesFirst } from './writes-first.js';
 
 /**
  * PostgreSQL settings of the embedded store, which runs inside the application's process: its

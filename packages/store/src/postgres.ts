@@ -8,6 +8,7 @@ import { listenPostgres } from './notifications.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
 import { DATE, INT8, keepText, NUMERIC, parseNumber, TIMESTAMPTZ } from './value-types.js';
+import { CheckoutQueue, registerWritesFirst } from './writes-first.js';
 
 /**
  * The PostgreSQL server store: a `pg` pool whose statements are named (prepared once per
@@ -31,6 +32,9 @@ export function maskUrl(url: string): string {
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+/** Statements an instance runs at once on PostgreSQL, unless StoreConfig.poolSize says. */
+export const DEFAULT_POOL_SIZE = 10;
 
 /**
  * PostgreSQL's own deadline for a statement (`statement_timeout`), a little before the client's:
@@ -171,11 +175,28 @@ function endsTheSession(error: unknown): boolean {
 }
 
 /** Checks a client out for Kysely; one whose session ended is destroyed on release, not reused. */
-async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
-  const client = withNamedStatements(await pool.connect());
+async function checkOut(
+  pool: pg.Pool,
+  queue: CheckoutQueue,
+  write: boolean,
+): Promise<pg.PoolClient> {
+  await queue.enter(write);
+  let client: pg.PoolClient;
+  try {
+    client = withNamedStatements(await pool.connect());
+  } catch (error) {
+    queue.leave(write);
+    throw error;
+  }
   const release = client.release.bind(client);
-  client.release = (destroy?: Error | boolean) =>
-    release(brokenClients.has(client) ? true : destroy);
+  let released = false;
+  client.release = (destroy?: Error | boolean) => {
+    if (!released) {
+      released = true;
+      queue.leave(write);
+    }
+    return release(brokenClients.has(client) ? true : destroy);
+  };
   return client;
 }
 
@@ -232,20 +253,24 @@ function copyOut(pool: pg.Pool, text: string, deadlineMs: number): Readable {
 }
 
 /**
- * A `pg` pool with the store's types, deadlines and error handling, and the Kysely instance on
- * it. `sessionSetting`, when given, is run on each new connection before its first statement.
+ * A `pg` pool with the store's types, deadlines and error handling, and the Kysely instances on
+ * it: `db`, and `writesFirst`, whose statements wait for a connection ahead of `db`'s
+ * (writes-first.ts). Connections are checked out through `queue`, which the store's pools
+ * share. `sessionSetting`, when given, is run on each new connection before its first statement.
  */
 function openPool<DB>(
   url: string,
   config: StoreConfig,
   queryTimeoutMs: number,
   unbounded: WeakSet<object>,
+  queue: CheckoutQueue,
   sessionSetting?: string,
-): { pool: pg.Pool; db: Kysely<DB> } {
+): { pool: pg.Pool; db: Kysely<DB>; writesFirst: Kysely<DB> } {
+  const size = config.poolSize ?? DEFAULT_POOL_SIZE;
   const pool = new pg.Pool({
     connectionString: url,
     ...(queryTimeoutMs > 0 ? { statement_timeout: serverDeadline(queryTimeoutMs) } : {}),
-    max: config.poolSize ?? 10,
+    max: size,
     connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -269,21 +294,24 @@ function openPool<DB>(
     // keeps PostgreSQL's defaults: slower, never wrong.
     if (sessionSetting) client.query(sessionSetting).catch(() => {});
   });
-  const db = new Kysely<DB>({
-    dialect: new PostgresDialect({
-      pool: {
-        connect: () => checkOut(pool),
-        end: () => pool.end(),
-      } as unknown as pg.Pool,
-    }),
-  });
-  return { pool, db };
+  const on = (write: boolean, end: () => Promise<void>) =>
+    new Kysely<DB>({
+      dialect: new PostgresDialect({
+        pool: { connect: () => checkOut(pool, queue, write), end } as unknown as pg.Pool,
+      }),
+    });
+  // The pool is ended once, by `db`'s destroy.
+  return { pool, db: on(false, () => pool.end()), writesFirst: on(true, async () => {}) };
 }
 
 export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const queryTimeoutMs = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const unbounded = new WeakSet<object>();
-  const { pool, db } = openPool<DB>(url, config, queryTimeoutMs, unbounded);
+  // One queue for both pools: the instance runs at most `poolSize` statements at once, however
+  // they are split between the pools (see StoreConfig.poolSize).
+  const queue = new CheckoutQueue(config.poolSize ?? DEFAULT_POOL_SIZE);
+  const { pool, db, writesFirst } = openPool<DB>(url, config, queryTimeoutMs, unbounded, queue);
+  registerWritesFirst(db, writesFirst);
   // A pool of its own (opened lazily, as any pool's connections are), since the setting belongs
   // to a session: see generic-plans.ts.
   const generic = openPool<DB>(
@@ -291,6 +319,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
     config,
     queryTimeoutMs,
     unbounded,
+    queue,
     'SET plan_cache_mode = force_generic_plan',
   );
   registerGenericPlans(db, generic.db);
@@ -336,7 +365,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
       }),
     async close() {
       // Kysely's PostgresDriver ends the pool it was given.
-      await Promise.all([db.destroy(), generic.db.destroy()]);
+      await Promise.all([db.destroy(), writesFirst.destroy(), generic.db.destroy()]);
     },
   };
 }

@@ -10,9 +10,12 @@ export interface StoreConfig {
   /** Folder of the embedded store; used when `databaseUrl` is not set. */
   dataDir: string;
   /**
-   * Size of each PostgreSQL connection pool (default 10): the ordinary one, and the one for
-   * statements planned once (generic-plans.ts), so an instance opens at most twice this many
-   * connections, plus one to listen for notifications.
+   * Statements an instance runs at once on PostgreSQL (default 10), over both of its connection
+   * pools: the ordinary one and the one for statements planned once (generic-plans.ts). Each
+   * pool opens up to this many connections, so an instance holds at most twice this many, plus
+   * one to listen for notifications. Writes wait for a turn ahead of reads (writes-first.ts).
+   * More statements at once than the database's cores only share them: on two cores, 6 at once
+   * answered more lists, and writes sooner, than 10 or 20.
    */
   poolSize?: number;
   /**

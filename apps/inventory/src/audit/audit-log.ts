@@ -1,3 +1,4 @@
+import { writesFirst } from '@netops/store';
 import type { FastifyRequest } from 'fastify';
 import { type RawBuilder, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
@@ -223,7 +224,8 @@ async function writeAsActor<R>(
     WHERE set_config('inventory.actor', ${param('audit:actor')}, true) IS NOT NULL`;
   });
   const statement = template.bind({ ...write.values, 'audit:actor': actor });
-  const result = await retryOnConflict(() => db.executeQuery<R>(statement));
+  // A write waits for a connection ahead of the reads (writesFirst in the store).
+  const result = await retryOnConflict(() => writesFirst(db).executeQuery<R>(statement));
   return result.rows;
 }
 

@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Writes ahead of reads in the queue for a pool's connections.
+ *
+ * Under load every request waits for a connection, and a write waited behind every list that
+ * arrived before it: a PATCH whose statement takes a few milliseconds answered after hundreds,
+ * most of them in the pool's queue. A write is short and its user waits on it (a form saved,
+ * an automation's change), while the lists ahead of it are many. So a write takes the next free
+ * connection before any waiting read, up to half of the pool: a flood of writes (an import, a
+ * script) never holds every connection, and reads keep the other half.
+ */
+export class CheckoutQueue {
+  readonly #size: number;
+  readonly #writeShare: number;
+  #inUse = 0;
+  #writesInUse = 0;
+  readonly #waiting = { write: [] as Array<() => void>, read: [] as Array<() => void> };
+
+  constructor(size: number) {
+    this.#size = Math.max(1, size);
+    this.#writeShare = Math.max(1, Math.floor(this.#size / 2));
+  }
+
+  /** Resolves when the caller may take a connection; it calls `leave` once it gives it back. */
+  async enter(write: boolean): Promise<void> {
+    const queue = this.#waiting[write ? 'write' : 'read'];
+    if (queue.length === 0 && this.#canStart(write)) {
+      this.#take(write);
+      return;
+    }
+    // The slot is taken for the caller when it is handed over (#dispatch).
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  leave(write: boolean): void {
+    this.#inUse -= 1;
+    if (write) this.#writesInUse -= 1;
+    this.#dispatch();
+  }
+
+  #canStart(write: boolean): boolean {
+    return this.#inUse < this.#size && (!write || this.#writesInUse < this.#writeShare);
+  }
+
+  #take(write: boolean): void {
+    this.#inUse += 1;
+    if (write) this.#writesInUse += 1;
+  }
+
+  #dispatch(): void {
+    for (;;) {
+      const write = this.#waiting.write.length > 0 && this.#canStart(true);
+      if (!write && !(this.#waiting.read.length > 0 && this.#canStart(false))) return;
+      this.#take(write);
+      this.#waiting[write ? 'write' : 'read'].shift()?.();
+    }
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any database's instance, as Kysely's own helpers take
+type AnyKysely = Kysely<any>;
+
+const handles = new WeakMap<object, AnyKysely>();
+
+/** Keyed by the instance itself: a copy of it or a wrapper queues as a read, never wrongly. */
+export function registerWritesFirst(db: AnyKysely, writesFirst: AnyKysely): void {
+  handles.set(db, writesFirst);
+}
+
+/**
+ * The instance whose statements wait for a connection ahead of `db`'s reads, or `db` itself
+ * where the store has no pool (PGlite, whose one connection serves in arrival order) or inside a
+ * transaction (which holds its connection already).
+ */
+export function writesFirst<D extends AnyKysely>(db: D): D {
+  if (db.isTransaction) return db;
+  return (handles.get(db) as D | undefined) ?? db;
+}

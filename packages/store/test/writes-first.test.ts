@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { CheckoutQueue } from '../src/writes-first.js';
+
+/** Enters `queue` and records the order in which callers were let through. */
+function enter(queue: CheckoutQueue, order: string[], name: string, write: boolean) {
+  return queue.enter(write).then(() => {
+    order.push(name);
+  });
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('CheckoutQueue (a connection for writes before waiting reads)', () => {
+  it('lets callers through at once while connections are free', async () => {
+    const queue = new CheckoutQueue(3);
+    const order: string[] = [];
+    await Promise.all([
+      enter(queue, order, 'r1', false),
+      enter(queue, order, 'w1', true),
+      enter(queue, order, 'r2', false),
+    ]);
+    expect(order).toEqual(['r1', 'w1', 'r2']);
+  });
+
+  it('hands a freed connection to a waiting write before reads that waited longer', async () => {
+    const queue = new CheckoutQueue(2);
+    const order: string[] = [];
+    await enter(queue, order, 'r1', false);
+    await enter(queue, order, 'r2', false);
+    const waiting = [
+      enter(queue, order, 'r3', false),
+      enter(queue, order, 'r4', false),
+      enter(queue, order, 'w1', true),
+    ];
+    await settle();
+    expect(order).toEqual(['r1', 'r2']);
+    queue.leave(false);
+    await settle();
+    expect(order).toEqual(['r1', 'r2', 'w1']);
+    queue.leave(false);
+    queue.leave(true);
+    await Promise.all(waiting);
+    // Reads keep their arrival order.
+    expect(order).toEqual(['r1', 'r2', 'w1', 'r3', 'r4']);
+  });
+
+  it('never gives writes more than half of the connections, so reads are not starved', async () => {
+    const queue = new CheckoutQueue(4);
+    const order: string[] = [];
+    const writes = Array.from({ length: 4 }, (_, i) => enter(queue, order, `w${i + 1}`, true));
+    const read = enter(queue, order, 'r1', false);
+    await settle();
+    // Two writes hold half; the read takes a third connection while two writes wait.
+    expect(order).toEqual(['w1', 'w2', 'r1']);
+    await read;
+    queue.leave(true);
+    await settle();
+    expect(order).toEqual(['w1', 'w2', 'r1', 'w3']);
+    queue.leave(true);
+    await Promise.all(writes);
+    expect(order).toEqual(['w1', 'w2', 'r1', 'w3', 'w4']);
+  });
+});
