@@ -27,6 +27,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL only: longest wait for a new connection and for one statement's answer. */
   databaseTimeouts: { connectMs: number; queryMs: number };
+  /** PostgreSQL only: statements the instance runs at once (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   /**
    * EMBEDDED_DURABILITY: `on` (default) flushes each commit of the embedded store to stable
@@ -95,6 +97,9 @@ export const DEFAULT_PASSWORD_HASHING: PasswordHashingConfig = { memoryCost: 19_
  * Reads and checks every variable, reporting all problems at once, so a misconfigured start-up
  * fails with one clear message instead of halfway through.
  */
+/** More statements at once than the database has cores only share them (README). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 export function loadConfig(
   env: Environment,
   /** LOG_LEVEL when unset: runService passes `warn` when stdout is a terminal (quiet by default). */
@@ -136,6 +141,7 @@ export function loadConfig(
     ...listen,
     ...store,
     databaseTimeouts,
+    databasePoolSize: vars.integer('DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 1000),
     listCache: vars.onOff('LIST_CACHE', true),
     jwtSecret,
     tokenTtlSeconds: vars.read(

@@ -63,6 +63,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       durable: config.embeddedDurability ?? true,
       connectTimeoutMs: config.databaseTimeouts.connectMs,
       queryTimeoutMs: config.databaseTimeouts.queryMs,
+      poolSize: config.databasePoolSize,
       migrations: MIGRATIONS_FOLDER,
       onCreate: () =>
         output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),

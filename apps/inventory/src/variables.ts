@@ -28,6 +28,10 @@ export const INVENTORY_VARIABLES: readonly EnvVariable[] = [
     name: 'DATABASE_QUERY_TIMEOUT_MS',
     help: 'PostgreSQL: longest wait for one statement, ms (default 30000; 0: none)',
   },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    help: 'PostgreSQL: statements run at once, writes first (default 10, 1 to 1000)',
+  },
   store.dataDir,
   store.embeddedDurability,
   { name: 'LIST_CACHE', help: 'on (default): unchanged lists reuse totals and pages; off: never' },

@@ -48,6 +48,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads DATABASE_POOL_SIZE, from 1 to 1000', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    for (const bad of ['0', '-1', '1001', '4.5', 'four']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad }), bad).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+
   it('reads LIST_CACHE: on unless off', () => {
     expect(loadConfig({}).listCache).toBe(true);
     expect(loadConfig({ LIST_CACHE: 'on' }).listCache).toBe(true);
