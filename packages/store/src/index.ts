@@ -12,11 +12,12 @@ import {
 } from './embedded.js';
 import { migrate } from './migrate.js';
 import { listenPGlite } from './notifications.js';
-import { PGliteDialect } from './pglite-dialect.js';
+import { ConnectionLease, PGliteDialect } from './pglite-dialect.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
+import { registerWritesFirst } from './writes-first.js';
 
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
 export {
@@ -107,7 +108,9 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
       ),
     },
   });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const lease = new ConnectionLease();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease) });
+  registerWritesFirst(db, new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, true) }));
   return {
     kind: inMemory ? 'memory' : 'embedded',
     description: inMemory

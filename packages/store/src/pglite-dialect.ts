@@ -18,22 +18,27 @@ import {
  * time; without that, statements of concurrent requests would land inside each other's
  * transactions.
  *
- * Holders are served in the order they asked, each after a turn of the event loop (setImmediate).
- * PGlite runs a statement synchronously in WebAssembly and settles its promise without a turn of
- * the loop. Lent at once, every request read in one pass over the ready sockets ran its statement
- * inside that pass: 32 clients sending batches of 100 got one pass of 2 s and more, in which no
- * connection was accepted and no timer fired, and a client that connected then waited up to 26 s
- * while the others were served again and again. Queued, the statements of one pass wait their
- * turn; between two of them the loop accepts connections, reads requests (which queue behind
- * those already waiting) and writes answers.
+ * Holders are served each after a turn of the event loop (setImmediate). PGlite runs a statement
+ * synchronously in WebAssembly and settles its promise without a turn of the loop. Lent at once,
+ * every request read in one pass over the ready sockets ran its statement inside that pass: 32
+ * clients sending batches of 100 got one pass of 2 s and more, in which no connection was
+ * accepted and no timer fired, and a client that connected then waited up to 26 s while the
+ * others were served again and again. Queued, the statements of one pass wait their turn;
+ * between two of them the loop accepts connections, reads requests and writes answers.
+ *
+ * Reads are served in the order they asked. A write (the writes-first instance, see
+ * writes-first.ts) goes ahead of waiting reads, but never twice in a row while reads wait: the
+ * one connection's half of the turns, as a pool's writes get at most half of its connections.
  */
-class ConnectionLease {
+export class ConnectionLease {
   #busy = false;
-  readonly #waiting: Array<() => void> = [];
+  /** Whether the last turn went to a write while reads waited. */
+  #aheadOfReads = false;
+  readonly #waiting = { write: [] as Array<() => void>, read: [] as Array<() => void> };
 
-  acquire(): Promise<void> {
+  acquire(write = false): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.#waiting.push(resolve);
+      this.#waiting[write ? 'write' : 'read'].push(resolve);
       if (!this.#busy) {
         this.#busy = true;
         setImmediate(() => this.#handOver());
@@ -47,7 +52,10 @@ class ConnectionLease {
   }
 
   #handOver(): void {
-    const next = this.#waiting.shift();
+    const { write, read } = this.#waiting;
+    const toWrite = write.length > 0 && !(read.length > 0 && this.#aheadOfReads);
+    this.#aheadOfReads = toWrite && read.length > 0;
+    const next = (toWrite ? write : read).shift();
     if (next) next();
     else this.#busy = false;
   }
@@ -72,17 +80,20 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  readonly #lease = new ConnectionLease();
   readonly #connection: PGliteConnection;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly lease: ConnectionLease,
+    private readonly write: boolean,
+  ) {
     this.#connection = new PGliteConnection(pglite);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#lease.acquire();
+    await this.lease.acquire(this.write);
     return this.#connection;
   }
 
@@ -100,7 +111,7 @@ class PGliteDriver implements Driver {
   }
 
   async releaseConnection(): Promise<void> {
-    this.#lease.release();
+    this.lease.release();
   }
 
   async destroy(): Promise<void> {
@@ -108,13 +119,21 @@ class PGliteDriver implements Driver {
   }
 }
 
+/**
+ * A Kysely dialect on `pglite`, lending its connection through `lease`: the instances of one
+ * PGlite share one lease, `write` telling the writes-first instance from the ordinary one.
+ */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly lease = new ConnectionLease(),
+    private readonly write = false,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.lease, this.write);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

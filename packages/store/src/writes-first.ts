@@ -69,9 +69,9 @@ export function registerWritesFirst(db: AnyKysely, writesFirst: AnyKysely): void
 }
 
 /**
- * The instance whose statements wait for a connection ahead of `db`'s reads, or `db` itself
- * where the store has no pool (PGlite, whose one connection serves in arrival order) or inside a
- * transaction (which holds its connection already).
+ * The instance whose statements wait for a connection ahead of `db`'s reads (on the embedded
+ * store, for its one connection: see pglite-dialect.ts), or `db` itself inside a transaction
+ * (which holds its connection already) or for an instance the store did not make.
  */
 export function writesFirst<D extends AnyKysely>(db: D): D {
   if (db.isTransaction) return db;

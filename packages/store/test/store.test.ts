@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, type Store } from '../src/index.js';
+import { migrate, type Store, writesFirst } from '../src/index.js';
 import { listenPostgres } from '../src/notifications.js';
 import { holdInTransaction, openTestStore, testDatabaseUrl } from '../src/testing.js';
 
@@ -128,6 +128,21 @@ describe.skipIf(testDatabaseUrl())('on the embedded store', () => {
     expect(ticksWhenDone).toHaveLength(8);
     // A timer fires between most statements: at least four ticks from the first to the last.
     expect((ticksWhenDone.at(-1) ?? 0) - (ticksWhenDone[0] ?? 0)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('offers an instance for writes on the same connection, and keeps a transaction as it is', async () => {
+    const writes = writesFirst(store.db);
+    expect(writes).not.toBe(store.db);
+    await writes.insertInto('widget').values({ id: 900, name: 'written first' }).execute();
+    const row = await store.db
+      .selectFrom('widget')
+      .select('name')
+      .where('id', '=', 900)
+      .executeTakeFirst();
+    expect(row).toEqual({ name: 'written first' });
+    await store.db.transaction().execute(async (trx) => {
+      expect(writesFirst(trx)).toBe(trx);
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConnectionLease } from '../src/pglite-dialect.js';
 import { CheckoutQueue } from '../src/writes-first.js';
 
 /** Enters `queue` and records the order in which callers were let through. */
@@ -59,5 +60,30 @@ describe('CheckoutQueue (a connection for writes before waiting reads)', () => {
     queue.leave(true);
     await Promise.all(writes);
     expect(order).toEqual(['w1', 'w2', 'r1', 'w3', 'w4']);
+  });
+});
+
+describe("ConnectionLease (the embedded store's one connection)", () => {
+  it('serves a write ahead of waiting reads, but never twice in a row while reads wait', async () => {
+    const lease = new ConnectionLease();
+    const order: string[] = [];
+    const take = (name: string, write: boolean) =>
+      lease.acquire(write).then(() => {
+        order.push(name);
+      });
+    await take('r1', false);
+    const waiting = [
+      take('r2', false),
+      take('r3', false),
+      take('w1', true),
+      take('w2', true),
+      take('w3', true),
+    ];
+    for (let turn = 0; turn < waiting.length; turn++) {
+      lease.release();
+      await settle();
+    }
+    await Promise.all(waiting);
+    expect(order).toEqual(['r1', 'w1', 'r2', 'w2', 'r3', 'w3']);
   });
 });
