@@ -93,13 +93,13 @@ export const DEFAULT_DATABASE_TIMEOUTS = { connectMs: 5000, queryMs: 30_000 };
 /** OWASP's recommended argon2id parameters (19 MiB, 2 iterations, 1 lane). */
 export const DEFAULT_PASSWORD_HASHING: PasswordHashingConfig = { memoryCost: 19_456, timeCost: 2 };
 
+/** More statements at once than the database has cores only share them (README). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 /**
  * Reads and checks every variable, reporting all problems at once, so a misconfigured start-up
  * fails with one clear message instead of halfway through.
  */
-/** More statements at once than the database has cores only share them (README). */
-export const DEFAULT_DATABASE_POOL_SIZE = 10;
-
 export function loadConfig(
   env: Environment,
   /** LOG_LEVEL when unset: runService passes `warn` when stdout is a terminal (quiet by default). */

@@ -179,8 +179,10 @@ async function checkOut(
   pool: pg.Pool,
   queue: CheckoutQueue,
   write: boolean,
+  connectTimeoutMs: number,
 ): Promise<pg.PoolClient> {
-  await queue.enter(write);
+  // As long as `pg`'s pool would have waited for a free connection (connectionTimeoutMillis).
+  await queue.enter(write, connectTimeoutMs);
   let client: pg.PoolClient;
   try {
     client = withNamedStatements(await pool.connect());
@@ -297,7 +299,10 @@ function openPool<DB>(
   const on = (write: boolean, end: () => Promise<void>) =>
     new Kysely<DB>({
       dialect: new PostgresDialect({
-        pool: { connect: () => checkOut(pool, queue, write), end } as unknown as pg.Pool,
+        pool: {
+          connect: () => checkOut(pool, queue, write, config.connectTimeoutMs ?? 5000),
+          end,
+        } as unknown as pg.Pool,
       }),
     });
   // The pool is ended once, by `db`'s destroy.

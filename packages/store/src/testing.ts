@@ -20,6 +20,8 @@ export interface TestStoreOptions {
   poolSize?: number;
   /** PostgreSQL only: the store's statement deadline (StoreConfig.queryTimeoutMs). */
   queryTimeoutMs?: number;
+  /** PostgreSQL only: the longest wait for a connection (StoreConfig.connectTimeoutMs). */
+  connectTimeoutMs?: number;
 }
 
 export function testDatabaseUrl(): string | undefined {
@@ -78,7 +80,7 @@ export async function createThrowawayDatabase(
 
 async function openThrowawayPostgres<DB>(
   serverUrl: string,
-  { poolSize, queryTimeoutMs }: TestStoreOptions,
+  { poolSize, queryTimeoutMs, connectTimeoutMs }: TestStoreOptions,
 ): Promise<Store<DB>> {
   const database = await createThrowawayDatabase(serverUrl);
   const store = await openStore<DB>({
@@ -86,6 +88,7 @@ async function openThrowawayPostgres<DB>(
     dataDir: '',
     ...(poolSize ? { poolSize } : {}),
     ...(queryTimeoutMs !== undefined ? { queryTimeoutMs } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
   });
   return {
     ...store,

@@ -10,27 +10,50 @@ import type { Kysely } from 'kysely';
  * connection before any waiting read, up to half of the pool: a flood of writes (an import, a
  * script) never holds every connection, and reads keep the other half.
  */
+interface Waiter {
+  admit(): void;
+}
+
 export class CheckoutQueue {
   readonly #size: number;
   readonly #writeShare: number;
   #inUse = 0;
   #writesInUse = 0;
-  readonly #waiting = { write: [] as Array<() => void>, read: [] as Array<() => void> };
+  readonly #waiting = { write: [] as Waiter[], read: [] as Waiter[] };
 
   constructor(size: number) {
     this.#size = Math.max(1, size);
     this.#writeShare = Math.max(1, Math.floor(this.#size / 2));
   }
 
-  /** Resolves when the caller may take a connection; it calls `leave` once it gives it back. */
-  async enter(write: boolean): Promise<void> {
+  /**
+   * Resolves when the caller may take a connection; it calls `leave` once it gives it back.
+   * After `timeoutMs` of waiting (0: no limit) it fails with `pg`'s own message for a pool that
+   * had no connection in time, which the services answer 503 to, and leaves the queue.
+   */
+  async enter(write: boolean, timeoutMs = 0): Promise<void> {
     const queue = this.#waiting[write ? 'write' : 'read'];
     if (queue.length === 0 && this.#canStart(write)) {
       this.#take(write);
       return;
     }
     // The slot is taken for the caller when it is handed over (#dispatch).
-    await new Promise<void>((resolve) => queue.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              queue.splice(queue.indexOf(waiter), 1);
+              reject(new Error('timeout exceeded when trying to connect'));
+            }, timeoutMs)
+          : undefined;
+      queue.push(waiter);
+    });
   }
 
   leave(write: boolean): void {
@@ -53,7 +76,7 @@ export class CheckoutQueue {
       const write = this.#waiting.write.length > 0 && this.#canStart(true);
       if (!write && !(this.#waiting.read.length > 0 && this.#canStart(false))) return;
       this.#take(write);
-      this.#waiting[write ? 'write' : 'read'].shift()?.();
+      this.#waiting[write ? 'write' : 'read'].shift()?.admit();
     }
   }
 }

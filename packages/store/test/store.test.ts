@@ -147,6 +147,28 @@ describe.skipIf(testDatabaseUrl())('on the embedded store', () => {
 });
 
 describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
+  it('answers a statement that found no connection in time with the pool timeout, writes too', async () => {
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1, connectTimeoutMs: 300 });
+    try {
+      const held = await holdInTransaction(single.db, (trx) => sql`SELECT 1`.execute(trx));
+      try {
+        await expect(sql`SELECT 2`.execute(single.db)).rejects.toThrow(
+          'timeout exceeded when trying to connect',
+        );
+        await expect(sql`SELECT 3`.execute(writesFirst(single.db))).rejects.toThrow(
+          'timeout exceeded when trying to connect',
+        );
+      } finally {
+        await held.release();
+      }
+      // Those that gave up took no turn: the connection serves the next statement.
+      const after = await sql<{ n: number }>`SELECT 4 AS n`.execute(single.db);
+      expect(after.rows).toEqual([{ n: 4 }]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('names the statements it sends, so each connection plans one once', async () => {
     // One connection: the prepared statements listed are those of the connection that ran it.
     const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });

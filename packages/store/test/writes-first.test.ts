@@ -87,3 +87,16 @@ describe("ConnectionLease (the embedded store's one connection)", () => {
     expect(order).toEqual(['r1', 'w1', 'r2', 'w2', 'r3', 'w3']);
   });
 });
+
+describe('CheckoutQueue, waiting bounded', () => {
+  it('gives up after the wait allowed, with the message a pool without a connection gives', async () => {
+    const queue = new CheckoutQueue(1);
+    await queue.enter(false);
+    await expect(queue.enter(true, 30)).rejects.toThrow('timeout exceeded when trying to connect');
+    // The caller that gave up left the queue: the freed connection is not handed to it.
+    queue.leave(false);
+    const order: string[] = [];
+    await enter(queue, order, 'r2', false);
+    expect(order).toEqual(['r2']);
+  });
+});
