@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { instanceVariant } from './instance-variants.js';
 
 /**
  * Connections whose sessions plan each named statement once, for its first values, and reuse
@@ -14,25 +14,14 @@ import type { Kysely } from 'kysely';
  * the ordinary connections.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: any database's instance, as Kysely's own helpers take
-type AnyKysely = Kysely<any>;
+const genericPlans = instanceVariant();
 
-const handles = new WeakMap<object, AnyKysely>();
-
-/**
- * Keyed by the instance itself: a copy of it (a plugin added) or a wrapper (a test's) runs on the
- * ordinary connections, which is slower and never wrong.
- */
-export function registerGenericPlans(db: AnyKysely, generic: AnyKysely): void {
-  handles.set(db, generic);
-}
+/** Registers the instance on `db`'s generic-plan connections (see instance-variants.ts). */
+export const registerGenericPlans = genericPlans.register;
 
 /**
  * The instance that runs statements on `db`'s generic-plan connections, or `db` itself where
  * the store has none (PGlite, one session) or inside a transaction (which must stay on its own
  * connection).
  */
-export function withGenericPlans<D extends AnyKysely>(db: D): D {
-  if (db.isTransaction) return db;
-  return (handles.get(db) as D | undefined) ?? db;
-}
+export const withGenericPlans = genericPlans.of;

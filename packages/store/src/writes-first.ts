@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { instanceVariant } from './instance-variants.js';
 
 /**
  * Writes ahead of reads in the queue for a pool's connections.
@@ -81,22 +81,14 @@ export class CheckoutQueue {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any database's instance, as Kysely's own helpers take
-type AnyKysely = Kysely<any>;
+const writesFirstVariant = instanceVariant();
 
-const handles = new WeakMap<object, AnyKysely>();
-
-/** Keyed by the instance itself: a copy of it or a wrapper queues as a read, never wrongly. */
-export function registerWritesFirst(db: AnyKysely, writesFirst: AnyKysely): void {
-  handles.set(db, writesFirst);
-}
+/** Registers the writes-first instance made beside `db` (see instance-variants.ts). */
+export const registerWritesFirst = writesFirstVariant.register;
 
 /**
  * The instance whose statements wait for a connection ahead of `db`'s reads (on the embedded
  * store, for its one connection: see pglite-dialect.ts), or `db` itself inside a transaction
  * (which holds its connection already) or for an instance the store did not make.
  */
-export function writesFirst<D extends AnyKysely>(db: D): D {
-  if (db.isTransaction) return db;
-  return (handles.get(db) as D | undefined) ?? db;
-}
+export const writesFirst = writesFirstVariant.of;
