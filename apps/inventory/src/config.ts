@@ -5,7 +5,7 @@ import {
   readListenSettings,
   readStoreSettings,
 } from '@netops/service-runtime';
-import { isPostgresUrl } from '@netops/store';
+import { DEFAULT_POOL_SIZE, isPostgresUrl } from '@netops/store';
 import { type ProtectionsConfig, readProtections } from './protections/config.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, INVENTORY_VARIABLES } from './variables.js';
 import type { WebhookSettings } from './webhooks/worker.js';
@@ -93,9 +93,6 @@ export const DEFAULT_DATABASE_TIMEOUTS = { connectMs: 5000, queryMs: 30_000 };
 /** OWASP's recommended argon2id parameters (19 MiB, 2 iterations, 1 lane). */
 export const DEFAULT_PASSWORD_HASHING: PasswordHashingConfig = { memoryCost: 19_456, timeCost: 2 };
 
-/** More statements at once than the database has cores only share them (README). */
-export const DEFAULT_DATABASE_POOL_SIZE = 10;
-
 /**
  * Reads and checks every variable, reporting all problems at once, so a misconfigured start-up
  * fails with one clear message instead of halfway through.
@@ -141,7 +138,7 @@ export function loadConfig(
     ...listen,
     ...store,
     databaseTimeouts,
-    databasePoolSize: vars.integer('DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 1000),
+    databasePoolSize: vars.integer('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
     listCache: vars.onOff('LIST_CACHE', true),
     jwtSecret,
     tokenTtlSeconds: vars.read(

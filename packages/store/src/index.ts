@@ -29,6 +29,7 @@ export { withGenericPlans } from './generic-plans.js';
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
 export {
+  DEFAULT_POOL_SIZE,
   DEFAULT_QUERY_TIMEOUT_MS,
   isPostgresUrl,
   maskUrl,

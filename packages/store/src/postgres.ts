@@ -36,6 +36,8 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 /** Statements an instance runs at once on PostgreSQL, unless StoreConfig.poolSize says. */
 export const DEFAULT_POOL_SIZE = 10;
 
+const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
 /**
  * PostgreSQL's own deadline for a statement (`statement_timeout`), a little before the client's:
  * the server then cancels the statement and rolls it back, releasing its locks, and the request
@@ -268,12 +270,12 @@ function openPool<DB>(
   queue: CheckoutQueue,
   sessionSetting?: string,
 ): { pool: pg.Pool; db: Kysely<DB>; writesFirst: Kysely<DB> } {
-  const size = config.poolSize ?? DEFAULT_POOL_SIZE;
+  const connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     ...(queryTimeoutMs > 0 ? { statement_timeout: serverDeadline(queryTimeoutMs) } : {}),
-    max: size,
-    connectionTimeoutMillis: config.connectTimeoutMs ?? 5000,
+    max: config.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: connectTimeoutMs,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8 || oid === NUMERIC) return parseNumber;
@@ -300,7 +302,7 @@ function openPool<DB>(
     new Kysely<DB>({
       dialect: new PostgresDialect({
         pool: {
-          connect: () => checkOut(pool, queue, write, config.connectTimeoutMs ?? 5000),
+          connect: () => checkOut(pool, queue, write, connectTimeoutMs),
           end,
         } as unknown as pg.Pool,
       }),
@@ -363,7 +365,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
     listen: (channel, handlers) =>
       listenPostgres(channel, handlers, {
         connectionString: url,
-        connectTimeoutMs: config.connectTimeoutMs ?? 5000,
+        connectTimeoutMs: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         notify: async (channel, payload) => {
           await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
         },

@@ -1,5 +1,10 @@
 import { instanceVariant } from './instance-variants.js';
 
+/** A caller waiting in a CheckoutQueue; `admit` hands it the turn. */
+interface Waiter {
+  admit(): void;
+}
+
 /**
  * Writes ahead of reads in the queue for a pool's connections.
  *
@@ -10,10 +15,6 @@ import { instanceVariant } from './instance-variants.js';
  * connection before any waiting read, up to half of the pool: a flood of writes (an import, a
  * script) never holds every connection, and reads keep the other half.
  */
-interface Waiter {
-  admit(): void;
-}
-
 export class CheckoutQueue {
   readonly #size: number;
   readonly #writeShare: number;
