@@ -1,8 +1,18 @@
 import { parse } from 'csv-parse/sync';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase } from '../src/db/schema.js';
-import { EXPORT_BATCH } from '../src/resources/csv-export.js';
+import { csvLine, EXPORT_BATCH } from '../src/resources/csv-export.js';
+import { devices } from '../src/resources/definitions/devices.js';
+import { isTimestamp } from '../src/resources/list.js';
+import { visibleColumns } from '../src/resources/rows.js';
 import { startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 /** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
@@ -210,5 +220,26 @@ describe('CSV import', () => {
     }
     const count = await ctx.as('viewer', { method: 'GET', url: '/vlans?vlan_id__gte=3700' });
     expect(count.json().meta.total_count).toBe(0);
+  });
+});
+
+describe('the embedded store’s CSV record', () => {
+  it('computes each cell’s text once, however often quoting and neutralising mention it', () => {
+    const compiler = new Kysely<never>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    const fields = visibleColumns(devices);
+    const timestamps = fields.filter((field) => isTimestamp(devices, field));
+    const text = csvLine(devices, fields)('t').compile(compiler).sql;
+    // One to_char per timestamp field (it was three per quoting, nine with a neutralised text).
+    expect(timestamps.length).toBeGreaterThan(0);
+    expect(text.split('to_char(').length - 1).toBe(timestamps.length);
+    // And each column is read once, where the texts are computed.
+    for (const field of fields) expect(text.split(`"t"."${field}"`).length - 1, field).toBe(1);
   });
 });
