@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { type NamedStatements, namedStatementsOf } from './pglite-statements.js';
 
 /**
  * PGlite is a single connection. Kysely may hand a "connection" to a transaction while other
@@ -62,10 +63,14 @@ export class ConnectionLease {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  readonly #statements: NamedStatements;
+
+  constructor(pglite: PGlite) {
+    this.#statements = namedStatementsOf(pglite);
+  }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    const result = await this.#statements.run<R>(compiled.sql, compiled.parameters);
     const affected = result.affectedRows;
     return {
       rows: result.rows,

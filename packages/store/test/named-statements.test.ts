@@ -1,0 +1,129 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/index.js';
+
+/**
+ * The embedded store parses each statement text once per session and afterwards only binds and
+ * runs it (pglite-statements.ts). PostgreSQL's own view of the session's prepared statements
+ * (`pg_prepared_statements`) tells how often a text was parsed and run.
+ */
+
+interface TestDB {
+  part: { id: number; name: string; tags: string[]; made: string | null; extra: unknown };
+}
+
+let store: Store<TestDB>;
+
+beforeAll(async () => {
+  store = await openStore<TestDB>({ dataDir: '', databaseUrl: 'memory://' });
+  await sql`CREATE TABLE part (id bigint PRIMARY KEY, name text NOT NULL UNIQUE,
+    tags text[] NOT NULL DEFAULT '{}', made timestamptz, extra jsonb)`.execute(store.db);
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+async function preparedLike(fragment: string) {
+  const result = await sql<{
+    name: string;
+    calls: number;
+  }>`SELECT name, (generic_plans + custom_plans)::int AS calls FROM pg_prepared_statements
+     WHERE statement LIKE ${`%${fragment}%`} AND statement NOT LIKE '%pg_prepared_statements%'`.execute(
+    store.db,
+  );
+  return result.rows;
+}
+
+describe('named statements (embedded store)', () => {
+  it('parses a statement once and runs it with each call’s values', async () => {
+    for (let id = 1; id <= 8; id += 1) {
+      await store.db
+        .insertInto('part')
+        .values({
+          id,
+          name: `part-${id}`,
+          tags: [`t${id}`, 'shared'],
+          made: id % 2 === 0 ? '2024-05-01T10:00:00.123Z' : null,
+          extra: JSON.stringify({ id }),
+        })
+        .execute();
+    }
+    const read = (id: number) =>
+      store.db.selectFrom('part').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    for (let id = 1; id <= 8; id += 1) {
+      const row = await read(id);
+      expect(row).toMatchObject({ id, name: `part-${id}`, tags: [`t${id}`, 'shared'] });
+      expect(row.extra).toEqual({ id });
+      expect(row.made === null).toBe(id % 2 === 1);
+    }
+    // Without names: no prepared statement at all (every call parsed anew).
+    const inserts = await preparedLike('insert into "part"');
+    const selects = await preparedLike('from "part" where "id" =');
+    expect(inserts).toEqual([{ name: expect.stringMatching(/^netops_/), calls: 8 }]);
+    expect(selects).toEqual([{ name: expect.stringMatching(/^netops_/), calls: 8 }]);
+  });
+
+  it('answers an error in PostgreSQL’s terms and keeps the statement for the next call', async () => {
+    const insert = (id: number, name: string) =>
+      store.db.insertInto('part').values({ id, name, tags: [] }).execute();
+    await expect(insert(100, 'part-1')).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'part_name_key',
+    });
+    await insert(100, 'part-100');
+    const [prepared] = await preparedLike('insert into "part" ("id", "name", "tags")');
+    expect(prepared?.calls).toBe(2);
+    // A text PostgreSQL refuses is not kept, and the session goes on.
+    await expect(sql`SELEC 1`.execute(store.db)).rejects.toMatchObject({ code: '42601' });
+    expect(await preparedLike('SELEC 1')).toEqual([]);
+    const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM part`.execute(store.db);
+    expect(count.rows[0]?.n).toBe(9);
+  });
+
+  it('keeps a statement through a rolled-back transaction', async () => {
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await trx.updateTable('part').set({ name: 'renamed' }).where('id', '=', 1).execute();
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await store.db.updateTable('part').set({ name: 'renamed' }).where('id', '=', 2).execute();
+    const rows = await store.db
+      .selectFrom('part')
+      .select(['id', 'name'])
+      .where('id', '<=', 2)
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: 1, name: 'part-1' },
+      { id: 2, name: 'renamed' },
+    ]);
+    const [update] = await preparedLike('update "part" set "name"');
+    expect(update?.calls).toBe(2);
+  });
+
+  it('prepares again a statement whose result changed type', async () => {
+    const names = () =>
+      sql<{ name: unknown }>`SELECT name FROM part WHERE id = ${1}`.execute(store.db);
+    expect((await names()).rows).toEqual([{ name: 'part-1' }]);
+    await sql`ALTER TABLE part ALTER COLUMN name TYPE varchar(50)`.execute(store.db);
+    await sql`ALTER TABLE part ADD COLUMN code int`.execute(store.db);
+    await sql`ALTER TABLE part DROP COLUMN code`.execute(store.db);
+    // PostgreSQL may refuse the old plan once (0A000); the next call is prepared anew.
+    const answer = await names().catch((error: { code?: string }) => error);
+    if (!('rows' in answer)) expect(answer.code).toBe('0A000');
+    expect((await names()).rows).toEqual([{ name: 'part-1' }]);
+  });
+
+  it('keeps at most 200 statements prepared, closing the least recently used', async () => {
+    for (let i = 0; i < 230; i += 1) {
+      await sql`SELECT ${i}::int AS ${sql.ref(`column_${i}`)}`.execute(store.db);
+    }
+    const kept = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(store.db);
+    expect(kept.rows[0]?.n).toBeLessThanOrEqual(200);
+    expect(await preparedLike('AS "column_229"')).toHaveLength(1);
+    expect(await preparedLike('AS "column_0"')).toEqual([]);
+  });
+});
