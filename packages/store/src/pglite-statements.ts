@@ -1,4 +1,5 @@
 import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
+import { STATEMENTS_PER_CONNECTION } from './postgres.js';
 
 /**
  * Named statements for the embedded store: each statement text is parsed once per session, and
@@ -22,8 +23,11 @@ import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite
  * error, and prepared again at its next call.
  */
 
-/** Statements kept prepared, the least recently used closed first (as on the server store). */
-const STATEMENTS_KEPT = 200;
+/**
+ * Statements kept prepared, the least recently used closed first: the bound of a server store's
+ * connection, the embedded store being one session.
+ */
+const STATEMENTS_KEPT = STATEMENTS_PER_CONNECTION;
 
 interface Prepared {
   name: string;

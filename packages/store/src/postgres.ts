@@ -78,7 +78,7 @@ function boundQueries(client: pg.PoolClient, ms: number, unbounded: WeakSet<obje
  * statements are few (one per shape), but clients choose the shapes (filters, sort keys), so the
  * number must be bounded per session, not just named first come first served.
  */
-const STATEMENTS_PER_CONNECTION = 200;
+export const STATEMENTS_PER_CONNECTION = 200;
 const namedClients = new WeakSet<pg.PoolClient>();
 
 /** pg's record of the statements it has prepared on a connection (not in its typings). */
