@@ -120,16 +120,22 @@ describe('value counters', () => {
       status: 'active',
       tags: ['prod', 'lab'],
     });
-    // Calls of the counters' trigger function within one transaction (track_functions = pl).
+    // Calls of the counters' trigger function by one statement (track_functions = pl). Read
+    // before and after it: with track_functions on for the whole server, the session's pending
+    // statistics may still hold calls of earlier transactions.
     const callsAfter = (statement: ReturnType<typeof sql>) =>
       db.transaction().execute(async (trx) => {
         await sql`SET LOCAL track_functions = 'pl'`.execute(trx);
+        const calls = async () => {
+          const result = await sql<{ calls: string | null }>`
+            SELECT pg_stat_get_xact_function_calls('count_values__devices'::regproc) AS calls`.execute(
+            trx,
+          );
+          return Number(result.rows[0]?.calls ?? 0);
+        };
+        const before = await calls();
         await statement.execute(trx);
-        const result = await sql<{ calls: string | null }>`
-          SELECT pg_stat_get_xact_function_calls('count_values__devices'::regproc) AS calls`.execute(
-          trx,
-        );
-        return Number(result.rows[0]?.calls ?? 0);
+        return (await calls()) - before;
       });
     expect(
       await callsAfter(
