@@ -181,3 +181,13 @@ describe('relay ids and tokens', () => {
     expect(tokenMatches('', hashToken(token))).toBe(false);
   });
 });
+
+describe('channel ids', () => {
+  it('never start with a dash, so `--channel <id>` is never read as an option', () => {
+    // base64url puts a dash first in 1 of 64 ids; `webhook relay rotate --channel -x…` then
+    // stopped with a usage error (exit 2).
+    const ids = Array.from({ length: 5000 }, () => newChannelId());
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    for (const id of ids.slice(0, 100)) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+  });
+});

@@ -1,8 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** A channel id: 128 random bits, base64url (22 characters). */
+/**
+ * A channel id: 128 random bits, base64url (22 characters), never starting with a dash. base64url
+ * starts 1 id in 64 with one, and the CLI reads `--channel -x…` as a missing value followed by
+ * an option, so such an id could not be given the way the README shows; drawn again instead
+ * (the ids still hold over 127 random bits).
+ */
 export function newChannelId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** A listen token: 256 random bits with a recognisable prefix (secret scanners find `whr_`). */
