@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startScriptArguments } from '../bench/processes.js';
 
 /**
  * The Node flags `npm start` runs the service with (the root's start script). V8 compiles
@@ -13,12 +14,8 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-function startScriptNodeFlags(): string[] {
-  const script = String(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts?.start);
-  const [program, ...args] = script.split(/\s+/);
-  expect(program).toBe('node');
-  return args.filter((arg) => arg.startsWith('--'));
-}
+/** The Node flags of the start script, as the benchmark reads them to start the service. */
+const startScriptNodeFlags = () => startScriptArguments(ROOT).filter((arg) => arg.startsWith('--'));
 
 /** The threads of a Node process started with `flags` once it has run its first timer. */
 async function threadsOfNodeWith(flags: readonly string[]): Promise<number> {

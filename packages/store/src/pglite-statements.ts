@@ -1,4 +1,4 @@
-import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
+import { type messages, type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
 import { STATEMENTS_PER_CONNECTION } from './postgres.js';
 
 /**
@@ -55,7 +55,7 @@ export class NamedStatements {
 
   async #run<R>(text: string, values: readonly unknown[]): Promise<Results<R>> {
     const { serialize } = protocol;
-    const messages: Awaited<ReturnType<PGlite['execProtocolStream']>> = [];
+    const messages: messages.BackendMessage[] = [];
     let prepared = this.#lookUp(text);
     try {
       if (prepared === undefined) prepared = await this.#prepare(text, messages);
@@ -90,10 +90,7 @@ export class NamedStatements {
     return known;
   }
 
-  async #prepare(
-    text: string,
-    messages: Awaited<ReturnType<PGlite['execProtocolStream']>>,
-  ): Promise<Prepared> {
+  async #prepare(text: string, messages: messages.BackendMessage[]): Promise<Prepared> {
     const { serialize } = protocol;
     if (this.#prepared.size >= STATEMENTS_KEPT) {
       const [oldestText, oldest] = this.#prepared.entries().next().value as [string, Prepared];
