@@ -79,7 +79,7 @@ const literal = (value: unknown): string =>
  * The database as the list sees it, explaining each of its statements with the plan made once
  * for any values (a prepared statement under force_generic_plan) before running it.
  */
-function explainingDatabase(plans: PlanNode[]): AnyDatabase {
+function explainingDatabase(db: AnyDatabase, plans: PlanNode[]): AnyDatabase {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property !== 'executeQuery') {
@@ -105,9 +105,9 @@ function explainingDatabase(plans: PlanNode[]): AnyDatabase {
   });
 }
 
-async function list(request: ListRequest) {
+async function list(request: ListRequest, on = db, cache = new ListCache()) {
   const plans: PlanNode[] = [];
-  const result = await listRows(explainingDatabase(plans), new ListCache(), definition, request);
+  const result = await listRows(explainingDatabase(on, plans), cache, definition, request);
   expect(plans).toHaveLength(1);
   const plan = plans[0] ?? {};
   return {
@@ -152,5 +152,74 @@ describe('lists planned once for all values', () => {
     expect(result.rows).toHaveLength(10);
     // The walk to the page (1,000 index entries and the page's 11) and the page's rows by id.
     expect(read).toBeLessThan(1000 + 11 + 11 + 50);
+  });
+});
+
+describe('lists with several filters planned once', () => {
+  // Roles of many values, one of them on most devices; vendors of two, one of them rare. A plan
+  // made for any values takes a role for the rarer filter (1 of 13 values against 1 of 2) and
+  // walks the role's index, but for `access` that is nine devices in ten.
+  let leadStore: Store<Database>;
+  let leadDb: AnyDatabase;
+  const LEAD_DEVICES = 4000;
+  const ROLES = Array.from({ length: 12 }, (_, n) => `role-${n}`);
+  const leadRows = Array.from({ length: LEAD_DEVICES }, (_, n) => ({
+    id: uuidv7(),
+    hostname: `fl-${String((n * 7919) % LEAD_DEVICES).padStart(5, '0')}`,
+    ip: '192.0.2.1',
+    role: n % 10 === 0 ? (ROLES[(n / 10) % ROLES.length] as string) : 'access',
+    vendor: n % 10 === 3 || n % 10 === 7 ? 'Adtran' : 'Cisco',
+  }));
+
+  beforeAll(async () => {
+    leadStore = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+    leadDb = leadStore.db as AnyDatabase;
+    for (let start = 0; start < leadRows.length; start += 1000) {
+      await leadDb
+        .insertInto('devices')
+        .values(leadRows.slice(start, start + 1000))
+        .execute();
+    }
+    await sql`VACUUM ANALYZE devices`.execute(leadDb);
+  }, 120_000);
+  afterAll(() => leadStore?.close());
+
+  const page = (number: number): ListRequest => ({
+    page: number,
+    limit: 10,
+    sort: [{ column: 'hostname', direction: 'asc' }],
+    conditions: [
+      { column: 'role', operator: 'exact', value: 'access' },
+      { column: 'vendor', operator: 'exact', value: 'Adtran' },
+    ],
+    json: ['id', 'hostname'],
+  });
+  const expected = (number: number) =>
+    leadRows
+      .filter((row) => row.role === 'access' && row.vendor === 'Adtran')
+      .map((row) => row.hostname)
+      .sort()
+      .slice((number - 1) * 10, number * 10);
+
+  it('walk the index of the filter the value counters say matches fewest rows', async () => {
+    // Off, the cache keeps no position map that would shorten the second walk; it still keeps
+    // the counts that choose the leading filter.
+    const cache = new ListCache(false);
+    // Before the counts are read the plan is PostgreSQL's choice: the role's index.
+    const unled = await list(page(13), leadDb, cache);
+    await cache.frequencies.read(leadDb, 'devices');
+    expect(cache.frequencies.leadOf(leadDb, 'devices', page(13).conditions)).toBe('vendor');
+    const led = await list(page(13), leadDb, cache);
+    for (const { result } of [unled, led]) {
+      expect(result.totalCount).toBe(800);
+      expect(
+        JSON.parse(result.json ?? '[]').map((row: { hostname: string }) => row.hostname),
+      ).toEqual(expected(13));
+    }
+    // Page 13 is rows 121 to 130 of the 800 Adtran access devices: about 600 entries of the
+    // role's index come before its end (one access device in 4.5 is an Adtran), 130 of the
+    // vendor's (every Adtran device is an access one).
+    expect(unled.read).toBeGreaterThan(500);
+    expect(led.read).toBeLessThan(250);
   });
 });

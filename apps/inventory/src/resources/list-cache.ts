@@ -14,6 +14,7 @@
  */
 
 import { RecentlyUsed } from '../lib/recently-used.js';
+import { FilterFrequencies } from './filter-frequencies.js';
 
 export interface CachedCount {
   version: number;
@@ -104,6 +105,11 @@ export class ListCache {
   readonly positions: RecentlyUsed<PositionMap>;
   /** Per route and query (see pages.ts). */
   readonly pages: RecentlyUsed<RenderedPage>;
+  /**
+   * Which filter leads a list with several (filter-frequencies.ts). Kept with the cache off
+   * too: it decides how a page is read, never what it holds.
+   */
+  readonly frequencies = new FilterFrequencies();
 
   /** Disabled, it keeps nothing: every list is read, counted and serialised afresh. */
   constructor(enabled = true) {

@@ -113,6 +113,11 @@ interface ListShape {
    */
   after: readonly boolean[] | null;
   columns: readonly string[];
+  /**
+   * The column of the filter the page's walk is led by, when a statement planned once has
+   * several (filter-frequencies.ts): the others are tested on the entries of its index only.
+   */
+  lead: string | null;
   /** Values per condition when a value counter holds the total (its SQL differs with them). */
   counter: number[] | null;
   /** The fields of the page's JSON text (ListRequest.json), or null for rows. */
@@ -303,8 +308,17 @@ function listStatement(
 ) {
   const table = sql.table(definition.table);
   const { columns } = shape;
+  // Written `(…) IS TRUE`, a filter cannot be the condition of an index scan, so the plan made
+  // once walks the leading filter's index and tests the others on its entries (the covering
+  // indexes include them).
   const conditionsFor = (alias: string) =>
-    conditionsOf(definition, shape.parsed, shape.ranges, param, alias);
+    conditionsOf(definition, shape.parsed, shape.ranges, param, alias).map((condition, index) =>
+      shape.lead !== null &&
+      index < shape.parsed.length &&
+      shape.parsed[index]?.column !== shape.lead
+        ? sql`(${condition}) IS TRUE`
+        : condition,
+    );
   const keys = keysOf(shape.sort);
   const orderBy = (alias: string): RawBuilder<unknown> =>
     sql.join(
@@ -576,6 +590,10 @@ async function readPage(
   const after = request.after ?? start?.after;
   const skip = offset - (start?.position ?? 0);
   const planned = plannedOnce(definition, request.conditions, ranges, request.sort);
+  const lead =
+    planned && request.conditions.length > 1
+      ? (cache.frequencies.leadOf(db, definition.table, request.conditions) ?? null)
+      : null;
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
@@ -587,6 +605,7 @@ async function readPage(
     walk,
     after: after ? after.map((value) => value === null) : null,
     columns,
+    lead,
     counter: ranges.length === 0 ? valueCounterShape(definition, request.conditions) : null,
     json: request.json ?? null,
   } satisfies ListShape;
