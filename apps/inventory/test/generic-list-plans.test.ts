@@ -8,6 +8,7 @@ import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
+import type { Condition } from '../src/resources/lookups.js';
 
 /**
  * The common lists run on connections that plan each statement once for all its values
@@ -209,6 +210,16 @@ describe('lists with several filters planned once', () => {
     const unled = await list(page(13), leadDb, cache);
     await cache.frequencies.read(leadDb, 'devices');
     expect(cache.frequencies.leadOf(leadDb, 'devices', page(13).conditions)).toBe('vendor');
+    // A vendor no device has leads; a column without counters leaves the choice to PostgreSQL.
+    const exact = (column: string, value: string) => ({
+      column,
+      operator: 'exact' as const,
+      value,
+    });
+    const lead = (...conditions: Condition[]) =>
+      cache.frequencies.leadOf(leadDb, 'devices', conditions);
+    expect(lead(exact('role', 'access'), exact('vendor', 'Nobody'))).toBe('vendor');
+    expect(lead(exact('vendor', 'Adtran'), exact('model', 'MX204'))).toBeUndefined();
     const led = await list(page(13), leadDb, cache);
     for (const { result } of [unled, led]) {
       expect(result.totalCount).toBe(800);

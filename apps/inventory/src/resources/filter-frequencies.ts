@@ -9,6 +9,8 @@ interface Frequencies {
   readAt: number;
   /** Rows per `column\0value`, from the value counters (migration 014). */
   rows: Map<string, number>;
+  /** The columns counted. */
+  columns: Set<string>;
 }
 
 const keyOf = (column: string, value: unknown) => `${column}\u0000${String(value)}`;
@@ -37,7 +39,8 @@ export class FilterFrequencies {
 
   /**
    * The column of the condition matching fewest rows, or undefined while the table's counts
-   * have not been read yet. A value the counters do not know matches no row, so it leads.
+   * have not been read yet or when a condition's column is not counted (nothing to compare).
+   * A value of a counted column the counters do not know matches no row, so it leads.
    * Starts reading fresh counts when those held are older than FREQUENCIES_KEPT_MS.
    */
   leadOf(db: AnyDatabase, table: string, conditions: readonly Condition[]): string | undefined {
@@ -46,6 +49,7 @@ export class FilterFrequencies {
     const stale = held === undefined || this.#now() - held.readAt > FREQUENCIES_KEPT_MS;
     if (stale && !db.isTransaction) void this.read(db, table);
     if (held === undefined) return undefined;
+    if (!conditions.every((condition) => held.columns.has(condition.column))) return undefined;
     let lead: string | undefined;
     let fewest = Number.POSITIVE_INFINITY;
     for (const condition of conditions) {
@@ -69,8 +73,12 @@ export class FilterFrequencies {
       .execute(db)
       .then((result) => {
         const rows = new Map<string, number>();
-        for (const row of result.rows) rows.set(keyOf(row.column, row.value), Number(row.rows));
-        this.#tables.set(table, { readAt: this.#now(), rows });
+        const columns = new Set<string>();
+        for (const row of result.rows) {
+          rows.set(keyOf(row.column, row.value), Number(row.rows));
+          columns.add(row.column);
+        }
+        this.#tables.set(table, { readAt: this.#now(), rows, columns });
       })
       .catch(() => {
         // The store closing, or a connection lost: lists keep the counts they had, or none.
