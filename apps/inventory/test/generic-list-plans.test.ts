@@ -9,6 +9,7 @@ import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
 import type { Condition } from '../src/resources/lookups.js';
+import { beforeEachStatement, type ExplainedRow, nodesOf, type PlanNode } from './query-plans.js';
 
 /**
  * The common lists run on connections that plan each statement once for all its values
@@ -55,22 +56,17 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => store?.close());
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Shared Hit Blocks'?: number;
-  'Shared Read Blocks'?: number;
-  Plans?: PlanNode[];
-}
-
 /** Rows the scans of `devices` (table or index) produced or read and removed, over every loop. */
-const rowsRead = (node: PlanNode): number =>
-  (node['Relation Name'] === 'devices'
-    ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) *
-      (node['Actual Loops'] ?? 1)
-    : 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child), 0);
+const rowsRead = (plan: PlanNode): number =>
+  nodesOf(plan)
+    .filter((node) => node['Relation Name'] === 'devices')
+    .reduce(
+      (sum, node) =>
+        sum +
+        ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) *
+          (node['Actual Loops'] ?? 1),
+      0,
+    );
 
 /** A statement's value as a SQL literal (PREPARE infers each parameter's type, as Parse does). */
 const literal = (value: unknown): string =>
@@ -81,36 +77,27 @@ const literal = (value: unknown): string =>
  * for any values (a prepared statement under force_generic_plan) before running it.
  */
 function explainingDatabase(db: AnyDatabase, plans: PlanNode[]): AnyDatabase {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'executeQuery') {
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return async (query: CompiledQuery) => {
-        await target.transaction().execute(async (trx) => {
-          await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
-          await trx.executeQuery(CompiledQuery.raw(`PREPARE generic_list_probe AS ${query.sql}`));
-          const values = query.parameters.map(literal).join(', ');
-          const plan = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-            CompiledQuery.raw(
-              `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE generic_list_probe(${values})`,
-            ),
-          );
-          await sql`DEALLOCATE generic_list_probe`.execute(trx);
-          plans.push(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? {});
-        });
-        return target.executeQuery(query);
-      };
-    },
-  });
+  return beforeEachStatement(db, (target, query) =>
+    target.transaction().execute(async (trx) => {
+      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+      await trx.executeQuery(CompiledQuery.raw(`PREPARE generic_list_probe AS ${query.sql}`));
+      const values = query.parameters.map(literal).join(', ');
+      const plan = await trx.executeQuery<ExplainedRow>(
+        CompiledQuery.raw(
+          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE generic_list_probe(${values})`,
+        ),
+      );
+      await sql`DEALLOCATE generic_list_probe`.execute(trx);
+      plans.push(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' });
+    }),
+  );
 }
 
 async function list(request: ListRequest, on = db, cache = new ListCache()) {
   const plans: PlanNode[] = [];
   const result = await listRows(explainingDatabase(on, plans), cache, definition, request);
   expect(plans).toHaveLength(1);
-  const plan = plans[0] ?? {};
+  const plan = plans[0] ?? { 'Node Type': 'none' };
   return {
     result,
     read: rowsRead(plan),

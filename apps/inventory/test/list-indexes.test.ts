@@ -7,6 +7,7 @@ import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { keysOf } from '../src/resources/list.js';
+import { type ExplainedRow, nodesOf } from './query-plans.js';
 
 /**
  * The indexes of the lists users ask for most (a resource's `commonLists`, migrations 019 and
@@ -68,17 +69,6 @@ const orderOf = (sort: string, direction: 'asc' | 'desc') =>
     (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
   );
 
-interface PlanNode {
-  'Node Type': string;
-  'Heap Fetches'?: number;
-  'Index Name'?: string;
-  'Shared Hit Blocks'?: number;
-  'Shared Read Blocks'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 describe('indexes of the common lists', () => {
   it('exist for exactly the (filter, sort) pairs the definitions declare', async () => {
     expect(declared.length).toBeGreaterThan(0);
@@ -107,7 +97,7 @@ describe('indexes of the common lists', () => {
       if (sort === 'id' && direction === 'desc') return; // id order is ascending only
       const value = filter === 'vendor' ? 'Juniper' : filter === 'status' ? 'active' : 'core';
       const order = orderOf(sort, direction);
-      const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+      const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = ${value}
       ORDER BY ${sql.join(order)}
@@ -138,7 +128,7 @@ describe('indexes of the common lists', () => {
       );
       const order = orderOf(sort, 'desc');
       // The list statement's walk (list.ts): what orders the rows, nothing else.
-      const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+      const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id, ${sql.ref(sort)} FROM ${sql.table(table)} WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)} LIMIT 100 OFFSET 200`.execute(db);
@@ -166,7 +156,7 @@ describe('indexes of the common lists', () => {
           SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = $1
           ORDER BY ${sql.join(order)} LIMIT $2 OFFSET $3`.execute(trx);
         try {
-          const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+          const plan = await sql<ExplainedRow>`
             EXPLAIN (FORMAT JSON) EXECUTE common_list_probe('Juniper', 100, 400)`.execute(trx);
           const counts = await sql<{ generic_plans: number; custom_plans: number }>`
             SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
@@ -191,7 +181,7 @@ describe('indexes of the common lists', () => {
     'serve an unfiltered page sorted by created_at %s past a bulk create without sorting',
     async (direction) => {
       const order = orderOf('created_at', direction);
-      const plan = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`
+      const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM devices ORDER BY ${sql.join(order)} LIMIT 20 OFFSET 40`.execute(db);
       const [explained] = plan.rows;

@@ -8,6 +8,7 @@ import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
+import { beforeEachStatement, type ExplainedRow, nodesOf, type PlanNode } from './query-plans.js';
 
 /**
  * Position maps (list-cache.ts): a page deep in a list walks from the last row of the nearest
@@ -54,36 +55,19 @@ afterAll(() => store?.close());
 if (!devices) throw new Error('no devices resource');
 const definition = devices;
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-}
-
 /** Rows the scans of `devices` (table or index) produced, over every loop. */
-const rowsScanned = (node: PlanNode): number =>
-  (node['Relation Name'] === 'devices'
-    ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1)
-    : 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsScanned(child), 0);
+const rowsScanned = (plan: PlanNode): number =>
+  nodesOf(plan)
+    .filter((node) => node['Relation Name'] === 'devices')
+    .reduce((sum, node) => sum + (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1), 0);
 
 /** The database as the list sees it, explaining each statement before running it. */
 function explainingDatabase(scanned: number[]): AnyDatabase {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'executeQuery') {
-        const value = Reflect.get(target, property, receiver);
-        // Kysely's classes keep private fields: their methods must run on the real instance.
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return async (query: CompiledQuery) => {
-        const plan = await target.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
-        );
-        scanned.push(rowsScanned(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? {}));
-        return target.executeQuery(query);
-      };
-    },
+  return beforeEachStatement(db, async (target, query) => {
+    const plan = await target.executeQuery<ExplainedRow>(
+      CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
+    );
+    scanned.push(rowsScanned(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' }));
   });
 }
 
