@@ -105,18 +105,22 @@ async function list(request: ListRequest, on = db, cache = new ListCache()) {
   };
 }
 
+const exact = (column: string, value: string): Condition => ({ column, operator: 'exact', value });
+
+/** A page of ten, sorted by hostname, written as JSON text (ids and hostnames). */
+const byHostname = (page: number, ...conditions: Condition[]): ListRequest => ({
+  page,
+  limit: 10,
+  sort: [{ column: 'hostname', direction: 'asc' }],
+  conditions,
+  json: ['id', 'hostname'],
+});
+
 describe('lists planned once for all values', () => {
   it('read a rare pair of common filters from a covering index, not row by row from the table', async () => {
-    const { result, read, buffers } = await list({
-      page: 1,
-      limit: 10,
-      sort: [{ column: 'hostname', direction: 'asc' }],
-      conditions: [
-        { column: 'status', operator: 'exact', value: 'offline' },
-        { column: 'vendor', operator: 'exact', value: 'Cisco' },
-      ],
-      json: ['id', 'hostname'],
-    });
+    const { result, read, buffers } = await list(
+      byHostname(1, exact('status', 'offline'), exact('vendor', 'Cisco')),
+    );
     expect(result.totalCount).toBe(RARE);
     expect(JSON.parse(result.json ?? '[]')).toEqual(
       Array.from({ length: 10 }, (_, n) =>
@@ -172,16 +176,8 @@ describe('lists with several filters planned once', () => {
   }, 120_000);
   afterAll(() => leadStore?.close());
 
-  const page = (number: number): ListRequest => ({
-    page: number,
-    limit: 10,
-    sort: [{ column: 'hostname', direction: 'asc' }],
-    conditions: [
-      { column: 'role', operator: 'exact', value: 'access' },
-      { column: 'vendor', operator: 'exact', value: 'Adtran' },
-    ],
-    json: ['id', 'hostname'],
-  });
+  const page = (number: number) =>
+    byHostname(number, exact('role', 'access'), exact('vendor', 'Adtran'));
   const expected = (number: number) =>
     leadRows
       .filter((row) => row.role === 'access' && row.vendor === 'Adtran')
@@ -198,11 +194,6 @@ describe('lists with several filters planned once', () => {
     await cache.frequencies.read(leadDb, 'devices');
     expect(cache.frequencies.leadOf(leadDb, 'devices', page(13).conditions)).toBe('vendor');
     // A vendor no device has leads; a column without counters leaves the choice to PostgreSQL.
-    const exact = (column: string, value: string) => ({
-      column,
-      operator: 'exact' as const,
-      value,
-    });
     const lead = (...conditions: Condition[]) =>
       cache.frequencies.leadOf(leadDb, 'devices', conditions);
     expect(lead(exact('role', 'access'), exact('vendor', 'Nobody'))).toBe('vendor');

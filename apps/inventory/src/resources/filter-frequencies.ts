@@ -3,7 +3,7 @@ import type { AnyDatabase } from '../db/schema.js';
 import type { Condition } from './lookups.js';
 
 /** How old a table's frequencies may be before a list asks for fresh ones (in the background). */
-export const FREQUENCIES_KEPT_MS = 30_000;
+const FREQUENCIES_KEPT_MS = 30_000;
 
 interface Frequencies {
   readAt: number;
@@ -81,7 +81,14 @@ export class FilterFrequencies {
         this.#tables.set(table, { readAt: this.#now(), rows, columns });
       })
       .catch(() => {
-        // The store closing, or a connection lost: lists keep the counts they had, or none.
+        // The store closing, or a connection lost: lists keep the counts they had, or none,
+        // and the next read is tried FREQUENCIES_KEPT_MS later, not by every list meanwhile.
+        const held = this.#tables.get(table);
+        this.#tables.set(table, {
+          readAt: this.#now(),
+          rows: held?.rows ?? new Map(),
+          columns: held?.columns ?? new Set(),
+        });
       })
       .finally(() => this.#reading.delete(table));
     this.#reading.set(table, reading);

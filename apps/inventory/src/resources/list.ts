@@ -101,7 +101,7 @@ interface ListShape {
    * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, or a page with two filters or more
    * planned once (listStatement).
    */
-  deep: boolean;
+  idsFirst: boolean;
   /**
    * A page of JSON text at least a block deep: its statement walks to it for ids only and
    * reports the position map's block ends it passes (list-cache.ts).
@@ -357,7 +357,7 @@ function listStatement(
     const keyset = keysetCondition(definition, keys, shape.after, param, 't');
     page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf([...conditionsFor('t'), keyset])}
       ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
-  } else if (shape.deep) {
+  } else if (shape.idsFirst) {
     // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
     // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
     // table just the page's rows, instead of every row it skips.
@@ -590,18 +590,17 @@ async function readPage(
   const after = request.after ?? start?.after;
   const skip = offset - (start?.position ?? 0);
   const planned = plannedOnce(definition, request.conditions, ranges, request.sort);
-  const lead =
-    planned && request.conditions.length > 1
-      ? (cache.frequencies.leadOf(db, definition.table, request.conditions) ?? null)
-      : null;
+  // One plan for every combination of several filters' values (listStatement).
+  const plannedForPairs = planned && request.conditions.length > 1;
+  const lead = plannedForPairs
+    ? (cache.frequencies.leadOf(db, definition.table, request.conditions) ?? null)
+    : null;
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
     sort: request.sort,
-    deep:
-      !walk &&
-      request.after === undefined &&
-      (offset >= DEFERRED_JOIN_OFFSET || (planned && request.conditions.length > 1)),
+    idsFirst:
+      !walk && request.after === undefined && (offset >= DEFERRED_JOIN_OFFSET || plannedForPairs),
     walk,
     after: after ? after.map((value) => value === null) : null,
     columns,
