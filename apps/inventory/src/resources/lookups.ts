@@ -320,11 +320,15 @@ export function valueCounterKey(
       const name = sql.lit(condition.column);
       const value = param(parameterName(condition));
       if (condition.operator === 'all') {
-        const tag = (index: number) =>
-          sql`(CAST(${value} AS text[]))[${sql.lit(index)}] COLLATE "C"`;
+        const tag = (index: number) => sql`(CAST(${value} AS text[]))[${sql.lit(index)}]`;
+        // Ordered in byte order, then back in the default collation: a key of collation "C"
+        // cannot be looked up in the counters' primary key (default collation), and PostgreSQL
+        // then reads every counter of every table to find one.
+        const inByteOrder = (pick: 'least' | 'greatest') =>
+          sql`${sql.raw(pick)}(${tag(1)} COLLATE "C", ${tag(2)} COLLATE "C") COLLATE "default"`;
         return (condition.value as unknown[]).length === 1
           ? [name, tag(1)]
-          : [name, sql`least(${tag(1)}, ${tag(2)})`, name, sql`greatest(${tag(1)}, ${tag(2)})`];
+          : [name, inByteOrder('least'), name, inByteOrder('greatest')];
       }
       const spec = definition.columns[condition.column];
       const type = sql.raw(spec ? SQL_TYPE[kindOf(spec)] : 'text');
