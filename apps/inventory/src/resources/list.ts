@@ -98,10 +98,16 @@ interface ListShape {
   ranges: ReadonlyArray<{ column: string; from: boolean; to: boolean }>;
   sort: readonly SortKey[];
   /**
-   * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, or a page with two filters or more
-   * planned once (listStatement).
+   * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, a page with two filters or more
+   * planned once, or a page read filter first (listStatement).
    */
   idsFirst: boolean;
+  /**
+   * Filter first: the matching rows are read by the filters' own indexes and then sorted, when
+   * the statement is planned for its values, no index serves its sort and a filter matches few
+   * rows (FilterFrequencies.filterFirst; listStatement).
+   */
+  filterFirst: boolean;
   /**
    * A page of JSON text at least a block deep: its statement walks to it for ids only and
    * reports the position map's block ends it passes (list-cache.ts).
@@ -320,6 +326,23 @@ function listStatement(
         : condition,
     );
   const keys = keysOf(shape.sort);
+  // The rows a page is chosen from, as `alias`, and the conditions they must meet besides the
+  // filters. Read filter first (ListShape.filterFirst), the matching rows are read by the
+  // filters' own indexes, with only their sort values and id unless the page's columns are
+  // wanted (whole rows cost half as much again to read and sort), and OFFSET 0 keeps PostgreSQL from
+  // merging them back into a walk along the sort. For `vendor=Adtran` by model and hostname at
+  // 100,000 devices: 40 ms walking the model index past every other vendor's models, 1.7 ms
+  // reading Adtran's 1,898 rows.
+  const rowsOf = (alias: string, more: readonly RawBuilder<unknown>[], whole: boolean) => {
+    if (!shape.filterFirst) {
+      return sql`${table} AS ${sql.ref(alias)} ${whereOf([...conditionsFor(alias), ...more])}`;
+    }
+    const selected = whole
+      ? sql`*`
+      : sql.join(keys.map((key) => sql.ref(`${alias}.${key.column}`)));
+    return sql`(SELECT ${selected} FROM ${table} AS ${sql.ref(alias)} ${whereOf(conditionsFor(alias))} OFFSET 0)
+      AS ${sql.ref(alias)} ${whereOf(more)}`;
+  };
   const orderBy = (alias: string): RawBuilder<unknown> =>
     sql.join(
       keys.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`),
@@ -345,7 +368,7 @@ function listStatement(
     // block; the last row of every block it passes goes back to the map (__positions below).
     walk = sql`SELECT ${sql.join(keys.map((key) => sql.ref(`k.${key.column}`)))},
         row_number() OVER (ORDER BY ${orderBy('k')}) AS __n
-      FROM ${table} AS k ${whereOf([...conditionsFor('k'), ...startAfter])}
+      FROM ${rowsOf('k', startAfter, false)}
       ORDER BY ${orderBy('k')} LIMIT ${param('walk_limit')}`;
     // Each of the page's rows by its id (a nested loop over the primary key): OFFSET 0 keeps
     // PostgreSQL from merging the lookup into a join, which for a walk of the size of the table
@@ -355,7 +378,7 @@ function listStatement(
       ) AS t WHERE w.__n > ${param('offset')}`;
   } else if (shape.after !== null) {
     const keyset = keysetCondition(definition, keys, shape.after, param, 't');
-    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf([...conditionsFor('t'), keyset])}
+    page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [keyset], true)}
       ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
   } else if (shape.idsFirst) {
     // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
@@ -371,17 +394,20 @@ function listStatement(
     // the plan takes one of them whatever the values. With one filter the plan reads that
     // filter's own index range, and whole rows from it cost less than rows by id.
     //
+    // A page read filter first goes the same way: the sort needs only the sort values and ids,
+    // which an index may hold (`(vendor, status, model, hostname)` for a vendor's rows by model).
+    //
     // Each row is then read by its id, as the walk's are: joined plainly, a plan made once for
     // any LIMIT expects a tenth of the matching rows and hashes the whole table to join them
     // (2,932 buffers and 32 ms for a page of 51 rows, against 209 buffers and 0.24 ms).
     page = sql`SELECT ${pageColumns} FROM (
-        SELECT k.id FROM ${table} AS k ${whereOf(conditionsFor('k'))} ORDER BY ${orderBy('k')}
+        SELECT k.id FROM ${rowsOf('k', [], false)} ORDER BY ${orderBy('k')}
         LIMIT ${param('limit')} OFFSET ${param('offset')}
       ) AS keys CROSS JOIN LATERAL (
         SELECT * FROM ${table} AS r WHERE r.id = keys.id OFFSET 0
       ) AS t`;
   } else {
-    page = sql`SELECT ${pageColumns} FROM ${table} AS t ${whereOf(conditionsFor('t'))} ORDER BY ${orderBy('t')}
+    page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [], true)} ORDER BY ${orderBy('t')}
       LIMIT ${param('limit')} OFFSET ${param('offset')}`;
   }
   const total = totalOf(definition, shape.parsed, shape.ranges, param);
@@ -595,12 +621,25 @@ async function readPage(
   const lead = plannedForPairs
     ? (cache.frequencies.leadOf(db, definition.table, request.conditions) ?? null)
     : null;
+  // Only for a list planned for its values: planned once, its filters and sort are a pair the
+  // declared list indexes serve (plannedOnce). A sort by the id alone, or starting with a column
+  // a filter fixes, is served by that column's own index.
+  const filterFirst =
+    !planned &&
+    keys[0]?.column !== 'id' &&
+    !request.conditions.some(
+      (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
+    ) &&
+    cache.frequencies.filterFirst(db, definition.table, request.conditions);
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
     sort: request.sort,
     idsFirst:
-      !walk && request.after === undefined && (offset >= DEFERRED_JOIN_OFFSET || plannedForPairs),
+      !walk &&
+      request.after === undefined &&
+      (offset >= DEFERRED_JOIN_OFFSET || plannedForPairs || filterFirst),
+    filterFirst,
     walk,
     after: after ? after.map((value) => value === null) : null,
     columns,
