@@ -1,15 +1,19 @@
 import type { Store } from '@netops/store';
-import { openTestStore } from '@netops/store/testing';
 import { CompiledQuery, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyDatabase } from '../src/db/schema.js';
-import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
 import type { Condition } from '../src/resources/lookups.js';
-import { beforeEachStatement, type ExplainedRow, nodesOf, type PlanNode } from './query-plans.js';
+import {
+  beforeEachStatement,
+  type ExplainedRow,
+  type PlanNode,
+  rowsRead,
+  storeWithDevices,
+} from './query-plans.js';
 
 /**
  * The common lists run on connections that plan each statement once for all its values
@@ -29,8 +33,6 @@ if (!devices) throw new Error('no devices resource');
 const definition = devices;
 
 beforeAll(async () => {
-  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-  db = store.db as AnyDatabase;
   const device = (n: number, vendor: string, status: string) => ({
     id: uuidv7(),
     hostname: `gp-${String((n * 7919) % (DEVICES + RARE)).padStart(5, '0')}`,
@@ -49,24 +51,9 @@ beforeAll(async () => {
     ...device(DEVICES + n, 'Cisco', 'offline'),
     hostname: `gp-z${String(n).padStart(4, '0')}`,
   }));
-  for (const part of [rows.slice(0, 2000), rows.slice(2000), rare]) {
-    await db.insertInto('devices').values(part).execute();
-  }
-  await sql`VACUUM ANALYZE devices`.execute(db);
+  ({ store, db } = await storeWithDevices([...rows, ...rare]));
 }, 120_000);
 afterAll(() => store?.close());
-
-/** Rows the scans of `devices` (table or index) produced or read and removed, over every loop. */
-const rowsRead = (plan: PlanNode): number =>
-  nodesOf(plan)
-    .filter((node) => node['Relation Name'] === 'devices')
-    .reduce(
-      (sum, node) =>
-        sum +
-        ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) *
-          (node['Actual Loops'] ?? 1),
-      0,
-    );
 
 /** A statement's value as a SQL literal (PREPARE infers each parameter's type, as Parse does). */
 const literal = (value: unknown): string =>
@@ -164,15 +151,7 @@ describe('lists with several filters planned once', () => {
   }));
 
   beforeAll(async () => {
-    leadStore = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-    leadDb = leadStore.db as AnyDatabase;
-    for (let start = 0; start < leadRows.length; start += 1000) {
-      await leadDb
-        .insertInto('devices')
-        .values(leadRows.slice(start, start + 1000))
-        .execute();
-    }
-    await sql`VACUUM ANALYZE devices`.execute(leadDb);
+    ({ store: leadStore, db: leadDb } = await storeWithDevices(leadRows));
   }, 120_000);
   afterAll(() => leadStore?.close());
 

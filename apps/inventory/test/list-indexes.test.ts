@@ -1,13 +1,11 @@
 import type { Store } from '@netops/store';
-import { openTestStore } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyDatabase } from '../src/db/schema.js';
-import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { keysOf } from '../src/resources/list.js';
-import { type ExplainedRow, nodesOf } from './query-plans.js';
+import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
 
 /**
  * The indexes of the lists users ask for most (a resource's `commonLists`, migrations 019 and
@@ -23,8 +21,6 @@ const DEVICES = 4000;
 const VENDORS = ['Cisco', 'Juniper', 'Arista', 'Nokia'];
 
 beforeAll(async () => {
-  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-  db = store.db as AnyDatabase;
   const rows = Array.from({ length: DEVICES }, (_, n) => ({
     id: uuidv7(),
     hostname: `li-${String((n * 7919) % DEVICES).padStart(5, '0')}`,
@@ -35,13 +31,7 @@ beforeAll(async () => {
     // Bulk creates: each 400 devices share one created_at.
     created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 400) * 60_000),
   }));
-  for (let start = 0; start < rows.length; start += 1000) {
-    await db
-      .insertInto('devices')
-      .values(rows.slice(start, start + 1000))
-      .execute();
-  }
-  await sql`VACUUM ANALYZE devices`.execute(db);
+  ({ store, db } = await storeWithDevices(rows));
 }, 120_000);
 afterAll(() => store?.close());
 

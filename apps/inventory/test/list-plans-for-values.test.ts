@@ -1,15 +1,20 @@
 import type { Store } from '@netops/store';
-import { openTestStore } from '@netops/store/testing';
 import { CompiledQuery, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyDatabase } from '../src/db/schema.js';
-import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
 import type { Condition } from '../src/resources/lookups.js';
-import { beforeEachStatement, type ExplainedRow, nodesOf, type PlanNode } from './query-plans.js';
+import {
+  beforeEachStatement,
+  type ExplainedRow,
+  nodesOf,
+  type PlanNode,
+  rowsRead,
+  storeWithDevices,
+} from './query-plans.js';
 
 /**
  * Lists planned for their values (a sort on two fields, a sort no declared index serves with the
@@ -41,15 +46,7 @@ const rows = Array.from({ length: DEVICES }, (_, n) => {
 const ADTRAN = rows.filter((row) => row.vendor === 'Adtran');
 
 beforeAll(async () => {
-  store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
-  db = store.db as AnyDatabase;
-  for (let start = 0; start < rows.length; start += 1000) {
-    await db
-      .insertInto('devices')
-      .values(rows.slice(start, start + 1000))
-      .execute();
-  }
-  await sql`VACUUM ANALYZE devices`.execute(db);
+  ({ store, db } = await storeWithDevices(rows));
 }, 120_000);
 afterAll(() => store?.close());
 
@@ -71,18 +68,6 @@ function explainingDatabase(on: AnyDatabase, plans: PlanNode[], noSeqScan = fals
     }),
   );
 }
-
-/** Rows the scans of `devices` (table or index) produced or read and removed, over every loop. */
-const rowsRead = (plan: PlanNode): number =>
-  nodesOf(plan)
-    .filter((node) => node['Relation Name'] === 'devices')
-    .reduce(
-      (sum, node) =>
-        sum +
-        ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) *
-          (node['Actual Loops'] ?? 1),
-      0,
-    );
 
 async function list(request: ListRequest, cache = new ListCache(false), noSeqScan = false) {
   const plans: PlanNode[] = [];

@@ -1,5 +1,7 @@
-import type { CompiledQuery } from 'kysely';
-import type { AnyDatabase } from '../src/db/schema.js';
+import type { Store } from '@netops/store';
+import { openTestStore } from '@netops/store/testing';
+import { type CompiledQuery, sql } from 'kysely';
+import { type AnyDatabase, type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 
 /** A node of `EXPLAIN (FORMAT JSON)`, with the fields the plan tests read. */
 export interface PlanNode {
@@ -46,4 +48,35 @@ export function beforeEachStatement(
       };
     },
   });
+}
+
+/** Rows the scans of `relation` (table or index) produced or read and removed, over every loop. */
+export const rowsRead = (plan: PlanNode, relation = 'devices'): number =>
+  nodesOf(plan)
+    .filter((node) => node['Relation Name'] === relation)
+    .reduce(
+      (sum, node) =>
+        sum +
+        ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) *
+          (node['Actual Loops'] ?? 1),
+      0,
+    );
+
+/**
+ * A test store holding these devices, in this order (a thousand a statement), vacuumed and
+ * analysed so that the planner sees them as a long-running service's statistics would.
+ */
+export async function storeWithDevices(
+  devices: ReadonlyArray<Record<string, unknown>>,
+): Promise<{ store: Store<Database>; db: AnyDatabase }> {
+  const store = await openTestStore<Database>({ migrations: MIGRATIONS_FOLDER });
+  const db = store.db as AnyDatabase;
+  for (let start = 0; start < devices.length; start += 1000) {
+    await db
+      .insertInto('devices')
+      .values(devices.slice(start, start + 1000))
+      .execute();
+  }
+  await sql`VACUUM ANALYZE devices`.execute(db);
+  return { store, db };
 }
