@@ -329,10 +329,10 @@ function listStatement(
   // The rows a page is chosen from, as `alias`, and the conditions they must meet besides the
   // filters. Read filter first (ListShape.filterFirst), the matching rows are read by the
   // filters' own indexes, with only their sort values and id unless the page's columns are
-  // wanted (whole rows cost half as much again to read and sort), and OFFSET 0 keeps PostgreSQL from
-  // merging them back into a walk along the sort. For `vendor=Adtran` by model and hostname at
-  // 100,000 devices: 40 ms walking the model index past every other vendor's models, 1.7 ms
-  // reading Adtran's 1,898 rows.
+  // wanted (whole rows cost half as much again to read and sort), and OFFSET 0 keeps
+  // PostgreSQL from merging them back into a walk along the sort. For `vendor=Adtran` by model
+  // and hostname at 100,000 devices: 40 ms walking the model index past every other vendor's
+  // models, 1.7 ms reading Adtran's 1,898 rows.
   const rowsOf = (alias: string, more: readonly RawBuilder<unknown>[], whole: boolean) => {
     if (!shape.filterFirst) {
       return sql`${table} AS ${sql.ref(alias)} ${whereOf([...conditionsFor(alias), ...more])}`;
