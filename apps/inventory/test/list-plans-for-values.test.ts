@@ -1,7 +1,7 @@
 import type { Store } from '@netops/store';
 import { CompiledQuery, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
@@ -167,6 +167,48 @@ describe('a list whose sort no index serves with its filter', () => {
     );
     // The (vendor, hostname) list index serves it: the page and the row after it.
     expect(read).toBeLessThan(30);
+  });
+});
+
+describe('the value counts a list is weighed by', () => {
+  /** The database, counting the statements that read the value counts. */
+  function countingCountReads(on: AnyDatabase) {
+    const counted = { reads: 0 };
+    const watched = on.withPlugin({
+      transformQuery: (args) => {
+        const node = args.node as { kind: string; sqlFragments?: readonly string[] };
+        if (node.kind === 'RawNode' && node.sqlFragments?.some((t) => t.includes('value_counts'))) {
+          counted.reads++;
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    return { watched, counted };
+  }
+  const byModel = (...conditions: Condition[]): ListRequest => ({
+    page: 1,
+    limit: 10,
+    sort: [{ column: 'model', direction: 'asc' }],
+    conditions,
+  });
+
+  it('are not read for a list that fixes no counted value', async () => {
+    const { watched, counted } = countingCountReads(db);
+    const cache = new ListCache(false);
+    await listRows(watched, cache, definition, byModel());
+    await listRows(watched, cache, definition, byModel(exact('hostname', 'pv-00001')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counted.reads).toBe(0);
+    // A counted value to weigh reads them, in the background, once.
+    await listRows(watched, cache, definition, byModel(exact('vendor', 'Adtran')));
+    await listRows(watched, cache, definition, byModel(exact('vendor', 'Cisco')));
+    await vi.waitFor(() =>
+      expect(cache.frequencies.fewestRows(db, 'devices', [exact('vendor', 'Adtran')])).toBe(
+        ADTRAN.length,
+      ),
+    );
+    expect(counted.reads).toBe(1);
   });
 });
 

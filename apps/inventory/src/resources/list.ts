@@ -10,6 +10,7 @@ import {
   conditionShape,
   conditionSql,
   conditionValues,
+  countedValues,
   kindOf,
   servedByValueCounter,
   valueCounterKey,
@@ -630,6 +631,8 @@ async function readPage(
     !request.conditions.some(
       (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
     ) &&
+    // Without a counted value to weigh there is nothing to read the counts for.
+    request.conditions.some((condition) => countedValues(definition, condition) > 0) &&
     cache.frequencies.filterFirst(db, definition.table, request.conditions);
   const shape = {
     conditions: request.conditions.map(conditionShape),

@@ -245,7 +245,7 @@ const COUNTED_TOGETHER = 2;
  * The values a condition fixes, when a value counter can hold its rows: an exact match on a
  * `counted` column is one value; all of some tags of a `counted` tag list one per tag.
  */
-function countedValues(definition: ResourceDefinition, condition: Condition): number {
+export function countedValues(definition: ResourceDefinition, condition: Condition): number {
   if (definition.columns[condition.column]?.counted !== true) return 0;
   if (condition.operator === 'exact') return 1;
   if (condition.operator !== 'all' || !Array.isArray(condition.value)) return 0;
