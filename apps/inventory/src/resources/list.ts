@@ -92,6 +92,13 @@ const VERSION = '__table_version';
 const keyText = (column: string) => `__key:${column}`;
 /** From this offset on, a page of rows (not JSON text) is found through its ids first. */
 const DEFERRED_JOIN_OFFSET = 1000;
+/**
+ * The columns whose order is the table's own: rows are stored as they are added, with ids that
+ * are time-ordered (UUIDv7) and the time they were created. PostgreSQL reckons a walk along
+ * them reads the table in order and cheaply, so a plan made once prefers it to a filter's
+ * index (ListShape.idsFirst).
+ */
+const INSERTION_ORDERED = new Set(['id', 'created_at']);
 
 /** What decides the text of a list statement; the values only fill its parameters. */
 interface ListShape {
@@ -99,8 +106,9 @@ interface ListShape {
   ranges: ReadonlyArray<{ column: string; from: boolean; to: boolean }>;
   sort: readonly SortKey[];
   /**
-   * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, a page with two filters or more
-   * planned once, or a page read filter first (listStatement).
+   * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, a page planned once with two filters
+   * or more, or with one and a sort in the table's own order (INSERTION_ORDERED), or a page
+   * read filter first (listStatement).
    */
   idsFirst: boolean;
   /**
@@ -392,8 +400,15 @@ function listStatement(
     // each row: cheap for a common pair, the whole table for a rare one (at 100,000 devices,
     // 3,515 buffers and 16 ms for a pair of 50 rows, against 233 buffers and 0.5 ms from the
     // covering index). Asked for ids, only the covering indexes answer without the table, so
-    // the plan takes one of them whatever the values. With one filter the plan reads that
-    // filter's own index range, and whole rows from it cost less than rows by id.
+    // the plan takes one of them whatever the values.
+    //
+    // So does a page with one filter sorted in the table's own order (INSERTION_ORDERED):
+    // `vendor = $1 ORDER BY created_at DESC` walked the created_at index, and for a vendor
+    // whose newest device was 60,000 devices old that took 14 ms, against 0.5 ms from the
+    // vendor's index. With one filter and another sort the plan reads the filter's own index
+    // range, and whole rows from it cost less than rows by id; asked for ids there, PostgreSQL
+    // sometimes read all of a vendor's entries from a wider index and sorted them (the `mixed`
+    // reads fell by a third).
     //
     // A page read filter first goes the same way: the sort needs only the sort values and ids,
     // which an index may hold (`(vendor, status, model, hostname)` for a vendor's rows by model).
@@ -641,7 +656,12 @@ async function readPage(
     idsFirst:
       !walk &&
       request.after === undefined &&
-      (offset >= DEFERRED_JOIN_OFFSET || plannedForPairs || filterFirst),
+      (offset >= DEFERRED_JOIN_OFFSET ||
+        plannedForPairs ||
+        (planned &&
+          request.conditions.length > 0 &&
+          INSERTION_ORDERED.has(keys[0]?.column ?? 'id')) ||
+        filterFirst),
     filterFirst,
     walk,
     after: after ? after.map((value) => value === null) : null,
