@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -36,12 +36,14 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
   --devices N          devices in the data set (default 100000)
   --store pg|embedded  PostgreSQL (default) or the embedded store
   --database-url URL   PostgreSQL server and database to use (default
-                       postgres://postgres@127.0.0.1:5432/inventory_bench; dropped and recreated)
+                       postgres://postgres@127.0.0.1:5432/inventory_bench; dropped and recreated,
+                       with its copy as loaded, <name>_loaded)
   --connections C      concurrent connections per scenario (default 32)
   --duration S         measured seconds per scenario and server (default 10)
   --warmup S           unmeasured seconds before each scenario (default 2)
   --only TEXT          run only the scenarios whose name contains TEXT (repeatable)
-  --reuse              keep the data set of an earlier run when it has the same size
+  --reuse              start from the copy of the data set kept when an earlier run loaded it
+                       (same size), instead of loading it again
   --dist               run the compiled server (dist/main.js, with the root start script's Node
                        options) instead of src/main.ts through tsx; npm run build first
   --cpu-prof           write a CPU profile of the server to bench/results/profiles/
@@ -54,6 +56,9 @@ const USAGE = `Usage: npm run bench:inventory -- [options]
 const BENCH_ROOT = fileURLToPath(new URL('.', import.meta.url));
 const RESULTS_DIR = `${BENCH_ROOT}results`;
 const EMBEDDED_DIR = `${BENCH_ROOT}data/embedded`;
+/** The embedded data set as loaded, and the number of devices it holds (keepLoadedCopy). */
+const EMBEDDED_LOADED_DIR = `${BENCH_ROOT}data/embedded-loaded`;
+const EMBEDDED_LOADED_SIZE = `${BENCH_ROOT}data/embedded-loaded.json`;
 const SEED_PASSWORD = 'bench-password-not-secret';
 
 interface BenchOptions {
@@ -127,21 +132,84 @@ function readOptions(): BenchOptions {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Recreates the benchmark database (the server named by the URL, its `postgres` database). */
-async function recreateDatabase(databaseUrl: string): Promise<void> {
+/** The benchmark database's name, and a store on its server's `postgres` database. */
+async function openAdmin(databaseUrl: string) {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   if (!name || name === 'postgres') {
     throw new Error('--database-url must name a database of its own: it is dropped and recreated');
   }
   url.pathname = '/postgres';
-  const admin = await openStore<unknown>({ databaseUrl: url.toString(), dataDir: '' });
+  return { name, admin: await openStore<unknown>({ databaseUrl: url.toString(), dataDir: '' }) };
+}
+
+/** Recreates the benchmark database, empty or as a copy of `template`. */
+async function recreateDatabase(databaseUrl: string, template?: string): Promise<void> {
+  const { name, admin } = await openAdmin(databaseUrl);
   try {
     await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db);
-    await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db);
+    await (template === undefined
+      ? sql`CREATE DATABASE ${sql.id(name)}`
+      : sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(template)}`
+    ).execute(admin.db);
   } finally {
     await admin.close();
   }
+}
+
+/** The database keeping the data set as loaded, beside the benchmark's own. */
+function loadedCopyUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${decodeURIComponent(url.pathname.slice(1))}_loaded`;
+  return url.toString();
+}
+
+/**
+ * Keeps a copy of the data set just loaded, so that `--reuse` starts every run from it: the
+ * scenarios' writes (POST adds devices; each PATCH leaves a dead row and an entry in every index)
+ * would otherwise make each reused run measure a bigger, more bloated data set than the run
+ * before, and runs meant to be compared would drift apart. PostgreSQL copies a template
+ * database file by file (some 6 s for this 1 GB data set, against a minute to load it); the
+ * embedded store's directory is copied.
+ */
+async function keepLoadedCopy(options: BenchOptions): Promise<void> {
+  if (options.store === 'embedded') {
+    rmSync(EMBEDDED_LOADED_DIR, { recursive: true, force: true });
+    rmSync(EMBEDDED_LOADED_SIZE, { force: true });
+    cpSync(EMBEDDED_DIR, EMBEDDED_LOADED_DIR, { recursive: true });
+    writeFileSync(EMBEDDED_LOADED_SIZE, JSON.stringify({ devices: options.devices }));
+    return;
+  }
+  const { name, admin } = await openAdmin(options.databaseUrl);
+  try {
+    const copy = `${name}_loaded`;
+    await sql`DROP DATABASE IF EXISTS ${sql.id(copy)} WITH (FORCE)`.execute(admin.db);
+    await sql`CREATE DATABASE ${sql.id(copy)} TEMPLATE ${sql.id(name)}`.execute(admin.db);
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * Puts back the data set as loaded, from the copy an earlier run kept of that size; the seconds
+ * it took, or undefined when there is no such copy.
+ */
+async function restoreLoadedCopy(options: BenchOptions): Promise<number | undefined> {
+  const started = performance.now();
+  if (options.store === 'embedded') {
+    if (!existsSync(EMBEDDED_LOADED_DIR) || !existsSync(EMBEDDED_LOADED_SIZE)) return undefined;
+    const kept = JSON.parse(readFileSync(EMBEDDED_LOADED_SIZE, 'utf8')) as { devices?: unknown };
+    if (kept.devices !== options.devices) return undefined;
+    rmSync(EMBEDDED_DIR, { recursive: true, force: true });
+    cpSync(EMBEDDED_LOADED_DIR, EMBEDDED_DIR, { recursive: true });
+  } else {
+    const copyUrl = loadedCopyUrl(options.databaseUrl);
+    if ((await existingDevices({ ...options, databaseUrl: copyUrl })) !== options.devices) {
+      return undefined;
+    }
+    await recreateDatabase(options.databaseUrl, new URL(copyUrl).pathname.slice(1));
+  }
+  return (performance.now() - started) / 1000;
 }
 
 async function openBenchStore(options: BenchOptions) {
@@ -170,26 +238,39 @@ async function existingDevices(options: BenchOptions): Promise<number | undefine
   }
 }
 
-/** A fresh store holding the data set; or the earlier one with --reuse when its size matches. */
-async function prepareStore(options: BenchOptions): Promise<LoadedDataset | 'reused'> {
-  if (options.reuse && (await existingDevices(options)) === options.devices) return 'reused';
+/**
+ * A store holding the data set as loaded: loaded afresh, or with --reuse restored from the copy
+ * an earlier run kept ('restored', in seconds), or failing that the earlier run's store as that
+ * run left it ('as left', from before such copies were kept).
+ */
+type PreparedStore = LoadedDataset | { restored: number } | 'as left';
+
+async function prepareStore(options: BenchOptions): Promise<PreparedStore> {
+  if (options.reuse) {
+    const restored = await restoreLoadedCopy(options);
+    if (restored !== undefined) return { restored };
+    if ((await existingDevices(options)) === options.devices) return 'as left';
+  }
   if (options.store === 'pg') await recreateDatabase(options.databaseUrl);
   else rmSync(EMBEDDED_DIR, { recursive: true, force: true });
   const store = await openBenchStore(options);
+  let loaded: LoadedDataset;
   try {
     await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
     const db = store.db as AnyDatabase;
-    const loaded = await loadDataset(db, datasetShape(options.devices));
+    const dataset = await loadDataset(db, datasetShape(options.devices));
     // What autovacuum would do soon after a bulk load: statistics and the visibility map.
     const vacuumStarted = performance.now();
     await sql`VACUUM ANALYZE`.execute(db);
     const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
     await sql`CREATE TABLE bench_dataset (devices integer NOT NULL)`.execute(db);
     await sql`INSERT INTO bench_dataset VALUES (${options.devices})`.execute(db);
-    return { ...loaded, seconds: loaded.seconds + vacuumSeconds };
+    loaded = { ...dataset, seconds: dataset.seconds + vacuumSeconds };
   } finally {
     await store.close();
   }
+  await keepLoadedCopy(options);
+  return loaded;
 }
 
 /**
@@ -268,8 +349,11 @@ async function main() {
       `${options.connections} connections, ${options.durationSeconds} s per scenario`,
   );
   const loaded = await prepareStore(options);
-  if (loaded === 'reused') log('data set: reused from the previous run (same size)');
-  else {
+  if (loaded === 'as left') {
+    log('data set: reused as the previous run left it (same size; no copy as loaded was kept)');
+  } else if ('restored' in loaded) {
+    log(`data set: restored as loaded from the copy kept (${loaded.restored.toFixed(1)} s)`);
+  } else {
     log(
       `data set loaded in ${loaded.seconds.toFixed(1)} s (incl. VACUUM ANALYZE): ` +
         Object.entries(loaded.rows)
@@ -277,7 +361,7 @@ async function main() {
           .join(', '),
     );
   }
-  const facts = await readFacts(options, loaded === 'reused');
+  const facts = await readFacts(options, loaded === 'as left');
   log(`database: ${facts.postgres}, autovacuum ${facts.autovacuum}`);
 
   const profileDir = `${RESULTS_DIR}/profiles`;
@@ -487,7 +571,7 @@ async function main() {
       {
         options,
         machine,
-        dataset: loaded === 'reused' ? 'reused' : loaded,
+        dataset: loaded,
         startupMs: Math.round(server.startupMs),
         memory,
         targets: TARGETS,
