@@ -132,15 +132,30 @@ function readOptions(): BenchOptions {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** The benchmark database's name, and a store on its server's `postgres` database. */
-async function openAdmin(databaseUrl: string) {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
+/** The database a URL names (the benchmark's own: never the server's `postgres`). */
+function databaseName(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   if (!name || name === 'postgres') {
     throw new Error('--database-url must name a database of its own: it is dropped and recreated');
   }
-  url.pathname = '/postgres';
-  return { name, admin: await openStore<unknown>({ databaseUrl: url.toString(), dataDir: '' }) };
+  return name;
+}
+
+/** The same server's database `name`. */
+function withDatabase(databaseUrl: string, name: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return url.toString();
+}
+
+/** The benchmark database's name, and a store on its server's `postgres` database. */
+async function openAdmin(databaseUrl: string) {
+  const name = databaseName(databaseUrl);
+  const admin = await openStore<unknown>({
+    databaseUrl: withDatabase(databaseUrl, 'postgres'),
+    dataDir: '',
+  });
+  return { name, admin };
 }
 
 /** Recreates the benchmark database, empty or as a copy of `template`. */
@@ -159,12 +174,6 @@ async function recreateDatabase(databaseUrl: string, template?: string): Promise
 
 /** The database keeping the data set as loaded, beside the benchmark's own (keepLoadedCopy). */
 const loadedCopyOf = (name: string) => `${name}_loaded`;
-
-function withDatabase(databaseUrl: string, name: string): string {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${encodeURIComponent(name)}`;
-  return url.toString();
-}
 
 /**
  * Keeps a copy of the data set just loaded, so that `--reuse` starts every run from it: the
@@ -203,8 +212,7 @@ async function restoreLoadedCopy(options: BenchOptions): Promise<number | undefi
     rmSync(EMBEDDED_DIR, { recursive: true, force: true });
     cpSync(EMBEDDED_LOADED_DIR, EMBEDDED_DIR, { recursive: true });
   } else {
-    const name = decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1));
-    const copy = loadedCopyOf(name);
+    const copy = loadedCopyOf(databaseName(options.databaseUrl));
     const copyUrl = withDatabase(options.databaseUrl, copy);
     if ((await existingDevices({ ...options, databaseUrl: copyUrl })) !== options.devices) {
       return undefined;
