@@ -10,6 +10,7 @@ import type { Condition } from '../src/resources/lookups.js';
 import {
   beforeEachStatement,
   type ExplainedRow,
+  nodesOf,
   type PlanNode,
   rowsRead,
   storeWithDevices,
@@ -96,6 +97,7 @@ async function list(request: ListRequest, on = db, cache = new ListCache()) {
     result,
     read: rowsRead(plan),
     buffers: (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0),
+    nodes: nodesOf(plan),
   };
 }
 
@@ -163,6 +165,62 @@ describe('lists planned once for all values', () => {
     // The walk to the page (1,000 index entries and the page's 11) and the page's rows by id.
     expect(read).toBeLessThan(1000 + 11 + 11 + 50);
   });
+});
+
+describe('lists sorted by a unique column that is never null', () => {
+  // No two devices share a hostname, so a sort by hostname needs no id to break ties: its
+  // unique constraint's index orders the rows alone, and no `(hostname, id)` index costs every
+  // write of a device an entry (list.ts, orderOf; migration 023).
+  it.each(['asc', 'desc'] as const)(
+    'order by it alone, read from its unique index, on a first page, a cursor’s and a deep one (%s)',
+    async (direction) => {
+      const all = await sql<{ hostname: string }>`
+        SELECT hostname FROM devices ORDER BY hostname ${sql.raw(direction)}`.execute(db);
+      const hostnames = all.rows.map((row) => row.hostname);
+      const sort = [{ column: 'hostname', direction }] as const;
+      const cache = new ListCache();
+      const page = (request: Partial<ListRequest>) =>
+        list(
+          { page: 1, limit: 10, sort, conditions: [], json: ['id', 'hostname'], ...request },
+          db,
+          cache,
+        );
+      const first = await page({});
+      const next = await page({ after: first.result.nextKey });
+      // Deep enough to walk (list-cache.ts): from the start, then from the position map.
+      const deep = await page({ page: 151 });
+      const deeper = await page({ page: 152 });
+      const pages = [
+        [first, 0],
+        [next, 10],
+        [deep, 1500],
+        [deeper, 1510],
+      ] as const;
+      for (const [{ result, nodes }, offset] of pages) {
+        expect(
+          JSON.parse(result.json ?? '[]').map((row: { hostname: string }) => row.hostname),
+        ).toEqual(hostnames.slice(offset, offset + 10));
+        const names = nodes.map((node) => node['Index Name']).filter(Boolean);
+        expect(names, String(offset)).toContain('devices_hostname_key');
+        if (offset >= 1500) {
+          // A walk reads what orders the rows and their ids from the index alone (its INCLUDE).
+          const walked = nodes.filter((node) => node['Index Name'] === 'devices_hostname_key');
+          expect(walked.map((node) => node['Node Type'])).toEqual(['Index Only Scan']);
+        }
+        // No sort of the rows walked, only of a few as the JSON is joined: the page's, and the
+        // block ends a walk passed for the position map (one per hundred rows).
+        const sorted = nodes
+          .filter((node) => node['Node Type'].includes('Sort'))
+          .map((node) => node['Actual Rows'] ?? Number.POSITIVE_INFINITY);
+        expect(Math.max(0, ...sorted), String(offset)).toBeLessThanOrEqual(16);
+      }
+      expect(cache.stats.walksFromPosition).toBe(1);
+      const tieBreakers = await sql<{ indexname: string }>`
+        SELECT indexname FROM pg_indexes
+        WHERE tablename = 'devices' AND indexdef LIKE '%(hostname, id)%'`.execute(db);
+      expect(tieBreakers.rows).toEqual([]);
+    },
+  );
 });
 
 describe('lists with several filters planned once', () => {

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { RESOURCES } from '../src/resources/index.js';
-import { keysOf } from '../src/resources/list.js';
+import { orderOf as listOrderOf } from '../src/resources/list.js';
 import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
 
 /**
@@ -53,9 +53,15 @@ const inBothDirections = declared.flatMap((pair) => [
   { ...pair, direction: 'desc' as const },
 ]);
 
-/** The list statement's own order for a sort key (id for id order): the key, then id (list.ts). */
+const devices = RESOURCES.find((definition) => definition.table === 'devices');
+if (!devices) throw new Error('no devices resource');
+
+/**
+ * The list statement's own order for a sort key (id for id order): the key, then id unless the
+ * key is unique (list.ts).
+ */
 const orderOf = (sort: string, direction: 'asc' | 'desc') =>
-  keysOf(sort === 'id' ? [] : [{ column: sort, direction }]).map(
+  listOrderOf(devices, sort === 'id' ? [] : [{ column: sort, direction }]).map(
     (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
   );
 

@@ -52,6 +52,13 @@ export interface ColumnDefinition {
   filterable?: boolean;
   /** Usable in `?sortby=column:asc|desc`. */
   sortable?: boolean;
+  /**
+   * No two rows hold the same value: the table has a unique constraint on this column alone
+   * (test/unique-columns.test.ts checks every declaration against the tables). A sort on a
+   * unique column that is never null needs no tie-breaker: its own unique index orders the
+   * rows, and the list needs no `(column, id)` index beside it (list.ts, orderOf).
+   */
+  unique?: boolean;
   /** Another resource this column points to; a dangling value is a 400 naming the column. */
   references?: string;
   /**

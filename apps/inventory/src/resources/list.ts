@@ -173,10 +173,12 @@ function neverNull(definition: ResourceDefinition, column: string): boolean {
 }
 
 /**
- * The rows after a cursor's position in the order `keys` (the sort, then id), where PostgreSQL
- * puts nulls last in ascending order and first in descending order. One row comparison, which
- * a (column, id) index serves as a range, when every key runs the same way and none can be null;
- * otherwise the expanded form: equal on the first i-1 keys and after on the i-th.
+ * The rows after a cursor's position in the order `keys` (orderOf: the sort, then id), where
+ * PostgreSQL puts nulls last in ascending order and first in descending order. One row
+ * comparison, which a (column, id) index serves as a range, when every key runs the same way and
+ * none can be null; otherwise the expanded form: equal on the first i-1 keys and after on the
+ * i-th. `nulls` may be longer than `keys` (a position holds every key of keysOf); the rest go
+ * unused.
  */
 function keysetCondition(
   definition: ResourceDefinition,
@@ -189,7 +191,7 @@ function keysetCondition(
   const direction = keys[0]?.direction ?? 'asc';
   if (
     keys.every((key) => key.direction === direction && neverNull(definition, key.column)) &&
-    nulls.every((isNull) => !isNull)
+    keys.every((_, index) => !nulls[index])
   ) {
     const left = sql.join(keys.map((key) => ref(key.column)));
     const right = sql.join(keys.map((_, index) => param(afterParam(index))));
@@ -286,6 +288,28 @@ export const keysOf = (sort: readonly SortKey[]): SortKey[] => [
   { column: 'id', direction: sort[0]?.direction ?? 'asc' },
 ];
 
+/** Whether no two rows of the table hold the same value in `column`, null included. */
+function distinctInEveryRow(definition: ResourceDefinition, column: string): boolean {
+  return (
+    column === 'id' ||
+    (definition.columns[column]?.unique === true && neverNull(definition, column))
+  );
+}
+
+/**
+ * The keys that order a list: its sort keys then id (keysOf), up to the first that no two rows
+ * share. After a unique column that is never null (a device's hostname) nothing is left to tie,
+ * so `ORDER BY hostname` is read from the column's own unique index, where `ORDER BY hostname,
+ * id` needed an index of both, one more for every write to keep. The cursors and position maps
+ * still hold every key of keysOf (their format does not depend on the declarations); the keys
+ * past these only go unused.
+ */
+export function orderOf(definition: ResourceDefinition, sort: readonly SortKey[]): SortKey[] {
+  const keys = keysOf(sort);
+  const last = keys.findIndex((key) => distinctInEveryRow(definition, key.column));
+  return keys.slice(0, last + 1);
+}
+
 /**
  * Whether a list's best plan is the same whatever its values: exact matches on the declared
  * common filters, in id order or by one of the common sorts (each such pair has its index,
@@ -335,6 +359,7 @@ function listStatement(
         : condition,
     );
   const keys = keysOf(shape.sort);
+  const order = orderOf(definition, shape.sort);
   // The rows a page is chosen from, as `alias`, and the conditions they must meet besides the
   // filters. Read filter first (ListShape.filterFirst), the matching rows are read by the
   // filters' own indexes, with only their sort values and id unless the page's columns are
@@ -354,7 +379,7 @@ function listStatement(
   };
   const orderBy = (alias: string): RawBuilder<unknown> =>
     sql.join(
-      keys.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`),
+      order.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`),
     );
   const timestampKeys = shape.sort
     .map((key) => key.column)
@@ -370,7 +395,7 @@ function listStatement(
   let walk: RawBuilder<unknown> | undefined;
   if (shape.walk) {
     const startAfter =
-      shape.after === null ? [] : [keysetCondition(definition, keys, shape.after, param, 'k')];
+      shape.after === null ? [] : [keysetCondition(definition, order, shape.after, param, 'k')];
     // Walks to the page reading only what orders the rows (an index-only scan where a
     // (filter, sort, id) index exists) and numbering them, then reads the page's own rows by id.
     // The walk starts after the row the position map names, if any, so it skips fewer than a
@@ -386,7 +411,7 @@ function listStatement(
         SELECT * FROM ${table} AS r WHERE r.id = w.id OFFSET 0
       ) AS t WHERE w.__n > ${param('offset')}`;
   } else if (shape.after !== null) {
-    const keyset = keysetCondition(definition, keys, shape.after, param, 't');
+    const keyset = keysetCondition(definition, order, shape.after, param, 't');
     page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [keyset], true)}
       ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
   } else if (shape.idsFirst) {
@@ -800,7 +825,7 @@ export function exportRowsStatement(
     db,
     exportShape(definition, selection, fields, null),
     (param) => {
-      const keys = keysOf(selection.sort);
+      const order = orderOf(definition, selection.sort);
       const conditions = conditionsOf(
         definition,
         selection.conditions,
@@ -809,7 +834,7 @@ export function exportRowsStatement(
         't',
       );
       return sql`SELECT ${cells('t')} FROM ${sql.table(definition.table)} AS t ${whereOf(conditions)}
-      ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}`;
+      ORDER BY ${sql.join(order.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}`;
     },
   );
   return template.bind(exportValues(selection));
@@ -837,6 +862,7 @@ export async function exportBatch(
 ): Promise<{ text: string; rows: number; lastKey: unknown[] }> {
   checkExportColumns(definition, selection, fields);
   const keys = keysOf(selection.sort);
+  const ordering = orderOf(definition, selection.sort);
   const nulls = after ? after.map((value) => value === null) : null;
   const template = statementTemplate(
     db,
@@ -849,10 +875,10 @@ export async function exportBatch(
         param,
         't',
       );
-      if (nulls) conditions.push(keysetCondition(definition, keys, nulls, param, 't'));
+      if (nulls) conditions.push(keysetCondition(definition, ordering, nulls, param, 't'));
       const order = (reverse: boolean) =>
         sql.join(
-          keys.map((key, index) => {
+          ordering.map((key, index) => {
             const descending = (key.direction === 'desc') !== reverse;
             return sql`${sql.ref(batchKey(index))} ${sql.raw(descending ? 'DESC' : 'ASC')}`;
           }),
@@ -871,7 +897,7 @@ export async function exportBatch(
       return sql`WITH b AS MATERIALIZED (
           SELECT ${line('t')} AS line, ${keyColumns} FROM ${sql.table(definition.table)} AS t
           ${whereOf(conditions)}
-          ORDER BY ${sql.join(keys.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}
+          ORDER BY ${sql.join(ordering.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}
           LIMIT ${param('limit')}
         )
         SELECT (SELECT string_agg(b.line, ${sql.lit(CRLF)} ORDER BY ${order(false)}) FROM b) AS ${sql.ref(BATCH_TEXT)},

@@ -100,7 +100,7 @@ export function webhookDefinition(resourceNames: readonly string[]): ResourceDef
     briefFields: ['name'],
     search: ['name', 'url'],
     columns: {
-      name: text({ required: true, filterable: true, sortable: true }),
+      name: text({ required: true, unique: true, filterable: true, sortable: true }),
       url: outboundUrl({ required: true }),
       events: {
         ...listOf(WEBHOOK_EVENTS, { default: [...WEBHOOK_EVENTS] }),

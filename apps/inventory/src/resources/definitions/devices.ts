@@ -25,7 +25,7 @@ export const devices: ResourceDefinition = {
   briefFields: ['hostname'],
   search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],
   columns: {
-    hostname: text({ required: true, filterable: true, sortable: true }),
+    hostname: text({ required: true, unique: true, filterable: true, sortable: true }),
     ip: ipAddress({ required: true, filterable: true, sortable: true }),
     vendor: text({ filterable: true, sortable: true, counted: true }),
     model: text({ filterable: true, sortable: true }),
@@ -39,7 +39,7 @@ export const devices: ResourceDefinition = {
       counted: true,
     }),
     role: text({ filterable: true, sortable: true, counted: true }),
-    serial_number: text({ filterable: true, sortable: true }),
+    serial_number: text({ unique: true, filterable: true, sortable: true }),
     rack_position: text({ filterable: true, sortable: true }),
     location_id: reference('locations', { filterable: true, counted: true }),
     last_seen: timestamp({ filterable: true, sortable: true }),

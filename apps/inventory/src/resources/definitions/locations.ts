@@ -9,7 +9,7 @@ export const locations: ResourceDefinition = {
   briefFields: ['name'],
   search: ['name', 'city', 'country', 'address'],
   columns: {
-    name: text({ required: true, filterable: true, sortable: true }),
+    name: text({ required: true, unique: true, filterable: true, sortable: true }),
     city: text({ filterable: true, sortable: true }),
     country: text({ filterable: true, sortable: true }),
     address: text({ maxLength: 1000 }),

@@ -14,6 +14,7 @@ export const vlans: ResourceDefinition = {
       minimum: 1,
       maximum: 4094,
       required: true,
+      unique: true,
       filterable: true,
       sortable: true,
     }),
