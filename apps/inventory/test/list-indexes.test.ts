@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
-import { RESOURCES } from '../src/resources/index.js';
+import { RESOURCES, resourceByName } from '../src/resources/index.js';
 import { orderOf as listOrderOf } from '../src/resources/list.js';
 import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
 
@@ -53,8 +53,7 @@ const inBothDirections = declared.flatMap((pair) => [
   { ...pair, direction: 'desc' as const },
 ]);
 
-const devices = RESOURCES.find((definition) => definition.table === 'devices');
-if (!devices) throw new Error('no devices resource');
+const devices = resourceByName('devices');
 
 /**
  * The list statement's own order for a sort key (id for id order): the key, then id unless the

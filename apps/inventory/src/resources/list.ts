@@ -310,6 +310,10 @@ export function orderOf(definition: ResourceDefinition, sort: readonly SortKey[]
   return keys.slice(0, last + 1);
 }
 
+/** `keys` as an ORDER BY list of `alias`'s columns. */
+const orderByOf = (keys: readonly SortKey[], alias: string): RawBuilder<unknown> =>
+  sql.join(keys.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`));
+
 /**
  * Whether a list's best plan is the same whatever its values: exact matches on the declared
  * common filters, in id order or by one of the common sorts (each such pair has its index,
@@ -377,10 +381,7 @@ function listStatement(
     return sql`(SELECT ${selected} FROM ${table} AS ${sql.ref(alias)} ${whereOf(conditionsFor(alias))} OFFSET 0)
       AS ${sql.ref(alias)} ${whereOf(more)}`;
   };
-  const orderBy = (alias: string): RawBuilder<unknown> =>
-    sql.join(
-      order.map((key) => sql`${sql.ref(`${alias}.${key.column}`)} ${sql.raw(key.direction)}`),
-    );
+  const orderBy = (alias: string) => orderByOf(order, alias);
   const timestampKeys = shape.sort
     .map((key) => key.column)
     .filter((column) => isTimestamp(definition, column));
@@ -834,7 +835,7 @@ export function exportRowsStatement(
         't',
       );
       return sql`SELECT ${cells('t')} FROM ${sql.table(definition.table)} AS t ${whereOf(conditions)}
-      ORDER BY ${sql.join(order.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}`;
+      ORDER BY ${orderByOf(order, 't')}`;
     },
   );
   return template.bind(exportValues(selection));
@@ -897,7 +898,7 @@ export async function exportBatch(
       return sql`WITH b AS MATERIALIZED (
           SELECT ${line('t')} AS line, ${keyColumns} FROM ${sql.table(definition.table)} AS t
           ${whereOf(conditions)}
-          ORDER BY ${sql.join(ordering.map((key) => sql`${sql.ref(`t.${key.column}`)} ${sql.raw(key.direction)}`))}
+          ORDER BY ${orderByOf(ordering, 't')}
           LIMIT ${param('limit')}
         )
         SELECT (SELECT string_agg(b.line, ${sql.lit(CRLF)} ORDER BY ${order(false)}) FROM b) AS ${sql.ref(BATCH_TEXT)},
