@@ -3,6 +3,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
+import { FILTER_FIRST_ROWS } from '../src/resources/filter-frequencies.js';
 import { resourceByName } from '../src/resources/index.js';
 import { type ListRequest, listRows } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
@@ -68,13 +69,14 @@ const literal = (value: unknown): string =>
   value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`;
 
 /**
- * The database as the list sees it, explaining each of its statements with the plan made once
- * for any values (a prepared statement under force_generic_plan) before running it.
+ * The database as the list sees it, explaining each of its statements before running it, with
+ * the plan made once for any values (a prepared statement under force_generic_plan) or the one
+ * made for its own (force_custom_plan).
  */
-function explainingDatabase(db: AnyDatabase, plans: PlanNode[]): AnyDatabase {
+function explainingDatabase(db: AnyDatabase, plans: PlanNode[], mode: PlanMode): AnyDatabase {
   return beforeEachStatement(db, (target, query) =>
     target.transaction().execute(async (trx) => {
-      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+      await sql`SET LOCAL plan_cache_mode = ${sql.raw(mode)}`.execute(trx);
       await trx.executeQuery(CompiledQuery.raw(`PREPARE generic_list_probe AS ${query.sql}`));
       const values = query.parameters.map(literal).join(', ');
       const plan = await trx.executeQuery<ExplainedRow>(
@@ -88,9 +90,17 @@ function explainingDatabase(db: AnyDatabase, plans: PlanNode[]): AnyDatabase {
   );
 }
 
-async function list(request: ListRequest, on = db, cache = new ListCache()) {
+/** Plans made once for any values (the common lists'), or for each call's values (the rest). */
+type PlanMode = 'force_generic_plan' | 'force_custom_plan';
+
+async function list(
+  request: ListRequest,
+  on = db,
+  cache = new ListCache(),
+  mode: PlanMode = 'force_generic_plan',
+) {
   const plans: PlanNode[] = [];
-  const result = await listRows(explainingDatabase(on, plans), cache, definition, request);
+  const result = await listRows(explainingDatabase(on, plans, mode), cache, definition, request);
   expect(plans).toHaveLength(1);
   const plan = plans[0] ?? { 'Node Type': 'none' };
   return {
@@ -219,6 +229,100 @@ describe('lists sorted by a unique column that is never null', () => {
         SELECT indexname FROM pg_indexes
         WHERE tablename = 'devices' AND indexdef LIKE '%(hostname, id)%'`.execute(db);
       expect(tieBreakers.rows).toEqual([]);
+    },
+  );
+});
+
+describe('lists filtered by a substring', () => {
+  // `hostname__ic`: the devices whose hostname holds `z00` are 20 that sort after all the
+  // others and come last in id order. PostgreSQL cannot count a substring's matches before
+  // planning: walking the hostname index (or the primary key) testing each row, it passed every
+  // device to fill a page. The list statement reads the exact total first and, when it is small
+  // (FILTER_FIRST_ROWS), the matching rows through the trigram index (list.ts,
+  // matchedByTrigrams); a substring of more rows than that walks the sort as before.
+  const COMMON = FILTER_FIRST_ROWS + 1000;
+  let substringStore: Store<Database>;
+  let substringDb: AnyDatabase;
+  beforeAll(async () => {
+    const device = (n: number, hostname: string) => ({
+      id: uuidv7(),
+      hostname,
+      ip: '192.0.2.1',
+      vendor: VENDORS[n % VENDORS.length] as string,
+      status: 'active',
+    });
+    const common = Array.from({ length: COMMON }, (_, n) =>
+      device(n, `sub-${String((n * 7919) % COMMON).padStart(5, '0')}`),
+    );
+    const rare = Array.from({ length: RARE }, (_, n) =>
+      device(n, `sub-z${String(n).padStart(4, '0')}`),
+    );
+    ({ store: substringStore, db: substringDb } = await storeWithDevices([...common, ...rare]));
+  }, 120_000);
+  afterAll(() => substringStore?.close());
+
+  const rare: Condition = { column: 'hostname', operator: 'ic', value: 'z00' };
+  const everyDevice: Condition = { column: 'hostname', operator: 'ic', value: 'sub-' };
+  const inIdOrder = (...conditions: Condition[]): ListRequest => ({
+    ...byHostname(1, ...conditions),
+    sort: [],
+  });
+  const hostnamesOf = (json: string | undefined) =>
+    JSON.parse(json ?? '[]').map((row: { hostname: string }) => row.hostname);
+  const rareHostnames = Array.from({ length: 10 }, (_, n) => `sub-z${String(n).padStart(4, '0')}`);
+
+  it.each(['force_custom_plan', 'force_generic_plan'] as const)(
+    'read a rare one’s few rows, not every device along the sort (%s)',
+    async (mode) => {
+      for (const request of [byHostname(1, rare), inIdOrder(rare)]) {
+        const { result, read } = await list(request, substringDb, new ListCache(), mode);
+        expect(result.totalCount).toBe(RARE);
+        expect(hostnamesOf(result.json)).toEqual(rareHostnames);
+        // The count's matches and the page's: a few dozen rows, where a walk passes 6,020.
+        expect(read, JSON.stringify(request.sort)).toBeLessThan(200);
+      }
+    },
+  );
+
+  it('page deep into a substring’s rows, walked from the start and then from the position map', async () => {
+    // `sub-01`: the 1,000 devices sub-01000 to sub-01999, few enough to read first.
+    const some: Condition = { column: 'hostname', operator: 'ic', value: 'sub-01' };
+    const cache = new ListCache();
+    for (const page of [31, 32]) {
+      const { result, read } = await list(byHostname(page, some), substringDb, cache);
+      expect(result.totalCount).toBe(1000);
+      expect(hostnamesOf(result.json)).toEqual(
+        Array.from({ length: 10 }, (_, n) => `sub-0${1300 + (page - 31) * 10 + n}`),
+      );
+      // The count's 1,000 matches (once) and the walk's, never the other 5,020 devices.
+      expect(read).toBeLessThanOrEqual(2 * 1000 + 50);
+    }
+    expect(cache.stats.walksFromPosition).toBe(1);
+  });
+
+  // Planned for its own pattern: a plan made for any pattern reckons with few matches and reads
+  // them all either way, as it did before the total decided.
+  it.each(['force_custom_plan'] as const)(
+    'walk the sort for a common one, reading no more than its count does (%s)',
+    async (mode) => {
+      const all = COMMON + RARE;
+      const hostnames = await sql<{ hostname: string }>`
+        SELECT hostname FROM devices ORDER BY hostname LIMIT 20`.execute(substringDb);
+      const cache = new ListCache();
+      const first = await list(byHostname(1, everyDevice), substringDb, cache, mode);
+      expect(first.result.totalCount).toBe(all);
+      expect(hostnamesOf(first.result.json)).toEqual(
+        hostnames.rows.slice(0, 10).map((row) => row.hostname),
+      );
+      // The count reads every device; the page, its own eleven rows along the hostname index.
+      expect(first.read).toBeLessThanOrEqual(all + 50);
+      // The total now held (the next page's), the page alone: no row beyond the walk's.
+      const next = await list(byHostname(2, everyDevice), substringDb, cache, mode);
+      expect(next.result.totalCount).toBe(all);
+      expect(hostnamesOf(next.result.json)).toEqual(
+        hostnames.rows.slice(10, 20).map((row) => row.hostname),
+      );
+      expect(next.read).toBeLessThanOrEqual(50);
     },
   );
 });

@@ -59,6 +59,13 @@ export interface ColumnDefinition {
    * rows, and the list needs no `(column, id)` index beside it (list.ts, orderOf).
    */
   unique?: boolean;
+  /**
+   * A trigram index (pg_trgm, `gin_trgm_ops`) on this column serves its substring lookups
+   * (`__ic`, `__isw`, `__iew`, `__ie`): a list filtered by one reads its matching rows first
+   * whenever its exact total is small (list.ts, matchedByTrigrams). Checked against the tables
+   * like `unique` (test/trigram-columns.test.ts).
+   */
+  trigramIndexed?: boolean;
   /** Another resource this column points to; a dangling value is a 400 naming the column. */
   references?: string;
   /**

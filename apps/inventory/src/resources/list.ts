@@ -4,6 +4,7 @@ import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
 import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
+import { FILTER_FIRST_ROWS } from './filter-frequencies.js';
 import { type ListCache, POSITION_STEP } from './list-cache.js';
 import {
   type Condition,
@@ -114,9 +115,10 @@ interface ListShape {
   /**
    * Filter first: the matching rows are read by the filters' own indexes and then sorted, when
    * the statement is planned for its values, no index serves its sort and a filter matches few
-   * rows (FilterFrequencies.filterFirst; listStatement).
+   * rows (FilterFrequencies.filterFirst; listStatement). `byTotal`: the statement decides by the
+   * exact total it reads anyway, for substring filters no counter can weigh (matchedByTrigrams).
    */
-  filterFirst: boolean;
+  filterFirst: boolean | 'byTotal';
   /**
    * A page of JSON text at least a block deep: its statement walks to it for ids only and
    * reports the position map's block ends it passes (list-cache.ts).
@@ -255,6 +257,21 @@ function totalOf(
            ELSE ${counted} END`;
 }
 
+/**
+ * Whether a condition is a substring search a trigram index serves: `?q=` (every searched
+ * resource's search expression has one) or a substring lookup of a column declaring one
+ * (`trigramIndexed`). Read through that index, its matching rows cost their number.
+ */
+export function matchedByTrigrams(definition: ResourceDefinition, condition: Condition): boolean {
+  if (condition.operator === 'search') return true;
+  return (
+    SUBSTRING_LOOKUPS.has(condition.operator) &&
+    definition.columns[condition.column]?.trigramIndexed === true
+  );
+}
+
+const SUBSTRING_LOOKUPS: ReadonlySet<string> = new Set(['ic', 'isw', 'iew', 'ie']);
+
 /** Whether a list of these conditions reads a maintained count (never counts its rows). */
 export function totalIsMaintained(
   definition: ResourceDefinition,
@@ -371,8 +388,20 @@ function listStatement(
   // PostgreSQL from merging them back into a walk along the sort. For `vendor=Adtran` by model
   // and hostname at 100,000 devices: 40 ms walking the model index past every other vendor's
   // models, 1.7 ms reading Adtran's 1,898 rows.
-  const rowsOf = (alias: string, more: readonly RawBuilder<unknown>[], whole: boolean) => {
-    if (!shape.filterFirst) {
+  //
+  // Filter first `byTotal`, the statement holds both ways, each under a gate on the exact total
+  // (read before the page, in `total_rows`): PostgreSQL runs only the branch whose gate holds (a one-time
+  // filter) and plans each as it would alone. A substring's matches are what its plan cannot
+  // guess: for `hostname__ic=6346` (20 devices of 100,000) by hostname it walked the hostname
+  // index for 20 ms; by id, the primary key for 55 ms; read filter first, 0.2 ms each.
+  const filterFirstGate = sql`(SELECT total FROM total_rows) <= ${param('filter_first_rows')}`;
+  const rowsOf = (
+    alias: string,
+    more: readonly RawBuilder<unknown>[],
+    whole: boolean,
+    filterFirst: boolean,
+  ) => {
+    if (!filterFirst) {
       return sql`${table} AS ${sql.ref(alias)} ${whereOf([...conditionsFor(alias), ...more])}`;
     }
     const selected = whole
@@ -392,67 +421,90 @@ function listStatement(
     ),
   ]);
   const outerColumns = [...columns, ...timestampKeys.map(keyText)];
+  /** The page, and for a page that walks its position map the walk, read one way. */
+  const pageOf = (filterFirst: boolean, gate: readonly RawBuilder<unknown>[]) => {
+    let page: RawBuilder<unknown>;
+    let walk: RawBuilder<unknown> | undefined;
+    if (shape.walk) {
+      const startAfter =
+        shape.after === null ? [] : [keysetCondition(definition, order, shape.after, param, 'k')];
+      // Walks to the page reading only what orders the rows (an index-only scan where a
+      // (filter, sort, id) index exists) and numbering them, then reads the page's own rows by id.
+      // The walk starts after the row the position map names, if any, so it skips fewer than a
+      // block; the last row of every block it passes goes back to the map (__positions below).
+      walk = sql`SELECT ${sql.join(keys.map((key) => sql.ref(`k.${key.column}`)))},
+          row_number() OVER (ORDER BY ${orderBy('k')}) AS __n
+        FROM ${rowsOf('k', [...startAfter, ...gate], false, filterFirst)}
+        ORDER BY ${orderBy('k')} LIMIT ${param('walk_limit')}`;
+      // Each of the page's rows by its id (a nested loop over the primary key): OFFSET 0 keeps
+      // PostgreSQL from merging the lookup into a join, which for a walk of the size of the table
+      // it would answer by hashing the whole table.
+      page = sql`SELECT ${pageColumns} FROM w CROSS JOIN LATERAL (
+          SELECT * FROM ${table} AS r WHERE r.id = w.id OFFSET 0
+        ) AS t WHERE w.__n > ${param('offset')}`;
+    } else if (shape.after !== null) {
+      const keyset = keysetCondition(definition, order, shape.after, param, 't');
+      page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [keyset, ...gate], true, filterFirst)}
+        ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
+    } else if (shape.idsFirst) {
+      // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
+      // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
+      // table just the page's rows, instead of every row it skips.
+      //
+      // A first page with two filters or more, planned once, goes the same way: its one plan
+      // must serve every pair of values. Asked for whole rows, PostgreSQL's plan for
+      // `status = $1 AND vendor = $2 ORDER BY created_at` walked the created_at index testing
+      // each row: cheap for a common pair, the whole table for a rare one (at 100,000 devices,
+      // 3,515 buffers and 16 ms for a pair of 50 rows, against 233 buffers and 0.5 ms from the
+      // covering index). Asked for ids, only the covering indexes answer without the table, so
+      // the plan takes one of them whatever the values.
+      //
+      // So does a page with one filter sorted in the table's own order (INSERTION_ORDERED):
+      // `vendor = $1 ORDER BY created_at DESC` walked the created_at index, and for a vendor
+      // whose newest device was 60,000 devices old that took 14 ms, against 0.5 ms from the
+      // vendor's index. With one filter and another sort the plan reads the filter's own index
+      // range, and whole rows from it cost less than rows by id; asked for ids there, PostgreSQL
+      // sometimes read all of a vendor's entries from a wider index and sorted them (the `mixed`
+      // reads fell by a third).
+      //
+      // A page read filter first goes the same way: the sort needs only the sort values and ids,
+      // which an index may hold (`(vendor, status, model, hostname)` for a vendor's rows by model).
+      //
+      // Each row is then read by its id, as the walk's are: joined plainly, a plan made once for
+      // any LIMIT expects a tenth of the matching rows and hashes the whole table to join them
+      // (2,932 buffers and 32 ms for a page of 51 rows, against 209 buffers and 0.24 ms).
+      page = sql`SELECT ${pageColumns} FROM (
+          SELECT k.id FROM ${rowsOf('k', gate, false, filterFirst)} ORDER BY ${orderBy('k')}
+          LIMIT ${param('limit')} OFFSET ${param('offset')}
+        ) AS keys CROSS JOIN LATERAL (
+          SELECT * FROM ${table} AS r WHERE r.id = keys.id OFFSET 0
+        ) AS t`;
+    } else {
+      page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', gate, true, filterFirst)} ORDER BY ${orderBy('t')}
+        LIMIT ${param('limit')} OFFSET ${param('offset')}`;
+    }
+    return { page, walk };
+  };
   let page: RawBuilder<unknown>;
   let walk: RawBuilder<unknown> | undefined;
-  if (shape.walk) {
-    const startAfter =
-      shape.after === null ? [] : [keysetCondition(definition, order, shape.after, param, 'k')];
-    // Walks to the page reading only what orders the rows (an index-only scan where a
-    // (filter, sort, id) index exists) and numbering them, then reads the page's own rows by id.
-    // The walk starts after the row the position map names, if any, so it skips fewer than a
-    // block; the last row of every block it passes goes back to the map (__positions below).
-    walk = sql`SELECT ${sql.join(keys.map((key) => sql.ref(`k.${key.column}`)))},
-        row_number() OVER (ORDER BY ${orderBy('k')}) AS __n
-      FROM ${rowsOf('k', startAfter, false)}
-      ORDER BY ${orderBy('k')} LIMIT ${param('walk_limit')}`;
-    // Each of the page's rows by its id (a nested loop over the primary key): OFFSET 0 keeps
-    // PostgreSQL from merging the lookup into a join, which for a walk of the size of the table
-    // it would answer by hashing the whole table.
-    page = sql`SELECT ${pageColumns} FROM w CROSS JOIN LATERAL (
-        SELECT * FROM ${table} AS r WHERE r.id = w.id OFFSET 0
-      ) AS t WHERE w.__n > ${param('offset')}`;
-  } else if (shape.after !== null) {
-    const keyset = keysetCondition(definition, order, shape.after, param, 't');
-    page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [keyset], true)}
-      ORDER BY ${orderBy('t')} LIMIT ${param('limit')}`;
-  } else if (shape.idsFirst) {
-    // A deep page walks `offset` index entries. Walking them for ids only lets PostgreSQL use
-    // an index-only scan (the (filter, sort, id) indexes hold all it needs) and read from the
-    // table just the page's rows, instead of every row it skips.
-    //
-    // A first page with two filters or more, planned once, goes the same way: its one plan
-    // must serve every pair of values. Asked for whole rows, PostgreSQL's plan for
-    // `status = $1 AND vendor = $2 ORDER BY created_at` walked the created_at index testing
-    // each row: cheap for a common pair, the whole table for a rare one (at 100,000 devices,
-    // 3,515 buffers and 16 ms for a pair of 50 rows, against 233 buffers and 0.5 ms from the
-    // covering index). Asked for ids, only the covering indexes answer without the table, so
-    // the plan takes one of them whatever the values.
-    //
-    // So does a page with one filter sorted in the table's own order (INSERTION_ORDERED):
-    // `vendor = $1 ORDER BY created_at DESC` walked the created_at index, and for a vendor
-    // whose newest device was 60,000 devices old that took 14 ms, against 0.5 ms from the
-    // vendor's index. With one filter and another sort the plan reads the filter's own index
-    // range, and whole rows from it cost less than rows by id; asked for ids there, PostgreSQL
-    // sometimes read all of a vendor's entries from a wider index and sorted them (the `mixed`
-    // reads fell by a third).
-    //
-    // A page read filter first goes the same way: the sort needs only the sort values and ids,
-    // which an index may hold (`(vendor, status, model, hostname)` for a vendor's rows by model).
-    //
-    // Each row is then read by its id, as the walk's are: joined plainly, a plan made once for
-    // any LIMIT expects a tenth of the matching rows and hashes the whole table to join them
-    // (2,932 buffers and 32 ms for a page of 51 rows, against 209 buffers and 0.24 ms).
-    page = sql`SELECT ${pageColumns} FROM (
-        SELECT k.id FROM ${rowsOf('k', [], false)} ORDER BY ${orderBy('k')}
-        LIMIT ${param('limit')} OFFSET ${param('offset')}
-      ) AS keys CROSS JOIN LATERAL (
-        SELECT * FROM ${table} AS r WHERE r.id = keys.id OFFSET 0
-      ) AS t`;
+  if (shape.filterFirst === 'byTotal') {
+    const first = pageOf(true, [filterFirstGate]);
+    const along = pageOf(false, [sql`NOT (${filterFirstGate})`]);
+    const either = (one: RawBuilder<unknown>, other: RawBuilder<unknown>) =>
+      sql`(${one}) UNION ALL (${other})`;
+    // A walk's page reads the walk's rows by id: one page over the two walks.
+    walk = first.walk && along.walk ? either(first.walk, along.walk) : undefined;
+    page = shape.walk ? first.page : either(first.page, along.page);
   } else {
-    page = sql`SELECT ${pageColumns} FROM ${rowsOf('t', [], true)} ORDER BY ${orderBy('t')}
-      LIMIT ${param('limit')} OFFSET ${param('offset')}`;
+    ({ page, walk } = pageOf(shape.filterFirst, []));
   }
-  const total = totalOf(definition, shape.parsed, shape.ranges, param);
+  const counted = totalOf(definition, shape.parsed, shape.ranges, param);
+  // Gated on the total, the statement reads it first, once.
+  const byTotal = shape.filterFirst === 'byTotal';
+  const totalStep = byTotal
+    ? sql`, total_rows AS MATERIALIZED (SELECT ${counted} AS total FROM v)`
+    : sql``;
+  const total = byTotal ? sql`(SELECT total FROM total_rows)` : counted;
   if (shape.json !== null) {
     // One row: the page's records joined into one JSON text (no row reaches the server), how
     // many rows were read (one more than the page says another page follows), the first row's
@@ -470,7 +522,7 @@ function listStatement(
           FROM w WHERE w.__n % ${param('step')} = 0 )`
       : sql`NULL`;
     return sql`
-      WITH ${versionStep(param)},
+      WITH ${versionStep(param)}${totalStep},
       ${walk ? sql`w AS MATERIALIZED (${walk}),` : sql``}
       p AS MATERIALIZED (${page}),
       q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
@@ -486,7 +538,7 @@ function listStatement(
       ) AS last ON true`;
   }
   return sql`
-    WITH ${versionStep(param)}
+    WITH ${versionStep(param)}${totalStep}
     SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
       ${sql.join(outerColumns.map((column) => sql.ref(`p.${column}`)))}
     FROM v LEFT JOIN LATERAL (${page}) AS p ON true
@@ -675,6 +727,16 @@ async function readPage(
     // Without a counted value to weigh there is nothing to read the counts for.
     request.conditions.some((condition) => countedValues(definition, condition) > 0) &&
     cache.frequencies.filterFirst(db, definition.table, request.conditions);
+  // A substring's matches no counter holds and no plan can guess: the statement decides by the
+  // exact total it reads anyway (listStatement). Unless an exact filter fixes the sort's column,
+  // whose index then serves the page whatever the substring.
+  const byTotal =
+    !filterFirst &&
+    !planned &&
+    request.conditions.some((condition) => matchedByTrigrams(definition, condition)) &&
+    !request.conditions.some(
+      (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
+    );
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
@@ -688,7 +750,7 @@ async function readPage(
           request.conditions.length > 0 &&
           INSERTION_ORDERED.has(keys[0]?.column ?? 'id')) ||
         filterFirst),
-    filterFirst,
+    filterFirst: byTotal ? 'byTotal' : filterFirst,
     walk,
     after: after ? after.map((value) => value === null) : null,
     columns,
@@ -710,6 +772,7 @@ async function readPage(
       offset: skip,
       walk_limit: skip + request.limit + 1,
       step: POSITION_STEP,
+      filter_first_rows: FILTER_FIRST_ROWS,
       cached_version: cachedCount?.version ?? null,
       cached_count: cachedCount?.count ?? null,
       ...Object.fromEntries((after ?? []).map((value, index) => [afterParam(index), value])),

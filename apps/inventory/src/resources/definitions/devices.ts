@@ -25,7 +25,13 @@ export const devices: ResourceDefinition = {
   briefFields: ['hostname'],
   search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],
   columns: {
-    hostname: text({ required: true, unique: true, filterable: true, sortable: true }),
+    hostname: text({
+      required: true,
+      unique: true,
+      filterable: true,
+      sortable: true,
+      trigramIndexed: true,
+    }),
     ip: ipAddress({ required: true, filterable: true, sortable: true }),
     vendor: text({ filterable: true, sortable: true, counted: true }),
     model: text({ filterable: true, sortable: true }),
