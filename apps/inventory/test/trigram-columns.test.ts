@@ -3,7 +3,7 @@ import { openTestStore } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyDatabase, type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import { RESOURCES } from '../src/resources/index.js';
+import { DEFINITIONS, declaredColumns } from './declared-columns.js';
 
 /**
  * A list filtered by a substring reads its matching rows first when its exact total is small
@@ -39,13 +39,9 @@ describe('columns declared trigramIndexed', () => {
     const indexed = (await trigramIndexes())
       .filter((row) => row.column_name !== null)
       .map((row) => `${row.table_name}.${row.column_name}`);
-    const declared = RESOURCES.flatMap((definition) =>
-      Object.entries(definition.columns)
-        .filter(([, column]) => column.trigramIndexed === true)
-        .map(([name]) => `${definition.table}.${name}`),
-    );
+    const declared = declaredColumns((column) => column.trigramIndexed === true);
     expect(declared).toContain('devices.hostname');
-    expect([...declared].sort()).toEqual([...indexed].sort());
+    expect(declared).toEqual([...indexed].sort());
   });
 
   it('and every searched resource’s search expression has one', async () => {
@@ -54,7 +50,7 @@ describe('columns declared trigramIndexed', () => {
         .filter((row) => row.column_name === null)
         .map((row) => row.table_name),
     );
-    const searched = RESOURCES.filter((definition) => definition.search !== undefined);
+    const searched = DEFINITIONS.filter((definition) => definition.search !== undefined);
     expect(searched.map((definition) => definition.table)).toContain('devices');
     for (const definition of searched) expect(expressions).toContain(definition.table);
   });

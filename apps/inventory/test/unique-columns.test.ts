@@ -2,12 +2,8 @@ import type { Store } from '@netops/store';
 import { openTestStore } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs } from '../src/audit/definition.js';
-import { apiTokens } from '../src/auth/api-tokens-routes.js';
 import { type AnyDatabase, type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
-import { events } from '../src/events/definition.js';
-import { RESOURCES } from '../src/resources/index.js';
-import { users } from '../src/users/definition.js';
+import { DEFINITIONS, declaredColumns } from './declared-columns.js';
 
 /**
  * A column declared `unique` orders a list by itself, without an id to break ties (list.ts,
@@ -16,8 +12,6 @@ import { users } from '../src/users/definition.js';
  * column alone, and each such constraint be declared (else its sorts keep a tie-breaker and
  * need an index of their own for nothing).
  */
-
-const DEFINITIONS = [...RESOURCES, users, apiTokens, events, auditLogs];
 
 let store: Store<Database>;
 let db: AnyDatabase;
@@ -48,12 +42,8 @@ describe('columns declared unique', () => {
         ),
       )
       .map((row) => `${row.table_name}.${row.column_name}`);
-    const declared = DEFINITIONS.flatMap((definition) =>
-      Object.entries(definition.columns)
-        .filter(([, column]) => column.unique === true)
-        .map(([name]) => `${definition.table}.${name}`),
-    );
+    const declared = declaredColumns((column) => column.unique === true);
     expect(declared).toContain('devices.hostname');
-    expect([...declared].sort()).toEqual([...backed].sort());
+    expect(declared).toEqual([...backed].sort());
   });
 });
