@@ -8,6 +8,7 @@
 // 8. Hostile Host headers: never a 5xx, only 421 or the route's answer.
 // 10. Password guessing from many addresses at once against one account: bounded by the account
 //    lock-out, the owner still signs in from a known address.
+import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -93,6 +94,29 @@ const lane = async (first) => {
 Promise.all([lane(0), lane(1)]).then(() => { agent.destroy(); parentPort.postMessage(tally); });
 `;
 
+interface BareServer {
+  url: URL;
+  stop: () => void;
+}
+
+/** A bare node:http server in a process of its own, answering every request at once. */
+async function startBareServer(): Promise<BareServer> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:http').createServer((_, res) => res.end('ok'))
+        .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+  });
+  return { url: new URL(`http://127.0.0.1:${port}`), stop: () => child.kill() };
+}
+
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -102,7 +126,9 @@ describe('hostile bodies at the full rate limit of four clients', () => {
   const RATE_LIMIT = 100;
   const WINDOW_MS = SOAK ? 60_000 : 10_000;
   let server: ServerProcess;
+  let bareServer: BareServer;
   beforeAll(async () => {
+    bareServer = await startBareServer();
     server = await spawnServer({
       env: {
         DATABASE_URL: 'memory://',
@@ -111,7 +137,10 @@ describe('hostile bodies at the full rate limit of four clients', () => {
       },
     });
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    bareServer?.stop();
+    await server?.stop();
+  });
 
   it('keeps another client’s /health p99 within 50 ms of the machine’s own', async () => {
     const url = new URL(server.url);
@@ -135,12 +164,12 @@ describe('hostile bodies at the full rate limit of four clients', () => {
     ];
 
     const attackMs = SOAK ? 120_000 : 12_000;
-    const prober = async (durationMs: number) => {
+    const prober = async (durationMs: number, target = url) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1, localAddress: '127.0.0.1' });
       const latencies: number[] = [];
       const from = performance.now();
       while (performance.now() - from < durationMs) {
-        const answer = await send(agent, url, 'GET', '/health');
+        const answer = await send(agent, target, 'GET', '/health');
         expect(answer.status).toBe(200);
         latencies.push(answer.ms);
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -169,7 +198,13 @@ describe('hostile bodies at the full rate limit of four clients', () => {
           worker.once('error', reject);
         }),
     );
-    const [latencies, ...tallies] = await Promise.all([prober(attackMs), ...attacks]);
+    // A bare server probed at the same moments: what the machine itself gives any process while
+    // the attack and whatever else runs beside this suite share its cores.
+    const [latencies, bare, ...tallies] = await Promise.all([
+      prober(attackMs),
+      prober(attackMs, bareServer.url),
+      ...attacks,
+    ]);
     const statuses: Record<string, number> = {};
     for (const tally of tallies as Array<Record<string, number>>) {
       for (const [status, count] of Object.entries(tally)) {
@@ -196,6 +231,11 @@ describe('hostile bodies at the full rate limit of four clients', () => {
         p50: Number(percentile(quiet, 50).toFixed(1)),
         p99: Number(percentile(quiet, 99).toFixed(1)),
       },
+      bareServerMeanwhile: {
+        probes: bare.length,
+        p50: Number(percentile(bare as number[], 50).toFixed(1)),
+        p99: Number(percentile(bare as number[], 99).toFixed(1)),
+      },
       health: {
         probes: health.length,
         p50: Number(percentile(health, 50).toFixed(1)),
@@ -214,7 +254,11 @@ describe('hostile bodies at the full rate limit of four clients', () => {
     // figures are still reported; the CPU bound above holds whatever the load). The machine's
     // own noise, measured before the attack, is added: the load average lags a 12 s attack by
     // most of a minute, and a p99 of 14 ms without any attack was seen beside 52 ms under it.
-    const bound = 50 * loadPerCore + percentile(quiet, 99);
+    // So is a bare server's p99 at the same moments, if higher: other suites starting beside
+    // this one load the machine after the quiet measure (62 ms against a bound of 56 was seen
+    // so). A service the attack itself slowed would stand out from both.
+    const machine = Math.max(percentile(quiet, 99), percentile(bare as number[], 99));
+    const bound = 50 * loadPerCore + machine;
     if (loadPerCore <= 4) expect(percentile(health, 99)).toBeLessThan(bound);
     else
       console.info(`[inventory-reliability] /health p99 not judged: load ${loadPerCore} per core`);
