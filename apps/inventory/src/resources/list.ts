@@ -719,12 +719,13 @@ async function readPage(
   // Only for a list planned for its values: planned once, its filters and sort are a pair the
   // declared list indexes serve (plannedOnce). A sort by the id alone, or starting with a column
   // a filter fixes, is served by that column's own index.
+  const sortFixedByFilter = request.conditions.some(
+    (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
+  );
   const filterFirst =
     !planned &&
     keys[0]?.column !== 'id' &&
-    !request.conditions.some(
-      (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
-    ) &&
+    !sortFixedByFilter &&
     // Without a counted value to weigh there is nothing to read the counts for.
     request.conditions.some((condition) => countedValues(definition, condition) > 0) &&
     cache.frequencies.filterFirst(db, definition.table, request.conditions);
@@ -735,9 +736,7 @@ async function readPage(
     !filterFirst &&
     !planned &&
     request.conditions.some((condition) => matchedByTrigrams(definition, condition)) &&
-    !request.conditions.some(
-      (condition) => condition.operator === 'exact' && condition.column === keys[0]?.column,
-    );
+    !sortFixedByFilter;
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
