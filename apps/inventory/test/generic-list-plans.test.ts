@@ -177,6 +177,49 @@ describe('lists planned once for all values', () => {
   });
 });
 
+describe('pages that start at or past the end of their list', () => {
+  // A deep page walks to its first row along the list's order (readList). Asked for a page
+  // past the last matching row, the walk used to pass every matching row, or for a sort no
+  // index serves with the filters the whole index of the sort, to find nothing. The statement
+  // reads the exact total first and runs the walk only when the page starts before it.
+  const offline = [exact('status', 'offline'), exact('vendor', 'Cisco')];
+  it.each(['force_generic_plan', 'force_custom_plan'] as const)(
+    'read no row when the total is maintained (%s)',
+    async (mode) => {
+      // The pair's 20 devices, kept by its value counter: page 15 of ten starts at 140.
+      const { result, read } = await list(byHostname(15, ...offline), db, new ListCache(), mode);
+      expect(result.totalCount).toBe(RARE);
+      expect(JSON.parse(result.json ?? 'null')).toEqual([]);
+      expect(result.nextKey).toBeUndefined();
+      // Walked, the covering index's 1,000 entries before the pair's rows, and then theirs.
+      expect(read).toBe(0);
+    },
+  );
+
+  it.each(['force_generic_plan', 'force_custom_plan'] as const)(
+    'read only what the count reads when it must be counted, and the last page whole (%s)',
+    async (mode) => {
+      // No counter holds `ip`: every device has this address, and the total is counted.
+      const everyDevice = exact('ip', '192.0.2.1');
+      const all = DEVICES + RARE + NEWEST;
+      const hostnames = await sql<{ hostname: string }>`
+        SELECT hostname FROM devices ORDER BY hostname DESC LIMIT 10`.execute(db);
+      const lastPage = Math.ceil(all / 10);
+      const last = await list(byHostname(lastPage, everyDevice), db, new ListCache(), mode);
+      expect(last.result.totalCount).toBe(all);
+      expect(
+        JSON.parse(last.result.json ?? '[]').map((row: { hostname: string }) => row.hostname),
+      ).toEqual(hostnames.rows.map((row) => row.hostname).reverse());
+      expect(last.result.nextKey).toBeUndefined();
+      const past = await list(byHostname(lastPage + 1, everyDevice), db, new ListCache(), mode);
+      expect(past.result.totalCount).toBe(all);
+      expect(JSON.parse(past.result.json ?? 'null')).toEqual([]);
+      // The count's rows; the walk would have read every one of them again.
+      expect(past.read).toBeLessThanOrEqual(all + 50);
+    },
+  );
+});
+
 describe('lists sorted by a unique column that is never null', () => {
   // No two devices share a hostname, so a sort by hostname needs no id to break ties: its
   // unique constraint's index orders the rows alone, and no `(hostname, id)` index costs every
