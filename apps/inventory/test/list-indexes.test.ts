@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
+import { sortableColumns } from '../src/resources/definition.js';
 import { RESOURCES, resourceByName } from '../src/resources/index.js';
 import { orderOf as listOrderOf } from '../src/resources/list.js';
 import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
@@ -184,6 +185,75 @@ describe('indexes of the common lists', () => {
       const types = nodesOf(explained['QUERY PLAN'][0].Plan).map((node) => node['Node Type']);
       expect(types).not.toContain('Sort');
       expect(types).not.toContain('Incremental Sort');
+    },
+  );
+});
+
+/**
+ * Every other sortable column of a resource with common lists, whose own `(column, id)` index
+ * carries the common filters (migration 025): not a common filter or sort (the list indexes
+ * serve those with every common filter) nor a unique column never null (it orders alone, from
+ * its unique key).
+ */
+const otherSorts = RESOURCES.flatMap((definition) => {
+  const filters = definition.commonLists?.filters ?? [];
+  const sorts = definition.commonLists?.sorts ?? [];
+  if (filters.length === 0) return [];
+  return sortableColumns(definition)
+    .filter((column) => !filters.includes(column) && !sorts.includes(column))
+    .filter((column) => listOrderOf(definition, [{ column, direction: 'asc' }]).length > 1)
+    .map((sort) => ({ table: definition.table, sort, filters }));
+});
+
+describe('indexes of the other sorts', () => {
+  it('carry the common filters, for every sortable column but the common ones and a unique one never null', async () => {
+    expect(otherSorts.map(({ sort }) => sort)).toContain('last_seen');
+    const names = otherSorts.map(({ table, sort }) => `${table}_${sort}_idx`);
+    const installed = await sql<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(${names})
+      ORDER BY indexname`.execute(db);
+    expect(
+      installed.rows.map((row) => ({
+        indexname: row.indexname,
+        columns: /\((.*)\)$/.exec(row.indexdef)?.[0],
+      })),
+    ).toEqual(
+      otherSorts
+        .map(({ table, sort, filters }) => ({
+          indexname: `${table}_${sort}_idx`,
+          columns: `(${sort}, id) INCLUDE (${filters.join(', ')})`,
+        }))
+        .sort((a, b) => (a.indexname < b.indexname ? -1 : 1)),
+    );
+  });
+
+  it.each(otherSorts)(
+    'let a walk sorted by $sort test the common filters on its entries, reading no row from the table',
+    async ({ table, sort, filters }) => {
+      const values: Record<string, string> = { vendor: 'Juniper', status: 'active', role: 'core' };
+      const conditions = filters.map((column) => sql`${sql.ref(column)} = ${values[column]}`);
+      const order = orderOf(sort, 'desc');
+      // The walk along the sort's index, as PostgreSQL takes it when the filters match many rows
+      // (made certain here by leaving it nothing else to take): the list statement's walk reads
+      // what orders the rows and nothing else.
+      const scans = await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL enable_sort = off`.execute(trx);
+        await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+        const plan = await sql<ExplainedRow>`
+        EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
+        SELECT id, ${sql.ref(sort)} FROM ${sql.table(table)}
+        WHERE ${sql.join(conditions, sql` AND `)}
+        ORDER BY ${sql.join(order)} LIMIT 100 OFFSET 200`.execute(trx);
+        const [explained] = plan.rows;
+        if (!explained) throw new Error('EXPLAIN returned no plan');
+        return nodesOf(explained['QUERY PLAN'][0].Plan).filter((node) =>
+          node['Node Type'].includes('Scan'),
+        );
+      });
+      expect(scans.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
+        ['Index Only Scan', `${table}_${sort}_idx`],
+      ]);
+      expect(scans[0]?.['Heap Fetches']).toBe(0);
     },
   );
 });

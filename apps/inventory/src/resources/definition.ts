@@ -207,7 +207,9 @@ export interface ResourceDefinition {
    * is tested on the index entry: no sort of the matching rows, no row read from the table
    * before the page (migration 021 creates the same indexes; test/list-indexes.test.ts checks
    * both agree and that lists use them). Their statements are planned once per connection
-   * (plannedOnce in list.ts): one plan serves every value.
+   * (plannedOnce in list.ts): one plan serves every value. Every other sortable column's own
+   * `(column, id)` index INCLUDEs `filters` too, so a walk along any sort tests them on the
+   * index entry (migration 025; the same test checks it).
    */
   commonLists?: {
     filters: readonly string[];
