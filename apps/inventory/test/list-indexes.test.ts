@@ -36,6 +36,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => store?.close());
 
+/** A value of each common filter that the data set holds. */
+const COMMON_FILTER_VALUES: Record<string, string> = {
+  vendor: 'Juniper',
+  status: 'active',
+  role: 'core',
+};
+
 /** Each declared (filter, sort) pair, and each filter in id order (a list without sortby). */
 const declared = RESOURCES.flatMap((definition) =>
   (definition.commonLists?.filters ?? []).flatMap((filter) =>
@@ -118,9 +125,8 @@ describe('indexes of the common lists', () => {
   it.each(declared.filter((pair) => pair.others.length > 0))(
     'serve a deep page filtered by $filter and another common filter, sorted by $sort, from the index alone',
     async ({ table, filter, sort, others }) => {
-      const values: Record<string, string> = { vendor: 'Juniper', status: 'active', role: 'core' };
       const conditions = [filter, others[0] as string].map(
-        (column) => sql`${sql.ref(column)} = ${values[column]}`,
+        (column) => sql`${sql.ref(column)} = ${COMMON_FILTER_VALUES[column]}`,
       );
       const order = orderOf(sort, 'desc');
       // The list statement's walk (list.ts): what orders the rows, nothing else.
@@ -230,8 +236,9 @@ describe('indexes of the other sorts', () => {
   it.each(otherSorts)(
     'let a walk sorted by $sort test the common filters on its entries, reading no row from the table',
     async ({ table, sort, filters }) => {
-      const values: Record<string, string> = { vendor: 'Juniper', status: 'active', role: 'core' };
-      const conditions = filters.map((column) => sql`${sql.ref(column)} = ${values[column]}`);
+      const conditions = filters.map(
+        (column) => sql`${sql.ref(column)} = ${COMMON_FILTER_VALUES[column]}`,
+      );
       const order = orderOf(sort, 'desc');
       // The walk along the sort's index, as PostgreSQL takes it when the filters match many rows
       // (made certain here by leaving it nothing else to take): the list statement's walk reads

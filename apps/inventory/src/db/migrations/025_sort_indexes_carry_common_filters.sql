@@ -14,16 +14,13 @@
 -- unique key serves its sort, 023). `(serial_number, id)` takes the usual name,
 -- `devices_serial_number_idx`.
 
-CREATE FUNCTION cover_sort_indexes(tbl text, sorts text[], filters text[], renamed text[])
+CREATE FUNCTION cover_sort_indexes(tbl text, sorts text[], filters text[])
 RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
   s text;
   carried text := (SELECT string_agg(format('%I', f), ', ') FROM unnest(filters) AS f);
 BEGIN
-  FOREACH s IN ARRAY renamed LOOP
-    EXECUTE format('DROP INDEX IF EXISTS %I', format('%s_%s_id_idx', tbl, s));
-  END LOOP;
   FOREACH s IN ARRAY sorts LOOP
     EXECUTE format('DROP INDEX IF EXISTS %I', format('%s_%s_idx', tbl, s));
     EXECUTE format('CREATE INDEX %I ON %I (%I, id) INCLUDE (%s)',
@@ -32,11 +29,12 @@ BEGIN
 END
 $$;
 
+DROP INDEX IF EXISTS devices_serial_number_id_idx;
+
 -- What devices.ts declares: its sortable columns besides the common filters and sorts.
 SELECT cover_sort_indexes(
   'devices',
   ARRAY['ip', 'model', 'os', 'os_version', 'serial_number', 'rack_position', 'last_seen'],
-  ARRAY['vendor', 'status', 'role'],
-  ARRAY['serial_number']);
+  ARRAY['vendor', 'status', 'role']);
 
-DROP FUNCTION cover_sort_indexes(text, text[], text[], text[]);
+DROP FUNCTION cover_sort_indexes(text, text[], text[]);
