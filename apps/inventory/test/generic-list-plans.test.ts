@@ -343,9 +343,10 @@ describe('lists filtered by a substring', () => {
     expect(cache.stats.walksFromPosition).toBe(1);
   });
 
-  // Planned for its own pattern: a plan made for any pattern reckons with few matches and reads
-  // them all either way, as it did before the total decided.
-  it.each(['force_custom_plan'] as const)(
+  // Planned once for any pattern too (substringsPlannedOnce): a plan made for any pattern
+  // reckons with few matches, and would read them all through the trigram index, but on the way
+  // along the sort the substring is only tested (`IS TRUE`), never looked up.
+  it.each(['force_custom_plan', 'force_generic_plan'] as const)(
     'walk the sort for a common one, reading no more than its count does (%s)',
     async (mode) => {
       const all = COMMON + RARE;

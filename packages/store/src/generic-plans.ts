@@ -10,8 +10,8 @@ import { instanceVariant } from './instance-variants.js';
  * of the table is read, and PostgreSQL goes on planning every call of every list: for a varied
  * list, planning is about a quarter of the statement's time. A caller that knows a statement's
  * best plan does not depend on its values (an exact match and an order served by one index,
- * say) sends it here; a text search, whose best plan depends on the pattern's length, stays on
- * the ordinary connections.
+ * say) sends it here; a text search whose best plan depends on the pattern's length (one from
+ * which no trigram can be drawn) stays on the ordinary connections.
  */
 
 const genericPlans = instanceVariant();
@@ -20,8 +20,8 @@ const genericPlans = instanceVariant();
 export const registerGenericPlans = genericPlans.register;
 
 /**
- * The instance that runs statements on `db`'s generic-plan connections, or `db` itself where
- * the store has none (PGlite, one session) or inside a transaction (which must stay on its own
- * connection).
+ * The instance that runs statements on `db`'s generic-plan connections, or `db` itself inside a
+ * transaction (which must stay on its own connection). The embedded store, one session, sets
+ * the mode around each statement the instance runs instead (pglite-statements.ts).
  */
 export const withGenericPlans = genericPlans.of;

@@ -10,6 +10,7 @@ import {
   prepareEmbeddedTemplate,
   prepareMigratedTemplateWith,
 } from './embedded.js';
+import { registerGenericPlans } from './generic-plans.js';
 import { migrate } from './migrate.js';
 import { listenPGlite } from './notifications.js';
 import { ConnectionLease, PGliteDialect } from './pglite-dialect.js';
@@ -111,7 +112,14 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   });
   const lease = new ConnectionLease();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease) });
-  registerWritesFirst(db, new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, true) }));
+  registerWritesFirst(
+    db,
+    new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, 'writes first') }),
+  );
+  registerGenericPlans(
+    db,
+    new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, 'generic plans') }),
+  );
   return {
     kind: inMemory ? 'memory' : 'embedded',
     description: inMemory

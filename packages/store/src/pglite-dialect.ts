@@ -65,12 +65,19 @@ export class ConnectionLease {
 class PGliteConnection implements DatabaseConnection {
   readonly #statements: NamedStatements;
 
-  constructor(pglite: PGlite) {
+  constructor(
+    pglite: PGlite,
+    private readonly genericPlans: boolean,
+  ) {
     this.#statements = namedStatementsOf(pglite);
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.#statements.run<R>(compiled.sql, compiled.parameters);
+    const result = await this.#statements.run<R>(
+      compiled.sql,
+      compiled.parameters,
+      this.genericPlans,
+    );
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -90,15 +97,15 @@ class PGliteDriver implements Driver {
   constructor(
     private readonly pglite: PGlite,
     private readonly lease: ConnectionLease,
-    private readonly write: boolean,
+    private readonly role: PGliteRole,
   ) {
-    this.#connection = new PGliteConnection(pglite);
+    this.#connection = new PGliteConnection(pglite, role === 'generic plans');
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.lease.acquire(this.write);
+    await this.lease.acquire(this.role === 'writes first');
     return this.#connection;
   }
 
@@ -125,20 +132,26 @@ class PGliteDriver implements Driver {
 }
 
 /**
+ * What an instance on the one PGlite session is for: the ordinary statements, writes that go
+ * ahead of waiting reads (writes-first.ts), or statements planned once (generic-plans.ts).
+ */
+export type PGliteRole = 'ordinary' | 'writes first' | 'generic plans';
+
+/**
  * A Kysely dialect on `pglite`, lending its connection through `lease`: the instances of one
- * PGlite share one lease, `write` telling the writes-first instance from the ordinary one.
+ * PGlite share one lease, `role` telling them apart.
  */
 export class PGliteDialect implements Dialect {
   constructor(
     private readonly pglite: PGlite,
     private readonly lease = new ConnectionLease(),
-    private readonly write = false,
+    private readonly role: PGliteRole = 'ordinary',
   ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite, this.lease, this.write);
+    return new PGliteDriver(this.pglite, this.lease, this.role);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

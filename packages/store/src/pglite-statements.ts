@@ -48,9 +48,31 @@ export class NamedStatements {
 
   constructor(private readonly pglite: PGlite) {}
 
-  run<R>(text: string, values: readonly unknown[]): Promise<Results<R>> {
+  /**
+   * Runs `text` with `values`; with `genericPlan`, under `plan_cache_mode = force_generic_plan`
+   * (generic-plans.ts), which the server store keeps on connections of their own and the one
+   * session here sets for this statement alone.
+   */
+  run<R>(text: string, values: readonly unknown[], genericPlan = false): Promise<Results<R>> {
     // PGlite's own lock for a sequence of protocol messages, as its query() takes.
-    return this.pglite.runExclusive(() => this.#run<R>(text, values));
+    return this.pglite.runExclusive(async () => {
+      if (!genericPlan) return this.#run<R>(text, values);
+      // Set and reset around the statement, so no other statement (a transaction's least of
+      // all) ever runs under it. Inside a transaction that is rolled back, both are undone
+      // with it and the session keeps the setting it had before. PostgreSQL reads the setting
+      // at each call of a prepared statement, so one prepared text serves both ways.
+      await this.#simpleQuery('SET plan_cache_mode = force_generic_plan');
+      try {
+        return await this.#run<R>(text, values);
+      } finally {
+        await this.#simpleQuery('RESET plan_cache_mode');
+      }
+    });
+  }
+
+  /** A statement without values, sent as a simple query (PostgreSQL's own implicit commit). */
+  async #simpleQuery(text: string): Promise<void> {
+    await this.#send(protocol.serialize.query(text));
   }
 
   async #run<R>(text: string, values: readonly unknown[]): Promise<Results<R>> {

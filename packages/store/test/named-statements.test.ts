@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../src/index.js';
+import { openStore, type Store, withGenericPlans } from '../src/index.js';
 
 /**
  * The embedded store parses each statement text once per session and afterwards only binds and
@@ -113,6 +113,37 @@ describe('named statements (embedded store)', () => {
     const answer = await names().catch((error: { code?: string }) => error);
     if (!('rows' in answer)) expect(answer.code).toBe('0A000');
     expect((await names()).rows).toEqual([{ name: 'part-1' }]);
+  });
+
+  it('plans a statement once for the instance of statements planned once, and for no other', async () => {
+    const generic = withGenericPlans(store.db);
+    expect(generic).not.toBe(store.db);
+    const mode = (on: typeof store.db) =>
+      sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(on);
+    expect((await mode(generic)).rows).toEqual([{ mode: 'force_generic_plan' }]);
+    expect((await mode(store.db)).rows).toEqual([{ mode: 'auto' }]);
+    // One text, both ways: PostgreSQL reads the setting at each call.
+    const byName = (on: typeof store.db, name: string) =>
+      on.selectFrom('part').select('id').where('name', '=', name).execute();
+    for (let call = 1; call <= 3; call += 1) {
+      expect(await byName(generic, `part-${call + 2}`)).toEqual([{ id: call + 2 }]);
+      expect(await byName(store.db, `part-${call + 2}`)).toEqual([{ id: call + 2 }]);
+    }
+    const counts = await sql<{ generic: number; custom: number }>`
+      SELECT generic_plans::int AS generic, custom_plans::int AS custom
+      FROM pg_prepared_statements WHERE statement LIKE '%from "part" where "name" =%'
+        AND statement NOT LIKE '%pg_prepared_statements%'`.execute(store.db);
+    expect(counts.rows).toEqual([{ generic: 3, custom: 3 }]);
+    // A statement that fails under the setting leaves the session as it was.
+    await expect(sql`SELECT 1 / ${0}::int`.execute(generic)).rejects.toMatchObject({
+      code: '22012',
+    });
+    expect((await mode(store.db)).rows).toEqual([{ mode: 'auto' }]);
+    // Inside a transaction, the transaction's own statements (the instance is not used there).
+    await store.db.transaction().execute(async (trx) => {
+      expect(withGenericPlans(trx)).toBe(trx);
+      expect((await mode(trx)).rows).toEqual([{ mode: 'auto' }]);
+    });
   });
 
   it('keeps at most 200 statements prepared, closing the least recently used', async () => {

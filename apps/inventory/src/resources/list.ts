@@ -272,6 +272,43 @@ export function matchedByTrigrams(definition: ResourceDefinition, condition: Con
 
 const SUBSTRING_LOOKUPS: ReadonlySet<string> = new Set(['ic', 'isw', 'iew', 'ie']);
 
+/**
+ * Three letters or digits in a row: a text pg_trgm surely draws a trigram from, so its index
+ * looks up the matches. From a text like `12` it draws none and reads the whole index.
+ */
+const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
+
+/**
+ * Whether a list searched by substrings alone (`?q=`, `hostname__ic=`) is planned once, for
+ * any text: every substring gives the trigram index something to look up, and the list has no
+ * other filter and at most one sort key. Its statement reads the exact total first and the
+ * page either through the trigram index (few matches) or along the sort (many), each way under
+ * a gate on that total (listStatement), so its best plan does not depend on the text; planned
+ * for each text, planning took two thirds of a call (0.9 of 1.3 ms for `hostname__ic`, 1.1 of
+ * 1.25 ms for `q`, at 100,000 devices). Any other text stays planned for its value, where
+ * PostgreSQL reads the table rather than the whole trigram index. With an exact filter
+ * beside the substring, a plan made once combined both indexes where the plan for the values
+ * reads one (1.4 ms against 0.3 ms): those stay planned for their values too.
+ */
+export function substringsPlannedOnce(
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+  ranges: readonly RangeFilter[],
+  sort: readonly SortKey[],
+): boolean {
+  return (
+    ranges.length === 0 &&
+    sort.length <= 1 &&
+    conditions.length > 0 &&
+    conditions.every(
+      (condition) =>
+        matchedByTrigrams(definition, condition) &&
+        typeof condition.value === 'string' &&
+        TRIGRAM_RUN.test(condition.value),
+    )
+  );
+}
+
 /** Whether a list of these conditions reads a maintained count (never counts its rows). */
 export function totalIsMaintained(
   definition: ResourceDefinition,
@@ -334,9 +371,10 @@ const orderByOf = (keys: readonly SortKey[], alias: string): RawBuilder<unknown>
 /**
  * Whether a list's best plan is the same whatever its values: exact matches on the declared
  * common filters, in id order or by one of the common sorts (each such pair has its index,
- * migration 021), with no range and no text match. Its statement is then planned once per
- * connection (withGenericPlans): PostgreSQL would otherwise plan it again on every call. A
- * resource that declares no common lists qualifies only unfiltered in id order.
+ * migration 021), with no range and no text match (substringsPlannedOnce weighs those). Its
+ * statement is then planned once per connection (withGenericPlans): PostgreSQL would otherwise
+ * plan it again on every call. A resource that declares no common lists qualifies only
+ * unfiltered in id order.
  */
 export function plannedOnce(
   definition: ResourceDefinition,
@@ -371,14 +409,19 @@ function listStatement(
   // Written `(…) IS TRUE`, a filter cannot be the condition of an index scan, so the plan made
   // once walks the leading filter's index and tests the others on its entries (the covering
   // indexes include them).
-  const conditionsFor = (alias: string) =>
-    conditionsOf(definition, shape.parsed, shape.ranges, param, alias).map((condition, index) =>
-      shape.lead !== null &&
-      index < shape.parsed.length &&
-      shape.parsed[index]?.column !== shape.lead
-        ? sql`(${condition}) IS TRUE`
-        : condition,
-    );
+  //
+  // So is a substring on the way along the sort of a statement that decides by its total: that
+  // way runs only for many matches, which a walk along the sort's index finds soonest, and a
+  // plan made once for any text would otherwise read them all through the trigram index.
+  const conditionsFor = (alias: string, alongTheSort: boolean) =>
+    conditionsOf(definition, shape.parsed, shape.ranges, param, alias).map((condition, index) => {
+      const parsed = shape.parsed[index];
+      const tested =
+        parsed !== undefined &&
+        ((shape.lead !== null && parsed.column !== shape.lead) ||
+          (alongTheSort && matchedByTrigrams(definition, parsed)));
+      return tested ? sql`(${condition}) IS TRUE` : condition;
+    });
   const keys = keysOf(shape.sort);
   const order = orderOf(definition, shape.sort);
   // The rows a page is chosen from, as `alias`, and the conditions they must meet besides the
@@ -403,12 +446,13 @@ function listStatement(
     filterFirst: boolean,
   ) => {
     if (!filterFirst) {
-      return sql`${table} AS ${sql.ref(alias)} ${whereOf([...conditionsFor(alias), ...more])}`;
+      const along = shape.filterFirst === 'byTotal';
+      return sql`${table} AS ${sql.ref(alias)} ${whereOf([...conditionsFor(alias, along), ...more])}`;
     }
     const selected = whole
       ? sql`*`
       : sql.join(keys.map((key) => sql.ref(`${alias}.${key.column}`)));
-    return sql`(SELECT ${selected} FROM ${table} AS ${sql.ref(alias)} ${whereOf(conditionsFor(alias))} OFFSET 0)
+    return sql`(SELECT ${selected} FROM ${table} AS ${sql.ref(alias)} ${whereOf(conditionsFor(alias, false))} OFFSET 0)
       AS ${sql.ref(alias)} ${whereOf(more)}`;
   };
   const orderBy = (alias: string) => orderByOf(order, alias);
@@ -744,6 +788,8 @@ async function readPage(
     !planned &&
     request.conditions.some((condition) => matchedByTrigrams(definition, condition)) &&
     !sortFixedByFilter;
+  const substringsOnce =
+    byTotal && substringsPlannedOnce(definition, request.conditions, ranges, request.sort);
   const shape = {
     conditions: request.conditions.map(conditionShape),
     ranges: rangeShape(ranges),
@@ -770,7 +816,7 @@ async function readPage(
     JSON.stringify(['list', definition.table, shape]),
     (param) => listStatement(definition, { ...shape, parsed: request.conditions }, param),
   );
-  const result = await (planned ? withGenericPlans(db) : db).executeQuery<Row>(
+  const result = await (planned || substringsOnce ? withGenericPlans(db) : db).executeQuery<Row>(
     template.bind({
       table: definition.table,
       // One more than the page: whether it exists says whether another page follows.
