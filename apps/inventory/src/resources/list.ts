@@ -274,9 +274,10 @@ const SUBSTRING_LOOKUPS: ReadonlySet<string> = new Set(['ic', 'isw', 'iew', 'ie'
 
 /**
  * Three letters or digits in a row: a text pg_trgm surely draws a trigram from, so its index
- * looks up the matches. From a text like `12` it draws none and reads the whole index.
+ * looks up the matches. From a text like `12` it draws none and reads the whole index. ASCII
+ * only: whether pg_trgm counts other letters as such depends on the database's locale.
  */
-const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
+const TRIGRAM_RUN = /[A-Za-z0-9]{3}/;
 
 /**
  * Whether a list searched by substrings alone (`?q=`, `hostname__ic=`) is planned once, for
