@@ -75,44 +75,45 @@ const neutralised = (text: RawBuilder<unknown>) =>
 /**
  * One cell as text, written as the JSON answers write the value: timestamps in UTC with
  * milliseconds (`2024-05-01T10:00:00.123Z`), booleans `true`/`false`, tags joined with commas in
- * one cell, a JSON column as PostgreSQL writes its JSON; a null stays null. `neutralise` says
- * whether the text is one a spreadsheet could take for a formula (every text, tags and JSON
- * included).
+ * one cell, a JSON column as PostgreSQL writes its JSON; a null stays null. `freeText` says
+ * whether the text may hold any character (every text, tags and JSON included): such a cell is
+ * one a spreadsheet could take for a formula, and one that may need quotes. The others (numbers,
+ * ids, timestamps, booleans) are written with letters, digits and `-`, `:` and `.` alone.
  */
 function cellText(
   definition: ResourceDefinition,
   column: string,
   alias: string,
-): { text: RawBuilder<unknown>; neutralise: boolean } {
+): { text: RawBuilder<unknown>; freeText: boolean } {
   const ref = sql.ref(`${alias}.${column}`);
   if (isTimestamp(definition, column)) {
     return {
       text: sql`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      neutralise: false,
+      freeText: false,
     };
   }
   const spec = definition.columns[column];
   switch (spec ? kindOf(spec) : 'uuid') {
     case 'integer':
     case 'uuid':
-      return { text: sql`${ref}::text`, neutralise: false };
+      return { text: sql`${ref}::text`, freeText: false };
     case 'boolean':
       return {
         text: sql`CASE WHEN ${ref} THEN 'true' WHEN NOT ${ref} THEN 'false' END`,
-        neutralise: false,
+        freeText: false,
       };
     case 'tags':
     case 'list':
-      return { text: sql`array_to_string(${ref}, ',')`, neutralise: true };
+      return { text: sql`array_to_string(${ref}, ',')`, freeText: true };
     default:
-      return { text: sql`${ref}::text`, neutralise: true };
+      return { text: sql`${ref}::text`, freeText: true };
   }
 }
 
 /** One cell as exported: its text (cellText), neutralised where it must be; a null is null. */
 function cellOf(definition: ResourceDefinition, column: string, alias: string) {
-  const { text, neutralise } = cellText(definition, column, alias);
-  return neutralise ? neutralised(text) : text;
+  const { text, freeText } = cellText(definition, column, alias);
+  return freeText ? neutralised(text) : text;
 }
 
 /** Every cell of a row for COPY: an empty text written as nothing, as a null is (not as `""`). */
@@ -147,12 +148,19 @@ export const csvLine =
     }));
     const computed = sql.join(texts.map(({ name, text }) => sql`${text} AS ${sql.ref(name)}`));
     const cells = sql.join(
-      texts.map(({ name, neutralise }) => {
+      texts.map(({ name, freeText }) => {
         const text = sql.ref(`texts.${name}`);
-        return sql`coalesce(${neutralise ? neutralised(text) : text}, '') AS ${sql.ref(name)}`;
+        return sql`coalesce(${freeText ? neutralised(text) : text}, '') AS ${sql.ref(name)}`;
       }),
     );
-    const record = sql.join(texts.map(({ name }) => quoted(sql.ref(`cells.${name}`))));
+    // Only a free text can hold a quote, a comma or a line break: the others are written as
+    // they are. Testing them too took the batches of 100,000 devices from 1.28 s to 1.49 s.
+    const record = sql.join(
+      texts.map(({ name, freeText }) => {
+        const ref = sql.ref(`cells.${name}`);
+        return freeText ? quoted(ref) : ref;
+      }),
+    );
     return sql`(SELECT concat_ws(',', ${record})
     FROM (SELECT ${cells} FROM (SELECT ${computed} OFFSET 0) AS texts OFFSET 0) AS cells)`;
   };
