@@ -79,6 +79,17 @@ const list = (page: number, conditions: ListRequest['conditions']): ListRequest 
 });
 
 describe('statements planned once', () => {
+  it('run without parallel workers, as the embedded store always does', async () => {
+    // A plan made once for any LIMIT reckons on a tenth of the matching rows, and a parallel
+    // read and sort of them all then looks cheaper than a few entries of an index in order
+    // (generic-plans.ts in the store). The embedded store has no worker processes at all.
+    const workers = (on: AnyDatabase) =>
+      sql<{
+        workers: string;
+      }>`SELECT current_setting('max_parallel_workers_per_gather') AS workers`.execute(on);
+    expect((await workers(withGenericPlans(db))).rows).toEqual([{ workers: '0' }]);
+  });
+
   it('a common list (exact filter, common sort) is planned once, whatever its values', async () => {
     const cache = new ListCache(false);
     for (let call = 0; call < 8; call += 1) {

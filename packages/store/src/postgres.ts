@@ -319,7 +319,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const queue = new CheckoutQueue(config.poolSize ?? DEFAULT_POOL_SIZE);
   const { pool, db, writesFirst } = openPool<DB>(url, config, queryTimeoutMs, unbounded, queue);
   registerWritesFirst(db, writesFirst);
-  // A pool of its own (opened lazily, as any pool's connections are), since the setting belongs
+  // A pool of its own (opened lazily, as any pool's connections are), since the settings belong
   // to a session: see generic-plans.ts.
   const generic = openPool<DB>(
     url,
@@ -327,7 +327,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
     queryTimeoutMs,
     unbounded,
     queue,
-    'SET plan_cache_mode = force_generic_plan',
+    'SET plan_cache_mode = force_generic_plan; SET max_parallel_workers_per_gather = 0',
   );
   registerGenericPlans(db, generic.db);
   registerCopyOut(db as unknown as Kysely<never>, (text, deadlineMs) =>
