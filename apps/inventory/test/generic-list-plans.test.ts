@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
 import { FILTER_FIRST_ROWS } from '../src/resources/filter-frequencies.js';
 import { resourceByName } from '../src/resources/index.js';
-import { type ListRequest, listRows } from '../src/resources/list.js';
+import { type ListRequest, listRows, plannedOnce, type SortKey } from '../src/resources/list.js';
 import { ListCache } from '../src/resources/list-cache.js';
 import type { Condition } from '../src/resources/lookups.js';
 import {
@@ -175,6 +175,57 @@ describe('lists planned once for all values', () => {
     // The walk to the page (1,000 index entries and the page's 11) and the page's rows by id.
     expect(read).toBeLessThan(1000 + 11 + 11 + 50);
   });
+});
+
+describe('lists by a common sort on several keys', () => {
+  const modelThenName: SortKey[] = [
+    { column: 'model', direction: 'asc' },
+    { column: 'hostname', direction: 'desc' },
+  ];
+  const reversed: SortKey[] = [
+    { column: 'model', direction: 'desc' },
+    { column: 'hostname', direction: 'asc' },
+  ];
+  const vendor = [exact('vendor', 'Adtran')];
+
+  it('are planned once as declared and all reversed, not with one key turned', () => {
+    expect(plannedOnce(definition, vendor, [], modelThenName)).toBe(true);
+    expect(plannedOnce(definition, vendor, [], reversed)).toBe(true);
+    expect(plannedOnce(definition, [], [], reversed)).toBe(true);
+    // Another order of the same columns is another sort, which no index of theirs serves.
+    expect(
+      plannedOnce(definition, vendor, [], [modelThenName[0] as SortKey, reversed[1] as SortKey]),
+    ).toBe(false);
+    expect(plannedOnce(definition, vendor, [], modelThenName.toReversed())).toBe(false);
+    expect(plannedOnce(definition, vendor, [], [modelThenName[0] as SortKey])).toBe(false);
+  });
+
+  it.each([
+    ['as declared', modelThenName],
+    ['reversed', reversed],
+  ])(
+    'read a filter’s page %s from its index in a plan made once for any value',
+    async (_, sort) => {
+      const { result, read, nodes } = await list({
+        page: 1,
+        limit: 10,
+        sort,
+        conditions: vendor,
+        json: ['id', 'hostname'],
+      });
+      expect(result.totalCount).toBe(NEWEST);
+      // No model is set: the hostname alone orders them, descending as declared.
+      const names = Array.from({ length: NEWEST }, (_, n) => `gp-y${String(n).padStart(4, '0')}`);
+      expect(
+        JSON.parse(result.json ?? '[]').map((row: { hostname: string }) => row.hostname),
+      ).toEqual((sort === reversed ? names : names.toReversed()).slice(0, 10));
+      expect(nodes.map((node) => node['Index Name'])).toContain(
+        'devices_vendor_model_hostname_desc_list_idx',
+      );
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Incremental Sort');
+      expect(read).toBeLessThan(50);
+    },
+  );
 });
 
 describe('pages that start at or past the end of their list', () => {

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
-import { sortableColumns } from '../src/resources/definition.js';
+import { commonSortKeys, commonSortName, sortableColumns } from '../src/resources/definition.js';
 import { RESOURCES, resourceByName } from '../src/resources/index.js';
-import { orderOf as listOrderOf } from '../src/resources/list.js';
+import { orderOf as listOrderOf, type SortKey } from '../src/resources/list.js';
 import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
 
 /**
@@ -29,6 +29,7 @@ beforeAll(async () => {
     vendor: VENDORS[n % VENDORS.length] as string,
     status: n % 3 === 0 ? 'offline' : 'active',
     role: n % 2 === 0 ? 'core' : 'edge',
+    model: `m-${n % 7}`,
     // Bulk creates: each 400 devices share one created_at.
     created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 400) * 60_000),
   }));
@@ -43,17 +44,37 @@ const COMMON_FILTER_VALUES: Record<string, string> = {
   role: 'core',
 };
 
-/** Each declared (filter, sort) pair, and each filter in id order (a list without sortby). */
+/**
+ * Each declared (filter, sort) pair, and each filter in id order (a list without sortby): the
+ * sort's name in the index's (`model_hostname_desc`) and its keys, none for id order.
+ */
 const declared = RESOURCES.flatMap((definition) =>
   (definition.commonLists?.filters ?? []).flatMap((filter) =>
-    [...(definition.commonLists?.sorts ?? []), 'id'].map((sort) => ({
+    [...(definition.commonLists?.sorts ?? []), 'id' as const].map((sort) => ({
       table: definition.table,
       filter,
-      sort,
+      sort: commonSortName(sort),
+      keys: sort === 'id' ? [] : commonSortKeys(sort),
       others: (definition.commonLists?.filters ?? []).filter((other) => other !== filter),
     })),
   ),
 );
+
+/** Each declared sort on several keys, whose unfiltered lists have an index of their own. */
+const severalKeys = RESOURCES.flatMap((definition) =>
+  (definition.commonLists?.sorts ?? [])
+    .filter((sort) => typeof sort !== 'string')
+    .map((sort) => ({
+      table: definition.table,
+      sort: commonSortName(sort),
+      keys: commonSortKeys(sort),
+      filters: definition.commonLists?.filters ?? [],
+    })),
+);
+
+/** The keys of an index, as pg_indexes writes them. */
+const indexKeys = (keys: readonly SortKey[]) =>
+  keys.map((key) => (key.direction === 'desc' ? `${key.column} DESC` : key.column));
 
 /** Each declared pair, sorted ascending and descending. */
 const inBothDirections = declared.flatMap((pair) => [
@@ -64,13 +85,16 @@ const inBothDirections = declared.flatMap((pair) => [
 const devices = resourceByName('devices');
 
 /**
- * The list statement's own order for a sort key (id for id order): the key, then id unless the
- * key is unique (list.ts).
+ * The list statement's own order for a declared sort's keys (none for id order), as declared
+ * or all reversed: the keys, then id unless the last is unique (list.ts).
  */
-const orderOf = (sort: string, direction: 'asc' | 'desc') =>
-  listOrderOf(devices, sort === 'id' ? [] : [{ column: sort, direction }]).map(
-    (key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`,
-  );
+const orderOf = (keys: readonly SortKey[], direction: 'asc' | 'desc') =>
+  listOrderOf(
+    devices,
+    direction === 'asc'
+      ? keys
+      : keys.map((key) => ({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' })),
+  ).map((key) => sql`${sql.ref(key.column)} ${sql.raw(key.direction)}`);
 
 describe('indexes of the common lists', () => {
   it('exist for exactly the (filter, sort) pairs the definitions declare', async () => {
@@ -78,14 +102,19 @@ describe('indexes of the common lists', () => {
     const installed = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE '%\\_list\\_idx'
       ORDER BY indexname`.execute(db);
-    const expected = declared
-      .map(({ table, filter, sort, others }) => ({
+    expect(severalKeys.map(({ sort }) => sort)).toContain('model_hostname_desc');
+    const expected = [
+      ...declared.map(({ table, filter, sort, keys, others }) => ({
         indexname: `${table}_${filter}_${sort}_list_idx`,
-        columns: `(${sort === 'id' ? filter : `${filter}, ${sort}`}, id)${
+        columns: `(${[filter, ...indexKeys(keys)].join(', ')}, id)${
           others.length > 0 ? ` INCLUDE (${others.join(', ')})` : ''
         }`,
-      }))
-      .sort((a, b) => (a.indexname < b.indexname ? -1 : 1));
+      })),
+      ...severalKeys.map(({ table, sort, keys, filters }) => ({
+        indexname: `${table}_${sort}_list_idx`,
+        columns: `(${indexKeys(keys).join(', ')}, id) INCLUDE (${filters.join(', ')})`,
+      })),
+    ].sort((a, b) => (a.indexname < b.indexname ? -1 : 1));
     expect(
       installed.rows.map((row) => ({
         indexname: row.indexname,
@@ -96,10 +125,10 @@ describe('indexes of the common lists', () => {
 
   it.each(inBothDirections)(
     'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range',
-    async ({ table, filter, sort, direction }) => {
+    async ({ table, filter, sort, keys, direction }) => {
       if (sort === 'id' && direction === 'desc') return; // id order is ascending only
       const value = filter === 'vendor' ? 'Juniper' : filter === 'status' ? 'active' : 'core';
-      const order = orderOf(sort, direction);
+      const order = orderOf(keys, direction);
       const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(filter)} = ${value}
@@ -124,15 +153,15 @@ describe('indexes of the common lists', () => {
 
   it.each(declared.filter((pair) => pair.others.length > 0))(
     'serve a deep page filtered by $filter and another common filter, sorted by $sort, from the index alone',
-    async ({ table, filter, sort, others }) => {
+    async ({ table, filter, keys, others }) => {
       const conditions = [filter, others[0] as string].map(
         (column) => sql`${sql.ref(column)} = ${COMMON_FILTER_VALUES[column]}`,
       );
-      const order = orderOf(sort, 'desc');
+      const order = orderOf(keys, 'desc');
       // The list statement's walk (list.ts): what orders the rows, nothing else.
       const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
-      SELECT id, ${sql.ref(sort)} FROM ${sql.table(table)} WHERE ${sql.join(conditions, sql` AND `)}
+      SELECT ${sql.join(['id', ...keys.map((key) => key.column)].map((column) => sql.ref(column)))} FROM ${sql.table(table)} WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)} LIMIT 100 OFFSET 200`.execute(db);
       const [explained] = plan.rows;
       if (!explained) throw new Error('EXPLAIN returned no plan');
@@ -147,11 +176,11 @@ describe('indexes of the common lists', () => {
 
   it.each(inBothDirections)(
     'serve a deep page filtered by $filter, sorted by $sort $direction, from one index range in a plan made once for any value',
-    async ({ table, filter, sort, direction }) => {
+    async ({ table, filter, sort, keys, direction }) => {
       if (sort === 'id' && direction === 'desc') return;
       // The common lists run planned once per connection (withGenericPlans): one plan for every
       // filter value, page size and offset, which must still be the index range.
-      const order = orderOf(sort, direction);
+      const order = orderOf(keys, direction);
       const explained = await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
         await sql`PREPARE common_list_probe(text, int, int) AS
@@ -182,7 +211,7 @@ describe('indexes of the common lists', () => {
   it.each(['asc', 'desc'] as const)(
     'serve an unfiltered page sorted by created_at %s past a bulk create without sorting',
     async (direction) => {
-      const order = orderOf('created_at', direction);
+      const order = orderOf([{ column: 'created_at', direction: 'asc' }], direction);
       const plan = await sql<ExplainedRow>`
       EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)
       SELECT id FROM devices ORDER BY ${sql.join(order)} LIMIT 20 OFFSET 40`.execute(db);
@@ -191,6 +220,40 @@ describe('indexes of the common lists', () => {
       const types = nodesOf(explained['QUERY PLAN'][0].Plan).map((node) => node['Node Type']);
       expect(types).not.toContain('Sort');
       expect(types).not.toContain('Incremental Sort');
+    },
+  );
+
+  it.each(
+    severalKeys.flatMap((sort) => [
+      { ...sort, direction: 'asc' as const },
+      { ...sort, direction: 'desc' as const },
+    ]),
+  )(
+    'serve an unfiltered page sorted by $sort, read $direction, from its own index in a plan made once',
+    async ({ table, sort, keys, direction }) => {
+      const order = orderOf(keys, direction);
+      const explained = await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+        await sql`PREPARE several_keys_probe(int, int) AS
+          SELECT id FROM ${sql.table(table)} ORDER BY ${sql.join(order)} LIMIT $1 OFFSET $2`.execute(
+          trx,
+        );
+        try {
+          const plan = await sql<ExplainedRow>`
+            EXPLAIN (FORMAT JSON) EXECUTE several_keys_probe(100, 400)`.execute(trx);
+          return plan.rows[0];
+        } finally {
+          await sql`DEALLOCATE several_keys_probe`.execute(trx);
+        }
+      });
+      if (!explained) throw new Error('EXPLAIN returned no plan');
+      const nodes = nodesOf(explained['QUERY PLAN'][0].Plan);
+      expect(nodes.map((node) => [node['Node Type'], node['Index Name']])).toContainEqual([
+        'Index Only Scan',
+        `${table}_${sort}_list_idx`,
+      ]);
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort');
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Incremental Sort');
     },
   );
 });
@@ -239,12 +302,14 @@ describe('indexes of the other sorts', () => {
       const conditions = filters.map(
         (column) => sql`${sql.ref(column)} = ${COMMON_FILTER_VALUES[column]}`,
       );
-      const order = orderOf(sort, 'desc');
+      const order = orderOf([{ column: sort, direction: 'asc' }], 'desc');
       // The walk along the sort's index, as PostgreSQL takes it when the filters match many rows
-      // (made certain here by leaving it nothing else to take): the list statement's walk reads
-      // what orders the rows and nothing else.
+      // (made certain here by leaving it nothing else to take, not even a filter's index on a
+      // sort of several keys starting with the column, ordered by id within each value): the list
+      // statement's walk reads what orders the rows and nothing else.
       const scans = await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL enable_sort = off`.execute(trx);
+        await sql`SET LOCAL enable_incremental_sort = off`.execute(trx);
         await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
         const plan = await sql<ExplainedRow>`
         EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)

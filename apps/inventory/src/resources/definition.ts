@@ -209,11 +209,13 @@ export interface ResourceDefinition {
    * both agree and that lists use them). Their statements are planned once per connection
    * (plannedOnce in list.ts): one plan serves every value. Every other sortable column's own
    * `(column, id)` index INCLUDEs `filters` too, so a walk along any sort tests them on the
-   * index entry (migration 025; the same test checks it).
+   * index entry (migration 025; the same test checks it). A sort on several keys
+   * (CommonSort) has an index per filter in the same way, and one of its own that INCLUDEs every
+   * filter (migration 026).
    */
   commonLists?: {
     filters: readonly string[];
-    sorts: readonly string[];
+    sorts: readonly CommonSort[];
   };
   /** Order of a list without `sortby` (then by id); by id alone when absent. */
   defaultSort?: readonly { column: string; direction: 'asc' | 'desc' }[];
@@ -260,6 +262,47 @@ export interface ResourceDefinition {
   putChangesFieldsSent?: boolean;
   /** A one-line summary per endpoint in the API document. */
   summaries?: Partial<Record<ResourceOperation, string>>;
+}
+
+/**
+ * A sort of the common lists: a column, ascending or descending, or several sort keys written as
+ * `sortby` takes them (`['model:asc', 'hostname:desc']`), in that order or all reversed. A
+ * btree index is read either way, but only as a whole: the keys' directions relative to each
+ * other are the index's own, so they are part of the declaration.
+ */
+export type CommonSort = string | readonly `${string}:${'asc' | 'desc'}`[];
+
+/** A common sort's keys: a column alone ascending. */
+export function commonSortKeys(sort: CommonSort): { column: string; direction: 'asc' | 'desc' }[] {
+  if (typeof sort === 'string') return [{ column: sort, direction: 'asc' }];
+  return sort.map((key) => {
+    const [column = '', direction] = key.split(':');
+    return { column, direction: direction === 'desc' ? 'desc' : 'asc' };
+  });
+}
+
+/**
+ * What a common sort's list indexes are named after: the column (`hostname`), or each key with
+ * the descending ones marked (`model_hostname_desc`).
+ */
+export const commonSortName = (sort: CommonSort): string =>
+  commonSortKeys(sort)
+    .map((key) => (key.direction === 'desc' ? `${key.column}_desc` : key.column))
+    .join('_');
+
+/** Whether a list's sort keys are a common sort, read forwards or backwards. */
+export function isCommonSort(
+  sort: CommonSort,
+  keys: readonly { column: string; direction: 'asc' | 'desc' }[],
+): boolean {
+  const declared = commonSortKeys(sort);
+  if (declared.length !== keys.length) return false;
+  if (typeof sort === 'string') return keys[0]?.column === sort;
+  const reversed = keys[0]?.direction !== declared[0]?.direction;
+  return declared.every(
+    (key, index) =>
+      keys[index]?.column === key.column && (keys[index]?.direction === key.direction) !== reversed,
+  );
 }
 
 export interface ResourceLabel {

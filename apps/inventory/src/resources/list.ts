@@ -3,7 +3,12 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
 import { type ParameterOf, statementTemplate } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
-import { type ResourceDefinition, sortableColumns, systemColumnsOf } from './definition.js';
+import {
+  isCommonSort,
+  type ResourceDefinition,
+  sortableColumns,
+  systemColumnsOf,
+} from './definition.js';
 import { FILTER_FIRST_ROWS } from './filter-frequencies.js';
 import { type ListCache, POSITION_STEP } from './list-cache.js';
 import {
@@ -372,7 +377,7 @@ const orderByOf = (keys: readonly SortKey[], alias: string): RawBuilder<unknown>
 /**
  * Whether a list's best plan is the same whatever its values: exact matches on the declared
  * common filters, in id order or by one of the common sorts (each such pair has its index,
- * migration 021), with no range and no text match (substringsPlannedOnce weighs those). Its
+ * migrations 021 and 026), with no range and no text match (substringsPlannedOnce weighs those). Its
  * statement is then planned once per connection (withGenericPlans): PostgreSQL would otherwise
  * plan it again on every call. A resource that declares no common lists qualifies only
  * unfiltered in id order.
@@ -383,12 +388,13 @@ export function plannedOnce(
   ranges: readonly RangeFilter[],
   sort: readonly SortKey[],
 ): boolean {
-  if (ranges.length > 0 || sort.length > 1) return false;
+  if (ranges.length > 0) return false;
   const common = definition.commonLists ?? { filters: [], sorts: [] };
   return (
     conditions.every(
       (condition) => condition.operator === 'exact' && common.filters.includes(condition.column),
-    ) && sort.every((key) => common.sorts.includes(key.column))
+    ) &&
+    (sort.length === 0 || common.sorts.some((declared) => isCommonSort(declared, sort)))
   );
 }
 
@@ -514,7 +520,8 @@ function listStatement(
       // reads fell by a third).
       //
       // A page read filter first goes the same way: the sort needs only the sort values and ids,
-      // which an index may hold (`(vendor, status, model, hostname)` for a vendor's rows by model).
+      // which an index may hold (`(vendor, model, hostname DESC, id)` for a vendor's rows by model
+      // alone).
       //
       // Each row is then read by its id, as the walk's are: joined plainly, a plan made once for
       // any LIMIT expects a tenth of the matching rows and hashes the whole table to join them

@@ -61,10 +61,11 @@ export const devices: ResourceDefinition = {
     ['tags', 'tags'],
     ['tags', 'vendor'],
   ],
-  // A NetBox-style device list: narrowed to a vendor, a status or a role, by name or newest first.
+  // A NetBox-style device list: narrowed to a vendor, a status or a role, by name, newest first,
+  // or by model and then name descending (the `mixed` benchmark's two-key sort).
   commonLists: {
     filters: ['vendor', 'status', 'role'],
-    sorts: ['hostname', 'created_at'],
+    sorts: ['hostname', 'created_at', ['model:asc', 'hostname:desc']],
   },
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
