@@ -93,19 +93,24 @@ const tags = (...values: string[]): Condition => ({
 const hostnames = (json: string | undefined) =>
   JSON.parse(json ?? '[]').map((row: { hostname: string }) => row.hostname);
 
-describe('a list whose sort no index serves with its filter', () => {
-  // By operating system, then hostname descending: a sort of two keys no index serves with a
-  // filter (the OS's own index carries the filters, but not the hostname).
-  const byOs = (...conditions: Condition[]): ListRequest => ({
+/** The first page of ten by `column` ascending, then hostname descending, as JSON text. */
+const byThenNameDescending =
+  (column: string) =>
+  (...conditions: Condition[]): ListRequest => ({
     page: 1,
     limit: 10,
     sort: [
-      { column: 'os', direction: 'asc' },
+      { column, direction: 'asc' },
       { column: 'hostname', direction: 'desc' },
     ],
     conditions,
     json: ['id', 'hostname'],
   });
+
+describe('a list whose sort no index serves with its filter', () => {
+  // By operating system, then hostname descending: a sort of two keys no index serves with a
+  // filter (the OS's own index carries the filters, but not the hostname).
+  const byOs = byThenNameDescending('os');
   const expected = ADTRAN.toSorted(
     (a, b) => a.os.localeCompare(b.os) || b.hostname.localeCompare(a.hostname),
   )
@@ -174,16 +179,7 @@ describe('a list whose sort no index serves with its filter', () => {
 });
 
 describe('a list by a common sort on several keys', () => {
-  const byModelThenName = (...conditions: Condition[]): ListRequest => ({
-    page: 1,
-    limit: 10,
-    sort: [
-      { column: 'model', direction: 'asc' },
-      { column: 'hostname', direction: 'desc' },
-    ],
-    conditions,
-    json: ['id', 'hostname'],
-  });
+  const byModelThenName = byThenNameDescending('model');
   const expectedOf = (vendor: string) =>
     rows
       .filter((row) => row.vendor === vendor)
