@@ -377,10 +377,10 @@ const orderByOf = (keys: readonly SortKey[], alias: string): RawBuilder<unknown>
 /**
  * Whether a list's best plan is the same whatever its values: exact matches on the declared
  * common filters, in id order or by one of the common sorts (each such pair has its index,
- * migrations 021 and 026), with no range and no text match (substringsPlannedOnce weighs those). Its
- * statement is then planned once per connection (withGenericPlans): PostgreSQL would otherwise
- * plan it again on every call. A resource that declares no common lists qualifies only
- * unfiltered in id order.
+ * migrations 021 and 026), with no range and no text match (substringsPlannedOnce weighs
+ * those). Its statement is then planned once per connection (withGenericPlans): PostgreSQL
+ * would otherwise plan it again on every call. A resource that declares no common lists
+ * qualifies only unfiltered in id order.
  */
 export function plannedOnce(
   definition: ResourceDefinition,
