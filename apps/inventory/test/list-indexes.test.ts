@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase, Database } from '../src/db/schema.js';
-import { commonSortKeys, commonSortName, sortableColumns } from '../src/resources/definition.js';
+import { type CommonSort, commonSortKeys, sortableColumns } from '../src/resources/definition.js';
 import { RESOURCES, resourceByName } from '../src/resources/index.js';
 import { orderOf as listOrderOf, type SortKey } from '../src/resources/list.js';
 import { type ExplainedRow, nodesOf, storeWithDevices } from './query-plans.js';
@@ -43,6 +43,15 @@ const COMMON_FILTER_VALUES: Record<string, string> = {
   status: 'active',
   role: 'core',
 };
+
+/**
+ * What migrations 021 and 026 name a common sort's list indexes after: the column (`hostname`),
+ * or each key with the descending ones marked (`model_hostname_desc`).
+ */
+const commonSortName = (sort: CommonSort): string =>
+  commonSortKeys(sort)
+    .map((key) => (key.direction === 'desc' ? `${key.column}_desc` : key.column))
+    .join('_');
 
 /**
  * Each declared (filter, sort) pair, and each filter in id order (a list without sortby): the

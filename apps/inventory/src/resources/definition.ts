@@ -281,23 +281,14 @@ export function commonSortKeys(sort: CommonSort): { column: string; direction: '
   });
 }
 
-/**
- * What a common sort's list indexes are named after: the column (`hostname`), or each key with
- * the descending ones marked (`model_hostname_desc`).
- */
-export const commonSortName = (sort: CommonSort): string =>
-  commonSortKeys(sort)
-    .map((key) => (key.direction === 'desc' ? `${key.column}_desc` : key.column))
-    .join('_');
-
 /** Whether a list's sort keys are a common sort, read forwards or backwards. */
 export function isCommonSort(
   sort: CommonSort,
   keys: readonly { column: string; direction: 'asc' | 'desc' }[],
 ): boolean {
+  if (typeof sort === 'string') return keys.length === 1 && keys[0]?.column === sort;
+  if (sort.length !== keys.length) return false;
   const declared = commonSortKeys(sort);
-  if (declared.length !== keys.length) return false;
-  if (typeof sort === 'string') return keys[0]?.column === sort;
   const reversed = keys[0]?.direction !== declared[0]?.direction;
   return declared.every(
     (key, index) =>
