@@ -22,7 +22,7 @@ import {
   valueCounterKey,
   valueCounterShape,
 } from './lookups.js';
-import { type Row, visibleColumns } from './rows.js';
+import { RECORD_JSON, type Row, recordFieldOrder, visibleColumns } from './rows.js';
 
 /**
  * The list statement of every resource, driven by its definition: one page, its exact total and
@@ -466,8 +466,13 @@ function listStatement(
   const timestampKeys = shape.sort
     .map((key) => key.column)
     .filter((column) => isTimestamp(definition, column));
+  // A page of whole records kept as JSON in their rows reads that text, and of the columns only
+  // what orders the page and makes its cursor.
+  const stored = storedJsonServes(definition, shape.json);
   const pageColumns = sql.join([
-    ...columns.map((column) => sql.ref(`t.${column}`)),
+    ...(stored ? [...new Set(['id', ...keys.map((key) => key.column)]), RECORD_JSON] : columns).map(
+      (column) => sql.ref(`t.${column}`),
+    ),
     ...timestampKeys.map(
       (column) => sql`${sql.ref(`t.${column}`)}::text AS ${sql.ref(keyText(column))}`,
     ),
@@ -587,8 +592,10 @@ function listStatement(
       p AS MATERIALIZED (${page}),
       q AS (SELECT p.*, row_number() OVER (ORDER BY ${orderBy('p')}) AS __n FROM p)
       SELECT v.version AS ${sql.ref(VERSION)}, ${total} AS ${sql.ref(TOTAL)},
-        (SELECT '[' || coalesce(string_agg(row_to_json(r)::text, ',' ORDER BY q.__n), '') || ']'
-          FROM q CROSS JOIN LATERAL (SELECT ${recordFields(definition, shape.json, 'q')}) AS r
+        (SELECT '[' || coalesce(string_agg(${
+          stored ? sql.ref(`q.${RECORD_JSON}`) : sql`row_to_json(r)::text`
+        }, ',' ORDER BY q.__n), '') || ']'
+          FROM q ${stored ? sql`` : sql`CROSS JOIN LATERAL (SELECT ${recordFields(definition, shape.json, 'q')}) AS r`}
           WHERE q.__n <= ${param('page_limit')}) AS ${sql.ref(PAGE_JSON)},
         (SELECT count(*) FROM q) AS ${sql.ref(ROWS_READ)},
         ${positions} AS ${sql.ref(POSITIONS)},
@@ -629,6 +636,16 @@ function recordFields(definition: ResourceDefinition, fields: readonly string[],
         : sql`${ref} AS ${sql.ref(field)}`;
     }),
   );
+}
+
+/**
+ * Whether a page's JSON is its rows' kept record JSON (storedRecordJson): every field, in the
+ * order the API writes them, which is the order migration 027 gave the generated column.
+ */
+function storedJsonServes(definition: ResourceDefinition, fields: readonly string[] | null) {
+  if (!definition.storedRecordJson || fields === null) return false;
+  const order = recordFieldOrder(definition);
+  return fields.length === order.length && fields.every((field, index) => field === order[index]);
 }
 
 /** Whether PostgreSQL can write these fields' JSON exactly as the API's serialiser does. */

@@ -3,7 +3,7 @@ import type { AnyDatabase } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import { sendCsv, wantsCsv } from './csv-export.js';
 import { type CursorCodec, FOREIGN_CURSOR } from './cursor.js';
-import { type ResourceDefinition, systemColumnsOf } from './definition.js';
+import type { ResourceDefinition } from './definition.js';
 import {
   conditionsKey,
   jsonTextServes,
@@ -14,7 +14,7 @@ import {
 } from './list.js';
 import { type ListCache, MAX_RENDERED_PAGE_BYTES } from './list-cache.js';
 import { parseConditions } from './lookups.js';
-import { type Row, visibleColumns } from './rows.js';
+import { type Row, recordFieldOrder, visibleColumns } from './rows.js';
 import { MAX_PAGE_SIZE } from './schemas.js';
 
 /** A validated list query (see listQuerySchema): paging, sort keys, fields, filters. */
@@ -59,14 +59,6 @@ export const project = (rows: readonly Row[], fields: readonly string[]) =>
   rows.map((row) => Object.fromEntries(fields.map((field) => [field, row[field] ?? null])));
 
 /** The fields of a record as the list's response schema orders them (schemas.ts, recordSchema). */
-const answerFields = (definition: ResourceDefinition) => [
-  'id',
-  ...Object.entries(definition.columns)
-    .filter(([, column]) => !column.secret)
-    .map(([name]) => name),
-  ...systemColumnsOf(definition).filter((column) => column !== 'id'),
-];
-
 /** The rows a list query selects and their order (for a page or an export). */
 export function listSelection(definition: ResourceDefinition, query: ListQuery, fixedFilters: Row) {
   const {
@@ -115,7 +107,7 @@ export async function listPage(
   }
   // The page's JSON written by PostgreSQL, in the order the route's schema writes the fields
   // (or the order asked for), so the server neither converts nor serialises its rows.
-  const fields = selected ?? answerFields(definition);
+  const fields = selected ?? recordFieldOrder(definition);
   const json = jsonTextServes(definition, fields) ? fields : undefined;
   const { totalCount, rows, nextKey, version, ...written } = await listRows(db, cache, definition, {
     page,

@@ -23,6 +23,24 @@ export function visibleColumns(definition: ResourceDefinition): string[] {
 }
 
 /**
+ * A record's fields in the order the API writes them: id, the declared columns, then the other
+ * system columns (created_at, updated_at).
+ */
+export const recordFieldOrder = (definition: ResourceDefinition): string[] => [
+  'id',
+  ...Object.entries(definition.columns)
+    .filter(([, column]) => !column.secret)
+    .map(([name]) => name),
+  ...systemColumnsOf(definition).filter((column) => column !== 'id'),
+];
+
+/**
+ * The generated column holding the record's JSON text, for a resource that declares
+ * `storedRecordJson` (migration 027).
+ */
+export const RECORD_JSON = '_record_json';
+
+/**
  * The record's tag (etags.ts): the transaction id of its row version. Compared as text, so a
  * hostile tag is only a tag that does not match.
  */

@@ -67,6 +67,8 @@ export const devices: ResourceDefinition = {
     filters: ['vendor', 'status', 'role'],
     sorts: ['hostname', 'created_at', ['model:asc', 'hostname:desc']],
   },
+  // The list users read most, often uncached (each filter, sort and page its own URL).
+  storedRecordJson: true,
   constraintMessages: {
     devices_hostname_key: 'Hostname already exists',
     devices_serial_number_key: 'Serial number already exists',
