@@ -58,7 +58,6 @@ export function selectedFields(
 export const project = (rows: readonly Row[], fields: readonly string[]) =>
   rows.map((row) => Object.fromEntries(fields.map((field) => [field, row[field] ?? null])));
 
-/** The fields of a record as the list's response schema orders them (schemas.ts, recordSchema). */
 /** The rows a list query selects and their order (for a page or an export). */
 export function listSelection(definition: ResourceDefinition, query: ListQuery, fixedFilters: Row) {
   const {

@@ -23,8 +23,9 @@ export function visibleColumns(definition: ResourceDefinition): string[] {
 }
 
 /**
- * A record's fields in the order the API writes them: id, the declared columns, then the other
- * system columns (created_at, updated_at).
+ * A record's fields in the order the API writes them (the response schema's, schemas.ts
+ * recordSchema): id, the declared columns, then the other system columns (created_at,
+ * updated_at).
  */
 export const recordFieldOrder = (definition: ResourceDefinition): string[] => [
   'id',
