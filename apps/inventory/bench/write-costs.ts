@@ -32,31 +32,48 @@ const USAGE = `Usage: npm run bench:write-costs -w apps/inventory -- [options]
                       postgres://postgres@127.0.0.1:5432/inventory_bench): its copy as loaded,
                       <name>_loaded, is copied four times (<name>_costs...), measured, and
                       the copies are dropped
-  --statements N      statements measured per step (default 2000, after 200 unmeasured)
+  --statements N      statements measured per step, in 24 blocks (default 2000; 20 more,
+                      unmeasured, before each block)
   --help`;
 
-const { values } = parseArgs({
-  options: {
-    'database-url': {
-      type: 'string',
-      default: 'postgres://postgres@127.0.0.1:5432/inventory_bench',
-    },
-    statements: { type: 'string', default: '2000' },
-    help: { type: 'boolean', default: false },
-  },
-});
+/** A usage error: said plainly, without a stack trace. */
+function fail(message: string): never {
+  process.stderr.write(`write-costs: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        'database-url': {
+          type: 'string',
+          default: 'postgres://postgres@127.0.0.1:5432/inventory_bench',
+        },
+        statements: { type: 'string', default: '2000' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+})();
+const { values } = parsed;
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
 const statements = Number(values.statements);
 if (!Number.isInteger(statements) || statements < 100 || statements > 1_000_000) {
-  throw new Error('--statements must be an integer from 100 to 1,000,000');
+  fail('--statements must be an integer from 100 to 1,000,000');
 }
-const benchUrl = new URL(values['database-url']);
-const benchName = decodeURIComponent(benchUrl.pathname.slice(1));
-if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(benchName) || benchName === 'postgres') {
-  throw new Error('--database-url must name the benchmark database (letters, digits, _)');
+const benchUrl = URL.canParse(values['database-url'])
+  ? new URL(values['database-url'])
+  : fail('--database-url must be a postgres:// URL');
+const benchName = benchUrl.pathname.slice(1);
+// The copies' names must stay under PostgreSQL's 63 bytes, or two would be cut to one name.
+if (!/^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(benchName) || benchName === 'postgres') {
+  fail('--database-url must name the benchmark database (letters, digits, _; 40 at most)');
 }
 const loadedName = `${benchName}_loaded`;
 const urlOf = (name: string) => {
@@ -190,7 +207,8 @@ async function main(): Promise<void> {
     if (loaded.rows[0]?.n !== 1) {
       throw new Error(
         `no ${loadedName}: run the inventory benchmark once on ${benchName} ` +
-          `(npm run bench:inventory -- --only POST) so that it loads and keeps the data set`,
+          `(npm run bench:inventory -- --only POST --database-url ${values['database-url']}) ` +
+          'so that it loads and keeps the data set',
       );
     }
     await dropCopies();
@@ -297,4 +315,7 @@ async function measureSteps(stores: Store<Database>[]): Promise<void> {
   );
 }
 
-await main();
+await main().catch((error: unknown) => {
+  process.stderr.write(`write-costs: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
