@@ -1,7 +1,13 @@
+import { cpus, totalmem } from 'node:os';
 import type { LoadResult } from './load.js';
 import type { ScenarioKind } from './scenarios.js';
 
 /** One line of the table: the API and the ceiling, measured back to back. */
+/** The machine a run measured on (figures compare only within one run, on one machine). */
+export const machineText = () =>
+  `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+  `${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
+
 export interface ScenarioResult {
   name: string;
   /** `mixed-writes`: the writes of the mixed scenario, reported beside its reads. */

@@ -19,6 +19,7 @@ import {
   formatTargets,
   hitRates,
   type ListCacheDelta,
+  machineText,
   oneUserBaselineText,
   type ScenarioResult,
   TARGETS,
@@ -361,11 +362,7 @@ async function main() {
   const options = readOptions();
   // Figures are only comparable within one run, on a machine nobody else loads: say how loaded.
   const loadAtStart = loadavg().map((value) => value.toFixed(2));
-  log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}; ` +
-      `load average ${loadAtStart.join(' ')}`,
-  );
+  log(`machine: ${machineText()}; load average ${loadAtStart.join(' ')}`);
   log(
     `inventory benchmark: ${options.devices} devices, ${options.store} store, ` +
       `${options.connections} connections, ${options.durationSeconds} s per scenario`,

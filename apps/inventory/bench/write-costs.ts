@@ -1,8 +1,9 @@
-import { cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '@netops/store';
 import { sql } from 'kysely';
 import type { Database } from '../src/db/schema.js';
+import { machineText } from './report.js';
 
 /**
  * `npm run bench:write-costs -w apps/inventory -- [--database-url URL] [--statements N]`
@@ -240,11 +241,9 @@ async function measureSteps(stores: Store<Database>[]): Promise<void> {
     first.db,
   );
   process.stdout.write(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; ` +
-      `load average ${loadavg()
-        .map((n) => n.toFixed(2))
-        .join(' ')}\n` +
+    `machine: ${machineText()}; load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n` +
       `database: ${version.rows[0]?.v.split(' on ')[0]}, ${ids.length} devices, one connection, ` +
       `${statements} PATCH statements per step in ${ROUNDS} blocks ` +
       `(each changes a status and a rack position)\n\n`,
