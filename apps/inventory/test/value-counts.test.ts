@@ -249,6 +249,97 @@ describe('value counters', () => {
     );
   });
 
+  it('are written once per key by a statement changing many rows, not once per row', async () => {
+    const hosts = Array.from({ length: 40 }, (_, n) => `vc-once-${n}`);
+    await db
+      .insertInto('devices')
+      .values(
+        hosts.map((hostname) => ({
+          id: uuidv7(),
+          hostname,
+          ip: '192.0.2.40',
+          vendor: 'Cisco',
+          status: 'active',
+          role: 'core',
+          tags: ['prod'],
+          location_id: locations[0] as string,
+        })),
+      )
+      .execute();
+    // Rows the statement writes into value_counts, from the transaction's table statistics.
+    const counterWrites = await db.transaction().execute(async (trx) => {
+      const written = async () => {
+        const result = await sql<{ n: string }>`
+          SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_xact_user_tables
+          WHERE relname = 'value_counts'`.execute(trx);
+        return Number(result.rows[0]?.n ?? 0);
+      };
+      const before = await written();
+      await trx
+        .updateTable('devices')
+        .set({ status: 'maintenance' })
+        .where('hostname', 'in', hosts)
+        .execute();
+      return (await written()) - before;
+    });
+    // The status alone, with the location, with the role and with the vendor; before and
+    // after: 8 counters, each written once (one upsert per row wrote them 40 times each).
+    expect(counterWrites).toBe(8);
+    await expectExact();
+  });
+
+  it('stay exact through several statements of one transaction, savepoints and changed ids', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const device = await create(ctx, 'devices', {
+        hostname: `vc-tx-${n}`,
+        ip: '192.0.2.41',
+        vendor: pick(VENDORS, n),
+        status: pick(STATUSES, n),
+        tags: [pick(TAGS, n)],
+      });
+      ids.push(device.id);
+    }
+    // A batch whose items change different fields: one statement, an UPDATE per set of fields.
+    const mixed = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: [
+        { id: ids[0], status: 'maintenance' },
+        { id: ids[1], vendor: 'Arista' },
+        { id: ids[2], status: 'offline', vendor: 'Juniper' },
+      ],
+    });
+    expect(mixed.statusCode, mixed.body).toBe(200);
+    await expectExact();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('devices').set({ status: 'active' }).where('id', 'in', ids).execute();
+      // The same rows again in the next statement, then a statement rolled back to a savepoint.
+      await trx.updateTable('devices').set({ vendor: 'Cisco' }).where('id', 'in', ids).execute();
+      await sql`SAVEPOINT undone`.execute(trx);
+      await trx.updateTable('devices').set({ status: 'offline' }).where('id', 'in', ids).execute();
+      await sql`ROLLBACK TO SAVEPOINT undone`.execute(trx);
+      await trx
+        .updateTable('devices')
+        .set({ role: 'edge' })
+        .where('id', 'in', ids.slice(0, 3))
+        .execute();
+    });
+    await expectExact();
+    // Ids changed behind the API's back, with a counted column: the rows pair with nothing.
+    await sql`UPDATE devices SET id = ${uuidv7()}::uuid, status = 'maintenance'
+              WHERE id = ${ids[4]}`.execute(db);
+    await sql`UPDATE devices SET id = ${uuidv7()}::uuid WHERE id = ${ids[5]}`.execute(db);
+    await expectExact();
+    // An upsert: one row inserted, one updated, by one statement.
+    await sql`INSERT INTO devices (id, hostname, ip, vendor, status)
+              VALUES (${uuidv7()}::uuid, 'vc-tx-0', '192.0.2.42', 'Juniper', 'offline'),
+                     (${uuidv7()}::uuid, 'vc-tx-new', '192.0.2.42', 'Juniper', 'offline')
+              ON CONFLICT (hostname) DO UPDATE SET vendor = excluded.vendor,
+                                                   status = excluded.status`.execute(db);
+    await expectExact();
+  });
+
   it('are read, never counted: a write the triggers did not see is not in the total until recounted', async () => {
     const cache = ctx.app.listCache;
     const before = { ...cache.stats };
