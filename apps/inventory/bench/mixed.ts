@@ -17,8 +17,14 @@ import type { BenchRequest } from './scenarios.js';
 
 export type MixedClass = 'read' | 'write';
 
+/** The kinds of write, each with its own latencies: the batches are the writes' slowest tail. */
+export const WRITE_KINDS = ['PATCH', 'POST', 'batch PATCH'] as const;
+export type WriteKind = (typeof WRITE_KINDS)[number];
+
 export interface MixedRequest extends BenchRequest {
   class: MixedClass;
+  /** Which kind of write (writes only). */
+  write?: WriteKind;
 }
 
 /** A value and how many devices hold it (read from the data set before the run). */
@@ -182,6 +188,7 @@ export function mixedRequest(facts: MixedFacts, runTag: string, n: number): Mixe
           : pickValue(facts.locations, random);
     return {
       class: 'write',
+      write: 'PATCH',
       method: 'PATCH',
       path: `/devices/${device()}`,
       body: JSON.stringify({ [change]: value }),
@@ -190,6 +197,7 @@ export function mixedRequest(facts: MixedFacts, runTag: string, n: number): Mixe
   if (take(MIXED_SHARES.post)) {
     return {
       class: 'write',
+      write: 'POST',
       method: 'POST',
       path: '/devices',
       body: JSON.stringify({
@@ -209,6 +217,7 @@ export function mixedRequest(facts: MixedFacts, runTag: string, n: number): Mixe
   const status = pickValue(facts.statuses, random);
   return {
     class: 'write',
+    write: 'batch PATCH',
     method: 'PATCH',
     path: '/devices',
     body: JSON.stringify([...ids].map((id) => ({ id, status }))),
@@ -218,6 +227,8 @@ export function mixedRequest(facts: MixedFacts, runTag: string, n: number): Mixe
 export interface MixedResult {
   reads: LoadResult;
   writes: LoadResult;
+  /** The writes of each kind (errors and non-2xx counted with `writes`). */
+  writesByKind: Record<WriteKind, LoadResult>;
   all: LoadResult;
 }
 
@@ -255,6 +266,7 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
   const latencies: Record<MixedClass, number[]> = { read: [], write: [] };
   const non2xx: Record<MixedClass, number> = { read: 0, write: 0 };
   const errors: Record<MixedClass, number> = { read: 0, write: 0 };
+  const writeLatencies = Object.fromEntries(WRITE_KINDS.map((kind) => [kind, [] as number[]]));
   const started = performance.now();
   const deadline = started + options.durationSeconds * 1000;
   const send = (next: MixedRequest) =>
@@ -288,7 +300,9 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
       try {
         const status = await send(next);
         if (performance.now() > deadline) break;
-        latencies[next.class].push(performance.now() - sent);
+        const latency = performance.now() - sent;
+        latencies[next.class].push(latency);
+        if (next.write) writeLatencies[next.write]?.push(latency);
         if (status < 200 || status >= 300) non2xx[next.class] += 1;
       } catch {
         errors[next.class] += 1;
@@ -301,6 +315,9 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
   return {
     reads: summary(latencies.read, non2xx.read, errors.read, seconds),
     writes: summary(latencies.write, non2xx.write, errors.write, seconds),
+    writesByKind: Object.fromEntries(
+      WRITE_KINDS.map((kind) => [kind, summary(writeLatencies[kind] ?? [], 0, 0, seconds)]),
+    ) as Record<WriteKind, LoadResult>,
     all: summary(
       [...latencies.read, ...latencies.write],
       non2xx.read + non2xx.write,

@@ -2,12 +2,12 @@ import { cpus, totalmem } from 'node:os';
 import type { LoadResult } from './load.js';
 import type { ScenarioKind } from './scenarios.js';
 
-/** One line of the table: the API and the ceiling, measured back to back. */
 /** The machine a run measured on (figures compare only within one run, on one machine). */
 export const machineText = () =>
   `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
   `${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
 
+/** One line of the table: the API and the ceiling, measured back to back. */
 export interface ScenarioResult {
   name: string;
   /** `mixed-writes`: the writes of the mixed scenario, reported beside its reads. */
@@ -33,6 +33,8 @@ export interface ScenarioResult {
   export?: ExportMeasure;
   /** `one-user`: the API request measured in turn with the page, by the same single user. */
   baseline?: { name: string; result: LoadResult };
+  /** `mixed-writes`: the latencies of each kind of write (PATCH, POST, batch PATCH). */
+  writesByKind?: Record<string, LoadResult>;
 }
 
 export interface ListCacheDelta {
@@ -223,7 +225,11 @@ export function checkTargets(
         checks.push({
           target: `${result.name}: p99 < ${TARGETS.mixedWriteP99Ms} ms`,
           met: clean && api.p99Ms < TARGETS.mixedWriteP99Ms,
-          detail: `${api.requestsPerSecond} req/s, p99 ${api.p99Ms} ms${answers}`,
+          detail:
+            `${api.requestsPerSecond} req/s, p99 ${api.p99Ms} ms${answers}` +
+            Object.entries(result.writesByKind ?? {})
+              .map(([kind, load]) => `; ${kind} p99 ${load.p99Ms} ms (${load.requests})`)
+              .join(''),
         });
         break;
       case 'export': {

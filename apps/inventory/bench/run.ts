@@ -878,6 +878,7 @@ async function measureMixed(
       kind: 'mixed-writes',
       api: api.writes,
       ceiling: ceilingRun.writes,
+      writesByKind: api.writesByKind,
     },
   ];
 }
