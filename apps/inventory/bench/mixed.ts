@@ -266,7 +266,9 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
   const latencies: Record<MixedClass, number[]> = { read: [], write: [] };
   const non2xx: Record<MixedClass, number> = { read: 0, write: 0 };
   const errors: Record<MixedClass, number> = { read: 0, write: 0 };
-  const writeLatencies = Object.fromEntries(WRITE_KINDS.map((kind) => [kind, [] as number[]]));
+  const writeLatencies = Object.fromEntries(
+    WRITE_KINDS.map((kind) => [kind, [] as number[]]),
+  ) as Record<WriteKind, number[]>;
   const started = performance.now();
   const deadline = started + options.durationSeconds * 1000;
   const send = (next: MixedRequest) =>
@@ -302,7 +304,7 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
         if (performance.now() > deadline) break;
         const latency = performance.now() - sent;
         latencies[next.class].push(latency);
-        if (next.write) writeLatencies[next.write]?.push(latency);
+        if (next.write) writeLatencies[next.write].push(latency);
         if (status < 200 || status >= 300) non2xx[next.class] += 1;
       } catch {
         errors[next.class] += 1;
@@ -316,7 +318,7 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
     reads: summary(latencies.read, non2xx.read, errors.read, seconds),
     writes: summary(latencies.write, non2xx.write, errors.write, seconds),
     writesByKind: Object.fromEntries(
-      WRITE_KINDS.map((kind) => [kind, summary(writeLatencies[kind] ?? [], 0, 0, seconds)]),
+      WRITE_KINDS.map((kind) => [kind, summary(writeLatencies[kind], 0, 0, seconds)]),
     ) as Record<WriteKind, LoadResult>,
     all: summary(
       [...latencies.read, ...latencies.write],
