@@ -136,6 +136,8 @@ export interface AppConfig {
   dataDir: string;
   /** EMBEDDED_DURABILITY: flush each commit of the embedded store before answering (default on). */
   embeddedDurability?: boolean;
+  /** EMBEDDED_SHARED_BUFFERS, in megabytes; unset: the store's default (32). */
+  embeddedSharedBuffersMb?: number | undefined;
   /**
    * SESSION_CACHE: keep valid sessions in memory between checks, dropped on every change the
    * database announces (default on; see SessionCache).

@@ -30,6 +30,7 @@ export const chatService: ServiceDefinition<AppConfig> = {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       durable: config.embeddedDurability ?? true,
+      sharedBuffersMb: config.embeddedSharedBuffersMb,
       onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
       onCreate: () =>
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),

@@ -35,6 +35,8 @@ export interface Config {
    * storage before answering; `off` is for throwaway data (survives a kill, not a power loss).
    */
   embeddedDurability?: boolean;
+  /** EMBEDDED_SHARED_BUFFERS, in megabytes; unset: the store's default (32). */
+  embeddedSharedBuffersMb?: number | undefined;
   /**
    * LIST_CACHE: reuse exact list totals, deep-page positions and rendered pages while their table
    * is unchanged (resources/list-cache.ts). Off only to measure or rule out the cache.

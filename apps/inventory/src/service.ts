@@ -61,6 +61,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       durable: config.embeddedDurability ?? true,
+      sharedBuffersMb: config.embeddedSharedBuffersMb,
       connectTimeoutMs: config.databaseTimeouts.connectMs,
       queryTimeoutMs: config.databaseTimeouts.queryMs,
       poolSize: config.databasePoolSize,

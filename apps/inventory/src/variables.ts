@@ -34,6 +34,7 @@ export const INVENTORY_VARIABLES: readonly EnvVariable[] = [
   },
   store.dataDir,
   store.embeddedDurability,
+  store.embeddedSharedBuffers,
   { name: 'LIST_CACHE', help: 'on (default): unchanged lists reuse totals and pages; off: never' },
   {
     name: 'JWT_SECRET',

@@ -54,7 +54,11 @@ let stuckReader: MainRun;
 beforeAll(() => {
   certDir = mkdtempSync(join(tmpdir(), 'inventory-main-'));
   const { certFile, keyFile } = writeSelfSignedCertificate(certDir);
-  https = startMain({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+  https = startMain({
+    TLS_CERT_FILE: certFile,
+    TLS_KEY_FILE: keyFile,
+    EMBEDDED_SHARED_BUFFERS: '48MB',
+  });
   closedReader = startMain();
   stuckReader = startMain();
 });
@@ -72,14 +76,15 @@ describe('main.ts', () => {
     port = Number(new URL(await run.listening()).port);
   }, 120_000);
 
-  it('says at once that it is starting, then what the pause is, then the banner with the web interface', () => {
+  it('says at once that it is starting, then what the pause is, then the banner with the store and the web interface', () => {
     const lines = run.stdout().split('\n');
     expect(lines[0]).toBe('Starting the network inventory API…');
     expect(lines[1]).toMatch(/^Creating the embedded database in .+ \(first start only\)…$/);
     const banner = lines.findIndex((line) => line.includes('listening on'));
     expect(banner).toBeGreaterThan(1);
+    // The store's setting that is not the default (EMBEDDED_SHARED_BUFFERS) is named.
     expect(lines[banner]).toMatch(
-      /^Network inventory API listening on https:\/\/127\.0\.0\.1:\d+ /,
+      /^Network inventory API listening on https:\/\/127\.0\.0\.1:\d+ \(embedded PostgreSQL in .+ \(shared buffers 48 MB\)\)$/,
     );
     expect(lines.slice(banner)).toContain(`Web interface: https://127.0.0.1:${port}/ui/`);
   });

@@ -61,6 +61,30 @@ export interface StoreSettings {
   dataDir: string;
   /** EMBEDDED_DURABILITY: flush each commit of the embedded store before answering (default on). */
   embeddedDurability: boolean;
+  /** EMBEDDED_SHARED_BUFFERS, in megabytes; undefined: the store's default. */
+  embeddedSharedBuffersMb: number | undefined;
+}
+
+/**
+ * What EMBEDDED_SHARED_BUFFERS may be. Under 16 MB the embedded store reads most pages from
+ * its files; PGlite (PostgreSQL compiled to 32-bit WebAssembly) fails to start at 2 GB and
+ * answered at 1 GB.
+ */
+const EMBEDDED_SHARED_BUFFERS_MB = { min: 16, max: 1024 } as const;
+
+/** `128MB`, `1GB`: a number of megabytes or gigabytes, PostgreSQL's way (any letter case). */
+function parseEmbeddedSharedBuffers(text: string): number {
+  const match = /^(\d{1,7})\s*(MB|GB)$/i.exec(text);
+  const megabytes = match
+    ? Number(match[1]) * ((match[2] as string).toUpperCase() === 'GB' ? 1024 : 1)
+    : Number.NaN;
+  const { min, max } = EMBEDDED_SHARED_BUFFERS_MB;
+  if (!(megabytes >= min && megabytes <= max)) {
+    throw new Error(
+      `must be a size from ${min}MB to ${max / 1024}GB, such as 128MB, not ${JSON.stringify(text)}`,
+    );
+  }
+  return megabytes;
 }
 
 export function storeVariables(
@@ -70,6 +94,7 @@ export function storeVariables(
   databaseUrl: EnvVariable;
   dataDir: EnvVariable;
   embeddedDurability: EnvVariable;
+  embeddedSharedBuffers: EnvVariable;
 } {
   return {
     databaseUrl: {
@@ -80,6 +105,10 @@ export function storeVariables(
     embeddedDurability: {
       name: 'EMBEDDED_DURABILITY',
       help: 'on (default): each write is on disk before its answer; off: throwaway data only',
+    },
+    embeddedSharedBuffers: {
+      name: 'EMBEDDED_SHARED_BUFFERS',
+      help: 'memory the embedded store keeps pages in, 16MB to 1GB (default 32MB), e.g. 128MB',
     },
   };
 }
@@ -110,5 +139,10 @@ export function readStoreSettings(
     ),
     dataDir: resolve(cwd, vars.text('DATA_DIR') ?? defaultDataDir),
     embeddedDurability: vars.onOff('EMBEDDED_DURABILITY', true),
+    embeddedSharedBuffersMb: vars.read(
+      'EMBEDDED_SHARED_BUFFERS',
+      (text) => (text === undefined ? undefined : parseEmbeddedSharedBuffers(text)),
+      undefined,
+    ),
   };
 }

@@ -127,8 +127,41 @@ describe('the settings every service reads alike', () => {
       databaseUrl: undefined,
       dataDir: '/srv/here',
       embeddedDurability: true,
+      embeddedSharedBuffersMb: undefined,
     });
     expect(vars.problems).toEqual([]);
+  });
+
+  it("takes the embedded store's shared buffers in MB or GB, from 16MB to 1GB, and refuses anything else", () => {
+    const read = (value: string) => {
+      const vars = new EnvironmentReader({ EMBEDDED_SHARED_BUFFERS: value }, variables);
+      return {
+        mb: readStoreSettings(vars, 'data/x').embeddedSharedBuffersMb,
+        problems: vars.problems,
+      };
+    };
+    expect(read('128MB')).toEqual({ mb: 128, problems: [] });
+    expect(read(' 1gb ')).toEqual({ mb: 1024, problems: [] });
+    expect(read('16 MB')).toEqual({ mb: 16, problems: [] });
+    expect(read('')).toEqual({ mb: undefined, problems: [] });
+    const refusal = (value: string) =>
+      `EMBEDDED_SHARED_BUFFERS: must be a size from 16MB to 1GB, such as 128MB, not ${JSON.stringify(value)}`;
+    for (const value of [
+      '15MB',
+      '2GB',
+      '1025MB',
+      '0MB',
+      '128',
+      '128kB',
+      '-64MB',
+      '1.5GB',
+      '9999999GB',
+      '0x80MB',
+    ]) {
+      expect(read(value)).toEqual({ mb: undefined, problems: [refusal(value)] });
+    }
+    // A control character is shown escaped, never sent raw to a terminal.
+    expect(read('64MB\u001b[2J').problems).toEqual([refusal('64MB\u001b[2J')]);
   });
 
   it('refuses a DATABASE_URL or REDIS_URL of another kind without repeating it (it may hold a password)', () => {

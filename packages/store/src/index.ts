@@ -40,21 +40,34 @@ export type { ScriptTransaction, Store, StoreConfig, StoreKind } from './store.j
 export { writesFirst } from './writes-first.js';
 
 /**
- * PostgreSQL settings of the embedded store, which runs inside the application's process: its
- * shared buffers are that process's memory. PostgreSQL's default of 128 MB made the inventory's
- * server hold 480 MB with 100,000 devices; 32 MB keeps the hot pages (the primary keys and the
- * list indexes) and leaves the rest to the operating system's file cache, which PGlite reads
- * through. WAL is kept to 256 MB (default 1 GB): after a bulk load the data folder otherwise
- * keeps a gigabyte of old segments for reuse.
+ * The embedded store's `shared_buffers` unless the service sets them (StoreConfig's
+ * `sharedBuffersMb`): the store runs inside the application's process, so its shared buffers
+ * are that process's memory, all of it taken at open. PostgreSQL's default of 128 MB made the
+ * inventory's server hold 480 MB with 100,000 devices; 32 MB keeps the hot pages (the primary
+ * keys and the list indexes) and leaves the rest to the operating system's file cache, which
+ * PGlite reads through, a page at a time.
  */
-const EMBEDDED_SETTINGS = [
-  '-c',
-  'shared_buffers=32MB',
-  '-c',
-  'max_wal_size=256MB',
-  '-c',
-  'min_wal_size=32MB',
-];
+export const DEFAULT_EMBEDDED_SHARED_BUFFERS_MB = 32;
+
+/**
+ * PostgreSQL settings of the embedded store. WAL is kept to 256 MB (default 1 GB): after a bulk
+ * load the data folder otherwise keeps a gigabyte of old segments for reuse.
+ */
+function embeddedSettings(sharedBuffersMb = DEFAULT_EMBEDDED_SHARED_BUFFERS_MB): string[] {
+  if (!Number.isSafeInteger(sharedBuffersMb) || sharedBuffersMb < 1) {
+    throw new RangeError(
+      `shared buffers must be a whole number of megabytes, not ${sharedBuffersMb}`,
+    );
+  }
+  return [
+    '-c',
+    `shared_buffers=${sharedBuffersMb}MB`,
+    '-c',
+    'max_wal_size=256MB',
+    '-c',
+    'min_wal_size=32MB',
+  ];
+}
 
 /**
  * Makes, once, the template a new embedded folder is created from when `openStore` is given the
@@ -73,6 +86,21 @@ export function prepareMigratedTemplate(migrations: string | URL): Promise<strin
   });
 }
 
+/** Where the embedded store is, and each setting it runs with that is not the default. */
+function embeddedDescription(config: StoreConfig, inMemory: boolean, durable: boolean): string {
+  const notes = [
+    ...(durable || inMemory ? [] : ['durability off']),
+    ...(config.sharedBuffersMb === undefined ||
+    config.sharedBuffersMb === DEFAULT_EMBEDDED_SHARED_BUFFERS_MB
+      ? []
+      : [`shared buffers ${config.sharedBuffersMb} MB`]),
+  ];
+  const where = inMemory
+    ? 'embedded PostgreSQL in memory'
+    : `embedded PostgreSQL in ${config.dataDir}`;
+  return notes.length > 0 ? `${where} (${notes.join(', ')})` : where;
+}
+
 export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   const url = config.databaseUrl;
   if (isPostgresUrl(url)) return openPostgres<DB>(url, config);
@@ -81,6 +109,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   }
   const inMemory = url === 'memory://';
   const durable = config.durable ?? true;
+  const settings = embeddedSettings(config.sharedBuffersMb);
   // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
   // from the template.
   if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
@@ -95,8 +124,8 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(inMemory
-      ? { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] }
-      : embeddedOptions(config.dataDir, durable, EMBEDDED_SETTINGS)),
+      ? { startParams: [...PGlite.defaultStartParams, ...settings] }
+      : embeddedOptions(config.dataDir, durable, settings)),
     // Trigram indexes (`CREATE EXTENSION pg_trgm` in the apps' migrations): PostgreSQL ships the
     // extension with the server, PGlite as a module loaded here.
     extensions: { pg_trgm },
@@ -122,9 +151,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   );
   return {
     kind: inMemory ? 'memory' : 'embedded',
-    description: inMemory
-      ? 'embedded PostgreSQL in memory'
-      : `embedded PostgreSQL in ${config.dataDir}${durable ? '' : ' (durability off)'}`,
+    description: embeddedDescription(config, inMemory, durable),
     db,
     scriptTransaction: (work) =>
       pglite.transaction((tx) =>

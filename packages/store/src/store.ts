@@ -37,6 +37,13 @@ export interface StoreConfig {
   /** A dump made by PGlite's `dumpDataDir`, to start a memory store from (tests). */
   loadDataDir?: Blob;
   /**
+   * Embedded store (a folder or `memory://`): PostgreSQL's `shared_buffers`, in megabytes
+   * (default DEFAULT_EMBEDDED_SHARED_BUFFERS_MB). They are the process's own memory, taken
+   * whole when the store opens; a page missing from them is read from its file through
+   * PGlite's file system, one system call and a copy per 8 kB page.
+   */
+  sharedBuffersMb?: number;
+  /**
    * Embedded store in a folder: flush each commit's WAL to stable storage before the commit
    * returns (default true; see embedded.ts). False only for throwaway data: a commit then
    * survives the process being killed but not a power loss or an operating-system crash.

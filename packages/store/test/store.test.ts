@@ -1,7 +1,16 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, type Store, writesFirst } from '../src/index.js';
+import {
+  DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
+  migrate,
+  openStore,
+  type Store,
+  writesFirst,
+} from '../src/index.js';
 import { listenPostgres } from '../src/notifications.js';
 import { holdInTransaction, openTestStore, testDatabaseUrl } from '../src/testing.js';
 
@@ -128,6 +137,38 @@ describe.skipIf(testDatabaseUrl())('on the embedded store', () => {
     expect(ticksWhenDone).toHaveLength(8);
     // A timer fires between most statements: at least four ticks from the first to the last.
     expect((ticksWhenDone.at(-1) ?? 0) - (ticksWhenDone[0] ?? 0)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('keeps pages in the shared buffers it is given, 32 MB unless told, and refuses a size that is not whole megabytes', async () => {
+    const shown = async (db: Store<unknown>['db']) =>
+      (await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(db)).rows[0]
+        ?.shared_buffers;
+    expect(await shown(store.db as Store<unknown>['db'])).toBe(
+      `${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB}MB`,
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'store-buffers-'));
+    try {
+      const sized = await openStore<unknown>({ dataDir: `${folder}/data`, sharedBuffersMb: 48 });
+      try {
+        expect(await shown(sized.db)).toBe('48MB');
+        expect(sized.description).toBe(
+          `embedded PostgreSQL in ${folder}/data (shared buffers 48 MB)`,
+        );
+      } finally {
+        await sized.close();
+      }
+      for (const sharedBuffersMb of [0, -32, 1.5, Number.NaN]) {
+        await expect(
+          openStore<unknown>({ dataDir: `${folder}/refused`, sharedBuffersMb }),
+        ).rejects.toThrow(
+          `shared buffers must be a whole number of megabytes, not ${sharedBuffersMb}`,
+        );
+      }
+      // Refused before anything was made on disk.
+      expect(existsSync(`${folder}/refused`)).toBe(false);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('offers an instance for writes on the same connection, and keeps a transaction as it is', async () => {
