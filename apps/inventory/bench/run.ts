@@ -400,9 +400,15 @@ async function main() {
     cpuProfileDir: options.cpuProfile ? profileDir : undefined,
     compiled: options.compiled,
   });
+  // The server inherits this environment: EMBEDDED_SHARED_BUFFERS set for the benchmark sizes
+  // the embedded store's shared buffers.
+  const sharedBuffers =
+    options.store === 'embedded'
+      ? `, EMBEDDED_SHARED_BUFFERS=${process.env.EMBEDDED_SHARED_BUFFERS?.trim() || 'unset (32MB)'}`
+      : '';
   log(
     `server: ${server.url} (pid ${server.pid}, LIST_CACHE=${options.listCache ? 'on' : 'off'}, ` +
-      `EMBEDDED_DURABILITY=${options.durability}), ` +
+      `EMBEDDED_DURABILITY=${options.durability}${sharedBuffers}), ` +
       `listening ${Math.round(server.startupMs)} ms after spawn`,
   );
   const ceiling = await startCeilingServer();
