@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { migrate, openStore, type Store } from '@netops/store';
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, migrate, openStore, type Store } from '@netops/store';
 import { sql } from 'kysely';
 import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
@@ -400,11 +400,14 @@ async function main() {
     cpuProfileDir: options.cpuProfile ? profileDir : undefined,
     compiled: options.compiled,
   });
-  // The server inherits this environment: EMBEDDED_SHARED_BUFFERS set for the benchmark sizes
-  // the embedded store's shared buffers.
+  // The server inherits this environment, EMBEDDED_SHARED_BUFFERS included: named here, so the
+  // output says which size a run measured.
   const sharedBuffers =
     options.store === 'embedded'
-      ? `, EMBEDDED_SHARED_BUFFERS=${process.env.EMBEDDED_SHARED_BUFFERS?.trim() || 'unset (32MB)'}`
+      ? `, EMBEDDED_SHARED_BUFFERS=${
+          process.env.EMBEDDED_SHARED_BUFFERS?.trim() ||
+          `unset (${DEFAULT_EMBEDDED_SHARED_BUFFERS_MB}MB)`
+        }`
       : '';
   log(
     `server: ${server.url} (pid ${server.pid}, LIST_CACHE=${options.listCache ? 'on' : 'off'}, ` +
