@@ -53,7 +53,7 @@ export const DEFAULT_EMBEDDED_SHARED_BUFFERS_MB = 32;
  * PostgreSQL settings of the embedded store. WAL is kept to 256 MB (default 1 GB): after a bulk
  * load the data folder otherwise keeps a gigabyte of old segments for reuse.
  */
-function embeddedSettings(sharedBuffersMb = DEFAULT_EMBEDDED_SHARED_BUFFERS_MB): string[] {
+function embeddedSettings(sharedBuffersMb: number): string[] {
   if (!Number.isSafeInteger(sharedBuffersMb) || sharedBuffersMb < 1) {
     throw new RangeError(
       `shared buffers must be a whole number of megabytes, not ${sharedBuffersMb}`,
@@ -87,13 +87,17 @@ export function prepareMigratedTemplate(migrations: string | URL): Promise<strin
 }
 
 /** Where the embedded store is, and each setting it runs with that is not the default. */
-function embeddedDescription(config: StoreConfig, inMemory: boolean, durable: boolean): string {
+function embeddedDescription(
+  config: StoreConfig,
+  inMemory: boolean,
+  durable: boolean,
+  sharedBuffersMb: number,
+): string {
   const notes = [
     ...(durable || inMemory ? [] : ['durability off']),
-    ...(config.sharedBuffersMb === undefined ||
-    config.sharedBuffersMb === DEFAULT_EMBEDDED_SHARED_BUFFERS_MB
+    ...(sharedBuffersMb === DEFAULT_EMBEDDED_SHARED_BUFFERS_MB
       ? []
-      : [`shared buffers ${config.sharedBuffersMb} MB`]),
+      : [`shared buffers ${sharedBuffersMb} MB`]),
   ];
   const where = inMemory
     ? 'embedded PostgreSQL in memory'
@@ -109,7 +113,8 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   }
   const inMemory = url === 'memory://';
   const durable = config.durable ?? true;
-  const settings = embeddedSettings(config.sharedBuffersMb);
+  const sharedBuffersMb = config.sharedBuffersMb ?? DEFAULT_EMBEDDED_SHARED_BUFFERS_MB;
+  const settings = embeddedSettings(sharedBuffersMb);
   // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
   // from the template.
   if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
@@ -151,7 +156,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   );
   return {
     kind: inMemory ? 'memory' : 'embedded',
-    description: embeddedDescription(config, inMemory, durable),
+    description: embeddedDescription(config, inMemory, durable, sharedBuffersMb),
     db,
     scriptTransaction: (work) =>
       pglite.transaction((tx) =>
