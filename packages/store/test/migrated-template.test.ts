@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -73,6 +73,35 @@ describe.skipIf(testDatabaseUrl() !== undefined)('embedded store: migrated templ
       applied: ['003_part_three.sql'],
       tables: ['part_one', 'part_three', 'part_two'],
     });
+  }, 120_000);
+
+  it('makes a new folder holding the one database the store uses, which opens again and vacuums', async () => {
+    const migrations = migrationsFolder({
+      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
+    });
+    madeTemplates.push((await prepareMigratedTemplate(migrations)) as string);
+    const dataDir = mkdtempSync(join(scratch, 'data-'));
+    const open = () => openStore<unknown>({ dataDir, durable: false, migrations });
+    let store = await open();
+    try {
+      const databases = await sql<{ name: string }>`
+        SELECT datname AS name FROM pg_database ORDER BY datname`.execute(store.db);
+      expect(databases.rows.map((row) => row.name)).toEqual(['postgres']);
+    } finally {
+      await store.close();
+    }
+    // No copy of the template databases' catalogs: one folder under base/.
+    expect(readdirSync(join(dataDir, 'base'))).toHaveLength(1);
+    store = await open();
+    try {
+      await sql`INSERT INTO part_one (id) VALUES (1)`.execute(store.db);
+      // VACUUM reads every database's oldest transaction id from pg_database.
+      await sql`VACUUM (FREEZE, ANALYZE)`.execute(store.db);
+      const rows = await sql<{ id: number }>`SELECT id FROM part_one`.execute(store.db);
+      expect(rows.rows).toEqual([{ id: 1 }]);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 
   it('applies every migration when an earlier one changed since the template was made', async () => {
