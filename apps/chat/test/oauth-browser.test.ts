@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from './support/accounts.js';
+import { browserTestsRun, CHROMIUM } from './support/browser.js';
 import { freePort, Harness } from './support/harness.js';
 
 /**
@@ -14,21 +15,12 @@ import { freePort, Harness } from './support/harness.js';
  * browser back to `/_oauth/<service>`, the result page hands over the secret, and the client logs
  * in with `{"oauth": …}` through Rocket.Chat's api-client.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const PREFIX = 'Meteor.oauth.credentialSecret-';
+
+const runBrowser = browserTestsRun('the browser tests of the OAuth redirect');
 
 let h: Harness;
 let browser: Browser;
-beforeAll(async () => {
-  h = await Harness.open();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  // A browser's start is slow on a loaded machine; the tests themselves take seconds.
-}, 120_000);
-afterEach(() => h.reset());
-afterAll(async () => {
-  await browser?.close();
-  await h.close();
-});
 
 interface Deployment {
   rootUrl: string;
@@ -114,7 +106,18 @@ async function logInWith(base: string, credentialToken: string, credentialSecret
   };
 }
 
-describe('Rocket.Chat sign-in in a real browser', () => {
+describe.skipIf(!runBrowser)('Rocket.Chat sign-in in a real browser', () => {
+  beforeAll(async () => {
+    h = await Harness.open();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // A browser's start is slow on a loaded machine; the tests themselves take seconds.
+  }, 120_000);
+  afterEach(() => h.reset());
+  afterAll(async () => {
+    await browser?.close();
+    await h.close();
+  });
+
   it('popup style: the popup closes, the secret is in localStorage, api-client logs in', async () => {
     const { rootUrl } = await deployment();
     const page = await browser.newPage();

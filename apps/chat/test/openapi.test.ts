@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PREFIX, OPENAPI_PATH } from '../src/openapi.js';
 import { accounts } from './support/accounts.js';
+import { browserTestsRun, CHROMIUM } from './support/browser.js';
 import { APPS } from './support/fake-provider.js';
 import { freePort, Harness, login, SITE_URL } from './support/harness.js';
 
@@ -227,44 +228,47 @@ describe('the reference page', () => {
   });
 });
 
-describe('the reference page in a browser (Debian chromium)', () => {
-  it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const app = await h.app({ siteUrl: base });
-    await app.listen({ host: '127.0.0.1', port });
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    });
-    try {
-      const page = await browser.newPage();
-      const violations: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy|Refused to/i.test(message.text()))
-          violations.push(message.text());
+describe.skipIf(!browserTestsRun('the reference page’s browser test'))(
+  'the reference page in a browser (Debian chromium)',
+  () => {
+    it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const app = await h.app({ siteUrl: base });
+      await app.listen({ host: '127.0.0.1', port });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox'],
       });
-      await page.goto(`${base}${DOCS_PREFIX}/`);
-      await page.getByRole('heading', { name: /Chat login service/ }).waitFor();
-      for (const tag of ['Login', 'Session', 'Sessions', 'Two-factor', 'Public']) {
-        await expect(page.locator(`h3#operations-tag-${tag}`).count()).resolves.toBe(1);
+      try {
+        const page = await browser.newPage();
+        const violations: string[] = [];
+        page.on('console', (message) => {
+          if (/Content Security Policy|Refused to/i.test(message.text()))
+            violations.push(message.text());
+        });
+        await page.goto(`${base}${DOCS_PREFIX}/`);
+        await page.getByRole('heading', { name: /Chat login service/ }).waitFor();
+        for (const tag of ['Login', 'Session', 'Sessions', 'Two-factor', 'Public']) {
+          await expect(page.locator(`h3#operations-tag-${tag}`).count()).resolves.toBe(1);
+        }
+        await page.locator('#operations-Login-login button.opblock-summary-control').click();
+        await page.getByRole('button', { name: 'Try it out' }).click();
+        const answer = page.waitForResponse(
+          (response) =>
+            response.url() === `${base}/api/v1/login` && response.request().method() === 'POST',
+        );
+        await page.getByRole('button', { name: 'Execute' }).click();
+        const response = await answer;
+        expect(response.status()).toBe(401);
+        expect(await response.json()).toMatchObject({ status: 'error' });
+        if (process.env.OPENAPI_SCREENSHOT) {
+          await page.screenshot({ path: process.env.OPENAPI_SCREENSHOT, fullPage: true });
+        }
+        expect(violations).toEqual([]);
+      } finally {
+        await browser.close();
       }
-      await page.locator('#operations-Login-login button.opblock-summary-control').click();
-      await page.getByRole('button', { name: 'Try it out' }).click();
-      const answer = page.waitForResponse(
-        (response) =>
-          response.url() === `${base}/api/v1/login` && response.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Execute' }).click();
-      const response = await answer;
-      expect(response.status()).toBe(401);
-      expect(await response.json()).toMatchObject({ status: 'error' });
-      if (process.env.OPENAPI_SCREENSHOT) {
-        await page.screenshot({ path: process.env.OPENAPI_SCREENSHOT, fullPage: true });
-      }
-      expect(violations).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
-});
+    }, 120_000);
+  },
+);

@@ -1,7 +1,7 @@
 // Copy as curl (`x`) and `webhook export --curl`: the command, pasted into bash or zsh, sends the
 // captured request once, byte for byte, to the address it was sent to. The tool itself is the
 // receiver: what the pasted command sends is captured again and compared with the original.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,13 @@ import { captureConfig, runCli, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 const run = promisify(execFile);
+
+// Without zsh (a machine that never ran .ci/run) its case is skipped, and says so, so that
+// `npm test` passes on a fresh clone with nothing installed by hand; CI sets NETOPS_REQUIRE_ZSH
+// so that there it fails instead.
+const hasZsh = spawnSync('zsh', ['-c', 'exit 0']).status === 0;
+const runZsh = hasZsh || process.env.NETOPS_REQUIRE_ZSH === '1';
+if (!runZsh) console.warn('zsh is missing: skipping the curl export test in zsh');
 const dir = mkdtempSync(join(tmpdir(), 'webhook-curl-'));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -38,7 +45,7 @@ const comparable = (record: CapturedRequest) =>
   record.headers.filter(([name]) => !/^(content-length|connection)$/i.test(name));
 
 describe('curl export', () => {
-  it.each(['bash', 'zsh'])(
+  it.each(runZsh ? ['bash', 'zsh'] : ['bash'])(
     '%s: sends the captured request once, to the address it was sent to (globbing made 100 requests of one, and Host chose the target)',
     async (shell) => {
       // Where a command built from the Host header would go.
