@@ -228,47 +228,46 @@ describe('the reference page', () => {
   });
 });
 
-describe.skipIf(!browserTestsRun('the reference page’s browser test'))(
-  'the reference page in a browser (Debian chromium)',
-  () => {
-    it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const app = await h.app({ siteUrl: base });
-      await app.listen({ host: '127.0.0.1', port });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox'],
+const runBrowser = browserTestsRun('the reference page’s browser test');
+
+describe.skipIf(!runBrowser)('the reference page in a browser (Debian chromium)', () => {
+  it('renders every tag under its policy, and "Try it out" sends the login example to ROOT_URL', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const app = await h.app({ siteUrl: base });
+    await app.listen({ host: '127.0.0.1', port });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox'],
+    });
+    try {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text()))
+          violations.push(message.text());
       });
-      try {
-        const page = await browser.newPage();
-        const violations: string[] = [];
-        page.on('console', (message) => {
-          if (/Content Security Policy|Refused to/i.test(message.text()))
-            violations.push(message.text());
-        });
-        await page.goto(`${base}${DOCS_PREFIX}/`);
-        await page.getByRole('heading', { name: /Chat login service/ }).waitFor();
-        for (const tag of ['Login', 'Session', 'Sessions', 'Two-factor', 'Public']) {
-          await expect(page.locator(`h3#operations-tag-${tag}`).count()).resolves.toBe(1);
-        }
-        await page.locator('#operations-Login-login button.opblock-summary-control').click();
-        await page.getByRole('button', { name: 'Try it out' }).click();
-        const answer = page.waitForResponse(
-          (response) =>
-            response.url() === `${base}/api/v1/login` && response.request().method() === 'POST',
-        );
-        await page.getByRole('button', { name: 'Execute' }).click();
-        const response = await answer;
-        expect(response.status()).toBe(401);
-        expect(await response.json()).toMatchObject({ status: 'error' });
-        if (process.env.OPENAPI_SCREENSHOT) {
-          await page.screenshot({ path: process.env.OPENAPI_SCREENSHOT, fullPage: true });
-        }
-        expect(violations).toEqual([]);
-      } finally {
-        await browser.close();
+      await page.goto(`${base}${DOCS_PREFIX}/`);
+      await page.getByRole('heading', { name: /Chat login service/ }).waitFor();
+      for (const tag of ['Login', 'Session', 'Sessions', 'Two-factor', 'Public']) {
+        await expect(page.locator(`h3#operations-tag-${tag}`).count()).resolves.toBe(1);
       }
-    }, 120_000);
-  },
-);
+      await page.locator('#operations-Login-login button.opblock-summary-control').click();
+      await page.getByRole('button', { name: 'Try it out' }).click();
+      const answer = page.waitForResponse(
+        (response) =>
+          response.url() === `${base}/api/v1/login` && response.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const response = await answer;
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ status: 'error' });
+      if (process.env.OPENAPI_SCREENSHOT) {
+        await page.screenshot({ path: process.env.OPENAPI_SCREENSHOT, fullPage: true });
+      }
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
