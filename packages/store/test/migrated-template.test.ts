@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bestTemplateFor, createFromTemplate } from '../src/embedded.js';
 import { migrate, openStore, prepareMigratedTemplate, type Store } from '../src/index.js';
 import { testDatabaseUrl } from '../src/testing.js';
 
@@ -99,6 +108,42 @@ describe.skipIf(testDatabaseUrl() !== undefined)('embedded store: migrated templ
       await sql`VACUUM (FREEZE, ANALYZE)`.execute(store.db);
       const rows = await sql<{ id: number }>`SELECT id FROM part_one`.execute(store.db);
       expect(rows.rows).toEqual([{ id: 1 }]);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('copies every file of the template into a new folder, keeps what it held, and redoes a copy cut short', async () => {
+    const migrations = migrationsFolder({
+      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
+    });
+    madeTemplates.push((await prepareMigratedTemplate(migrations)) as string);
+    const template = bestTemplateFor(migrations) as string;
+    const filesOf = (root: string) =>
+      (readdirSync(root, { recursive: true }) as string[])
+        .filter((path) => statSync(join(root, path)).isFile())
+        .map((path) => `${path} ${statSync(join(root, path)).size}`)
+        .sort();
+    const dataDir = mkdtempSync(join(scratch, 'data-'));
+    writeFileSync(join(dataDir, 'jwt-secret'), 'kept');
+    createFromTemplate(dataDir, true, template);
+    expect(filesOf(dataDir)).toEqual([...filesOf(template), 'jwt-secret 4'].sort());
+    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe('kept');
+
+    // A copy cut short has no PG_VERSION (copied last): the next start copies again and opens.
+    rmSync(join(dataDir, 'PG_VERSION'));
+    rmSync(join(dataDir, 'global'), { recursive: true });
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
+    let creations = 0;
+    const store = await openStore<unknown>({
+      dataDir,
+      durable: true,
+      migrations,
+      onCreate: () => creations++,
+    });
+    try {
+      expect(creations).toBe(1);
+      expect((await migrate(store as Store<unknown>, migrations)).applied).toEqual([]);
     } finally {
       await store.close();
     }
