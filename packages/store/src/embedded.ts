@@ -123,8 +123,8 @@ export function pgliteVersion(): string {
 /**
  * Where the template cluster lives: `node_modules/.cache/netops-store/pglite-<version>-one-database`,
  * next to the PGlite that made it (a new PGlite version gets a new template), or undefined when
- * PGlite's own folder cannot be found. `one-database`: templates made before the template
- * databases were dropped from it (TEMPLATE_DATABASES) have another name, and are not used.
+ * PGlite's own folder cannot be found. `one-database` (TEMPLATE_DATABASES dropped): a template
+ * made before that, with the old name, is never used.
  */
 export function embeddedTemplateDir(): string | undefined {
   const folder = pgliteFolder();

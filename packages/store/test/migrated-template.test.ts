@@ -12,8 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bestTemplateFor, createFromTemplate } from '../src/embedded.js';
-import { migrate, openStore, prepareMigratedTemplate, type Store } from '../src/index.js';
+import { createFromTemplate } from '../src/embedded.js';
+import {
+  migrate,
+  openStore,
+  prepareMigratedTemplate,
+  type Store,
+  type StoreConfig,
+} from '../src/index.js';
 import { testDatabaseUrl } from '../src/testing.js';
 
 /**
@@ -35,22 +41,39 @@ function migrationsFolder(files: Record<string, string>): string {
   return folder;
 }
 
-async function firstStart(migrations: string): Promise<{ applied: string[]; tables: string[] }> {
-  const store = await openStore<unknown>({
-    dataDir: mkdtempSync(join(scratch, 'data-')),
-    durable: false,
-    migrations,
+/** A migrations folder creating one table, and the template made from it. */
+async function oneTableTemplate(): Promise<{ migrations: string; template: string }> {
+  const migrations = migrationsFolder({
+    '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
   });
+  const template = (await prepareMigratedTemplate(migrations)) as string;
+  madeTemplates.push(template);
+  return { migrations, template };
+}
+
+/** `work` on the store opened with `config`, closed afterwards whatever happens. */
+async function withStore<T>(
+  config: StoreConfig,
+  work: (store: Store<unknown>) => Promise<T>,
+): Promise<T> {
+  const store = await openStore<unknown>(config);
   try {
-    const { applied } = await migrate(store as Store<unknown>, migrations);
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function firstStart(migrations: string): Promise<{ applied: string[]; tables: string[] }> {
+  const dataDir = mkdtempSync(join(scratch, 'data-'));
+  return withStore({ dataDir, durable: false, migrations }, async (store) => {
+    const { applied } = await migrate(store, migrations);
     const tables = await sql<{ name: string }>`
       SELECT table_name AS name FROM information_schema.tables
       WHERE table_schema = 'public' AND table_name LIKE 'part_%' ORDER BY table_name
     `.execute(store.db);
     return { applied, tables: tables.rows.map((row) => row.name) };
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 afterAll(() => {
@@ -85,40 +108,26 @@ describe.skipIf(testDatabaseUrl() !== undefined)('embedded store: migrated templ
   }, 120_000);
 
   it('makes a new folder holding the one database the store uses, which opens again and vacuums', async () => {
-    const migrations = migrationsFolder({
-      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
-    });
-    madeTemplates.push((await prepareMigratedTemplate(migrations)) as string);
-    const dataDir = mkdtempSync(join(scratch, 'data-'));
-    const open = () => openStore<unknown>({ dataDir, durable: false, migrations });
-    let store = await open();
-    try {
+    const { migrations } = await oneTableTemplate();
+    const config = { dataDir: mkdtempSync(join(scratch, 'data-')), durable: false, migrations };
+    await withStore(config, async (store) => {
       const databases = await sql<{ name: string }>`
         SELECT datname AS name FROM pg_database ORDER BY datname`.execute(store.db);
       expect(databases.rows.map((row) => row.name)).toEqual(['postgres']);
-    } finally {
-      await store.close();
-    }
+    });
     // No copy of the template databases' catalogs: one folder under base/.
-    expect(readdirSync(join(dataDir, 'base'))).toHaveLength(1);
-    store = await open();
-    try {
+    expect(readdirSync(join(config.dataDir, 'base'))).toHaveLength(1);
+    await withStore(config, async (store) => {
       await sql`INSERT INTO part_one (id) VALUES (1)`.execute(store.db);
       // VACUUM reads every database's oldest transaction id from pg_database.
       await sql`VACUUM (FREEZE, ANALYZE)`.execute(store.db);
       const rows = await sql<{ id: number }>`SELECT id FROM part_one`.execute(store.db);
       expect(rows.rows).toEqual([{ id: 1 }]);
-    } finally {
-      await store.close();
-    }
+    });
   }, 120_000);
 
   it('copies every file of the template into a new folder, keeps what it held, and redoes a copy cut short', async () => {
-    const migrations = migrationsFolder({
-      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
-    });
-    madeTemplates.push((await prepareMigratedTemplate(migrations)) as string);
-    const template = bestTemplateFor(migrations) as string;
+    const { migrations, template } = await oneTableTemplate();
     const filesOf = (root: string) =>
       (readdirSync(root, { recursive: true }) as string[])
         .filter((path) => statSync(join(root, path)).isFile())
@@ -135,26 +144,15 @@ describe.skipIf(testDatabaseUrl() !== undefined)('embedded store: migrated templ
     rmSync(join(dataDir, 'global'), { recursive: true });
     expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
     let creations = 0;
-    const store = await openStore<unknown>({
-      dataDir,
-      durable: true,
-      migrations,
-      onCreate: () => creations++,
-    });
-    try {
+    const reopened = { dataDir, durable: true, migrations, onCreate: () => creations++ };
+    await withStore(reopened, async (store) => {
       expect(creations).toBe(1);
-      expect((await migrate(store as Store<unknown>, migrations)).applied).toEqual([]);
-    } finally {
-      await store.close();
-    }
+      expect((await migrate(store, migrations)).applied).toEqual([]);
+    });
   }, 120_000);
 
   it('applies every migration when an earlier one changed since the template was made', async () => {
-    const migrations = migrationsFolder({
-      '001_part_one.sql': 'CREATE TABLE part_one (id integer PRIMARY KEY);',
-    });
-    const template = await prepareMigratedTemplate(migrations);
-    madeTemplates.push(template as string);
+    const { migrations } = await oneTableTemplate();
     writeFileSync(
       join(migrations, '001_part_one.sql'),
       'CREATE TABLE part_one (id integer PRIMARY KEY, name text);',
