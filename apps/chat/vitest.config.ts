@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'chat',
     include: ['test/**/*.test.ts'],
+    // Test files share their worker's modules (see the root vitest.config.ts).
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'inventory',
     include: ['test/**/*.test.ts'],
+    // Test files share their worker's modules (see the root vitest.config.ts).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: 'store',
     include: ['test/**/*.test.ts'],
+    // Test files share their worker's modules (see the root vitest.config.ts).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -91,16 +91,21 @@ describe('errors are JSON {status, message}', () => {
   });
 
   it('500 for the unexpected, with no detail leaked', async () => {
-    const failing: KyselyPlugin = {
-      transformQuery: (args) => {
-        if (args.node.kind === 'RawNode') throw new Error('connection secret detail');
-        return args.node;
+    // Fails every statement once the app is built. Failing where a statement is compiled would
+    // not do: the service compiles each statement's shape once per process, so a list another
+    // test already ran would never be compiled again.
+    let failing = false;
+    const failEveryStatement: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (failing) throw new Error('connection secret detail');
+        return args.result;
       },
-      transformResult: async (args) => args.result,
     };
     const broken = await buildApp(testConfig(), {
-      store: { ...ctx.store, db: ctx.store.db.withPlugin(failing) },
+      store: { ...ctx.store, db: ctx.store.db.withPlugin(failEveryStatement) },
     });
+    failing = true;
     try {
       const response = await broken.inject({
         method: 'GET',
