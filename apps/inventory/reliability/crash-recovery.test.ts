@@ -4,7 +4,7 @@
 // folder must start and hold every acknowledged write, and batches all or nothing. At the end the
 // folder is opened directly: amcheck on every B-tree (each heap row in its indexes), index and
 // sequential scans agree, and the audit log has a row per applied write. The embedded store is
-// used whatever TEST_DATABASE_URL says, so this runs in both passes of CI.
+// used whatever TEST_DATABASE_URL says, so CI runs it in its embedded pass only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-// The webhooks' delivery guarantees under faults: SIGKILL of the real service (its own process) with
-// deliveries pending, on the embedded store and on PostgreSQL; two instances sharing PostgreSQL;
-// and this repository's capture tool (apps/webhook, --json) as the receiver, as a user would.
-// Each check counts deliveries made, duplicated and lost (RELIABILITY.md, "Webhooks").
+// The webhooks' delivery guarantees under faults: SIGKILL of the real service (its own process)
+// with deliveries pending, on the run's store (embedded, or PostgreSQL); two instances sharing
+// PostgreSQL; and this repository's capture tool (apps/webhook, --json) as the receiver, as a
+// user would. Each check counts deliveries made, duplicated and lost (RELIABILITY.md, "Webhooks").
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -85,10 +85,11 @@ const api =
     };
   };
 
-const stores = [
-  { name: 'embedded', postgres: false },
-  ...(databaseServer ? [{ name: 'postgres', postgres: true }] : []),
-];
+// The store the run's other tests use: the embedded one, or PostgreSQL in a run with a database
+// server (whose embedded case the run without one already covers).
+const stores = databaseServer
+  ? [{ name: 'postgres', postgres: true }]
+  : [{ name: 'embedded', postgres: false }];
 
 describe.each(stores)('SIGKILL with webhook deliveries pending ($name)', ({ name, postgres }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'inventory-hooks-kill-'));
