@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseServices } from '../src/config.js';
 
 /** TWO_FACTOR_KEY, CHAT_ADMINS and the apple service type. */
 const folder = mkdtempSync(join(tmpdir(), 'chat-auth-config-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const servicesFile = join(folder, 'chat.config.yaml');
 writeFileSync(
   servicesFile,

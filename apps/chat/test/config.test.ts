@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseServices } from '../src/config.js';
 
 /** `${NAME}` as the YAML file writes it. */
@@ -90,6 +90,7 @@ describe('the services file', () => {
 
 describe('the environment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('has documented defaults and starts without a services file', () => {
     const config = loadConfig({}, dir);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,10 +61,12 @@ const children: ChildProcess[] = [];
 let withServices: ReturnType<typeof start>;
 /** Without a services file; its stdout stuck later. */
 let withoutServices: ReturnType<typeof start>;
+/** The services' working folders, all under this one. */
+const scratch = mkdtempSync(join(tmpdir(), 'chat-main-'));
 beforeAll(async () => {
   fake = await FakeProvider.start();
   // Both processes start together: their start-ups overlap instead of adding up.
-  const dir = mkdtempSync(join(tmpdir(), 'chat-main-'));
+  const dir = mkdtempSync(join(scratch, 'main-'));
   writeFileSync(
     join(dir, 'chat.config.yaml'),
     `services:\n  github:\n    type: github\n    appId: ${APPS.github.appId}\n    appSecret: \${GH_SECRET}\n    apiUrl: ${fake.url}/github\n`,
@@ -82,13 +84,14 @@ beforeAll(async () => {
   );
   withoutServices = start(
     { PORT: '0', DATABASE_URL: 'memory://', LOG_LEVEL: 'info', API_RATE_LIMIT: '100000' },
-    mkdtempSync(join(tmpdir(), 'chat-log-reader-')),
+    mkdtempSync(join(scratch, 'log-reader-')),
   );
   children.push(withServices.child, withoutServices.child);
 });
 afterAll(async () => {
   for (const child of children) child.kill();
   await fake.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** 'exited', or 'still running' when the process outlives `ms`. */
@@ -200,7 +203,7 @@ describe('src/main.ts command line, configuration and listening errors', () => {
   });
 
   it('stops at start with an error naming the bad key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chat-bad-'));
+    const dir = mkdtempSync(join(scratch, 'bad-'));
     writeFileSync(
       join(dir, 'chat.config.yaml'),
       'services:\n  twitter: { type: twitter, appId: k }\n',

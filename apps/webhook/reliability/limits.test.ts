@@ -2,11 +2,11 @@
 // short), a dead or hanging forward target under a flood, and hostile files for --load. Each runs
 // the real CLI as a child process and reads its peak resident memory (VmHWM).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CLI, childEnv, runCli, waitFor } from '../test/helpers.js';
 import { flood, MiB, residentMemory, scaled } from './support.js';
 
@@ -205,6 +205,7 @@ describe('forwarding to a dead or hanging target under a flood', () => {
 describe('hostile files for --load', () => {
   it('refuses each with a clear message and exit 2, in bounded memory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'webhook-load-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const valid = {
       seq: 1,
       time: '2026-11-24T00:00:00.000Z',

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.concurrent('the webhook command', () => {
   it('stops with exit 1 and says so when the port is in use', async () => {
@@ -39,7 +40,7 @@ describe.concurrent('the webhook command', () => {
   });
 
   it('finds ./config.yaml and reports a YAML syntax error with its line', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'webhook-project-'));
+    const project = mkdtempSync(join(dir, 'project-'));
     writeFileSync(
       join(project, 'config.yaml'),
       'port: 9080\nroutes:\n  - path: /a\n    response: [\n',
@@ -60,7 +61,7 @@ describe.concurrent('the webhook command', () => {
     ];
     const runs = await Promise.all(
       cases.map((text) => {
-        const project = mkdtempSync(join(tmpdir(), 'webhook-hostile-'));
+        const project = mkdtempSync(join(dir, 'hostile-'));
         writeFileSync(join(project, 'config.yaml'), text);
         return runCli(['--no-tui'], { cwd: project });
       }),

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../src/config/file.js';
 import { type Environment, parseCommand } from '../src/config/load.js';
 import { parseSize } from '../src/config/size.js';
@@ -143,6 +143,7 @@ describe('sizes', () => {
 
 describe('flags and config discovery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const env = (cwd: string, extra: Partial<Environment> = {}): Environment => ({
     cwd,
     home: join(dir, 'home'),

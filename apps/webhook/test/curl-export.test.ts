@@ -2,11 +2,11 @@
 // captured request once, byte for byte, to the address it was sent to. The tool itself is the
 // receiver: what the pasted command sends is captured again and compared with the original.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
 import { toCurl } from '../src/export/curl.js';
@@ -23,6 +23,7 @@ const hasZsh = spawnSync('zsh', ['-c', 'exit 0']).status === 0;
 const runZsh = hasZsh || process.env.NETOPS_REQUIRE_ZSH === '1';
 if (!runZsh) console.warn('zsh is missing: skipping the curl export test in zsh');
 const dir = mkdtempSync(join(tmpdir(), 'webhook-curl-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

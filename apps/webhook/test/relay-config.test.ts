@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Environment, parseCommand } from '../src/config/load.js';
 import { CliError } from '../src/errors.js';
 import { DEFAULT_RELAY_LIMITS, parseRelayCommand } from '../src/relay/config.js';
@@ -11,10 +11,12 @@ import { hashToken, newChannelId, newListenToken, tokenMatches } from '../src/re
 const SEND_URL = 'https://relay.example/c/3q2-7wD0m1y8lM5oQ1C0yA';
 const ADMIN = { WEBHOOK_RELAY_ADMIN_TOKEN: 'an-admin-token-long-enough-0123' };
 
-function env(
-  variables: Record<string, string> = {},
-  cwd = mkdtempSync(join(tmpdir(), 'relay-config-')),
-): Environment {
+/** Each test's working folder, under one removed at the end. */
+const scratch = mkdtempSync(join(tmpdir(), 'relay-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const workingFolder = () => mkdtempSync(join(scratch, 'cwd-'));
+
+function env(variables: Record<string, string> = {}, cwd = workingFolder()): Environment {
   return { cwd, home: '/home/user', xdgConfigHome: undefined, interactive: false, variables };
 }
 
@@ -42,7 +44,7 @@ describe('webhook --relay', () => {
   });
 
   it('reads relay: keys from the config file, variables expanded; WEBHOOK_RELAY_TOKEN wins over the file', () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    const cwd = workingFolder();
     writeFileSync(join(cwd, 'config.yaml'), `relay:\n  url: ${SEND_URL}\n  token: \${MY_TOKEN}\n`);
     const fromFile = parseCommand([], env({ MY_TOKEN: 'whr_file' }, cwd));
     expect(fromFile.kind === 'run' && fromFile.config.relay?.token).toBe('whr_file');
@@ -73,7 +75,7 @@ describe('webhook --relay', () => {
         parseCommand(['--relay', SEND_URL], env({ WEBHOOK_RELAY_TOKEN: 'whr_\x1b[31m' })),
       ),
     ).toContain('token');
-    const cwd = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    const cwd = workingFolder();
     writeFileSync(join(cwd, 'config.yaml'), 'relay:\n  url: https://relay.example/hooks\n');
     expect(failure(() => parseCommand([], env({}, cwd)))).toMatch(
       /config\.yaml:2: relay\.url: must be a relay send URL/,
@@ -83,7 +85,7 @@ describe('webhook --relay', () => {
   });
 
   it('replaying a file does not need the relay token', () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    const cwd = workingFolder();
     writeFileSync(join(cwd, 'config.yaml'), `relay:\n  url: ${SEND_URL}\n`);
     const command = parseCommand(
       ['replay', '--from', 'x.jsonl', '--all', '--to', 'http://127.0.0.1:1'],

@@ -1,6 +1,6 @@
 // Two relays behind a (pretend) load balancer, sharing one Redis: a sender hitting one relay
 // reaches a client connected to the other, and a client resumes from either.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sign as githubSign, verify as githubVerify } from '@octokit/webhooks-methods';
@@ -97,6 +97,7 @@ describe.skipIf(!redisUrl)(
         relayA?.stop(),
         relayB?.stop(),
       ]);
+      rmSync(work, { recursive: true, force: true });
     }, 60_000);
 
     it('a signed delivery sent to one relay reaches a client of the other, verifiable; a client resumes from either', async () => {

@@ -2,7 +2,7 @@
 // `webhook --relay <send URL> --json`, each in its own process. Deliveries are signed by the
 // providers' own libraries, sent with header names in their own case, and must verify after the
 // relay exactly as they do when sent directly.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +101,7 @@ async function createChannel(server: string, extra: string[] = []) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'webhook-relay-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const configFile = join(work, 'config.yaml');
 writeFileSync(
   configFile,

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
 import { RequestStore } from '../src/capture/store.js';
@@ -24,6 +24,7 @@ const run = promisify(execFile);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the check
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f]/;
 const dir = mkdtempSync(join(tmpdir(), 'webhook-session-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +47,7 @@ describe('openLogOutput', () => {
     await output.flush(5000);
     closeSync(fd);
     expect(readFileSync(file, 'utf8')).toBe('{"msg":"one"}\nbanner\n');
+    rmSync(file);
   });
 
   it('drops lines once its queue is full, never growing without bound', async () => {
