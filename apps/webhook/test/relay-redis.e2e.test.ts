@@ -39,7 +39,11 @@ describe.skipIf(!redisUrl)(
   'with Redis (TEST_REDIS_URL): two relays share channels, buffers and listeners',
   { timeout: 200_000 },
   () => {
-    const work = mkdtempSync(join(tmpdir(), 'webhook-relay-redis-'));
+    // Made when the suite runs: a skipped suite runs no afterAll that would remove it.
+    let work = '';
+    beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), 'webhook-relay-redis-'));
+    });
     let relayA: RunningCli;
     let relayB: RunningCli;
     let a: string;

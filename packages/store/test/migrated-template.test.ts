@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFromTemplate } from '../src/embedded.js';
 import {
   migrate,
@@ -28,7 +28,11 @@ import { testDatabaseUrl } from '../src/testing.js';
  * serves, and the migrator applies only those.
  */
 
-const scratch = mkdtempSync(join(tmpdir(), 'store-migrated-template-'));
+// Made when the tests run: skipped ones (on PostgreSQL) run no afterAll that would remove it.
+let scratch = '';
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'store-migrated-template-'));
+});
 const madeTemplates: string[] = [];
 
 /** A migrations folder of its own: content no other run shares, so its templates are its own. */
