@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { describeListenError, openLogOutput, readCommandLine } from '../src/index.js';
 
 describe('readCommandLine', () => {
@@ -40,6 +40,7 @@ describe('describeListenError', () => {
 describe('openLogOutput', () => {
   it('writes JSON lines and printed text in order to its descriptor', async () => {
     const file = join(tmpdir(), `log-output-${process.pid}-${Date.now()}`);
+    onTestFinished(() => rmSync(file, { force: true }));
     const fd = openSync(file, 'w');
     const output = await openLogOutput({ fd, pretty: false });
     output.stream.write('{"msg":"one"}\n');
@@ -47,7 +48,6 @@ describe('openLogOutput', () => {
     await output.flush(5000);
     closeSync(fd);
     expect(readFileSync(file, 'utf8')).toBe('{"msg":"one"}\nbanner\n');
-    rmSync(file);
   });
 
   it('drops lines once its queue is full, never growing without bound', async () => {

@@ -903,12 +903,7 @@ function validQuery(operation: Operation, options: GenerationOptions): fc.Arbitr
       (value): QueryPart => [parameter.name, asQueryText(value)],
     ),
   );
-  return fc
-    .subarray(
-      scalars.map((_, index) => index),
-      { maxLength: 2 },
-    )
-    .chain((chosen) => fc.tuple(...chosen.map((index) => parts[index] as fc.Arbitrary<QueryPart>)));
+  return fc.subarray(parts, { maxLength: 2 }).chain((chosen) => fc.tuple(...chosen));
 }
 
 /** UTF-8 percent-encoding that cannot throw (lone surrogates become U+FFFD, as a browser does). */
