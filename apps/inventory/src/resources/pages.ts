@@ -136,6 +136,22 @@ export async function listPage(
 const JSON_CONTENT = 'application/json; charset=utf-8';
 
 /**
+ * The answer's bytes: the page's JSON text as PostgreSQL wrote it, between its envelope. Each
+ * part is encoded where it lands. Joined first as one string, the page (tens of kilobytes) was
+ * copied again into a new string on V8's heap before being encoded, and that copy was a third
+ * of everything a request of 100 devices allocated.
+ */
+function jsonEnvelope(head: string, page: string, tail: string): Buffer {
+  const headBytes = Buffer.byteLength(head);
+  const pageBytes = Buffer.byteLength(page);
+  const body = Buffer.allocUnsafe(headBytes + pageBytes + Buffer.byteLength(tail));
+  body.write(head, 0);
+  body.write(page, headBytes);
+  body.write(tail, headBytes + pageBytes);
+  return body;
+}
+
+/**
  * Answers a list request, reusing the JSON text of an identical earlier request when its table
  * has not changed since (list-cache.ts): the request then costs one small statement (the
  * table's version) instead of reading, converting and serialising its rows. Otherwise the page
@@ -184,13 +200,10 @@ export async function sendListPage(
   );
   // With some fields only, the route's schema (every field required) cannot write the page.
   // The meta's fields in the schema's order, so this is what the serialiser writes.
-  const body = Buffer.from(
+  const body =
     json !== undefined
-      ? `{"meta":${JSON.stringify(page.meta)},"data":${json}}`
-      : selected
-        ? JSON.stringify(page)
-        : (reply.serialize(page) as string),
-  );
+      ? jsonEnvelope(`{"meta":${JSON.stringify(page.meta)},"data":`, json, '}')
+      : Buffer.from(selected ? JSON.stringify(page) : (reply.serialize(page) as string));
   if (version !== undefined && body.length <= MAX_RENDERED_PAGE_BYTES) {
     cache.pages.set(key, { version, body });
   }
