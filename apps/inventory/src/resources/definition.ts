@@ -350,10 +350,29 @@ export const columnOf = (
   Object.hasOwn(definition.columns, name) ? definition.columns[name] : undefined;
 
 /** Write-only sealed columns (ColumnDefinition.secret): never read back. */
-export const secretColumns = (definition: ResourceDefinition): string[] =>
-  Object.entries(definition.columns)
-    .filter(([, column]) => column.secret === true)
-    .map(([name]) => name);
+/**
+ * What is derived from a definition alone, computed once per definition: the declarations never
+ * change, and every request asked again (each call built new arrays, a tenth of what a list
+ * request allocated). Frozen, so no caller can change what the others are given.
+ */
+export function derivedOnce<T>(derive: (definition: ResourceDefinition) => T) {
+  const known = new WeakMap<ResourceDefinition, T>();
+  return (definition: ResourceDefinition): T => {
+    let value = known.get(definition);
+    if (value === undefined) {
+      value = Object.freeze(derive(definition));
+      known.set(definition, value);
+    }
+    return value;
+  };
+}
+
+export const secretColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) =>
+    Object.entries(definition.columns)
+      .filter(([, column]) => column.secret === true)
+      .map(([name]) => name),
+);
 
 /** Columns every resource has and nobody writes. */
 export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;

@@ -730,7 +730,7 @@ async function readList(
   cache: ListCache,
   definition: ResourceDefinition,
   request: ListRequest,
-  known: { listKey: string; maintained: boolean; columns: string[]; keys: SortKey[] },
+  known: { listKey: string; maintained: boolean; columns: readonly string[]; keys: SortKey[] },
 ): Promise<ListResult> {
   const offset = request.after !== undefined ? 0 : (request.page - 1) * request.limit;
   // A page of JSON text at least a block deep walks to its rows, guided by the list's position
@@ -764,6 +764,22 @@ interface WalkStart {
   after: readonly unknown[];
 }
 
+/**
+ * What names a list statement's shape among the compiled ones. The columns and fields of a whole
+ * record are the definition's own lists (derived once, so the same arrays every time), named by
+ * a mark: written out, they were most of the key, made again for every page.
+ */
+function shapeKey(definition: ResourceDefinition, shape: ListShape) {
+  const whole = (names: readonly string[] | null, all: readonly string[]) =>
+    names === all ? WHOLE_RECORD : names;
+  return {
+    ...shape,
+    columns: whole(shape.columns, visibleColumns(definition)),
+    json: whole(shape.json, recordFieldOrder(definition)),
+  };
+}
+const WHOLE_RECORD = '*';
+
 async function readPage(
   db: AnyDatabase,
   cache: ListCache,
@@ -772,7 +788,7 @@ async function readPage(
   known: {
     listKey: string;
     maintained: boolean;
-    columns: string[];
+    columns: readonly string[];
     keys: SortKey[];
     offset: number;
     /** The list's position map's key when the page walks (readList), else undefined. */
@@ -838,7 +854,7 @@ async function readPage(
   } satisfies ListShape;
   const template = statementTemplate(
     db,
-    JSON.stringify(['list', definition.table, shape]),
+    JSON.stringify(['list', definition.table, shapeKey(definition, shape)]),
     (param) => listStatement(definition, { ...shape, parsed: request.conditions }, param),
   );
   const result = await (planned || substringsOnce ? withGenericPlans(db) : db).executeQuery<Row>(

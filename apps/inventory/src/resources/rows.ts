@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
-import { type ResourceDefinition, secretColumns, systemColumnsOf } from './definition.js';
+import {
+  derivedOnce,
+  type ResourceDefinition,
+  secretColumns,
+  systemColumnsOf,
+} from './definition.js';
 import { ETAG_COLUMN } from './etags.js';
 
 /**
@@ -15,25 +20,29 @@ export type Row = Record<string, unknown>;
  * The columns a client sees: the system columns and the declared ones. Named explicitly rather
  * than `*`, so a column nobody declared (a password hash) can never leak into a response.
  */
-export function visibleColumns(definition: ResourceDefinition): string[] {
-  const secrets = secretColumns(definition);
-  return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
-    (column) => !secrets.includes(column),
-  );
-}
+export const visibleColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) => {
+    const secrets = secretColumns(definition);
+    return [...systemColumnsOf(definition), ...Object.keys(definition.columns)].filter(
+      (column) => !secrets.includes(column),
+    );
+  },
+);
 
 /**
  * A record's fields in the order the API writes them (the response schema's, schemas.ts
  * recordSchema): id, the declared columns, then the other system columns (created_at,
  * updated_at).
  */
-export const recordFieldOrder = (definition: ResourceDefinition): string[] => [
-  'id',
-  ...Object.entries(definition.columns)
-    .filter(([, column]) => !column.secret)
-    .map(([name]) => name),
-  ...systemColumnsOf(definition).filter((column) => column !== 'id'),
-];
+export const recordFieldOrder: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) => [
+    'id',
+    ...Object.entries(definition.columns)
+      .filter(([, column]) => !column.secret)
+      .map(([name]) => name),
+    ...systemColumnsOf(definition).filter((column) => column !== 'id'),
+  ],
+);
 
 /**
  * The generated column holding the record's JSON text, for a resource that declares
