@@ -349,11 +349,10 @@ export const columnOf = (
 ): ColumnDefinition | undefined =>
   Object.hasOwn(definition.columns, name) ? definition.columns[name] : undefined;
 
-/** Write-only sealed columns (ColumnDefinition.secret): never read back. */
 /**
  * What is derived from a definition alone, computed once per definition: the declarations never
- * change, and every request asked again (each call built new arrays, a tenth of what a list
- * request allocated). Frozen, so no caller can change what the others are given.
+ * change, yet every request built these lists again. Frozen, so no caller can change what the
+ * others are given.
  */
 export function derivedOnce<T>(derive: (definition: ResourceDefinition) => T) {
   const known = new WeakMap<ResourceDefinition, T>();
@@ -367,6 +366,7 @@ export function derivedOnce<T>(derive: (definition: ResourceDefinition) => T) {
   };
 }
 
+/** Write-only sealed columns (ColumnDefinition.secret): never read back. */
 export const secretColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
   (definition) =>
     Object.entries(definition.columns)
