@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { secretColumns } from '../src/resources/definition.js';
+import {
+  filterableColumns,
+  secretColumns,
+  sortableColumns,
+  tagColumns,
+  writableColumns,
+} from '../src/resources/definition.js';
 import { RESOURCES } from '../src/resources/definitions/index.js';
 import { recordFieldOrder, visibleColumns } from '../src/resources/rows.js';
 
@@ -14,6 +20,10 @@ describe.each(RESOURCES.map((definition) => [definition.name, definition] as con
       ['visibleColumns', visibleColumns],
       ['recordFieldOrder', recordFieldOrder],
       ['secretColumns', secretColumns],
+      ['writableColumns', writableColumns],
+      ['tagColumns', tagColumns],
+      ['filterableColumns', filterableColumns],
+      ['sortableColumns', sortableColumns],
     ] as const)('%s: one frozen array', (_derived, derive) => {
       const columns = derive(definition);
       expect(derive(definition)).toBe(columns);

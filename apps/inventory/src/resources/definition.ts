@@ -323,10 +323,12 @@ export const offers = (definition: ResourceDefinition, operation: ResourceOperat
   (definition.operations ?? RESOURCE_OPERATIONS).includes(operation);
 
 /** Columns a client may send: all declared but the read-only ones. */
-export const writableColumns = (definition: ResourceDefinition): string[] =>
-  Object.entries(definition.columns)
-    .filter(([, column]) => !column.readOnly)
-    .map(([name]) => name);
+export const writableColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) =>
+    Object.entries(definition.columns)
+      .filter(([, column]) => !column.readOnly)
+      .map(([name]) => name),
+);
 
 export interface ChildListDefinition {
   /** Name of the child resource's definition, e.g. `interfaces`. */
@@ -454,10 +456,12 @@ export const tagList = (options: Partial<ColumnDefinition> = {}) =>
 export const normaliseTags = (tags: readonly string[]): string[] => [...new Set(tags)].sort();
 
 /** The columns holding tags (at most one in practice). */
-export const tagColumns = (definition: ResourceDefinition): string[] =>
-  Object.entries(definition.columns)
-    .filter(([, column]) => column.kind === 'tags')
-    .map(([name]) => name);
+export const tagColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) =>
+    Object.entries(definition.columns)
+      .filter(([, column]) => column.kind === 'tags')
+      .map(([name]) => name),
+);
 
 /** A new record's values: the absent fields that declare a default get it. */
 export function withDefaults(
@@ -470,21 +474,22 @@ export function withDefaults(
   return { ...Object.fromEntries(defaults), ...values };
 }
 
-export function filterableColumns(definition: ResourceDefinition): string[] {
-  return Object.entries(definition.columns)
-    .filter(([, column]) => column.filterable)
-    .map(([name]) => name);
-}
+export const filterableColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) =>
+    Object.entries(definition.columns)
+      .filter(([, column]) => column.filterable)
+      .map(([name]) => name),
+);
 
 /** Sortable columns plus created_at, which every resource has and indexes. */
-export function sortableColumns(definition: ResourceDefinition): string[] {
-  return [
+export const sortableColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) => [
     ...Object.entries(definition.columns)
       .filter(([, column]) => column.sortable)
       .map(([name]) => name),
     'created_at',
-  ];
-}
+  ],
+);
 
 /** A JSON object stored as jsonb (its shape is the schema's). */
 export const jsonObject = (schema: TSchema, options: Partial<ColumnDefinition> = {}) =>
