@@ -10,8 +10,10 @@ import { STATEMENTS_PER_CONNECTION } from './postgres.js';
  * and plans it again at each call, in WebAssembly. For a list of a device's interfaces that was
  * 1.0–1.4 ms of a 1.4 ms call; the same statement prepared once ran in 0.40–0.45 ms. The messages
  * are those `PGlite.query` sends (its own source, `base.ts`), with the statement named: Parse
- * and Describe once, then Bind, Describe, Execute and Sync; values are written by PGlite's own
- * serializers for the parameter types PostgreSQL described, and rows read by its own parsers.
+ * and Describe once; then Bind, Execute and Sync, in one call into PGlite (where `PGlite.query`
+ * makes one per message, and describes the result again each time). Values are written by
+ * PGlite's own serializers for the parameter types PostgreSQL described, and rows read by its own
+ * parsers with the columns PostgreSQL described when the statement was prepared.
  *
  * `PGlite.query` also calls the filesystem's `syncToFs` after a statement outside a transaction;
  * the store's filesystems (a host folder, memory) write through and do nothing there, and the
@@ -33,6 +35,8 @@ interface Prepared {
   name: string;
   /** Type of each parameter, as PostgreSQL inferred it (ParameterDescription). */
   types: readonly number[];
+  /** Its result's columns, as PostgreSQL described them; none for a statement without rows. */
+  description: messages.RowDescriptionMessage | undefined;
 }
 
 /** SQLSTATEs after which a prepared statement cannot be used again as it is. */
@@ -40,6 +44,9 @@ const FORGETS_THE_STATEMENT = new Set([
   '0A000', // cached plan must not change result type
   '26000', // prepared statement does not exist
 ]);
+
+/** Messages that end an Execute's result. */
+const COMPLETES = new Set(['commandComplete', 'emptyQueryResponse']);
 
 export class NamedStatements {
   /** Text to statement, least recently used first. */
@@ -55,52 +62,64 @@ export class NamedStatements {
    */
   run<R>(text: string, values: readonly unknown[], genericPlan = false): Promise<Results<R>> {
     // PGlite's own lock for a sequence of protocol messages, as its query() takes.
-    return this.pglite.runExclusive(async () => {
-      if (!genericPlan) return this.#run<R>(text, values);
-      // Set and reset around the statement, so no other statement (a transaction's least of
-      // all) ever runs under it. Inside a transaction that is rolled back, both are undone
-      // with it and the session keeps the setting it had before. PostgreSQL reads the setting
-      // at each call of a prepared statement, so one prepared text serves both ways.
-      await this.#simpleQuery('SET plan_cache_mode = force_generic_plan');
-      try {
-        return await this.#run<R>(text, values);
-      } finally {
-        await this.#simpleQuery('RESET plan_cache_mode');
-      }
-    });
+    return this.pglite.runExclusive(() => this.#run<R>(text, values, genericPlan));
   }
 
-  /** A statement without values, sent as a simple query (PostgreSQL's own implicit commit). */
-  async #simpleQuery(text: string): Promise<void> {
-    await this.#send(protocol.serialize.query(text));
-  }
-
-  async #run<R>(text: string, values: readonly unknown[]): Promise<Results<R>> {
+  async #run<R>(
+    text: string,
+    values: readonly unknown[],
+    genericPlan: boolean,
+  ): Promise<Results<R>> {
     const { serialize } = protocol;
-    const messages: messages.BackendMessage[] = [];
     let prepared = this.#lookUp(text);
     try {
-      if (prepared === undefined) prepared = await this.#prepare(text, messages);
-      await this.#closeForgotten();
-      const { name, types } = prepared;
+      if (prepared === undefined) prepared = await this.#prepare(text);
+      const { name, types, description } = prepared;
       const serialized = values.map((value, index) => {
         if (value === null || value === undefined) return null;
         const serializer = this.pglite.serializers[types[index] ?? 0];
         return serializer ? serializer(value) : String(value);
       });
-      messages.push(...(await this.#send(serialize.bind({ statement: name, values: serialized }))));
-      messages.push(...(await this.#send(serialize.describe({ type: 'P' }))));
-      messages.push(...(await this.#send(serialize.execute({}))));
+      // One call into PostgreSQL for the whole sequence: each call costs PGlite a pass through
+      // its protocol loop and parser whatever it carries. PostgreSQL reads the messages in order,
+      // as from a socket; after an error it skips to the Sync, and the RESET after it still
+      // runs. The Close of forgotten statements goes first, where no error can be pending.
+      //
+      // `plan_cache_mode` is set and reset around the statement, so no other statement (a
+      // transaction's least of all) ever runs under it. Inside a transaction that is rolled
+      // back, both are undone with it and the session keeps the setting it had before.
+      // PostgreSQL reads the setting at each call of a prepared statement, so one prepared text
+      // serves both ways.
+      const messages = await this.#send(
+        joined([
+          ...this.#closing.splice(0).map((closed) => serialize.close({ type: 'S', name: closed })),
+          ...(genericPlan ? [serialize.query('SET plan_cache_mode = force_generic_plan')] : []),
+          serialize.bind({ statement: name, values: serialized }),
+          serialize.execute({}),
+          serialize.sync(),
+          ...(genericPlan ? [serialize.query('RESET plan_cache_mode')] : []),
+        ]),
+      );
+      // The statement's own messages, from its BindComplete to its CommandComplete. No Describe
+      // at each call: a prepared statement's result columns are those PostgreSQL described when
+      // it was prepared (it refuses to run one whose columns changed, 0A000 below), and its rows
+      // are read with that description.
+      const from = messages.findIndex((message) => message.name === 'bindComplete');
+      const to = messages.findIndex(
+        (message, index) => index > from && COMPLETES.has(message.name),
+      );
+      const own = messages.slice(from + 1, to < 0 ? messages.length : to + 1);
+      return parse.parseResults(
+        description ? [description, ...own] : own,
+        this.pglite.parsers,
+      )[0] as Results<R>;
     } catch (error) {
       const code = (error as { code?: unknown } | undefined)?.code;
       if (prepared !== undefined && typeof code === 'string' && FORGETS_THE_STATEMENT.has(code)) {
         this.#forget(text, prepared.name);
       }
       throw error;
-    } finally {
-      messages.push(...(await this.#send(serialize.sync())));
     }
-    return parse.parseResults(messages, this.pglite.parsers)[0] as Results<R>;
   }
 
   #lookUp(text: string): Prepared | undefined {
@@ -112,7 +131,7 @@ export class NamedStatements {
     return known;
   }
 
-  async #prepare(text: string, messages: messages.BackendMessage[]): Promise<Prepared> {
+  async #prepare(text: string): Promise<Prepared> {
     const { serialize } = protocol;
     if (this.#prepared.size >= STATEMENTS_KEPT) {
       const [oldestText, oldest] = this.#prepared.entries().next().value as [string, Prepared];
@@ -120,11 +139,20 @@ export class NamedStatements {
     }
     // A name is never issued twice, so a statement closed or lost cannot collide with a new one.
     const name = `netops_${++this.#issued}`;
-    messages.push(...(await this.#send(serialize.parse({ name, text }))));
-    const types = parse.parseDescribeStatementResults(
-      await this.#send(serialize.describe({ type: 'S', name })),
+    const described = await this.#send(
+      joined([
+        serialize.parse({ name, text }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
     );
-    const prepared = { name, types };
+    const prepared: Prepared = {
+      name,
+      types: parse.parseDescribeStatementResults(described),
+      description: described.find(
+        (message): message is messages.RowDescriptionMessage => message.name === 'rowDescription',
+      ),
+    };
     this.#prepared.set(text, prepared);
     return prepared;
   }
@@ -135,23 +163,26 @@ export class NamedStatements {
     this.#closing.push(name);
   }
 
-  /** Statements forgotten, to close in the session (closing an unknown name is no error). */
-  readonly #closing: string[] = [];
-
   /**
-   * Closes the forgotten statements. Called only where no error of the current sequence can be
-   * pending: after one, PostgreSQL ignores every message until the Sync.
+   * Statements forgotten, closed in the session at the start of the next sequence (closing an
+   * unknown name is no error).
    */
-  async #closeForgotten(): Promise<void> {
-    const { serialize } = protocol;
-    for (let name = this.#closing.shift(); name !== undefined; name = this.#closing.shift()) {
-      await this.#send(serialize.close({ type: 'S', name }));
-    }
-  }
+  readonly #closing: string[] = [];
 
   #send(message: Uint8Array) {
     return this.pglite.execProtocolStream(message, { syncToFs: false });
   }
+}
+
+/** Messages to send in one call. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((size, part) => size + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
 }
 
 /** One registry per PGlite session: the store's Kysely instances share its statements. */

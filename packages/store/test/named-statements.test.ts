@@ -1,6 +1,8 @@
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store, withGenericPlans } from '../src/index.js';
+import { namedStatementsOf } from '../src/pglite-statements.js';
 
 /**
  * The embedded store parses each statement text once per session and afterwards only binds and
@@ -156,5 +158,96 @@ describe('named statements (embedded store)', () => {
     expect(kept.rows[0]?.n).toBeLessThanOrEqual(200);
     expect(await preparedLike('AS "column_229"')).toHaveLength(1);
     expect(await preparedLike('AS "column_0"')).toEqual([]);
+  });
+});
+
+describe('named statements: what each call sends PostgreSQL', () => {
+  let pglite: PGlite;
+  /** The frontend messages of each call into PGlite, by their type letter. */
+  const calls: string[][] = [];
+
+  beforeAll(async () => {
+    pglite = await PGlite.create();
+    await pglite.exec(`CREATE TABLE item (id int PRIMARY KEY, name text, tags text[],
+      made timestamptz, extra jsonb);
+      INSERT INTO item VALUES (1, 'one', '{a,b}', '2024-05-01T10:00:00.123Z', '{"k":1}'),
+        (2, 'two', '{}', NULL, NULL)`);
+    const send = pglite.execProtocolStream.bind(pglite);
+    pglite.execProtocolStream = (message, options) => {
+      const types: string[] = [];
+      const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+      for (let at = 0; at < message.byteLength; at += 1 + view.getInt32(at + 1)) {
+        types.push(String.fromCharCode(message[at] ?? 0));
+      }
+      calls.push(types);
+      return send(message, options);
+    };
+  });
+  afterAll(async () => {
+    await pglite?.close();
+  });
+
+  it('binds and runs a prepared statement in one call, without describing it again', async () => {
+    const statements = namedStatementsOf(pglite);
+    const text = 'SELECT id, name, tags, made, extra FROM item WHERE id = $1';
+    calls.length = 0;
+    const first = await statements.run(text, [1]);
+    const second = await statements.run(text, [2]);
+    // Parse, Describe and Sync once; then Bind, Execute and Sync, one call each time.
+    expect(calls).toEqual([
+      ['P', 'D', 'S'],
+      ['B', 'E', 'S'],
+      ['B', 'E', 'S'],
+    ]);
+    // Rows read with the description PostgreSQL gave when the statement was prepared.
+    expect(first.rows).toEqual([
+      {
+        id: 1,
+        name: 'one',
+        tags: ['a', 'b'],
+        made: new Date('2024-05-01T10:00:00.123Z'),
+        extra: { k: 1 },
+      },
+    ]);
+    expect(first.fields.map((field) => field.name)).toEqual([
+      'id',
+      'name',
+      'tags',
+      'made',
+      'extra',
+    ]);
+    expect(second.rows).toEqual([{ id: 2, name: 'two', tags: [], made: null, extra: null }]);
+    const update = await statements.run('UPDATE item SET name = name WHERE id <= $1', [2]);
+    expect(update).toMatchObject({ affectedRows: 2, rows: [] });
+  });
+
+  it('sets and resets the plan mode in the same call, also when the statement fails', async () => {
+    const statements = namedStatementsOf(pglite);
+    const mode = async () =>
+      (
+        await statements.run<{ mode: string }>(
+          "SELECT current_setting('plan_cache_mode') AS mode",
+          [],
+        )
+      ).rows[0]?.mode;
+    expect(await mode()).toBe('auto');
+    const underTheSetting = "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n";
+    await statements.run(underTheSetting, [1], true);
+    calls.length = 0;
+    const answer = await statements.run<{ mode: string; n: number }>(underTheSetting, [2], true);
+    expect(calls).toEqual([['Q', 'B', 'E', 'S', 'Q']]);
+    expect(answer.rows).toEqual([{ mode: 'force_generic_plan', n: 2 }]);
+    expect(await mode()).toBe('auto');
+    await expect(statements.run('SELECT 1 / $1::int', [0], true)).rejects.toMatchObject({
+      code: '22012',
+    });
+    expect(await mode()).toBe('auto');
+    // Inside a transaction that fails, the rollback leaves the session as it was.
+    await statements.run('BEGIN', []);
+    await expect(statements.run('SELECT 1 / $1::int', [0], true)).rejects.toMatchObject({
+      code: '22012',
+    });
+    await statements.run('ROLLBACK', []);
+    expect(await mode()).toBe('auto');
   });
 });
