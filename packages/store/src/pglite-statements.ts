@@ -80,10 +80,12 @@ export class NamedStatements {
         const serializer = this.pglite.serializers[types[index] ?? 0];
         return serializer ? serializer(value) : String(value);
       });
+      const bind = serialize.bind({ statement: name, values: serialized });
       // One call into PostgreSQL for the whole sequence: each call costs PGlite a pass through
       // its protocol loop and parser whatever it carries. PostgreSQL reads the messages in order,
       // as from a socket; after an error it skips to the Sync, and the RESET after it still
-      // runs. The Close of forgotten statements goes first, where no error can be pending.
+      // runs. The Close of forgotten statements opens the sequence, where no error of it can be
+      // pending yet; they are taken from the list only once every message is written.
       //
       // `plan_cache_mode` is set and reset around the statement, so no other statement (a
       // transaction's least of all) ever runs under it. Inside a transaction that is rolled
@@ -92,9 +94,9 @@ export class NamedStatements {
       // serves both ways.
       const messages = await this.#send(
         joined([
-          ...this.#closing.splice(0).map((closed) => serialize.close({ type: 'S', name: closed })),
           ...(genericPlan ? [serialize.query('SET plan_cache_mode = force_generic_plan')] : []),
-          serialize.bind({ statement: name, values: serialized }),
+          ...this.#closing.splice(0).map((closed) => serialize.close({ type: 'S', name: closed })),
+          bind,
           serialize.execute({}),
           serialize.sync(),
           ...(genericPlan ? [serialize.query('RESET plan_cache_mode')] : []),

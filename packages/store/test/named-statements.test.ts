@@ -250,4 +250,23 @@ describe('named statements: what each call sends PostgreSQL', () => {
     await statements.run('ROLLBACK', []);
     expect(await mode()).toBe('auto');
   });
+
+  it('closes a statement no longer kept in the next call, before the statement it runs', async () => {
+    const statements = namedStatementsOf(pglite);
+    const kept = async () =>
+      (
+        await statements.run<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_prepared_statements',
+          [],
+        )
+      ).rows[0]?.n;
+    for (let i = 0; i < 201; i += 1) await statements.run(`SELECT ${i} AS n`, []);
+    // 200 kept: preparing one more text puts the least recently used out, closed by the call
+    // that runs the new one.
+    calls.length = 0;
+    const answer = await statements.run<{ n: number }>('SELECT $1::int AS n', [7], true);
+    expect(calls.at(-1)).toEqual(['Q', 'C', 'B', 'E', 'S', 'Q']);
+    expect(answer.rows).toEqual([{ n: 7 }]);
+    expect(await kept()).toBeLessThanOrEqual(200);
+  });
 });
