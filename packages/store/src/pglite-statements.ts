@@ -45,6 +45,10 @@ const FORGETS_THE_STATEMENT = new Set([
   '26000', // prepared statement does not exist
 ]);
 
+/** The setting a statement planned once runs under, and its reset: the same bytes every call. */
+const PLAN_ONCE = protocol.serialize.query('SET plan_cache_mode = force_generic_plan');
+const PLAN_AS_USUAL = protocol.serialize.query('RESET plan_cache_mode');
+
 /** Messages that end an Execute's result. */
 const COMPLETES = new Set(['commandComplete', 'emptyQueryResponse']);
 
@@ -93,13 +97,13 @@ export class NamedStatements {
       // PostgreSQL reads the setting at each call of a prepared statement, so one prepared text
       // serves both ways.
       const messages = await this.#send(
-        joined([
-          ...(genericPlan ? [serialize.query('SET plan_cache_mode = force_generic_plan')] : []),
+        Buffer.concat([
+          ...(genericPlan ? [PLAN_ONCE] : []),
           ...this.#closing.splice(0).map((closed) => serialize.close({ type: 'S', name: closed })),
           bind,
           serialize.execute({}),
           serialize.sync(),
-          ...(genericPlan ? [serialize.query('RESET plan_cache_mode')] : []),
+          ...(genericPlan ? [PLAN_AS_USUAL] : []),
         ]),
       );
       // The statement's own messages, from its BindComplete to its CommandComplete. No Describe
@@ -142,7 +146,7 @@ export class NamedStatements {
     // A name is never issued twice, so a statement closed or lost cannot collide with a new one.
     const name = `netops_${++this.#issued}`;
     const described = await this.#send(
-      joined([
+      Buffer.concat([
         serialize.parse({ name, text }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
@@ -174,17 +178,6 @@ export class NamedStatements {
   #send(message: Uint8Array) {
     return this.pglite.execProtocolStream(message, { syncToFs: false });
   }
-}
-
-/** Messages to send in one call. */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((size, part) => size + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }
 
 /** One registry per PGlite session: the store's Kysely instances share its statements. */

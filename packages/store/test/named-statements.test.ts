@@ -187,6 +187,12 @@ describe('named statements: what each call sends PostgreSQL', () => {
     await pglite?.close();
   });
 
+  /** The one value a statement without parameters answers. */
+  const firstValue = async (text: string) => {
+    const [row] = (await namedStatementsOf(pglite).run<Record<string, unknown>>(text, [])).rows;
+    return row === undefined ? undefined : Object.values(row)[0];
+  };
+
   it('binds and runs a prepared statement in one call, without describing it again', async () => {
     const statements = namedStatementsOf(pglite);
     const text = 'SELECT id, name, tags, made, extra FROM item WHERE id = $1';
@@ -223,13 +229,7 @@ describe('named statements: what each call sends PostgreSQL', () => {
 
   it('sets and resets the plan mode in the same call, also when the statement fails', async () => {
     const statements = namedStatementsOf(pglite);
-    const mode = async () =>
-      (
-        await statements.run<{ mode: string }>(
-          "SELECT current_setting('plan_cache_mode') AS mode",
-          [],
-        )
-      ).rows[0]?.mode;
+    const mode = () => firstValue("SELECT current_setting('plan_cache_mode')");
     expect(await mode()).toBe('auto');
     const underTheSetting = "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n";
     await statements.run(underTheSetting, [1], true);
@@ -253,13 +253,7 @@ describe('named statements: what each call sends PostgreSQL', () => {
 
   it('closes a statement no longer kept in the next call, before the statement it runs', async () => {
     const statements = namedStatementsOf(pglite);
-    const kept = async () =>
-      (
-        await statements.run<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_prepared_statements',
-          [],
-        )
-      ).rows[0]?.n;
+    const kept = () => firstValue('SELECT count(*)::int FROM pg_prepared_statements');
     for (let i = 0; i < 201; i += 1) await statements.run(`SELECT ${i} AS n`, []);
     // 200 kept: preparing one more text puts the least recently used out, closed by the call
     // that runs the new one.
