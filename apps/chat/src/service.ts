@@ -32,6 +32,9 @@ export const chatService: ServiceDefinition<AppConfig> = {
       durable: config.embeddedDurability ?? true,
       sharedBuffersMb: config.embeddedSharedBuffersMb,
       onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
+      checkpoints: {
+        onError: (error) => note(`embedded database checkpoint failed: ${error.message}`, 50),
+      },
       onCreate: () =>
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),
     });

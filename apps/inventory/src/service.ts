@@ -43,7 +43,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
     return { ...config, jwtSecret: resolveJwtSecret(config) };
   },
 
-  async start(config, { output }) {
+  async start(config, { output, note }) {
     const [
       { migrate, openStore },
       { buildApp },
@@ -66,6 +66,9 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       queryTimeoutMs: config.databaseTimeouts.queryMs,
       poolSize: config.databasePoolSize,
       migrations: MIGRATIONS_FOLDER,
+      checkpoints: {
+        onError: (error) => note(`embedded database checkpoint failed: ${error.message}`, 50),
+      },
       onCreate: () =>
         output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),
     });

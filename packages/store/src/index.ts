@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
+import { startCheckpoints } from './checkpoints.js';
 import {
   bestTemplateFor,
   createFromTemplate,
@@ -20,6 +21,7 @@ import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
 import { registerWritesFirst } from './writes-first.js';
 
+export { type CheckpointSchedule, DEFAULT_CHECKPOINT_INTERVAL_MS } from './checkpoints.js';
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
 export {
   embeddedTemplateDir,
@@ -154,6 +156,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     db,
     new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, 'generic plans') }),
   );
+  const checkpoints = startCheckpoints(db as Kysely<unknown>, config.checkpoints ?? {});
   return {
     kind: inMemory ? 'memory' : 'embedded',
     description: embeddedDescription(config, inMemory, durable, sharedBuffersMb),
@@ -171,6 +174,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     listen: (channel, handlers) =>
       listenPGlite(pglite, channel, handlers, (work) => db.connection().execute(work)),
     async close() {
+      await checkpoints.stop();
       await db.destroy();
       await pglite.close();
     },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CheckpointSchedule } from './checkpoints.js';
 import type { NotificationHandlers, Subscription } from './notifications.js';
 
 /** `postgres`: a server through `pg`; `embedded`: PGlite persisted in a folder; `memory`: PGlite thrown away on close. */
@@ -49,6 +50,11 @@ export interface StoreConfig {
    * survives the process being killed but not a power loss or an operating-system crash.
    */
   durable?: boolean;
+  /**
+   * Embedded store: when it checkpoints (see checkpoints.ts). PostgreSQL does not on its own
+   * there; by default the store checks every 5 s and follows PostgreSQL's own rules.
+   */
+  checkpoints?: CheckpointSchedule;
   /**
    * The folder of the migrations the service applies after opening (see `migrate`): a new
    * embedded folder is created from the template that holds the most of them (made at install
