@@ -52,7 +52,7 @@ export interface StoreConfig {
   durable?: boolean;
   /**
    * Embedded store: when it checkpoints (see checkpoints.ts). PostgreSQL does not on its own
-   * there; by default the store checks every 5 s and follows PostgreSQL's own rules.
+   * there; by default the store checks every second and follows PostgreSQL's own rules.
    */
   checkpoints?: CheckpointSchedule;
   /**
