@@ -68,12 +68,14 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
 
     // 72 MB of WAL: four and a half segments.
     await writeWal(db, 72);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-
-    const after = await lastCheckpoint(db);
+    // The next check finds the WAL since the last checkpoint under the limit, or checkpoints.
+    let after = await lastCheckpoint(db);
+    for (let waited = 0; after.since_redo >= 4 * MB && waited < 3000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await lastCheckpoint(db);
+    }
     expect(after.checkpoint_lsn).not.toBe(before.checkpoint_lsn);
-    // Checked between statements: at most the limit and one statement's WAL past the last.
-    expect(after.since_redo).toBeLessThan(4 * MB + 2 * MB);
+    expect(after.since_redo).toBeLessThan(4 * MB);
     // Without checkpoints every segment written stays (6 more here); with them, the segments
     // before the redo point are recycled, up to min_wal_size (two), or removed.
     expect(segments(opened.walDir)).toBeLessThanOrEqual(segmentsBefore + (32 * MB) / SEGMENT);
@@ -102,7 +104,7 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
     store = undefined;
   });
 
-  it('closes while a check is under way without an error or a check after the close', async () => {
+  it('closes while checks run every millisecond, without an error', async () => {
     const errors: Error[] = [];
     const opened = await openEmbedded('closing', {
       intervalMs: 1,
