@@ -38,7 +38,7 @@ export interface CheckpointSchedule {
   onError?: (error: Error) => void;
 }
 
-export const DEFAULT_CHECKPOINT_INTERVAL_MS = 1000;
+const DEFAULT_CHECKPOINT_INTERVAL_MS = 1000;
 
 interface CheckpointState {
   since_redo: number;
@@ -49,15 +49,16 @@ interface CheckpointState {
   timeout_ms: number;
 }
 
-/** Why a checkpoint is due now, or undefined. */
+/** Whether a checkpoint is due: enough WAL, or a checkpoint old enough with a write since. */
 function checkpointDue(
   state: CheckpointState,
   schedule: Pick<CheckpointSchedule, 'walBytes' | 'maxAgeMs'>,
-): 'wal' | 'time' | undefined {
-  if (state.since_redo >= (schedule.walBytes ?? state.wal_limit)) return 'wal';
+): boolean {
   // As PostgreSQL skips a timed checkpoint when nothing was written since the last one.
-  if (state.written && state.age_ms >= (schedule.maxAgeMs ?? state.timeout_ms)) return 'time';
-  return undefined;
+  return (
+    state.since_redo >= (schedule.walBytes ?? state.wal_limit) ||
+    (state.written && state.age_ms >= (schedule.maxAgeMs ?? state.timeout_ms))
+  );
 }
 
 export interface Checkpoints {
@@ -88,7 +89,7 @@ export function startCheckpoints(db: Kysely<unknown>, schedule: CheckpointSchedu
             AS timeout_ms
         FROM pg_control_checkpoint() AS c`.execute(db)
     ).rows[0];
-    if (state !== undefined && checkpointDue(state, schedule) !== undefined) {
+    if (state !== undefined && checkpointDue(state, schedule)) {
       await sql`CHECKPOINT`.execute(db);
     }
   };

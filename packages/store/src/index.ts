@@ -21,7 +21,7 @@ import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
 import { registerWritesFirst } from './writes-first.js';
 
-export { type CheckpointSchedule, DEFAULT_CHECKPOINT_INTERVAL_MS } from './checkpoints.js';
+export type { CheckpointSchedule } from './checkpoints.js';
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
 export {
   embeddedTemplateDir,

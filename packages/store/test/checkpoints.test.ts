@@ -37,6 +37,20 @@ async function lastCheckpoint(db: Kysely<unknown>) {
   return row;
 }
 
+/** The last checkpoint once `done` holds of it, or as it is after `ms`. */
+async function checkpointOnce(
+  db: Kysely<unknown>,
+  done: (checkpoint: Awaited<ReturnType<typeof lastCheckpoint>>) => boolean,
+  ms: number,
+) {
+  let checkpoint = await lastCheckpoint(db);
+  for (let waited = 0; !done(checkpoint) && waited < ms; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    checkpoint = await lastCheckpoint(db);
+  }
+  return checkpoint;
+}
+
 /** WAL segments in the folder (each 16 MB, whether written yet or recycled for later). */
 const segments = (walDir: string) =>
   readdirSync(walDir).filter((name) => /^[0-9A-F]{24}$/.test(name)).length;
@@ -74,11 +88,7 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
     // 72 MB of WAL: four and a half segments.
     await writeWal(db, 72);
     // The next check finds the WAL since the last checkpoint under the limit, or checkpoints.
-    let after = await lastCheckpoint(db);
-    for (let waited = 0; after.since_redo >= 4 * MB && waited < 3000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      after = await lastCheckpoint(db);
-    }
+    const after = await checkpointOnce(db, (checkpoint) => checkpoint.since_redo < 4 * MB, 3000);
     expect(after.checkpoint_lsn).not.toBe(before.checkpoint_lsn);
     expect(after.since_redo).toBeLessThan(4 * MB);
     // Without checkpoints every segment written stays (6 more here); with them, the segments
@@ -94,12 +104,11 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
     const { db } = store;
     await sql`CREATE TABLE filler (id serial PRIMARY KEY, body text)`.execute(db);
     const first = await lastCheckpoint(db);
-    let second = first;
-    for (let waited = 0; second.checkpoint_lsn === first.checkpoint_lsn && waited < 5000; ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      waited += 50;
-      second = await lastCheckpoint(db);
-    }
+    const second = await checkpointOnce(
+      db,
+      (checkpoint) => checkpoint.checkpoint_lsn !== first.checkpoint_lsn,
+      5000,
+    );
     expect(second.checkpoint_lsn).not.toBe(first.checkpoint_lsn);
 
     // Nothing written since: two more timeouts pass without a checkpoint.
