@@ -54,6 +54,14 @@ const target = fc.oneof(
   fc.constantFrom('*', 'http://example.test/absolute?x=1', '/%ff%fe', '/%', '//').map(Buffer.from),
 );
 
+/**
+ * Any bytes but CRLF, the wire's own line end: inside a header it is not the header's bytes but
+ * the end of its line, and an empty line after it ends the head early, so the request the server
+ * sees (a shorter one, then garbage) is not the one the case describes. A lone CR or LF stays.
+ * That a whole request followed by garbage gets its answer is tested in test/capture.test.ts.
+ */
+const lineBytes = (maxLength: number) => bytes(maxLength).filter((part) => !part.includes('\r\n'));
+
 const header = fc.tuple(
   fc.oneof(
     {
@@ -62,11 +70,11 @@ const header = fc.tuple(
         .string({ unit: fc.constantFrom(...TOKEN_CHARS), minLength: 1, maxLength: 20 })
         .map((name) => Buffer.from(name)),
     },
-    bytes(10),
+    lineBytes(10),
   ),
   fc.oneof(
     { weight: 5, arbitrary: fc.string({ maxLength: 40 }).map((value) => Buffer.from(value)) },
-    bytes(40),
+    lineBytes(40),
     fc.constant(Buffer.from('websocket')),
   ),
 );

@@ -148,6 +148,37 @@ describe('capture fidelity', () => {
     expect(records()).toHaveLength(1);
   });
 
+  it('answers a complete request before closing on the bytes after it that are not HTTP', async () => {
+    const { port, records } = await start();
+    // A request, then in the same packet a line that is no request: an empty line ended the
+    // first request's headers early, so what was meant as its next header is garbage. The first
+    // request is whole, so it is recorded and must get its answer; the garbage closes the
+    // connection with nothing more, as Node does once an answer has gone out.
+    for (const after of [': \r\nContent-Length: 3\r\n\r\nabc', 'THIS IS NOT HTTP\r\n\r\n']) {
+      const response = await raw(
+        port,
+        `ACL /whole HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n${after}`,
+      );
+      expect(response).toMatch(/^HTTP\/1\.1 200 /);
+      expect(response).not.toMatch(/ 400 /);
+    }
+    // The same with keep-alive: the answer, then the connection closes.
+    const kept = await raw(
+      port,
+      'GET /kept HTTP/1.1\r\nHost: x\r\n\r\n\x01\x02 not a request\r\n\r\n',
+    );
+    expect(kept).toMatch(/^HTTP\/1\.1 200 /);
+    expect(records().map((record) => record.path)).toEqual(['/whole', '/whole', '/kept']);
+    // A request that is not whole when the garbage comes (a broken chunk) is answered 400 at once.
+    const broken = await raw(
+      port,
+      'POST /broken HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    );
+    expect(broken).toMatch(/^HTTP\/1\.1 400/);
+    expect(records()).toHaveLength(3);
+    expect((await fetch(`http://127.0.0.1:${port}/ok`)).status).toBe(200);
+  });
+
   it('answers with the matching route, repeated headers included', async () => {
     const { port } = await start({
       defaultResponse: { status: 404, headers: [], body: 'nothing here' },

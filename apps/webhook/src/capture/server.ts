@@ -198,6 +198,25 @@ export function createCaptureServer({
     });
   }
 
+  // Bytes that are not HTTP on a connection (or a request's head too large, or too slow): Node
+  // answers 400 (431, 408) and closes, which is right unless a complete request on the same
+  // connection is still being answered, as when a request and garbage arrive in one packet. Node
+  // would then send its 400 first and close: the request, already recorded, would never get its
+  // answer. So that request is answered, without keep-alive, and the connection closed after it.
+  const closingAfterAnswer = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answering = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (answering && !answering.headersSent && answering.req?.complete) {
+      if (closingAfterAnswer.has(socket)) return;
+      closingAfterAnswer.add(socket);
+      answering.shouldKeepAlive = false;
+      answering.once('close', () => socket.destroy());
+      return;
+    }
+    if (socket.writable && !answering?.headersSent) socket.write(refusalFor(error.code));
+    socket.destroy(error);
+  });
+
   // Node hands CONNECT (a proxy's tunnel request) over as a bare socket, and closes it when nobody
   // listens. Capture it like any request, answer with the configured response, and close.
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -216,6 +235,19 @@ export function createCaptureServer({
   });
 
   return server;
+}
+
+/** What Node itself answers a connection whose bytes it cannot take, by its parser's error. */
+function refusalFor(code: string | undefined): string {
+  const status =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? 431
+      : code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? 413
+        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`;
 }
 
 /** An answer as `write` sends it: headers grouped, the body as a latin1 string. */
