@@ -106,6 +106,9 @@ export function createCaptureServer({
     }
   });
 
+  /** Per connection, the responses not yet sent (clientError, below). */
+  const unanswered = new WeakMap<Duplex, Set<ServerResponse>>();
+
   /** Requests paused because requests in flight hold --max-memory; resumed as memory frees. */
   const paused = new Set<IncomingMessage>();
   const release = (bytes: number) => {
@@ -154,6 +157,10 @@ export function createCaptureServer({
     const receivedAt = Date.now();
     req.on('error', () => {});
     res.on('error', () => {});
+    const socket = req.socket;
+    const ofSocket = unanswered.get(socket) ?? new Set<ServerResponse>();
+    unanswered.set(socket, ofSocket.add(res));
+    res.once('close', () => ofSocket.delete(res));
     let reserved = headBytes(req);
     if (!store.reserve(reserved)) {
       res.shouldKeepAlive = false;
@@ -205,15 +212,24 @@ export function createCaptureServer({
   // answer. So that request is answered, without keep-alive, and the connection closed after it.
   const closingAfterAnswer = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const answering = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-    if (answering && !answering.headersSent && answering.req?.complete) {
+    const pending = [...(unanswered.get(socket) ?? [])];
+    if (pending.length > 0 && pending.every((res) => res.req.complete)) {
       if (closingAfterAnswer.has(socket)) return;
       closingAfterAnswer.add(socket);
-      answering.shouldKeepAlive = false;
-      answering.once('close', () => socket.destroy());
+      let left = pending.length;
+      for (const res of pending) {
+        res.shouldKeepAlive = false;
+        res.once('close', () => {
+          left -= 1;
+          if (left === 0) socket.destroy();
+        });
+      }
       return;
     }
-    if (socket.writable && !answering?.headersSent) socket.write(refusalFor(error.code));
+    // As Node does: a refusal unless an answer has begun (its bytes would be corrupted).
+    if (socket.writable && pending.every((res) => !res.headersSent)) {
+      socket.write(refusalFor(error.code));
+    }
     socket.destroy(error);
   });
 
