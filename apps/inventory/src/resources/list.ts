@@ -820,10 +820,15 @@ async function readPage(
     !sortFixedByFilter &&
     // Without a counted value to weigh there is nothing to read the counts for.
     request.conditions.some((condition) => countedValues(definition, condition) > 0) &&
-    cache.frequencies.filterFirst(db, definition.table, request.conditions, {
-      order: orderOf(definition, request.sort),
-      rowsWanted: skip + request.limit + 1,
-    });
+    cache.frequencies.filterFirst(
+      db,
+      definition.table,
+      request.conditions,
+      // Ranges are not weighed against the indexes: with one, a few thousand rows are read first.
+      ranges.length === 0
+        ? { order: orderOf(definition, request.sort), rowsWanted: skip + request.limit + 1 }
+        : undefined,
+    );
   // A substring's matches no counter holds and no plan can guess: the statement decides by the
   // exact total it reads anyway (listStatement). Unless an exact filter fixes the sort's column,
   // whose index then serves the page whatever the substring.
