@@ -9,8 +9,11 @@ interface Frequencies {
   readAt: number;
   /** The table's rows as its writes keep them (migration 007); undefined if unversioned. */
   tableRows: number | undefined;
-  /** Its btree indexes, from the catalog: along which orders a walk reads an index alone. */
-  indexes: readonly IndexShape[];
+  /**
+   * Its btree indexes, from the catalog: along which orders a walk reads an index alone.
+   * Undefined until a read of them succeeds.
+   */
+  indexes: readonly IndexShape[] | undefined;
   /**
    * Rows per `column\0value`, and per `column\0value\0column\0value` for a pair, from the value
    * counters (migrations 014 and 018).
@@ -82,7 +85,7 @@ function pairKeyOf(one: readonly [string, string], other: readonly [string, stri
  * distinct values alone: for `vendor=Cisco&role=firewall` by hostname, the vendor's index,
  * whose Cisco range is most of the table, where the firewalls' index holds a tenth as many
  * rows. Exact counts are kept anyway; they are read here at most every FREQUENCIES_KEPT_MS
- * per table, in small statements outside any request: a count a little old picks the same
+ * per table, in one small statement outside any request: a count a little old picks the same
  * leader, and a wrong leader costs time, never a wrong row.
  *
  * The same counts decide how a list whose sort no index serves with its filters reads its rows
@@ -147,7 +150,7 @@ export class FilterFrequencies {
     if (fewest === undefined || fewest > FILTER_FIRST_ROWS) return false;
     const held = this.#tables.get(table);
     if (walk === undefined || held?.tableRows === undefined || fewest === 0) return true;
-    if (!walkReadsIndexAlone(held.indexes, walk.order, conditions)) return true;
+    if (!walkReadsIndexAlone(held.indexes ?? [], walk.order, conditions)) return true;
     // The walk along an index holding the filters passes, on average, the rows it needs spread
     // over the table; reading the filter's rows costs ROW_READ_IN_ENTRIES entries each. A
     // vendor's 4,762 devices by last seen: 24 ms read first, 0.5 ms walked (README).
@@ -200,23 +203,23 @@ export class FilterFrequencies {
   }
 
   /**
-   * Reads the table's counts, its row count and its indexes (one read at a time per table); a
-   * failure keeps the old ones.
+   * Reads the table's counts and row count, and its indexes the first time (one read at a time
+   * per table); a failure keeps what was held.
    */
   read(db: AnyDatabase, table: string): Promise<void> {
     const running = this.#reading.get(table);
     if (running) return running;
     // Single values and the declared pairs: at most the product of a pair's distinct values.
-    const reading = sql<{ key: string[]; rows: string | number }>`
-      SELECT key, sum(n) AS rows FROM value_counts WHERE table_name = ${table} GROUP BY key`
+    // The table's row count rides along with each counter (one statement); its indexes change
+    // only with a migration, so they are read once.
+    const reading = sql<{ key: string[]; rows: string | number; table_rows: string | null }>`
+      SELECT key, sum(n) AS rows,
+        (SELECT sum(row_count) FROM table_versions WHERE table_name = ${table}) AS table_rows
+      FROM value_counts WHERE table_name = ${table} GROUP BY key`
       .execute(db)
       .then(async (result) => {
-        const indexes = await readIndexShapes(db, table);
-        const counted = await sql<{ rows: string | number | null }>`
-          SELECT sum(row_count) AS rows FROM table_versions WHERE table_name = ${table}`.execute(
-          db,
-        );
-        const tableRows = counted.rows[0]?.rows;
+        const indexes = this.#tables.get(table)?.indexes ?? (await readIndexShapes(db, table));
+        const tableRows = result.rows[0]?.table_rows;
         const rows = new Map<string, number>();
         const columns = new Set<string>();
         const pairs = new Set<string>();
@@ -244,7 +247,7 @@ export class FilterFrequencies {
           columns: held?.columns ?? new Set(),
           pairs: held?.pairs ?? new Set(),
           tableRows: held?.tableRows,
-          indexes: held?.indexes ?? [],
+          indexes: held?.indexes,
         });
       })
       .finally(() => this.#reading.delete(table));
@@ -268,23 +271,15 @@ async function readIndexShapes(db: AnyDatabase, table: string): Promise<IndexSha
     WHERE i.indrelid = ${table}::regclass AND am.amname = 'btree' AND i.indisvalid
       AND i.indexprs IS NULL AND i.indpred IS NULL`.execute(db);
   return result.rows.flatMap((row) => {
-    const keys = row.columns.slice(0, Number(row.key_count)).map((column, index) => {
-      const option = Number(row.options[index] ?? 0);
-      // INDOPTION_DESC is 1, INDOPTION_NULLS_FIRST 2: only PostgreSQL's default placement of
-      // nulls (first when descending) serves the lists' orders, which never name it.
-      return {
-        column,
-        descending: (option & 1) === 1,
-        defaultNulls: (option & 1) === (option & 2) >> 1,
-      };
-    });
-    if (keys.some((key) => !key.defaultNulls)) return [];
-    return [
-      {
-        keys: keys.map(({ column, descending }) => ({ column, descending })),
-        columns: new Set(row.columns),
-      },
-    ];
+    const options = row.options.slice(0, Number(row.key_count)).map(Number);
+    // INDOPTION_DESC is 1, INDOPTION_NULLS_FIRST 2: only PostgreSQL's default placement of
+    // nulls (first when descending) serves the lists' orders, which never name it.
+    if (options.some((option) => (option & 1) !== (option & 2) >> 1)) return [];
+    const keys = options.map((option, index) => ({
+      column: row.columns[index] as string,
+      descending: (option & 1) === 1,
+    }));
+    return [{ keys, columns: new Set(row.columns) }];
   });
 }
 
@@ -305,7 +300,6 @@ function walkReadsIndexAlone(
     return false;
   }
   return indexes.some((index) => {
-    if (index.keys.length < order.length) return false;
     const backwards = index.keys[0]?.descending !== (order[0]?.direction === 'desc');
     const servesOrder = order.every((key, position) => {
       const indexed = index.keys[position];
