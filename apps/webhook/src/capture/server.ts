@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { HeaderPairs, ServerTimeouts } from '../config/types.js';
 import { listenError } from '../errors.js';
+import { answerBeforeRefusing } from './client-errors.js';
 import { completeUrl, pairHeaders, type RequestDraft, splitTarget } from './record.js';
 import type { RequestStore } from './store.js';
 
@@ -106,9 +107,6 @@ export function createCaptureServer({
     }
   });
 
-  /** Per connection, the responses not yet sent (clientError, below). */
-  const unanswered = new WeakMap<Duplex, Set<ServerResponse>>();
-
   /** Requests paused because requests in flight hold --max-memory; resumed as memory frees. */
   const paused = new Set<IncomingMessage>();
   const release = (bytes: number) => {
@@ -157,10 +155,6 @@ export function createCaptureServer({
     const receivedAt = Date.now();
     req.on('error', () => {});
     res.on('error', () => {});
-    const socket = req.socket;
-    const ofSocket = unanswered.get(socket) ?? new Set<ServerResponse>();
-    unanswered.set(socket, ofSocket.add(res));
-    res.once('close', () => ofSocket.delete(res));
     let reserved = headBytes(req);
     if (!store.reserve(reserved)) {
       res.shouldKeepAlive = false;
@@ -205,33 +199,8 @@ export function createCaptureServer({
     });
   }
 
-  // Bytes that are not HTTP on a connection (or a request's head too large, or too slow): Node
-  // answers 400 (431, 408) and closes, which is right unless a complete request on the same
-  // connection is still being answered, as when a request and garbage arrive in one packet. Node
-  // would then send its 400 first and close: the request, already recorded, would never get its
-  // answer. So that request is answered, without keep-alive, and the connection closed after it.
-  const closingAfterAnswer = new WeakSet<Duplex>();
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const pending = [...(unanswered.get(socket) ?? [])];
-    if (pending.length > 0 && pending.every((res) => res.req.complete)) {
-      if (closingAfterAnswer.has(socket)) return;
-      closingAfterAnswer.add(socket);
-      let left = pending.length;
-      for (const res of pending) {
-        res.shouldKeepAlive = false;
-        res.once('close', () => {
-          left -= 1;
-          if (left === 0) socket.destroy();
-        });
-      }
-      return;
-    }
-    // As Node does: a refusal unless an answer has begun (its bytes would be corrupted).
-    if (socket.writable && pending.every((res) => !res.headersSent)) {
-      socket.write(refusalFor(error.code));
-    }
-    socket.destroy(error);
-  });
+  // A whole request followed by bytes that are not HTTP still gets its answer (client-errors.ts).
+  server.on('clientError', answerBeforeRefusing(server));
 
   // Node hands CONNECT (a proxy's tunnel request) over as a bare socket, and closes it when nobody
   // listens. Capture it like any request, answer with the configured response, and close.
@@ -251,19 +220,6 @@ export function createCaptureServer({
   });
 
   return server;
-}
-
-/** What Node itself answers a connection whose bytes it cannot take, by its parser's error. */
-function refusalFor(code: string | undefined): string {
-  const status =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? 431
-      : code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-        ? 413
-        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 408
-          : 400;
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`;
 }
 
 /** An answer as `write` sends it: headers grouped, the body as a latin1 string. */

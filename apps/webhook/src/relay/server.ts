@@ -17,6 +17,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { Type } from 'typebox';
+import { answerBeforeRefusing, type ClientErrorHandler } from '../capture/client-errors.js';
 import { formatAddress } from '../capture/server.js';
 import type { RelayServerConfig } from './config.js';
 import {
@@ -137,6 +138,7 @@ export async function buildRelay(
     maxHeaderSize: 64 * 1024,
   };
 
+  let refuseClientError: ClientErrorHandler | undefined;
   const app = Fastify({
     logger: logStream ? { level: config.logLevel, stream: logStream } : false,
     // The relay logs what an operator acts on (channels, listeners, refusals), not every request.
@@ -157,8 +159,12 @@ export async function buildRelay(
           )
         : createHttpServer(serverOptions, dispatch);
       server.maxConnections = limits.maxConnections;
+      refuseClientError = answerBeforeRefusing(server);
       return server;
     },
+    // A sender's whole request followed by bytes that are not HTTP is relayed and gets its
+    // answer before the connection closes (client-errors.ts), where Node would answer 400 first.
+    clientErrorHandler: (error, socket) => refuseClientError?.(error, socket),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
