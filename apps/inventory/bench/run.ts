@@ -3,10 +3,19 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_EMBEDDED_SHARED_BUFFERS_MB, migrate, openStore, type Store } from '@netops/store';
-import { sql } from 'kysely';
+import {
+  copyOutOf,
+  DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
+  migrate,
+  openStore,
+  type Store,
+} from '@netops/store';
+import { type Kysely, sql } from 'kysely';
 import type { AnyDatabase } from '../src/db/schema.js';
 import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
+import { exportCopyText } from '../src/resources/csv-export.js';
+import { devices } from '../src/resources/definitions/devices.js';
+import { listSelection } from '../src/resources/pages.js';
 import { cpuMeter } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive } from './load.js';
@@ -718,7 +727,7 @@ async function measureExport(
       for await (const chunk of response.body ?? []) {
         const data = chunk as Uint8Array;
         bytes += data.length;
-        for (const byte of data) if (byte === 10) lines += 1;
+        lines += lineFeeds(data);
       }
       latencies.push(performance.now() - sent);
     } while (performance.now() - started < options.durationSeconds * 1000);
@@ -731,6 +740,9 @@ async function measureExport(
   latencies.sort((a, b) => a - b);
   const serverCpuMs = serverCpu.stop();
   const databaseCpuMs = databaseCpu.stop();
+  const copyAlone = backendsOf.store
+    ? await measureCopyAlone(backendsOf.store, exports)
+    : undefined;
   return {
     name: scenario.name,
     kind: 'export',
@@ -753,7 +765,46 @@ async function measureExport(
       rowsPerSecond: Math.round((rows * exports) / seconds),
       idleRssMb,
       peakRssMb,
+      ...(copyAlone ? { copyAlone } : {}),
     },
+  };
+}
+
+/** Line feeds in `data`, found with indexOf (memchr): a loop over every byte cost the client more. */
+function lineFeeds(data: Uint8Array): number {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let count = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) count += 1;
+  return count;
+}
+
+/**
+ * The export's baseline: the `COPY` statement the server runs for it (every device, the same
+ * columns, conversions and order), run alone from this process, whose client only counts the
+ * lines. PostgreSQL's own pace for these rows on this machine, which the export cannot pass: it
+ * runs this statement and sends what it writes. As many copies as exports (3 to 10), after them.
+ */
+async function measureCopyAlone(store: Store<Database>, exports: number) {
+  const copyOut = copyOutOf(store.db as unknown as Kysely<never>);
+  if (!copyOut) return undefined;
+  const { selected, ...selection } = listSelection(devices, { limit: 1, format: 'csv' }, {});
+  const text = exportCopyText(store.db as unknown as AnyDatabase, devices, {
+    ...selection,
+    ...(selected ? { fields: selected } : {}),
+  });
+  const copies = Math.min(10, Math.max(3, exports));
+  let lines = 0;
+  const started = performance.now();
+  for (let copy = 0; copy < copies; copy += 1) {
+    for await (const chunk of copyOut(text, 0)) lines += lineFeeds(chunk as Buffer);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const rows = Math.round((lines - copies) / copies);
+  return {
+    copies,
+    rows,
+    secondsEach: Math.round((seconds / copies) * 100) / 100,
+    rowsPerSecond: Math.round((rows * copies) / seconds),
   };
 }
 
@@ -899,7 +950,9 @@ const WRITE_SHARE = MIXED_SHARES.patch + MIXED_SHARES.post + MIXED_SHARES.batch;
  * pool, opened lazily, so asked again before each scenario), not counting the asking one.
  */
 async function databaseBackends(options: BenchOptions) {
-  if (options.store !== 'pg') return Object.assign(async () => [], { close: async () => {} });
+  if (options.store !== 'pg') {
+    return Object.assign(async () => [], { close: async () => {}, store: undefined });
+  }
   const store = await openBenchStore(options);
   const list = async () => {
     const result = await sql<{ pid: number }>`
@@ -907,7 +960,10 @@ async function databaseBackends(options: BenchOptions) {
       WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(store.db);
     return result.rows.map((row) => row.pid);
   };
-  return Object.assign(list, { close: () => store.close() });
+  return Object.assign(list, {
+    close: () => store.close(),
+    store: store as Store<Database> | undefined,
+  });
 }
 
 async function login(url: string): Promise<string> {

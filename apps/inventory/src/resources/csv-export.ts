@@ -267,25 +267,42 @@ export interface ExportRequest {
   fields?: readonly string[];
 }
 
+/** The columns an export writes (every visible one unless asked for fewer) and its rows. */
+const exportParts = (definition: ResourceDefinition, request: ExportRequest) => ({
+  fields: request.fields ?? visibleColumns(definition),
+  selection: { sort: request.sort, conditions: request.conditions, ranges: request.ranges },
+});
+
+/**
+ * The `COPY … TO STDOUT` an export runs on PostgreSQL, its values written in as literals. Also
+ * what the benchmark runs alone, as the export's baseline: PostgreSQL's own pace for its rows.
+ */
+export function exportCopyText(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  request: ExportRequest,
+): string {
+  const { fields, selection } = exportParts(definition, request);
+  const statement = exportRowsStatement(
+    db,
+    definition,
+    selection,
+    fields,
+    copyCells(definition, fields),
+  );
+  return `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`;
+}
+
 export async function sendCsv(
   reply: FastifyReply,
   db: AnyDatabase,
   definition: ResourceDefinition,
   request: ExportRequest,
 ) {
-  const fields = request.fields ?? visibleColumns(definition);
-  const selection = { sort: request.sort, conditions: request.conditions, ranges: request.ranges };
   const copyOut = copyOutOf(db as unknown as Kysely<never>);
   let csv: Readable;
   if (copyOut) {
-    const statement = exportRowsStatement(
-      db,
-      definition,
-      selection,
-      fields,
-      copyCells(definition, fields),
-    );
-    const text = `COPY (${inlineParameters(statement.sql, statement.parameters)}) TO STDOUT (FORMAT csv, HEADER true)`;
+    const text = exportCopyText(db, definition, request);
     const giveBack = await exportSlots.take();
     const copy = copyOut(text, EXPORT_DEADLINE_MS);
     const end = () => {
@@ -301,6 +318,7 @@ export async function sendCsv(
     // A client that goes away ends the COPY (its connection is then closed, not reused).
     csv.on('close', end);
   } else {
+    const { fields, selection } = exportParts(definition, request);
     csv = await startedStream(batchedRecords(db, definition, selection, fields));
   }
   return reply
