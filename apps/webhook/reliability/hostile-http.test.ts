@@ -1,13 +1,18 @@
-// Hostile HTTP against the real capture server on a loopback port: random methods, targets and
-// header bytes, thousands of headers, Content-Length and chunked bodies split at random points,
-// bodies far over --max-body, invalid UTF-8 and binary, uploads abandoned half-way, and plain
-// garbage. Invariant: the server never crashes and keeps answering, and it records exactly the
-// requests it answered with the configured response, each with the bytes the client sent.
+// Hostile HTTP against the real capture server, and against the relay's send URLs, on a loopback
+// port: random methods, targets and header bytes, thousands of headers, Content-Length and chunked
+// bodies split at random points, bodies far over --max-body, invalid UTF-8 and binary, uploads
+// abandoned half-way, and plain garbage. Invariant: the server never crashes and keeps answering,
+// and it records (relays) exactly the requests it answered with the configured response, each
+// with the bytes the client sent.
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
+import { parseRelayCommand } from '../src/relay/config.js';
+import type { RelayedRequestWire } from '../src/relay/protocol.js';
+import { buildRelay } from '../src/relay/server.js';
+import { MemoryRelayStore } from '../src/relay/store.js';
 import { captureConfig } from '../test/helpers.js';
 import { exchange, scaled } from './support.js';
 
@@ -31,6 +36,11 @@ interface HostileRequest {
   readonly cuts: readonly number[];
   /** Abandon the upload after sending part of the body. */
   readonly abandon: boolean;
+  /**
+   * Bytes that are not HTTP after the whole request, on its connection (both may arrive in one
+   * packet): the request must still get its answer, or not be recorded.
+   */
+  readonly after: Buffer;
 }
 
 const TOKEN_CHARS = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -58,7 +68,7 @@ const target = fc.oneof(
  * Any bytes but CRLF, the wire's own line end: inside a header it is not the header's bytes but
  * the end of its line, and an empty line after it ends the head early, so the request the server
  * sees (a shorter one, then garbage) is not the one the case describes. A lone CR or LF stays.
- * That a whole request followed by garbage gets its answer is tested in test/capture.test.ts.
+ * A whole request followed by bytes that are not HTTP is a case of its own (`after`).
  */
 const lineBytes = (maxLength: number) => bytes(maxLength).filter((part) => !part.includes('\r\n'));
 
@@ -103,12 +113,21 @@ const hostileRequest: fc.Arbitrary<HostileRequest> = fc.record({
   chunkSizes: fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 4 }),
   cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
   abandon: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, fc.constant(true)),
+  // A control byte first: no method starts with one, so these bytes can never be a request.
+  after: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(Buffer.alloc(0)) },
+    bytes(40).map((rest) => Buffer.concat([Buffer.from([0x01]), rest])),
+  ),
 });
 
-/** The bytes of `request`, identified by an `X-Case` header. */
-function encode(request: HostileRequest, id: number): Buffer {
+/** The bytes of `request`, identified by an `X-Case` header, its target after `prefix`. */
+function encode(request: HostileRequest, id: number, prefix = ''): Buffer {
   const lines: Buffer[] = [
-    Buffer.concat([Buffer.from(`${request.method} `), request.target, Buffer.from(' HTTP/1.1')]),
+    Buffer.concat([
+      Buffer.from(`${request.method} ${prefix}`),
+      request.target,
+      Buffer.from(' HTTP/1.1'),
+    ]),
     Buffer.from('Host: 127.0.0.1'),
     Buffer.from(`X-Case: ${id}`),
     Buffer.from('Connection: close'),
@@ -125,7 +144,7 @@ function encode(request: HostileRequest, id: number): Buffer {
     ),
   );
   const head = Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\r\n')]));
-  return Buffer.concat([head, Buffer.from('\r\n'), frame(request)]);
+  return Buffer.concat([head, Buffer.from('\r\n'), frame(request), request.after]);
 }
 
 function frame({ body, framing, chunkSizes }: HostileRequest): Buffer {
@@ -156,10 +175,68 @@ function split(bytes: Buffer, cuts: readonly number[]): Buffer[] {
   return parts;
 }
 
+/**
+ * Sends one batch of hostile requests (and plain garbage) at once, their targets after `prefix`;
+ * each one the server answered with ANSWER_STATUS is added to `answered`. Returns how many were.
+ */
+async function sendBatch(
+  port: number,
+  batch: readonly (HostileRequest | Buffer)[],
+  answered: Map<number, HostileRequest>,
+  count: (outcome: string) => void,
+  prefix = '',
+): Promise<number> {
+  let answeredHere = 0;
+  await Promise.all(
+    batch.map(async (item) => {
+      if (Buffer.isBuffer(item)) {
+        const { status } = await exchange(port, [item]);
+        expect(status).not.toBe(ANSWER_STATUS);
+        count(`garbage → ${status ?? 'closed'}`);
+        return;
+      }
+      const id = nextCase++;
+      const wire = encode(item, id, prefix);
+      const framed = frame(item).length;
+      // Half-way through the body: the head went out, the body never completes.
+      const abandonAt =
+        item.abandon && item.body.length > 0
+          ? wire.length - item.after.length - framed + Math.floor(framed / 2)
+          : undefined;
+      const parts =
+        abandonAt === undefined
+          ? split(wire, item.cuts)
+          : [wire.subarray(0, abandonAt), wire.subarray(abandonAt)];
+      const { status } = await exchange(port, parts, {
+        abortAfter: abandonAt === undefined ? undefined : 1,
+      });
+      if (abandonAt !== undefined) {
+        // Node may refuse the head before the client gives up; it can never have answered.
+        expect(status).not.toBe(ANSWER_STATUS);
+        count('abandoned upload');
+        return;
+      }
+      count(status === ANSWER_STATUS ? 'answered' : `refused ${status ?? '(closed)'}`);
+      if (status === ANSWER_STATUS) {
+        answered.set(id, item);
+        answeredHere += 1;
+      }
+    }),
+  );
+  return answeredHere;
+}
+
+/** X-Case of the next request sent: unique across both servers. */
+let nextCase = 1;
+
+const batches = fc.array(
+  fc.oneof({ weight: 9, arbitrary: hostileRequest }, { weight: 1, arbitrary: bytes(300) }),
+  { minLength: 1, maxLength: 12 },
+);
+
 describe('hostile HTTP against the capture server', () => {
   let capture: RunningCapture;
   let port: number;
-  let nextId = 1;
   /** X-Case of every request the client completed and the server answered as configured. */
   const answered = new Map<number, HostileRequest>();
   const outcomes = new Map<string, number>();
@@ -181,56 +258,11 @@ describe('hostile HTTP against the capture server', () => {
 
   it(`records exactly the requests it answered (${RUNS} batches of up to 12 concurrent requests)`, async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.oneof({ weight: 9, arbitrary: hostileRequest }, { weight: 1, arbitrary: bytes(300) }),
-          {
-            minLength: 1,
-            maxLength: 12,
-          },
-        ),
-        async (batch) => {
-          const before = capture.store.snapshot().seen;
-          let answeredHere = 0;
-          await Promise.all(
-            batch.map(async (item) => {
-              if (Buffer.isBuffer(item)) {
-                const { status } = await exchange(port, [item]);
-                expect(status).not.toBe(ANSWER_STATUS);
-                count(`garbage → ${status ?? 'closed'}`);
-                return;
-              }
-              const id = nextId++;
-              const wire = encode(item, id);
-              const framed = frame(item).length;
-              // Half-way through the body: the head went out, the body never completes.
-              const abandonAt =
-                item.abandon && item.body.length > 0
-                  ? wire.length - framed + Math.floor(framed / 2)
-                  : undefined;
-              const parts =
-                abandonAt === undefined
-                  ? split(wire, item.cuts)
-                  : [wire.subarray(0, abandonAt), wire.subarray(abandonAt)];
-              const { status } = await exchange(port, parts, {
-                abortAfter: abandonAt === undefined ? undefined : 1,
-              });
-              if (abandonAt !== undefined) {
-                // Node may refuse the head before the client gives up; it can never have answered.
-                expect(status).not.toBe(ANSWER_STATUS);
-                count('abandoned upload');
-                return;
-              }
-              count(status === ANSWER_STATUS ? 'answered' : `refused ${status ?? '(closed)'}`);
-              if (status === ANSWER_STATUS) {
-                answered.set(id, item);
-                answeredHere += 1;
-              }
-            }),
-          );
-          expect(capture.store.snapshot().seen - before).toBe(answeredHere);
-        },
-      ),
+      fc.asyncProperty(batches, async (batch) => {
+        const before = capture.store.snapshot().seen;
+        const answeredHere = await sendBatch(port, batch, answered, count);
+        expect(capture.store.snapshot().seen - before).toBe(answeredHere);
+      }),
       { numRuns: RUNS },
     );
 
@@ -240,6 +272,91 @@ describe('hostile HTTP against the capture server', () => {
     expect(records).toHaveLength(answered.size);
     for (const record of records) expectFaithful(record, answered);
     expect(answered.size).toBeGreaterThan(RUNS);
+  });
+});
+
+describe("hostile HTTP against the relay's send URLs", () => {
+  const ADMIN = 'relay-admin-token-for-hostile-http-0123';
+  let relay: Awaited<ReturnType<typeof buildRelay>>;
+  let port: number;
+  let prefix: string;
+  /** Every request the relay appended to the channel's buffer, as it will reach listeners. */
+  const relayed: RelayedRequestWire[] = [];
+  const answered = new Map<number, HostileRequest>();
+  const outcomes = new Map<string, number>();
+  const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+
+  beforeAll(async () => {
+    const command = parseRelayCommand(
+      [
+        'serve',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--max-body',
+        String(MAX_BODY),
+        '--channel-rate',
+        '100000',
+        '--address-rate',
+        '100000',
+      ],
+      { variables: { WEBHOOK_RELAY_ADMIN_TOKEN: ADMIN } },
+    );
+    if (command.kind !== 'relay-serve') throw new Error('not serve');
+    const { config } = command;
+    const store = new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
+    // Counted as they are appended: the buffer itself keeps only the latest events.
+    const append = store.append.bind(store);
+    store.append = async (id, data, now) => {
+      const result = await append(id, data, now);
+      if (result.kind === 'appended') relayed.push(JSON.parse(data) as RelayedRequestWire);
+      return result;
+    };
+    relay = await buildRelay(config, { store });
+    await relay.listen({ host: '127.0.0.1', port: 0 });
+    const address = relay.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+    const created = await fetch(`http://127.0.0.1:${port}/api/channels`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ response: { status: ANSWER_STATUS, body: 'relayed' } }),
+    });
+    expect(created.status).toBe(201);
+    // The send URL's path without its trailing slash: each case's target follows it.
+    prefix = new URL(((await created.json()) as { sendUrl: string }).sendUrl).pathname.replace(
+      /\/$/,
+      '',
+    );
+  });
+  afterAll(async () => {
+    console.info('hostile HTTP outcomes (relay):', Object.fromEntries(outcomes));
+    await relay?.close();
+  });
+
+  it(`relays exactly the requests it answered (${RUNS} batches of up to 12 concurrent requests)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(batches, async (batch) => {
+        const before = relayed.length;
+        const answeredHere = await sendBatch(port, batch, answered, count, prefix);
+        expect(relayed.length - before).toBe(answeredHere);
+      }),
+      { numRuns: RUNS },
+    );
+
+    // Still relaying, and every answered request was relayed once, with the bytes sent.
+    const last = await fetch(`http://127.0.0.1:${port}${prefix}/still-here`, { method: 'POST' });
+    expect(last.status).toBe(ANSWER_STATUS);
+    const events = relayed.slice(0, -1);
+    expect(events).toHaveLength(answered.size);
+    for (const event of events) {
+      const id = Number(event.headers.find(([name]) => name === 'X-Case')?.[1]);
+      const sent = answered.get(id);
+      expect(sent, `event for X-Case ${id}`).toBeDefined();
+      expect(event.method).toBe(sent?.method);
+      expect(Buffer.from(event.body, 'base64').equals(sent?.body ?? Buffer.alloc(0))).toBe(true);
+    }
+    expect(answered.size).toBeGreaterThan(RUNS / 2);
   });
 });
 
