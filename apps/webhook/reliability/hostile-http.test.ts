@@ -9,11 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
-import { parseRelayCommand } from '../src/relay/config.js';
 import type { RelayedRequestWire } from '../src/relay/protocol.js';
-import { buildRelay } from '../src/relay/server.js';
-import { MemoryRelayStore } from '../src/relay/store.js';
-import { captureConfig } from '../test/helpers.js';
+import { captureConfig, createRelayChannel, startRelay } from '../test/helpers.js';
 import { exchange, scaled } from './support.js';
 
 /** The configured answer; Node's own refusals (400, 408, 413, 431) are told apart by it. */
@@ -276,9 +273,7 @@ describe('hostile HTTP against the capture server', () => {
 });
 
 describe("hostile HTTP against the relay's send URLs", () => {
-  const ADMIN = 'relay-admin-token-for-hostile-http-0123';
-  let relay: Awaited<ReturnType<typeof buildRelay>>;
-  let port: number;
+  let relay: Awaited<ReturnType<typeof startRelay>>;
   let prefix: string;
   /** Every request the relay appended to the channel's buffer, as it will reach listeners. */
   const relayed: RelayedRequestWire[] = [];
@@ -287,65 +282,45 @@ describe("hostile HTTP against the relay's send URLs", () => {
   const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
 
   beforeAll(async () => {
-    const command = parseRelayCommand(
-      [
-        'serve',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        '0',
-        '--max-body',
-        String(MAX_BODY),
-        '--channel-rate',
-        '100000',
-        '--address-rate',
-        '100000',
-      ],
-      { variables: { WEBHOOK_RELAY_ADMIN_TOKEN: ADMIN } },
-    );
-    if (command.kind !== 'relay-serve') throw new Error('not serve');
-    const { config } = command;
-    const store = new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
+    relay = await startRelay([
+      '--max-body',
+      String(MAX_BODY),
+      '--channel-rate',
+      '100000',
+      '--address-rate',
+      '100000',
+    ]);
     // Counted as they are appended: the buffer itself keeps only the latest events.
+    const { store } = relay;
     const append = store.append.bind(store);
     store.append = async (id, data, now) => {
       const result = await append(id, data, now);
       if (result.kind === 'appended') relayed.push(JSON.parse(data) as RelayedRequestWire);
       return result;
     };
-    relay = await buildRelay(config, { store });
-    await relay.listen({ host: '127.0.0.1', port: 0 });
-    const address = relay.server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
-    const created = await fetch(`http://127.0.0.1:${port}/api/channels`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ response: { status: ANSWER_STATUS, body: 'relayed' } }),
+    const channel = await createRelayChannel(relay.base, {
+      response: { status: ANSWER_STATUS, body: 'relayed' },
     });
-    expect(created.status).toBe(201);
     // The send URL's path without its trailing slash: each case's target follows it.
-    prefix = new URL(((await created.json()) as { sendUrl: string }).sendUrl).pathname.replace(
-      /\/$/,
-      '',
-    );
+    prefix = new URL(channel.sendUrl).pathname.replace(/\/$/, '');
   });
   afterAll(async () => {
     console.info('hostile HTTP outcomes (relay):', Object.fromEntries(outcomes));
-    await relay?.close();
+    await relay?.app.close();
   });
 
   it(`relays exactly the requests it answered (${RUNS} batches of up to 12 concurrent requests)`, async () => {
     await fc.assert(
       fc.asyncProperty(batches, async (batch) => {
         const before = relayed.length;
-        const answeredHere = await sendBatch(port, batch, answered, count, prefix);
+        const answeredHere = await sendBatch(relay.port, batch, answered, count, prefix);
         expect(relayed.length - before).toBe(answeredHere);
       }),
       { numRuns: RUNS },
     );
 
     // Still relaying, and every answered request was relayed once, with the bytes sent.
-    const last = await fetch(`http://127.0.0.1:${port}${prefix}/still-here`, { method: 'POST' });
+    const last = await fetch(`${relay.base}${prefix}/still-here`, { method: 'POST' });
     expect(last.status).toBe(ANSWER_STATUS);
     const events = relayed.slice(0, -1);
     expect(events).toHaveLength(answered.size);

@@ -5,37 +5,8 @@ import { connect } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRelayCommand, type RelayLimits } from '../src/relay/config.js';
-import { buildRelay } from '../src/relay/server.js';
-import { MemoryRelayStore } from '../src/relay/store.js';
+import { createRelayChannel, RELAY_ADMIN_TOKEN, startRelay } from '../test/helpers.js';
 import { exchange, MiB } from './support.js';
-
-const ADMIN = 'relay-admin-token-for-reliability-0123';
-
-async function startRelay(flags: string[], limits: Partial<RelayLimits> = {}) {
-  const command = parseRelayCommand(['serve', '--host', '127.0.0.1', '--port', '0', ...flags], {
-    variables: { WEBHOOK_RELAY_ADMIN_TOKEN: ADMIN },
-  });
-  if (command.kind !== 'relay-serve') throw new Error('not serve');
-  const config = { ...command.config, limits: { ...command.config.limits, ...limits } };
-  const store = new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
-  const app = await buildRelay(config, { store });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, store, port, base: `http://127.0.0.1:${port}` };
-}
-
-async function createChannel(base: string, body: unknown = {}) {
-  const response = await fetch(`${base}/api/channels`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  const created = (await response.json()) as { id: string; sendUrl: string; token: string };
-  return created;
-}
 
 // What the process still holds, garbage collected first: without a collection the figure also
 // counts the flood's spent request bodies, whenever V8 has not yet swept them, and the bound below
@@ -79,7 +50,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
         listenerBufferBytes: 256 * 1024,
       },
     );
-    channel = await createChannel(relay.base);
+    channel = await createRelayChannel(relay.base);
   });
   afterAll(async () => {
     await relay?.app.close();
@@ -97,7 +68,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       '--address-rate',
       '100000',
     ]);
-    const target = await createChannel(flooded.base);
+    const target = await createRelayChannel(flooded.base);
     const before = heap();
     const body = Buffer.alloc(8 * 1024, 'a');
     const statuses = new Map<number, number>();
@@ -128,7 +99,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
   it('rate limits answer 429 with Retry-After, per channel and per address', async () => {
     const limited = await startRelay(['--channel-rate', '5', '--address-rate', '1000']);
     try {
-      const target = await createChannel(limited.base);
+      const target = await createRelayChannel(limited.base);
       const statuses: number[] = [];
       const started = Date.now();
       for (let i = 0; i < 40; i += 1) {
@@ -144,7 +115,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       expect(statuses).toContain(429);
       const perAddress = await startRelay(['--channel-rate', '1000', '--address-rate', '2']);
       try {
-        const other = await createChannel(perAddress.base);
+        const other = await createRelayChannel(perAddress.base);
         const codes = await Promise.all(
           Array.from({ length: 20 }, () =>
             fetch(`${other.sendUrl}/`, { method: 'POST' }).then((r) => r.status),
@@ -217,7 +188,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
   });
 
   it('a listener that never reads is dropped; its events stay buffered for its return', async () => {
-    const quiet = await createChannel(relay.base);
+    const quiet = await createRelayChannel(relay.base);
     const socket = connect(relay.port, '127.0.0.1');
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
@@ -266,7 +237,10 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       });
       expect(response.status).toBe(400);
     }
-    const admin = { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' };
+    const admin = {
+      Authorization: `Bearer ${RELAY_ADMIN_TOKEN}`,
+      'Content-Type': 'application/json',
+    };
     for (const body of [
       '{"response":{"status":99}}',
       '{"waitForLocal":"yes"}',
@@ -313,7 +287,7 @@ describe('relay bounds', { timeout: 60_000 }, () => {
       status = (
         await fetch(`${relay.base}/api/channels`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${ADMIN}` },
+          headers: { Authorization: `Bearer ${RELAY_ADMIN_TOKEN}` },
         })
       ).status;
     }

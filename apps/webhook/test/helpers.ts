@@ -9,6 +9,9 @@ import {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
 } from '../src/config/types.js';
+import { parseRelayCommand, type RelayLimits } from '../src/relay/config.js';
+import { buildRelay } from '../src/relay/server.js';
+import { MemoryRelayStore } from '../src/relay/store.js';
 
 /** The real command, as `npx webhook` runs it. */
 export const CLI = fileURLToPath(new URL('../bin/webhook.js', import.meta.url));
@@ -173,4 +176,38 @@ export function sendRaw(port: number, bytes: string | Buffer): Promise<string> {
     socket.on('close', () => resolve(response));
     socket.on('error', reject);
   });
+}
+
+/** The admin token of the relays tests run in their own process (startRelay). */
+export const RELAY_ADMIN_TOKEN = 'relay-admin-token-for-tests-0123456789';
+
+/**
+ * `webhook relay serve` with `flags`, run in the test's own process on a free loopback port, over
+ * a memory store the test can read (and count appends to) beside what the senders were told.
+ */
+export async function startRelay(flags: readonly string[] = [], limits: Partial<RelayLimits> = {}) {
+  const command = parseRelayCommand(['serve', '--host', '127.0.0.1', '--port', '0', ...flags], {
+    variables: { WEBHOOK_RELAY_ADMIN_TOKEN: RELAY_ADMIN_TOKEN },
+  });
+  if (command.kind !== 'relay-serve') throw new Error(`not a relay serve command: ${flags}`);
+  const config = { ...command.config, limits: { ...command.config.limits, ...limits } };
+  const store = new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
+  const app = await buildRelay(config, { store });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, store, port, base: `http://127.0.0.1:${port}` };
+}
+
+/** A channel on a relay startRelay started; `body` as `POST /api/channels` takes it. */
+export async function createRelayChannel(base: string, body: unknown = {}) {
+  const response = await fetch(`${base}/api/channels`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${RELAY_ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) {
+    throw new Error(`creating a channel: ${response.status} ${await response.text()}`);
+  }
+  return (await response.json()) as { id: string; sendUrl: string; token: string };
 }
