@@ -45,3 +45,28 @@ export function cpuMeter(pids: readonly number[]) {
     },
   };
 }
+
+/**
+ * As `cpuMeter`, over processes listed again when it stops: one that started since (a pool
+ * opening its connections lazily, during the first requests) counts all of its CPU.
+ */
+export async function cpuMeterOfListed(list: () => Promise<readonly number[]>) {
+  const before = new Map<number, number>();
+  for (const pid of await list()) {
+    const ms = cpuMsOf(pid);
+    if (ms !== null) before.set(pid, ms);
+  }
+  return {
+    async stop(): Promise<number | null> {
+      let total = 0;
+      let readable = 0;
+      for (const pid of await list()) {
+        const ms = cpuMsOf(pid);
+        if (ms === null) continue;
+        total += ms - (before.get(pid) ?? 0);
+        readable++;
+      }
+      return readable > 0 ? total : null;
+    },
+  };
+}

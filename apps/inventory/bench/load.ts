@@ -16,6 +16,8 @@ export interface LoadOptions {
   url: string;
   connections: number;
   durationSeconds: number;
+  /** Send exactly this many requests instead of running for `durationSeconds`. */
+  amount?: number;
   headers: Record<string, string>;
   /** Gives the n-th request; the counter lives with the caller so that it never repeats. */
   next: () => BenchRequest;
@@ -26,7 +28,9 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...(options.amount === undefined
+      ? { duration: options.durationSeconds }
+      : { amount: options.amount }),
     // One request in flight per connection, as a browser or a service client would.
     pipelining: 1,
     requests: [
@@ -48,7 +52,13 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     ],
   });
   return {
-    requestsPerSecond: Math.round(result.requests.average),
+    // A run of a fixed number of requests ends within a second: its per-second samples would
+    // count that last partial second as a whole one.
+    requestsPerSecond: Math.round(
+      options.amount === undefined
+        ? result.requests.average
+        : result.requests.total / result.duration,
+    ),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,

@@ -23,6 +23,11 @@ export interface ScenarioResult {
   databaseCpuMs?: number;
   /** The same for the ceiling's process: what node:http alone costs per request here. */
   ceilingCpuMs?: number;
+  /**
+   * Varied lists: their first pass through the URLs, measured as their warm-up (each connection
+   * prepares each list's statement then), with the CPU per request it took.
+   */
+  firstPass?: LoadResult & { serverCpuMs?: number; databaseCpuMs?: number };
   /** The list cache during the measured seconds (GET /debug/list-cache, before and after). */
   listCache?: ListCacheDelta;
   /** Varied lists: sampled answers whose total_count equals COUNT(*) of their filter. */
@@ -191,6 +196,10 @@ export function checkTargets(
             `${besideBaseline(api, result.ceiling, 'the ceiling')}${answers}` +
             (result.totalsChecked
               ? `; totals exact ${result.totalsChecked.exact}/${result.totalsChecked.checked}`
+              : '') +
+            (result.firstPass
+              ? `; its first pass through the URLs, as warm-up: ` +
+                `${result.firstPass.requestsPerSecond} req/s, p99 ${result.firstPass.p99Ms} ms`
               : ''),
         });
         break;

@@ -38,6 +38,8 @@ export interface Scenario {
   headers?(): Record<string, string>;
   /** `one-user`: the API request measured in turn with it, as the same run's baseline. */
   baseline?: { name: string; path: string };
+  /** Distinct requests it sends before one comes back (the varied lists' URLs). */
+  rotation?: number;
 }
 
 /**
@@ -184,6 +186,7 @@ export function buildScenarios(
     {
       name: `varied lists (${VARIED_LIST_URLS.toLocaleString('en')} URLs)`,
       kind: 'varied',
+      rotation: varied.length,
       request: (n) => get(varied[n % varied.length] as string),
     },
     { name: 'GET /devices/{id}', kind: 'read', request: (n) => get(`/devices/${idAt(n * 7919)}`) },
