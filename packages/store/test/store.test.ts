@@ -253,6 +253,32 @@ describe.skipIf(!testDatabaseUrl())('on PostgreSQL', () => {
     }
   });
 
+  it('keeps an idle connection, and the statements it prepared, past a pause of seconds', async () => {
+    // `pg` closes a connection idle for 10 s by default: a pause in the traffic would throw away
+    // every statement its session prepared, and the next requests would prepare them again.
+    const single = await openTestStore<TestDB>({ migrations, poolSize: 1 });
+    try {
+      const read = () =>
+        single.db.selectFrom('gadget').select(sql<number>`pg_backend_pid()`.as('pid')).execute();
+      await read();
+      const session = async () =>
+        (
+          await sql<{ pid: number; prepared: number }>`
+            SELECT pg_backend_pid() AS pid, (SELECT count(*)::int FROM pg_prepared_statements
+              WHERE statement LIKE '%from "gadget"%'
+                AND statement NOT LIKE '%pg_prepared_statements%') AS prepared`.execute(single.db)
+        ).rows[0];
+      const before = await session();
+      expect(before?.prepared).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      const after = await session();
+      expect(after?.pid).toBe(before?.pid);
+      expect(after?.prepared).toBe(1);
+    } finally {
+      await single.close();
+    }
+  }, 20_000);
+
   it('runs a statement again when a migration changed what its prepared plan returns', async () => {
     // PostgreSQL refuses such a prepared statement (0A000 "cached plan must not change result
     // type") on every call, on every connection that prepared it, until the connection closes.
