@@ -23,26 +23,33 @@ export function cpuMsOf(pid: number): number | null {
   }
 }
 
+/** Each readable process's CPU so far, in milliseconds. */
+function cpuOf(pids: readonly number[]): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    const ms = cpuMsOf(pid);
+    if (ms !== null) cpu.set(pid, ms);
+  }
+  return cpu;
+}
+
+/**
+ * CPU the processes `pids` used since `before` was read, in milliseconds (a process not read then
+ * counts in full); null when none of them can be read.
+ */
+function cpuSince(before: ReadonlyMap<number, number>, pids: readonly number[]): number | null {
+  const now = cpuOf(pids);
+  if (now.size === 0) return null;
+  let total = 0;
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** CPU used by a set of processes between `start()` and `stop()`, in milliseconds. */
 export function cpuMeter(pids: readonly number[]) {
-  const read = () => {
-    let total = 0;
-    let readable = 0;
-    for (const pid of pids) {
-      const ms = cpuMsOf(pid);
-      if (ms !== null) {
-        total += ms;
-        readable++;
-      }
-    }
-    return readable > 0 ? total : null;
-  };
-  const before = read();
+  const before = cpuOf(pids);
   return {
-    stop(): number | null {
-      const after = read();
-      return before === null || after === null ? null : after - before;
-    },
+    stop: (): number | null => (before.size === 0 ? null : cpuSince(before, pids)),
   };
 }
 
@@ -51,22 +58,8 @@ export function cpuMeter(pids: readonly number[]) {
  * opening its connections lazily, during the first requests) counts all of its CPU.
  */
 export async function cpuMeterOfListed(list: () => Promise<readonly number[]>) {
-  const before = new Map<number, number>();
-  for (const pid of await list()) {
-    const ms = cpuMsOf(pid);
-    if (ms !== null) before.set(pid, ms);
-  }
+  const before = cpuOf(await list());
   return {
-    async stop(): Promise<number | null> {
-      let total = 0;
-      let readable = 0;
-      for (const pid of await list()) {
-        const ms = cpuMsOf(pid);
-        if (ms === null) continue;
-        total += ms - (before.get(pid) ?? 0);
-        readable++;
-      }
-      return readable > 0 ? total : null;
-    },
+    stop: async (): Promise<number | null> => cpuSince(before, await list()),
   };
 }

@@ -18,7 +18,7 @@ import { devices } from '../src/resources/definitions/devices.js';
 import { listSelection } from '../src/resources/pages.js';
 import { cpuMeter, cpuMeterOfListed } from './cpu.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
-import { drive } from './load.js';
+import { drive, type LoadOptions, type LoadResult } from './load.js';
 import { driveMixed, MIXED_SHARES, type MixedRequest } from './mixed.js';
 import { measureOneUser } from './one-user.js';
 import { startCeilingServer, startInventoryServer } from './processes.js';
@@ -502,42 +502,24 @@ async function main() {
         // of the pool's connections prepares and plans each list's statement once, at several
         // times the cost of a later call, and a 2 s warm-up leaves most of that to the measured
         // seconds (see the README's "Varied lists after their first pass").
-        const passServerCpu = cpuMeter([server.pid]);
-        const passDatabaseCpu = await cpuMeterOfListed(backendsOf);
-        const pass = await drive({
-          ...load,
-          url: server.url,
-          durationSeconds: 0,
-          amount: scenario.rotation,
-        });
-        const perPassRequest = (ms: number | null) =>
-          ms === null || pass.requests === 0 ? undefined : ms / pass.requests;
-        const serverCpuMs = perPassRequest(passServerCpu.stop());
-        const databaseCpuMs = perPassRequest(await passDatabaseCpu.stop());
-        firstPass = {
-          ...pass,
-          ...(serverCpuMs !== undefined ? { serverCpuMs } : {}),
-          ...(databaseCpuMs !== undefined ? { databaseCpuMs } : {}),
-        };
+        firstPass = await driveMetered(
+          { ...load, url: server.url, durationSeconds: 0, amount: scenario.rotation },
+          server.pid,
+          backendsOf,
+        );
       } else if (options.warmupSeconds > 0) {
         await drive({ ...load, url: server.url, durationSeconds: options.warmupSeconds });
       }
       const cacheBefore =
         scenario.kind === 'varied' ? await listCacheStats(server.url, headers) : undefined;
-      const serverCpu = cpuMeter([server.pid]);
-      const databaseCpu = cpuMeter(await backendsOf());
-      const api = await drive({
-        ...load,
-        url: server.url,
-        durationSeconds: options.durationSeconds,
-      });
+      const { serverCpuMs, databaseCpuMs, ...api } = await driveMetered(
+        { ...load, url: server.url, durationSeconds: options.durationSeconds },
+        server.pid,
+        backendsOf,
+      );
       const listCache = cacheBefore
         ? listCacheDelta(cacheBefore, await listCacheStats(server.url, headers))
         : undefined;
-      const perRequest = (ms: number | null) =>
-        ms === null || api.requests === 0 ? undefined : ms / api.requests;
-      const serverCpuMs = perRequest(serverCpu.stop());
-      const databaseCpuMs = perRequest(databaseCpu.stop());
       await ceiling.answerWith(response.status, body);
       const ceilingCpu = cpuMeter([ceiling.pid]);
       const ceilingResult = await drive({
@@ -716,6 +698,30 @@ type Server = Awaited<ReturnType<typeof startInventoryServer>>;
 type Ceiling = Awaited<ReturnType<typeof startCeilingServer>>;
 type Backends = Awaited<ReturnType<typeof databaseBackends>>;
 
+/**
+ * `drive`, with the CPU the server and PostgreSQL's backends spent on it per answered request.
+ * The backends are listed again at the end: the pool opens its connections lazily, during the
+ * first requests, and one opened during the run counts in full.
+ */
+async function driveMetered(
+  load: LoadOptions,
+  serverPid: number,
+  backendsOf: Backends,
+): Promise<LoadResult & { serverCpuMs?: number; databaseCpuMs?: number }> {
+  const serverCpu = cpuMeter([serverPid]);
+  const databaseCpu = await cpuMeterOfListed(backendsOf);
+  const result = await drive(load);
+  const perRequest = (ms: number | null) =>
+    ms === null || result.requests === 0 ? undefined : ms / result.requests;
+  const serverCpuMs = perRequest(serverCpu.stop());
+  const databaseCpuMs = perRequest(await databaseCpu.stop());
+  return {
+    ...result,
+    ...(serverCpuMs !== undefined ? { serverCpuMs } : {}),
+    ...(databaseCpuMs !== undefined ? { databaseCpuMs } : {}),
+  };
+}
+
 function rssMbOf(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -747,7 +753,7 @@ async function measureExport(
     if (rss !== null) peakRssMb = Math.max(peakRssMb ?? 0, rss);
   }, 50);
   const serverCpu = cpuMeter([server.pid]);
-  const databaseCpu = cpuMeter(await backendsOf());
+  const databaseCpu = await cpuMeterOfListed(backendsOf);
   const latencies: number[] = [];
   let bytes = 0;
   let lines = 0;
@@ -773,7 +779,7 @@ async function measureExport(
   const rows = Math.round((lines - exports) / exports);
   latencies.sort((a, b) => a - b);
   const serverCpuMs = serverCpu.stop();
-  const databaseCpuMs = databaseCpu.stop();
+  const databaseCpuMs = await databaseCpu.stop();
   const copyAlone = backendsOf.store
     ? await measureCopyAlone(backendsOf.store, exports)
     : undefined;
@@ -927,14 +933,14 @@ async function measureMixed(
   }
   const before = await listCacheStats(server.url, headers);
   const serverCpu = cpuMeter([server.pid]);
-  const databaseCpu = cpuMeter(await backendsOf());
+  const databaseCpu = await cpuMeterOfListed(backendsOf);
   const api = await driveMixed({
     ...load,
     url: server.url,
     durationSeconds: options.durationSeconds,
   });
   const serverCpuMs = serverCpu.stop();
-  const databaseCpuMs = databaseCpu.stop();
+  const databaseCpuMs = await databaseCpu.stop();
   const listCache = before
     ? listCacheDelta(before, await listCacheStats(server.url, headers))
     : undefined;

@@ -44,7 +44,7 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
  * call to make again (a list's first call on a connection: parse and plan, 1.5 ms or more), so a
  * pause of a few seconds in the traffic should not throw them away.
  */
-export const IDLE_CONNECTION_MS = 5 * 60_000;
+const IDLE_CONNECTION_MS = 5 * 60_000;
 
 /**
  * PostgreSQL's own deadline for a statement (`statement_timeout`), a little before the client's:
