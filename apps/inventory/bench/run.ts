@@ -17,6 +17,7 @@ import { exportCopyText } from '../src/resources/csv-export.js';
 import { devices } from '../src/resources/definitions/devices.js';
 import { listSelection } from '../src/resources/pages.js';
 import { cpuMeter, cpuMeterOfListed } from './cpu.js';
+import { copyDatabase } from './database-copy.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive, type LoadOptions, type LoadResult } from './load.js';
 import { driveMixed, MIXED_SHARES, type MixedRequest } from './mixed.js';
@@ -174,10 +175,8 @@ async function recreateDatabase(databaseUrl: string, template?: string): Promise
   const { name, admin } = await openAdmin(databaseUrl);
   try {
     await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db);
-    await (template === undefined
-      ? sql`CREATE DATABASE ${sql.id(name)}`
-      : sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(template)}`
-    ).execute(admin.db);
+    if (template === undefined) await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db);
+    else await copyDatabase(admin.db, name, template);
   } finally {
     await admin.close();
   }
@@ -191,8 +190,8 @@ const loadedCopyOf = (name: string) => `${name}_loaded`;
  * scenarios' writes (POST adds devices; each PATCH leaves a dead row and an entry in every index)
  * would otherwise make each reused run measure a bigger, more bloated data set than the run
  * before, and runs meant to be compared would drift apart. PostgreSQL copies a template
- * database file by file (3–7 s for this 1 GB data set, against a minute to load it); the
- * embedded store's directory is copied.
+ * database in seconds (see copyDatabase), against a minute to load it; the embedded store's
+ * directory is copied.
  */
 async function keepLoadedCopy(options: BenchOptions): Promise<void> {
   if (options.store === 'embedded') {
@@ -206,7 +205,7 @@ async function keepLoadedCopy(options: BenchOptions): Promise<void> {
   try {
     const copy = loadedCopyOf(name);
     await sql`DROP DATABASE IF EXISTS ${sql.id(copy)} WITH (FORCE)`.execute(admin.db);
-    await sql`CREATE DATABASE ${sql.id(copy)} TEMPLATE ${sql.id(name)}`.execute(admin.db);
+    await copyDatabase(admin.db, copy, name);
   } finally {
     await admin.close();
   }
