@@ -34,6 +34,8 @@ export interface ScenarioResult {
   totalsChecked?: { checked: number; exact: number };
   /** Writes (PostgreSQL): the same requests with the table's triggers off, measured just after. */
   withoutTriggers?: LoadResult;
+  /** Writes (PostgreSQL): WAL written per answered request in the measured seconds (wal.ts). */
+  walBytesPerRequest?: number;
   /** The CSV export: its size and time, and the server's RSS idle before it and at its peak. */
   export?: ExportMeasure;
   /** `one-user`: the API request measured in turn with the page, by the same single user. */

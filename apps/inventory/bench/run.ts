@@ -35,6 +35,7 @@ import {
   TARGETS,
 } from './report.js';
 import { buildScenarios, type DatasetFacts, type Scenario } from './scenarios.js';
+import { walBytesSince, walPosition } from './wal.js';
 
 /**
  * `npm run bench:inventory -- --devices N --store pg|embedded --connections C --duration S`
@@ -511,11 +512,16 @@ async function main() {
       }
       const cacheBefore =
         scenario.kind === 'varied' ? await listCacheStats(server.url, headers) : undefined;
+      const isWrite = scenario.kind === 'write' || scenario.kind === 'batch';
+      const walStore = isWrite ? backendsOf.store?.db : undefined;
+      const walBefore = walStore ? await walPosition(walStore) : undefined;
       const { serverCpuMs, databaseCpuMs, ...api } = await driveMetered(
         { ...load, url: server.url, durationSeconds: options.durationSeconds },
         server.pid,
         backendsOf,
       );
+      const walBytes =
+        walStore && walBefore !== undefined ? await walBytesSince(walStore, walBefore) : undefined;
       const listCache = cacheBefore
         ? listCacheDelta(cacheBefore, await listCacheStats(server.url, headers))
         : undefined;
@@ -539,7 +545,10 @@ async function main() {
           ? { ceilingCpuMs: ceilingCpuMs / ceilingResult.requests }
           : {}),
       };
-      if ((scenario.kind === 'write' || scenario.kind === 'batch') && options.store === 'pg') {
+      if (walBytes !== undefined && api.requests > 0) {
+        result.walBytesPerRequest = walBytes / api.requests;
+      }
+      if (isWrite && options.store === 'pg') {
         // The write's baseline in the same run: the same requests, hence the same statements,
         // with the table's own triggers (history, counters, versions, outbox) switched off.
         result.withoutTriggers = await measureWithoutTriggers(options, () =>
@@ -565,6 +574,12 @@ async function main() {
           `  first pass (${pass.requests} requests, the warm-up): ${pass.requestsPerSecond} req/s, ` +
             `p99 ${pass.p99Ms} ms, CPU per request: server ${cpu(pass.serverCpuMs)} ms, ` +
             `database ${cpu(pass.databaseCpuMs)} ms`,
+        );
+      }
+      if (result.walBytesPerRequest !== undefined) {
+        log(
+          `  WAL: ${(result.walBytesPerRequest / 1024).toFixed(1)} kB per request ` +
+            '(several times more while pages are first changed after a checkpoint)',
         );
       }
       if (result.withoutTriggers) {
