@@ -3,6 +3,7 @@ import { createThrowawayDatabase } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { copyDatabase } from '../bench/database-copy.js';
+import { walPosition } from '../bench/wal.js';
 
 const databaseServer = process.env.TEST_DATABASE_URL;
 
@@ -23,11 +24,10 @@ describe.skipIf(!databaseServer)('the benchmark copying its data set (PostgreSQL
     await filled.close();
     const admin = await openStore<unknown>({ databaseUrl: databaseServer ?? '', dataDir: '' });
     try {
-      const before = await sql<{ lsn: string }>`
-        SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(admin.db);
+      const before = await walPosition(admin.db);
       await copyDatabase(admin.db, copyName, templateName);
       const checkpoint = await sql<{ after: boolean }>`
-        SELECT redo_lsn >= ${before.rows[0]?.lsn}::pg_lsn AS after
+        SELECT redo_lsn >= ${before}::pg_lsn AS after
         FROM pg_control_checkpoint()`.execute(admin.db);
       expect(checkpoint.rows[0]?.after).toBe(true);
       const copyUrl = new URL(template.url);
