@@ -54,6 +54,7 @@ export interface ListCacheDelta {
   walksFromPosition: number;
   walksFromStart: number;
   positionsStale: number;
+  deepPagesUnrecorded: number;
 }
 
 export interface ExportMeasure {
@@ -83,7 +84,8 @@ export function hitRates(delta: ListCacheDelta) {
       `${delta.totalsCounted} (${percent(delta.totalsMaintained + delta.totalsReused, totals)} ` +
       `not counted); ${delta.countsAwaited} waited for a concurrent count; pages a block deep ` +
       `walked from a recorded position ${delta.walksFromPosition}, from the start ` +
-      `${delta.walksFromStart}, stale positions ${delta.positionsStale}`,
+      `${delta.walksFromStart}, read with OFFSET recording nothing ${delta.deepPagesUnrecorded}, ` +
+      `stale positions ${delta.positionsStale}`,
   };
 }
 

@@ -909,6 +909,7 @@ async function listCacheStats(url: string, headers: Record<string, string>) {
     walksFromPosition: body.walks_from_position ?? 0,
     walksFromStart: body.walks_from_start ?? 0,
     positionsStale: body.positions_stale ?? 0,
+    deepPagesUnrecorded: body.deep_pages_unrecorded ?? 0,
   };
 }
 

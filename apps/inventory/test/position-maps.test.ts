@@ -131,7 +131,8 @@ describe('position maps', () => {
   });
 
   it('are not used after a write, whether this instance saw it or not', async () => {
-    const cache = new ListCache();
+    // Recording again right after each write, as on a table written less than once a second.
+    const cache = new ListCache(true, { positionsAfterQuietMs: 0 });
     await read(cache, 140);
     // Written behind the instance's back: the map's version still looks current to it, so the
     // statement runs with it, reads another version, and the page is read again from the start.
@@ -171,10 +172,64 @@ describe('position maps', () => {
     },
   );
 
-  it('keep nothing with the list cache off', async () => {
+  it('are not recorded while the table is being written: deep pages read with OFFSET', async () => {
+    let now = 0;
+    const cache = new ListCache(true, { positionsAfterQuietMs: 1000, now: () => now });
+    const walked = await read(cache, 140);
+    expect(cache.positions.size).toBe(1);
+    const early = { id: uuidv7(), hostname: 'pm-zzzzy', status: 'active', vendor: null };
+    await db
+      .insertInto('devices')
+      .values({ ...early, ip: '192.0.2.3' })
+      .execute();
+    rows = [...rows, early];
+    // The map is found stale, and the page read again, this time with OFFSET: the instance has
+    // just seen the table written.
+    const stale = await read(cache, 139);
+    expect(stale.scanned).toHaveLength(2);
+    expect(cache.stats.positionsStale).toBe(1);
+    expect(cache.positions.size).toBe(0);
+    const plans: PlanNode[] = [];
+    const unrecorded = await listRows(
+      beforeEachStatement(db, async (target, query) => {
+        const plan = await target.executeQuery<ExplainedRow>(
+          CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
+        );
+        plans.push(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' });
+      }),
+      cache,
+      definition,
+      request(140),
+    );
+    expect(JSON.parse(unrecorded.json ?? 'null')).toEqual(expected(140));
+    expect(cache.positions.size).toBe(0);
+    // The same rows passed as the walk passed, without numbering each of them on the way: only
+    // the page's own rows (one more than its 10) are numbered.
+    const [plan] = plans;
+    if (!plan) throw new Error('no plan');
+    expect(rowsScanned(plan)).toBeLessThanOrEqual((walked.scanned[0] ?? 0) + 10);
+    const numbered = nodesOf(plan)
+      .filter((node) => node['Node Type'] === 'WindowAgg')
+      .map((node) => (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1));
+    expect(Math.max(0, ...numbered)).toBeLessThanOrEqual(11);
+    // A page past the end of its list reads its total and no row.
+    const past = await read(cache, 1000, 'active');
+    expect(past.scanned).toEqual([0]);
+    expect(cache.stats.deepPagesUnrecorded).toBe(3);
+    // Once the table has been left alone long enough, deep pages record positions again.
+    now += 1000;
+    await read(cache, 130);
+    expect(cache.positions.size).toBe(1);
+    const again = await read(cache, 129);
+    expect(again.scanned[0] ?? 0).toBeLessThan((walked.scanned[0] ?? 0) / 4);
+    expect(cache.stats.deepPagesUnrecorded).toBe(3);
+  });
+
+  it('keep nothing with the list cache off, and deep pages read with OFFSET', async () => {
     const cache = new ListCache(false);
     await read(cache, 140);
     await read(cache, 139);
     expect(cache.positions.size).toBe(0);
+    expect(cache.stats).toMatchObject({ walksFromStart: 0, deepPagesUnrecorded: 2 });
   });
 });

@@ -19,8 +19,10 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(pages_reused) or read (pages_read); totals maintained by the writes, reused from an ' +
           'earlier count at the same table version, or counted; lists that waited for a ' +
           "concurrent request's count of the same filter; pages at least 100 rows deep walked " +
-          "from a recorded position (walks_from_position) or from the list's start, and " +
-          'recorded positions found older than the table (positions_stale).',
+          "from a recorded position (walks_from_position) or from the list's start, " +
+          'recorded positions found older than the table (positions_stale), and pages at least ' +
+          '100 rows deep read without recording positions, the table having been written within ' +
+          'the last second (deep_pages_unrecorded).',
         response: responses({
           200: Type.Object({
             enabled: Type.Boolean(),
@@ -33,6 +35,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
             walks_from_position: Count,
             walks_from_start: Count,
             positions_stale: Count,
+            deep_pages_unrecorded: Count,
           }),
         }),
       },
@@ -51,6 +54,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
         walks_from_position: stats.walksFromPosition,
         walks_from_start: stats.walksFromStart,
         positions_stale: stats.positionsStale,
+        deep_pages_unrecorded: stats.deepPagesUnrecorded,
       };
     },
   );

@@ -38,6 +38,15 @@ export interface PositionMap {
 /** Rows per block of a position map: a page with a map walks fewer than this many. */
 export const POSITION_STEP = 100;
 /**
+ * How long a table must go without a write this instance has seen before a deep page records
+ * positions in it again. A walk that records them numbers every row it passes and keeps the
+ * last of each block: PostgreSQL passes each row through three more steps than a page read with
+ * OFFSET, and the walk costs two to three times as much. A map pays that back only when the
+ * same list is read deep again at the same version; under a steady trickle of writes (one every
+ * few tens of milliseconds in the benchmark's `mixed` traffic) it goes stale first, every time.
+ */
+export const POSITIONS_AFTER_QUIET_MS = 1000;
+/**
  * Positions kept, over all lists: about 150 bytes each (a sort value and an id), so 15 MB.
  * A list of 100,000 matching rows fills 1,000 of them; the least recently used lists go first.
  */
@@ -80,6 +89,17 @@ export interface ListCacheStats {
   walksFromPosition: number;
   walksFromStart: number;
   positionsStale: number;
+  /**
+   * Pages at least a block deep read with OFFSET, recording nothing: the table had been written
+   * too recently for a map to last (POSITIONS_AFTER_QUIET_MS), or the cache is off.
+   */
+  deepPagesUnrecorded: number;
+}
+
+export interface ListCacheOptions {
+  /** POSITIONS_AFTER_QUIET_MS unless given (tests pass 0, or their own clock). */
+  positionsAfterQuietMs?: number;
+  now?: () => number;
 }
 
 export class ListCache {
@@ -94,9 +114,14 @@ export class ListCache {
     walksFromPosition: 0,
     walksFromStart: 0,
     positionsStale: 0,
+    deepPagesUnrecorded: 0,
   };
   /** The highest version of each table any statement of this instance has read. */
   readonly latestVersion = new Map<string, number>();
+  /** When this instance last saw each table's version rise (a write committed). */
+  private readonly versionRoseAt = new Map<string, number>();
+  private readonly positionsAfterQuietMs: number;
+  private readonly now: () => number;
   /** Per filter combination: the request whose statement may be counting it right now. */
   private readonly counting = new Map<string, Promise<void>>();
   /** Per table and filter combination. */
@@ -112,8 +137,16 @@ export class ListCache {
   readonly frequencies = new FilterFrequencies();
 
   /** Disabled, it keeps nothing: every list is read, counted and serialised afresh. */
-  constructor(enabled = true) {
+  constructor(
+    enabled = true,
+    {
+      positionsAfterQuietMs = POSITIONS_AFTER_QUIET_MS,
+      now = () => performance.now(),
+    }: ListCacheOptions = {},
+  ) {
     this.enabled = enabled;
+    this.positionsAfterQuietMs = positionsAfterQuietMs;
+    this.now = now;
     this.counts = new RecentlyUsed(enabled ? 2000 : 0);
     this.positions = new RecentlyUsed(enabled ? POSITIONS_KEPT : 0, (map) => map.keys.length);
     this.pages = new RecentlyUsed(enabled ? RENDERED_PAGES : 0);
@@ -121,9 +154,23 @@ export class ListCache {
 
   /** Records a version some statement read: a higher one means a write committed since. */
   sawVersion(table: string, version: number): void {
-    if (version > (this.latestVersion.get(table) ?? Number.NEGATIVE_INFINITY)) {
+    const latest = this.latestVersion.get(table);
+    if (latest === undefined || version > latest) {
       this.latestVersion.set(table, version);
+      if (latest !== undefined) this.versionRoseAt.set(table, this.now());
     }
+  }
+
+  /**
+   * Whether a deep page of `table` that has no usable map should walk from the list's start
+   * and record the positions it passes, or just read its page with OFFSET: only when the table
+   * has gone POSITIONS_AFTER_QUIET_MS without a write this instance has seen, so that the map
+   * is likely to outlive the walk. This decides the cost of a page, never its rows.
+   */
+  recordsPositions(table: string): boolean {
+    if (!this.enabled) return false;
+    const rose = this.versionRoseAt.get(table);
+    return rose === undefined || this.now() - rose >= this.positionsAfterQuietMs;
   }
 
   /**

@@ -113,8 +113,8 @@ interface ListShape {
   sort: readonly SortKey[];
   /**
    * Ids first: a page of rows past DEFERRED_JOIN_OFFSET, a page planned once with two filters
-   * or more, or with one and a sort in the table's own order (INSERTION_ORDERED), or a page
-   * read filter first (listStatement).
+   * or more, or with one and a sort in the table's own order (INSERTION_ORDERED), a page
+   * read filter first, or a deep page that does not walk (listStatement).
    */
   idsFirst: boolean;
   /**
@@ -129,6 +129,11 @@ interface ListShape {
    * reports the position map's block ends it passes (list-cache.ts).
    */
   walk: boolean;
+  /**
+   * A page of JSON text at least a block deep that does not walk (ListCache.recordsPositions):
+   * read with OFFSET, after its total says it starts before the list's end.
+   */
+  deep: boolean;
   /**
    * Which of the sort values the page starts after are null (the SQL differs): a cursor's, or
    * for a walk the last row of the block its position map starts it from; null from the start.
@@ -543,18 +548,23 @@ function listStatement(
     }
     return { page, walk };
   };
+  // A deep page starting at or past the list's end would pass every matching row for nothing,
+  // as a walk would (walkUpToTheEnd below).
+  const beforeTheEnd = shape.deep
+    ? [sql`(SELECT total FROM total_rows) > ${param('page_start')}`]
+    : [];
   let page: RawBuilder<unknown>;
   let walk: RawBuilder<unknown> | undefined;
   if (shape.filterFirst === 'byTotal') {
-    const first = pageOf(true, [filterFirstGate]);
-    const along = pageOf(false, [sql`NOT (${filterFirstGate})`]);
+    const first = pageOf(true, [filterFirstGate, ...beforeTheEnd]);
+    const along = pageOf(false, [sql`NOT (${filterFirstGate})`, ...beforeTheEnd]);
     const either = (one: RawBuilder<unknown>, other: RawBuilder<unknown>) =>
       sql`(${one}) UNION ALL (${other})`;
     // A walk's page reads the walk's rows by id: one page over the two walks.
     walk = first.walk && along.walk ? either(first.walk, along.walk) : undefined;
     page = shape.walk ? first.page : either(first.page, along.page);
   } else {
-    ({ page, walk } = pageOf(shape.filterFirst, []));
+    ({ page, walk } = pageOf(shape.filterFirst, beforeTheEnd));
   }
   const counted = totalOf(definition, shape.parsed, shape.ranges, param);
   // Gated on the total, the statement reads it first, once: the page's way for a substring,
@@ -562,7 +572,7 @@ function listStatement(
   // to find, and would pass every matching row on the way: for a list whose sort no index
   // serves with its filters, along the sort's index past most of the table (a quarter of the
   // walks the `mixed` benchmark sends ask for a page past the end of their list).
-  const totalFirst = shape.filterFirst === 'byTotal' || walk !== undefined;
+  const totalFirst = shape.filterFirst === 'byTotal' || walk !== undefined || shape.deep;
   const totalStep = totalFirst
     ? sql`, total_rows AS MATERIALIZED (SELECT ${counted} AS total FROM v)`
     : sql``;
@@ -734,16 +744,21 @@ async function readList(
 ): Promise<ListResult> {
   const offset = request.after !== undefined ? 0 : (request.page - 1) * request.limit;
   // A page of JSON text at least a block deep walks to its rows, guided by the list's position
-  // map and extending it; a cursor's page starts where the cursor says.
-  const positionsKey =
-    request.after === undefined && request.json !== undefined && offset >= POSITION_STEP
-      ? JSON.stringify([known.listKey, request.sort])
-      : undefined;
+  // map and extending it, or, while the table is being written, reads them with OFFSET; a
+  // cursor's page starts where the cursor says.
+  const deep = request.after === undefined && request.json !== undefined && offset >= POSITION_STEP;
+  const positionsKey = deep ? JSON.stringify([known.listKey, request.sort]) : undefined;
   const start = positionsKey ? cache.startOf(definition.table, positionsKey, offset) : undefined;
-  const read = (from: WalkStart | undefined) =>
-    readPage(db, cache, definition, request, { ...known, offset, positionsKey, start: from });
+  const read = (walking: string | undefined, from: WalkStart | undefined) =>
+    readPage(db, cache, definition, request, {
+      ...known,
+      offset,
+      positionsKey: walking,
+      deep,
+      start: from,
+    });
   if (positionsKey && start) {
-    const page = await read(start);
+    const page = await read(positionsKey, start);
     // Read at the version the map was recorded at: the rows are where the map says. Otherwise
     // a write committed since, and the page is read again from the list's start.
     if (page.version === start.version) {
@@ -753,8 +768,14 @@ async function readList(
     cache.stats.positionsStale += 1;
     cache.positions.delete(positionsKey);
   }
-  if (positionsKey) cache.stats.walksFromStart += 1;
-  return read(undefined);
+  if (!positionsKey) return read(undefined, undefined);
+  // Asked after the stale map above, this sees the write that made it stale.
+  if (!cache.recordsPositions(definition.table)) {
+    cache.stats.deepPagesUnrecorded += 1;
+    return read(undefined, undefined);
+  }
+  cache.stats.walksFromStart += 1;
+  return read(positionsKey, undefined);
 }
 
 /** Where a walk starts: after the row `after`, which sits at `position - 1`. */
@@ -793,10 +814,12 @@ async function readPage(
     offset: number;
     /** The list's position map's key when the page walks (readList), else undefined. */
     positionsKey: string | undefined;
+    /** A page of JSON text at least a block deep, walking or not (readList). */
+    deep: boolean;
     start: WalkStart | undefined;
   },
 ): Promise<ListResult> {
-  const { listKey, maintained, columns, keys, offset, positionsKey, start } = known;
+  const { listKey, maintained, columns, keys, offset, positionsKey, deep, start } = known;
   const ranges = request.ranges ?? [];
   const walk = positionsKey !== undefined;
   const cachedCount = maintained ? undefined : cache.counts.get(listKey);
@@ -847,6 +870,7 @@ async function readPage(
       !walk &&
       request.after === undefined &&
       (offset >= DEFERRED_JOIN_OFFSET ||
+        deep ||
         plannedForPairs ||
         (planned &&
           request.conditions.length > 0 &&
@@ -854,6 +878,7 @@ async function readPage(
         filterFirst),
     filterFirst: byTotal ? 'byTotal' : filterFirst,
     walk,
+    deep: deep && !walk,
     after: after ? after.map((value) => value === null) : null,
     columns,
     lead,

@@ -1237,6 +1237,7 @@ export interface operations {
             walks_from_position: number;
             walks_from_start: number;
             positions_stale: number;
+            deep_pages_unrecorded: number;
           };
         };
       };
