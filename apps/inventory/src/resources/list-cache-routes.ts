@@ -21,8 +21,8 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "concurrent request's count of the same filter; pages at least 100 rows deep walked " +
           "from a recorded position (walks_from_position) or from the list's start, " +
           'recorded positions found older than the table (positions_stale), and pages at least ' +
-          '100 rows deep read without recording positions, the table having been written within ' +
-          'the last second (deep_pages_unrecorded).',
+          '100 rows deep read without recording positions, because the table was written within ' +
+          'the last second or the cache is off (deep_pages_unrecorded).',
         response: responses({
           200: Type.Object({
             enabled: Type.Boolean(),
