@@ -61,13 +61,18 @@ const rowsScanned = (plan: PlanNode): number =>
     .filter((node) => node['Relation Name'] === 'devices')
     .reduce((sum, node) => sum + (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1), 0);
 
-/** The database as the list sees it, explaining each statement before running it. */
-function explainingDatabase(scanned: number[]): AnyDatabase {
+/**
+ * The database as the list sees it, explaining each statement before running it: the rows its
+ * scans of the table produced go to `scanned`, its plan to `plans`.
+ */
+function explainingDatabase(scanned: number[], plans: PlanNode[] = []): AnyDatabase {
   return beforeEachStatement(db, async (target, query) => {
-    const plan = await target.executeQuery<ExplainedRow>(
+    const explained = await target.executeQuery<ExplainedRow>(
       CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
     );
-    scanned.push(rowsScanned(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' }));
+    const plan = explained.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' };
+    plans.push(plan);
+    scanned.push(rowsScanned(plan));
   });
 }
 
@@ -81,6 +86,16 @@ const request = (page: number, status?: string, sort = BY_HOSTNAME): ListRequest
   conditions: status ? [{ column: 'status', operator: 'exact', value: status }] : [],
   json: ['id', 'hostname'],
 });
+
+/** Adds an active device behind the list cache's back (it sees the write only in a statement). */
+async function addDevice(hostname: string) {
+  const device = { id: uuidv7(), hostname, status: 'active', vendor: null };
+  await db
+    .insertInto('devices')
+    .values({ ...device, ip: '192.0.2.2' })
+    .execute();
+  rows = [...rows, device];
+}
 
 /** PostgreSQL's order: nulls last ascending, first descending; ties by id the same way. */
 function compare(a: Device, b: Device, { column, direction }: Sort) {
@@ -136,12 +151,7 @@ describe('position maps', () => {
     await read(cache, 140);
     // Written behind the instance's back: the map's version still looks current to it, so the
     // statement runs with it, reads another version, and the page is read again from the start.
-    const early = { id: uuidv7(), hostname: 'pm-zzzzz', status: 'active', vendor: null };
-    await db
-      .insertInto('devices')
-      .values({ ...early, ip: '192.0.2.2' })
-      .execute();
-    rows = [...rows, early];
+    await addDevice('pm-zzzzz');
     const afterUnseen = await read(cache, 139);
     expect(afterUnseen.scanned).toHaveLength(2);
     expect(cache.stats.positionsStale).toBe(1);
@@ -177,12 +187,7 @@ describe('position maps', () => {
     const cache = new ListCache(true, { positionsAfterQuietMs: 1000, now: () => now });
     const walked = await read(cache, 140);
     expect(cache.positions.size).toBe(1);
-    const early = { id: uuidv7(), hostname: 'pm-zzzzy', status: 'active', vendor: null };
-    await db
-      .insertInto('devices')
-      .values({ ...early, ip: '192.0.2.3' })
-      .execute();
-    rows = [...rows, early];
+    await addDevice('pm-zzzzy');
     // The map is found stale, and the page read again, this time with OFFSET: the instance has
     // just seen the table written.
     const stale = await read(cache, 139);
@@ -191,12 +196,7 @@ describe('position maps', () => {
     expect(cache.positions.size).toBe(0);
     const plans: PlanNode[] = [];
     const unrecorded = await listRows(
-      beforeEachStatement(db, async (target, query) => {
-        const plan = await target.executeQuery<ExplainedRow>(
-          CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, [...query.parameters]),
-        );
-        plans.push(plan.rows[0]?.['QUERY PLAN'][0].Plan ?? { 'Node Type': 'none' });
-      }),
+      explainingDatabase([], plans),
       cache,
       definition,
       request(140),
