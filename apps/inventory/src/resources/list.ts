@@ -548,11 +548,11 @@ function listStatement(
     }
     return { page, walk };
   };
-  // A deep page starting at or past the list's end would pass every matching row for nothing,
-  // as a walk would (walkUpToTheEnd below).
-  const beforeTheEnd = shape.deep
-    ? [sql`(SELECT total FROM total_rows) > ${param('page_start')}`]
-    : [];
+  // A condition on the total alone: PostgreSQL tests it once, before reading any row. A walk,
+  // or a deep page read with OFFSET, starting at or past the list's end would pass every matching
+  // row for nothing.
+  const startsBeforeTheEnd = sql`(SELECT total FROM total_rows) > ${param('page_start')}`;
+  const beforeTheEnd = shape.deep ? [startsBeforeTheEnd] : [];
   let page: RawBuilder<unknown>;
   let walk: RawBuilder<unknown> | undefined;
   if (shape.filterFirst === 'byTotal') {
@@ -577,9 +577,8 @@ function listStatement(
     ? sql`, total_rows AS MATERIALIZED (SELECT ${counted} AS total FROM v)`
     : sql``;
   const total = totalFirst ? sql`(SELECT total FROM total_rows)` : counted;
-  // A condition on the total alone: PostgreSQL tests it once, before running the walk at all.
   const walkUpToTheEnd = (steps: RawBuilder<unknown>) =>
-    sql`SELECT * FROM (${steps}) AS steps WHERE (SELECT total FROM total_rows) > ${param('page_start')}`;
+    sql`SELECT * FROM (${steps}) AS steps WHERE ${startsBeforeTheEnd}`;
   if (shape.json !== null) {
     // One row: the page's records joined into one JSON text (no row reaches the server), how
     // many rows were read (one more than the page says another page follows), the first row's
@@ -822,6 +821,7 @@ async function readPage(
   const { listKey, maintained, columns, keys, offset, positionsKey, deep, start } = known;
   const ranges = request.ranges ?? [];
   const walk = positionsKey !== undefined;
+  const deepByOffset = deep && !walk;
   const cachedCount = maintained ? undefined : cache.counts.get(listKey);
   const after = request.after ?? start?.after;
   const skip = offset - (start?.position ?? 0);
@@ -870,7 +870,7 @@ async function readPage(
       !walk &&
       request.after === undefined &&
       (offset >= DEFERRED_JOIN_OFFSET ||
-        deep ||
+        deepByOffset ||
         plannedForPairs ||
         (planned &&
           request.conditions.length > 0 &&
@@ -878,7 +878,7 @@ async function readPage(
         filterFirst),
     filterFirst: byTotal ? 'byTotal' : filterFirst,
     walk,
-    deep: deep && !walk,
+    deep: deepByOffset,
     after: after ? after.map((value) => value === null) : null,
     columns,
     lead,
