@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { type PeriodicChecks, startPeriodicChecks } from './periodic-checks.js';
 
 /**
  * Checkpoints for the embedded store, which PostgreSQL itself never starts there.
@@ -61,17 +62,10 @@ function checkpointDue(
   );
 }
 
-export interface Checkpoints {
-  /** Stops checking; resolves once a check or checkpoint under way has ended. */
-  stop(): Promise<void>;
-}
-
-export function startCheckpoints(db: Kysely<unknown>, schedule: CheckpointSchedule): Checkpoints {
-  const intervalMs = schedule.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
-  let stopped = intervalMs <= 0;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
+export function startCheckpoints(
+  db: Kysely<unknown>,
+  schedule: CheckpointSchedule,
+): PeriodicChecks {
   const check = async () => {
     // The checkpoint's next transaction id ("epoch:xid") against the next one now: every write
     // is given an id, so a store opened long after its last checkpoint and not written since
@@ -94,26 +88,12 @@ export function startCheckpoints(db: Kysely<unknown>, schedule: CheckpointSchedu
     }
   };
 
-  const scheduleNext = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = check()
-        .catch((error: unknown) => {
-          if (!stopped)
-            schedule.onError?.(error instanceof Error ? error : new Error(String(error)));
-        })
-        .finally(scheduleNext);
-    }, intervalMs);
-    // A store left open must not keep the process alive for its checks.
-    timer.unref();
-  };
-  scheduleNext();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startPeriodicChecks(
+    check,
+    {
+      firstAfterMs: schedule.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
+      intervalMs: schedule.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
     },
-  };
+    schedule.onError,
+  );
 }

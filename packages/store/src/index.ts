@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
+import { startAutovacuum } from './autovacuum.js';
 import { startCheckpoints } from './checkpoints.js';
 import {
   bestTemplateFor,
@@ -21,6 +22,11 @@ import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
 import { registerWritesFirst } from './writes-first.js';
 
+export {
+  type AutovacuumRun,
+  type AutovacuumSchedule,
+  embeddedUpkeepNotes,
+} from './autovacuum.js';
 export type { CheckpointSchedule } from './checkpoints.js';
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
 export {
@@ -157,6 +163,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease, 'generic plans') }),
   );
   const checkpoints = startCheckpoints(db as Kysely<unknown>, config.checkpoints ?? {});
+  const autovacuum = startAutovacuum(db as Kysely<unknown>, config.autovacuum ?? {});
   return {
     kind: inMemory ? 'memory' : 'embedded',
     description: embeddedDescription(config, inMemory, durable, sharedBuffersMb),
@@ -174,7 +181,7 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     listen: (channel, handlers) =>
       listenPGlite(pglite, channel, handlers, (work) => db.connection().execute(work)),
     async close() {
-      await checkpoints.stop();
+      await Promise.all([checkpoints.stop(), autovacuum.stop()]);
       await db.destroy();
       await pglite.close();
     },

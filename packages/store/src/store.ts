@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AutovacuumSchedule } from './autovacuum.js';
 import type { CheckpointSchedule } from './checkpoints.js';
 import type { NotificationHandlers, Subscription } from './notifications.js';
 
@@ -55,6 +56,12 @@ export interface StoreConfig {
    * there; by default the store checks every second and follows PostgreSQL's own rules.
    */
   checkpoints?: CheckpointSchedule;
+  /**
+   * Embedded store: when it vacuums and analyzes its tables (see autovacuum.ts). PostgreSQL does
+   * not on its own there; by default the store checks a second after opening and then every
+   * minute, and follows the rules of PostgreSQL's autovacuum.
+   */
+  autovacuum?: AutovacuumSchedule;
   /**
    * The folder of the migrations the service applies after opening (see `migrate`): a new
    * embedded folder is created from the template that holds the most of them (made at install

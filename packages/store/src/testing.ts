@@ -37,6 +37,10 @@ export async function openTestStore<DB>(options: TestStoreOptions): Promise<Stor
         databaseUrl: 'memory://',
         dataDir: '',
         loadDataDir: await pgliteTemplate(),
+        // Statistics that change in the middle of a test would change the plans the tests pin;
+        // the test server's PostgreSQL runs without autovacuum for the same reason. The
+        // embedded store's own autovacuum has tests of its own.
+        autovacuum: { intervalMs: 0 },
       });
   try {
     await migrate(store as Store<unknown>, options.migrations);
