@@ -1,5 +1,5 @@
 import { formatAddress, type ServiceDefinition } from '@netops/service-runtime';
-import { migrate, openStore, type Store } from '@netops/store';
+import { embeddedUpkeepNotes, migrate, openStore, type Store } from '@netops/store';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { type AppConfig, CHAT_VARIABLES, loadConfig } from './config.js';
@@ -32,9 +32,7 @@ export const chatService: ServiceDefinition<AppConfig> = {
       durable: config.embeddedDurability ?? true,
       sharedBuffersMb: config.embeddedSharedBuffersMb,
       onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
-      checkpoints: {
-        onError: (error) => note(`embedded database checkpoint failed: ${error.message}`, 50),
-      },
+      ...embeddedUpkeepNotes(note),
       onCreate: () =>
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),
     });

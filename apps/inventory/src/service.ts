@@ -45,7 +45,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
 
   async start(config, { output, note }) {
     const [
-      { migrate, openStore },
+      { embeddedUpkeepNotes, migrate, openStore },
       { buildApp },
       { generatePassword, PasswordHasher },
       { seedInitialAccounts },
@@ -66,9 +66,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       queryTimeoutMs: config.databaseTimeouts.queryMs,
       poolSize: config.databasePoolSize,
       migrations: MIGRATIONS_FOLDER,
-      checkpoints: {
-        onError: (error) => note(`embedded database checkpoint failed: ${error.message}`, 50),
-      },
+      ...embeddedUpkeepNotes(note),
       onCreate: () =>
         output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),
     });

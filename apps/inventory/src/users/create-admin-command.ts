@@ -64,6 +64,8 @@ export async function runCreateAdmin(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       durable: true,
+      // A command of a few seconds leaves the tables' upkeep to the service.
+      autovacuum: { intervalMs: 0 },
       connectTimeoutMs: config.databaseTimeouts.connectMs,
       queryTimeoutMs: config.databaseTimeouts.queryMs,
     });
