@@ -6,9 +6,9 @@ import { type PeriodicChecks, startPeriodicChecks } from './periodic-checks.js';
  *
  * PGlite runs PostgreSQL as one backend without a postmaster, hence without the autovacuum
  * launcher or its workers, although `SHOW autovacuum` says on. So a store filled through the
- * service was never analyzed: the planner had no statistics, took every filter for a rare value
- * and read a page of a common one through a sort of all its rows (a mix of lists, reads and writes
- * on 100,000 devices answered half as fast without statistics). Nor did an update's dead row ever
+ * service was never analyzed: the planner had no statistics and took every value for 0.5 % of
+ * the rows, common or rare (the inventory's mix of lists, reads and writes on 100,000 devices
+ * answered half as fast without statistics). Nor did an update's dead row ever
  * leave the table or its indexes, and the visibility map, which lets a list read an index alone,
  * only ever lost pages.
  *
