@@ -110,6 +110,9 @@ async function settled(runs: AutovacuumRun[]) {
   }
 }
 
+/** Checks often enough for a test to see its runs within a second. */
+const CHECK_OFTEN: AutovacuumSchedule = { intervalMs: 50, firstCheckAfterMs: 50 };
+
 const ranOn = (table: string, what: 'vacuumed' | 'analyzed') => (runs: AutovacuumRun[]) =>
   runs.some((run) => run.table === table && run[what]);
 
@@ -150,10 +153,7 @@ describe.skipIf(testDatabaseUrl())('embedded store autovacuum', () => {
   });
 
   it('analyzes a table filled through the store, so that the planner knows a common value from a rare one', async () => {
-    const { store, db, runs, errors } = await openEmbedded('filled', {
-      intervalMs: 50,
-      firstCheckAfterMs: 50,
-    });
+    const { store, db, runs, errors } = await openEmbedded('filled', CHECK_OFTEN);
     opened.push(store);
     await fill(db);
     await runsUntil(runs, ranOn('things', 'analyzed'));
@@ -171,10 +171,7 @@ describe.skipIf(testDatabaseUrl())('embedded store autovacuum', () => {
   });
 
   it('vacuums the dead rows of updates, so that an index is read without the table', async () => {
-    const { store, db, runs, errors } = await openEmbedded('updated', {
-      intervalMs: 50,
-      firstCheckAfterMs: 50,
-    });
+    const { store, db, runs, errors } = await openEmbedded('updated', CHECK_OFTEN);
     opened.push(store);
     await fill(db);
     // Vacuumed while it filled, perhaps more than once: the count is taken once that is over, or
