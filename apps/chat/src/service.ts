@@ -1,5 +1,11 @@
 import { formatAddress, type ServiceDefinition } from '@netops/service-runtime';
-import { embeddedUpkeepNotes, migrate, openStore, type Store } from '@netops/store';
+import {
+  embeddedUpkeepNotes,
+  migrate,
+  openStore,
+  readServerUpkeepWarning,
+  type Store,
+} from '@netops/store';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { type AppConfig, CHAT_VARIABLES, loadConfig } from './config.js';
@@ -37,6 +43,8 @@ export const chatService: ServiceDefinition<AppConfig> = {
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),
     });
     await migrate(store as Store<unknown>, MIGRATIONS);
+    const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
+    if (upkeepWarning) note(upkeepWarning, 40);
     const redis = config.redisUrl
       ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
       : undefined;

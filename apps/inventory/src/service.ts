@@ -45,7 +45,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
 
   async start(config, { output, note }) {
     const [
-      { embeddedUpkeepNotes, migrate, openStore },
+      { embeddedUpkeepNotes, migrate, openStore, readServerUpkeepWarning },
       { buildApp },
       { generatePassword, PasswordHasher },
       { seedInitialAccounts },
@@ -72,6 +72,8 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
     });
     try {
       await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
+      const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
+      if (upkeepWarning) note(upkeepWarning, 40);
       const seedPassword = config.seedPassword ?? generatePassword();
       const created = await seedInitialAccounts(
         store.db,

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
+import { openStore } from '@netops/store';
+import { createThrowawayDatabase } from '@netops/store/testing';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_VARIABLES } from '../src/config.js';
 import { inventoryService } from '../src/service.js';
@@ -218,4 +222,40 @@ describe('main.ts command line, configuration and listening errors', () => {
       expect(run.log).toBe('Starting the network inventory API…\n');
     });
   });
+});
+
+const databaseServer = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!databaseServer)('main.ts on a PostgreSQL server', () => {
+  it('says at start, as a warning, when the server vacuums and analyzes nothing', async () => {
+    const database = await createThrowawayDatabase(databaseServer ?? '');
+    const run = startMain({
+      DATABASE_URL: database.url,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+    });
+    try {
+      await run.listening();
+      const store = await openStore<unknown>({ databaseUrl: database.url, dataDir: '' });
+      const shown = await sql<{ autovacuum: string }>`SHOW autovacuum`
+        .execute(store.db as Kysely<unknown>)
+        .finally(() => store.close());
+      const warnings = run
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('nothing vacuums or analyzes'));
+      if (shown.rows[0]?.autovacuum === 'on') {
+        expect(warnings).toEqual([]);
+      } else {
+        expect(warnings).toHaveLength(1);
+        expect(JSON.parse(warnings[0] as string)).toMatchObject({
+          level: 40,
+          msg: expect.stringMatching(/^PostgreSQL server has autovacuum = off: /),
+        });
+      }
+    } finally {
+      await run.stop();
+      run.cleanup();
+      await database.drop();
+    }
+  }, 60_000);
 });

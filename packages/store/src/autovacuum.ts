@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type PeriodicChecks, startPeriodicChecks } from './periodic-checks.js';
+import type { StoreKind } from './store.js';
 
 /**
  * VACUUM and ANALYZE for the embedded store, which PostgreSQL itself never starts there.
@@ -187,4 +188,44 @@ export function embeddedUpkeepNotes(note: (text: string, level?: number) => void
       onError: (error) => note(`embedded database vacuum or analyze failed: ${error.message}`, 50),
     },
   };
+}
+
+/** The settings of a PostgreSQL server that decide whether anything vacuums and analyzes. */
+export interface ServerUpkeepSettings {
+  autovacuum: string;
+  track_counts: string;
+}
+
+/**
+ * What to tell the operator of a PostgreSQL server on which nothing vacuums or analyzes the
+ * service's tables, or undefined when autovacuum runs. Without autovacuum (or without
+ * `track_counts`, the counts it works from) the planner keeps whatever statistics it last had:
+ * on the inventory's benchmark, removing them halved the mixed traffic's reads (README, "The
+ * embedded store vacuums and analyzes its tables"). A test server may run so on purpose; a
+ * production one rarely should.
+ */
+export function serverUpkeepWarning(settings: ServerUpkeepSettings): string | undefined {
+  const off = [
+    settings.autovacuum !== 'on' ? 'autovacuum' : undefined,
+    settings.track_counts !== 'on' ? 'track_counts' : undefined,
+  ].filter((name) => name !== undefined);
+  if (off.length === 0) return undefined;
+  return (
+    `PostgreSQL server has ${off.map((name) => `${name} = off`).join(' and ')}: nothing vacuums ` +
+    "or analyzes this service's tables, so its queries slow down as the data changes. " +
+    'Turn it on, or run VACUUM ANALYZE after large changes.'
+  );
+}
+
+/** serverUpkeepWarning for the server a store is connected to (none for the embedded store). */
+export async function readServerUpkeepWarning<DB>(
+  db: Kysely<DB>,
+  kind: StoreKind,
+): Promise<string | undefined> {
+  if (kind !== 'postgres') return undefined;
+  const result = await sql<ServerUpkeepSettings>`
+    SELECT current_setting('autovacuum') AS autovacuum,
+           current_setting('track_counts') AS track_counts`.execute(db);
+  const settings = result.rows[0];
+  return settings ? serverUpkeepWarning(settings) : undefined;
 }

@@ -26,6 +26,9 @@ export {
   type AutovacuumRun,
   type AutovacuumSchedule,
   embeddedUpkeepNotes,
+  readServerUpkeepWarning,
+  type ServerUpkeepSettings,
+  serverUpkeepWarning,
 } from './autovacuum.js';
 export type { CheckpointSchedule } from './checkpoints.js';
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';

@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autovacuumNeeds, type TableActivity } from '../src/autovacuum.js';
+import {
+  autovacuumNeeds,
+  readServerUpkeepWarning,
+  serverUpkeepWarning,
+  type TableActivity,
+} from '../src/autovacuum.js';
 import { type AutovacuumRun, type AutovacuumSchedule, openStore } from '../src/index.js';
-import { testDatabaseUrl } from '../src/testing.js';
+import { openTestStore, testDatabaseUrl } from '../src/testing.js';
 
 /*
  * The embedded store vacuums and analyzes its tables on its own (autovacuum.ts): PostgreSQL in
@@ -258,5 +263,43 @@ describe.skipIf(testDatabaseUrl())('embedded store autovacuum', () => {
     await store.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(errors).toEqual([]);
+  });
+});
+
+describe('a PostgreSQL server that vacuums and analyzes nothing', () => {
+  it('is named with the settings that are off', () => {
+    expect(serverUpkeepWarning({ autovacuum: 'on', track_counts: 'on' })).toBeUndefined();
+    expect(serverUpkeepWarning({ autovacuum: 'off', track_counts: 'on' })).toMatch(
+      /^PostgreSQL server has autovacuum = off: nothing vacuums or analyzes/,
+    );
+    expect(serverUpkeepWarning({ autovacuum: 'on', track_counts: 'off' })).toMatch(
+      /has track_counts = off:/,
+    );
+    expect(serverUpkeepWarning({ autovacuum: 'off', track_counts: 'off' })).toMatch(
+      /has autovacuum = off and track_counts = off:/,
+    );
+  });
+
+  it('is read from the server the store is connected to, and never for the embedded store', async () => {
+    const store = await openTestStore<unknown>({
+      migrations: new URL('./migrations/', import.meta.url),
+    });
+    try {
+      const db = store.db as Kysely<unknown>;
+      if (store.kind !== 'postgres') {
+        expect(await readServerUpkeepWarning(db, store.kind)).toBeUndefined();
+        return;
+      }
+      const shown = await sql<{ autovacuum: string }>`SHOW autovacuum`.execute(db);
+      const warning = await readServerUpkeepWarning(db, store.kind);
+      expect(warning === undefined).toBe(shown.rows[0]?.autovacuum === 'on');
+      // track_counts may be turned off in a superuser's session: the warning follows it.
+      await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL track_counts = off`.execute(trx);
+        expect(await readServerUpkeepWarning(trx, store.kind)).toMatch(/track_counts = off/);
+      });
+    } finally {
+      await store.close();
+    }
   });
 });
