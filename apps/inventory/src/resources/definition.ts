@@ -193,12 +193,14 @@ export interface ResourceDefinition {
    */
   systemColumns?: readonly SystemColumn[];
   /**
-   * The pairs of `counted` columns users filter by together (`vendor` with `status`; a tag list
-   * with itself for two tags): each gets a value counter per pair of values, kept by the writes
-   * (migration 018 installs the same pairs; test/value-counts.test.ts checks both agree). A
-   * filter on a pair not listed is counted, and its count reused until the next write.
+   * The combinations of `counted` columns users filter by together: pairs (`vendor` with
+   * `status`; a tag list with itself for two tags) and larger ones (`vendor`, `status` and
+   * `role`). Each gets a value counter per combination of values, kept by the writes
+   * (migrations 018 and 029 install the same combinations; test/value-counts.test.ts checks
+   * both agree). A filter on a combination not listed is counted, and its count reused until the
+   * next write.
    */
-  countedPairs?: readonly (readonly [string, string])[];
+  countedCombinations?: readonly (readonly string[])[];
   /**
    * The lists users ask for most: filtered by one of `filters` (exact match) and sorted by one of
    * `sorts` or in id order. Each (filter, sort) pair has an index `(filter, sort, id)` that

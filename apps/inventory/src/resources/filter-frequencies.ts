@@ -209,7 +209,8 @@ export class FilterFrequencies {
   read(db: AnyDatabase, table: string): Promise<void> {
     const running = this.#reading.get(table);
     if (running) return running;
-    // Single values and the declared pairs: at most the product of a pair's distinct values.
+    // Single values and the declared combinations: at most the product of a combination's
+    // distinct values.
     // The table's row count rides along with each counter (one statement); its indexes change
     // only with a migration, so they are read once.
     const reading = sql<{ key: string[]; rows: string | number; table_rows: string | null }>`
@@ -225,8 +226,10 @@ export class FilterFrequencies {
         const pairs = new Set<string>();
         for (const row of result.rows) {
           rows.set(row.key.join('\u0000'), Number(row.rows));
+          // Larger combinations (migration 029) are kept too; a pair's bound is tight enough to
+          // weigh a list's reading.
           if (row.key.length === 2) columns.add(row.key[0] as string);
-          else pairs.add(`${row.key[0]}\u0000${row.key[2]}`);
+          else if (row.key.length === 4) pairs.add(`${row.key[0]}\u0000${row.key[2]}`);
         }
         this.#tables.set(table, {
           readAt: this.#now(),

@@ -238,8 +238,11 @@ export function searchExpression(
   return sql`(${sql.join(parts, sql` || E'\\x1f' || `)})`;
 }
 
-/** Most values one value counter covers (migration 014 keeps singles and pairs). */
-const COUNTED_TOGETHER = 2;
+/**
+ * Most values of one tag list a counter key holds: two, as `least`/`greatest` in
+ * valueCounterKey put them in the trigger's order.
+ */
+const COUNTED_TAGS = 2;
 
 /**
  * The values a condition fixes, when a value counter can hold its rows: an exact match on a
@@ -253,17 +256,14 @@ export function countedValues(definition: ResourceDefinition, condition: Conditi
   return new Set(tags).size === tags.length ? tags.length : 0;
 }
 
-/** Whether the writes keep a counter per pair of values of these two columns (migration 018). */
-function pairIsCounted(definition: ResourceDefinition, a: string, b: string): boolean {
-  const [first, second] = a < b ? [a, b] : [b, a];
-  return (definition.countedPairs ?? []).some(
-    ([x, y]) => (x < y ? x : y) === first && (x < y ? y : x) === second,
-  );
-}
+/** A combination of columns as the writes name it (migration 029): in byte order, joined. */
+const combinationName = (columns: readonly string[]) =>
+  [...columns].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join(',');
 
 /**
- * Whether one value counter holds the number of rows matching `conditions` (migrations 014 and
- * 018): every condition fixes values of `counted` columns, one value, or two of a declared pair.
+ * Whether one value counter holds the number of rows matching `conditions` (migrations 014,
+ * 018 and 029): every condition fixes values of `counted` columns, and the columns of those
+ * values (a tag list's once per tag) are one value or a declared combination.
  */
 export function servedByValueCounter(
   definition: ResourceDefinition,
@@ -273,20 +273,16 @@ export function servedByValueCounter(
   if (new Set(conditions.map((condition) => condition.column)).size !== conditions.length) {
     return false;
   }
-  let values = 0;
+  const columns: string[] = [];
   for (const condition of conditions) {
     const fixed = countedValues(definition, condition);
-    if (fixed === 0) return false;
-    values += fixed;
+    if (fixed === 0 || fixed > COUNTED_TAGS) return false;
+    for (let n = 0; n < fixed; n++) columns.push(condition.column);
   }
-  if (values > COUNTED_TOGETHER) return false;
-  if (values === 1) return true;
-  const [first, second] = conditions;
-  // Two values: two tags of one list, or one value of each of two columns.
-  return pairIsCounted(
-    definition,
-    (first as Condition).column,
-    (second ?? (first as Condition)).column,
+  if (columns.length === 1) return true;
+  const name = combinationName(columns);
+  return (definition.countedCombinations ?? []).some(
+    (combination) => combinationName(combination) === name,
   );
 }
 

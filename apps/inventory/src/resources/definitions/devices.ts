@@ -52,14 +52,15 @@ export const devices: ResourceDefinition = {
     tags: tagList({ counted: true }),
   },
   // The combinations the list filters of NetBox-style UIs send most (and the benchmark's
-  // `mixed` and varied lists): two tags, and a tag with a vendor.
-  countedPairs: [
+  // `mixed` and varied lists): two tags, a tag with a vendor, and the three common filters.
+  countedCombinations: [
     ['location_id', 'status'],
     ['role', 'status'],
     ['role', 'vendor'],
     ['status', 'vendor'],
     ['tags', 'tags'],
     ['tags', 'vendor'],
+    ['role', 'status', 'vendor'],
   ],
   // A NetBox-style device list: narrowed to a vendor, a status or a role, by name, newest first,
   // or by model and then name descending (the `mixed` benchmark's two-key sort).
