@@ -248,6 +248,29 @@ describe('pages that start at or past the end of their list', () => {
   );
 
   it.each(['force_generic_plan', 'force_custom_plan'] as const)(
+    'read no row for the first page of an empty list whose total is maintained (%s)',
+    async (mode) => {
+      // Adtran's devices are all active: no device matches, which the pair's counter says, and
+      // the triple's. A first page along an order no index serves with these filters walked the
+      // whole last-seen index to find nothing; two tags no device shares walked the primary key.
+      const none = [exact('status', 'offline'), exact('vendor', 'Adtran')];
+      for (const conditions of [none, [...none, exact('role', 'core')]]) {
+        for (const sort of [
+          [{ column: 'last_seen', direction: 'desc' }],
+          [{ column: 'hostname', direction: 'asc' }],
+          [],
+        ] as const) {
+          const request = { page: 1, limit: 10, sort, conditions, json: ['id', 'hostname'] };
+          const { result, read } = await list(request, db, new ListCache(), mode);
+          expect(result.totalCount).toBe(0);
+          expect(JSON.parse(result.json ?? 'null')).toEqual([]);
+          expect(read, JSON.stringify(request)).toBe(0);
+        }
+      }
+    },
+  );
+
+  it.each(['force_generic_plan', 'force_custom_plan'] as const)(
     'read only what the count reads when it must be counted, and the last page whole (%s)',
     async (mode) => {
       // No counter holds `ip`: every device has this address, and the total is counted.

@@ -550,9 +550,12 @@ function listStatement(
   };
   // A condition on the total alone: PostgreSQL tests it once, before reading any row. A walk,
   // or a deep page read with OFFSET, starting at or past the list's end would pass every matching
-  // row for nothing.
+  // row for nothing. So would any page of a list that matches nothing, such as two tags no record
+  // shares, or a pair of common values never seen together: where a value counter holds the
+  // total, reading it first costs one counter's rows, and the page is not looked for at all.
   const startsBeforeTheEnd = sql`(SELECT total FROM total_rows) > ${param('page_start')}`;
-  const beforeTheEnd = shape.deep ? [startsBeforeTheEnd] : [];
+  const totalIsCounterRead = shape.counter !== null;
+  const beforeTheEnd = shape.deep || totalIsCounterRead ? [startsBeforeTheEnd] : [];
   let page: RawBuilder<unknown>;
   let walk: RawBuilder<unknown> | undefined;
   if (shape.filterFirst === 'byTotal') {
@@ -572,7 +575,8 @@ function listStatement(
   // to find, and would pass every matching row on the way: for a list whose sort no index
   // serves with its filters, along the sort's index past most of the table (a quarter of the
   // walks the `mixed` benchmark sends ask for a page past the end of their list).
-  const totalFirst = shape.filterFirst === 'byTotal' || walk !== undefined || shape.deep;
+  const totalFirst =
+    shape.filterFirst === 'byTotal' || walk !== undefined || shape.deep || totalIsCounterRead;
   const totalStep = totalFirst
     ? sql`, total_rows AS MATERIALIZED (SELECT ${counted} AS total FROM v)`
     : sql``;
