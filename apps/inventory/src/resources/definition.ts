@@ -198,7 +198,7 @@ export interface ResourceDefinition {
    * `role`). Each gets a value counter per combination of values, kept by the writes
    * (migrations 018 and 029 install the same combinations; test/value-counts.test.ts checks
    * both agree). A filter on a combination not listed is counted, and its count reused until the
-   * next write.
+   * next write. A tag list may be named at most twice (lookups.ts reads keys of two tags).
    */
   countedCombinations?: readonly (readonly string[])[];
   /**
