@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
-import type { Condition } from './lookups.js';
+import { byteOrder, type Condition } from './lookups.js';
 
 /** How old a table's frequencies may be before a list asks for fresh ones (in the background). */
 const FREQUENCIES_KEPT_MS = 30_000;
@@ -62,8 +62,6 @@ export interface WalkOrder {
 }
 
 const keyOf = (column: string, value: unknown) => `${column}\u0000${String(value)}`;
-
-const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** A pair counter's key as the writes build it: by column, then by value, in byte order. */
 function pairKeyOf(one: readonly [string, string], other: readonly [string, string]) {

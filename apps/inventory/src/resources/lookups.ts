@@ -256,9 +256,11 @@ export function countedValues(definition: ResourceDefinition, condition: Conditi
   return new Set(tags).size === tags.length ? tags.length : 0;
 }
 
+/** The order of COLLATE "C", in which the writes put a counter key's columns and tags. */
+export const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 /** A combination of columns as the writes name it (migration 029): in byte order, joined. */
-const combinationName = (columns: readonly string[]) =>
-  [...columns].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join(',');
+const combinationName = (columns: readonly string[]) => [...columns].sort(byteOrder).join(',');
 
 /**
  * Whether one value counter holds the number of rows matching `conditions` (migrations 014,

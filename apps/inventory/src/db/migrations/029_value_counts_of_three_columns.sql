@@ -10,72 +10,32 @@
 -- when it changes one of its columns, two counter rows (the old values taken away, the new ones
 -- added).
 --
--- value_counted_tables.pairs keeps its name and now holds every declared combination; the keys
--- of singles and pairs are built exactly as before (migration 018), those of larger
--- combinations by the loop added at the end. A column of a combination that is a list (tags)
--- contributes each of its values; the same list named twice contributes two different values
--- in byte order, as for 'tags,tags'.
+-- value_counted_tables.pairs keeps its name and now holds every declared combination. The keys
+-- of singles and pairs are built exactly as before, by migration 018's function under a new name;
+-- value_count_keys_sql (which recount_values and install_value_counts call) adds those of the
+-- larger combinations to them. A column of a combination that is a list (tags) contributes each
+-- of its values; the same list named twice contributes two different values in byte order, as
+-- for 'tags,tags'.
 
-CREATE OR REPLACE FUNCTION value_count_keys_sql(counted text[], array_columns text[], pairs text[],
-                                                flagged boolean) RETURNS text
+ALTER FUNCTION value_count_keys_sql(text[], text[], text[], boolean)
+  RENAME TO value_count_keys_of_singles_and_pairs_sql;
+
+CREATE FUNCTION value_count_keys_sql(counted text[], array_columns text[], pairs text[],
+                                     flagged boolean) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
-  selects text[] := '{}';
-  i integer;
-  j integer;
-  a text;
-  b text;
-  value_of text;
-  from_of text;
-  when_of text;
-  kept boolean;
+  selects text[] := ARRAY[value_count_keys_of_singles_and_pairs_sql(counted, array_columns, pairs,
+                                                                     flagged)];
   combination text;
   parts text[];
+  value_of text;
+  from_of text;
   conditions text[];
   flags text[];
   k integer;
   part text;
   alias text;
 BEGIN
-  FOR i IN 1 .. cardinality(counted) LOOP
-    a := counted[i];
-    when_of := CASE WHEN flagged THEN format(' WHERE %I', 'changed__' || a) ELSE '' END;
-    IF a = ANY (array_columns) THEN
-      selects := selects || (format('SELECT ARRAY[%L, a.v] FROM (SELECT DISTINCT unnest(%I)) AS a(v)',
-                                    a, a) || when_of);
-      IF pairs IS NULL OR (a || ',' || a) = ANY (pairs) THEN
-        selects := selects || (format(
-          'SELECT ARRAY[%L, a.v, %L, b.v] FROM (SELECT DISTINCT unnest(%I)) AS a(v), '
-          '(SELECT DISTINCT unnest(%I)) AS b(v) WHERE a.v COLLATE "C" < b.v COLLATE "C"',
-          a, a, a, a) || CASE WHEN flagged THEN format(' AND %I', 'changed__' || a) ELSE '' END);
-      END IF;
-    ELSE
-      selects := selects || (format('SELECT ARRAY[%L, %I::text]', a, a) || when_of);
-    END IF;
-    FOR j IN i + 1 .. cardinality(counted) LOOP
-      b := counted[j];
-      kept := pairs IS NULL OR (a || ',' || b) = ANY (pairs);
-      CONTINUE WHEN NOT kept;
-      value_of := '';
-      from_of := '';
-      IF a = ANY (array_columns) THEN
-        from_of := format(' FROM (SELECT DISTINCT unnest(%I)) AS a(v)', a);
-        value_of := format('ARRAY[%L, a.v', a);
-      ELSE
-        value_of := format('ARRAY[%L, %I::text', a, a);
-      END IF;
-      IF b = ANY (array_columns) THEN
-        from_of := from_of || CASE WHEN from_of = '' THEN ' FROM ' ELSE ', ' END
-                   || format('(SELECT DISTINCT unnest(%I)) AS b(v)', b);
-        value_of := value_of || format(', %L, b.v]', b);
-      ELSE
-        value_of := value_of || format(', %L, %I::text]', b, b);
-      END IF;
-      selects := selects || ('SELECT ' || value_of || from_of
-        || CASE WHEN flagged THEN format(' WHERE %I OR %I', 'changed__' || a, 'changed__' || b)
-                ELSE '' END);
-    END LOOP;
-  END LOOP;
   -- Combinations of three columns or more: one key per choice of a value of each.
   FOREACH combination IN ARRAY coalesce(pairs, '{}') LOOP
     parts := string_to_array(combination, ',');
