@@ -44,8 +44,8 @@ const ROW_READ_IN_ENTRIES = 20;
  * What reading one matching row first costs (a bitmap over the filters' indexes, the row's
  * table page, its place in the sort), in rows a walk along an index that does not hold the
  * filters reads from the table for the same time. Measured at 100,000 devices on PostgreSQL 15
- * (README, "Tag lists walked where the page comes soon"): 5–7 µs a row read first, 0.8–2.7 µs a
- * row walked (in the table's own order, or scattered over it).
+ * (README, "Tag lists walked where the page comes soon"): 4–5.5 µs a row read first, 0.7–2.7 µs
+ * a row walked (in the table's own order, or scattered over it).
  */
 const ROW_READ_FIRST_IN_ROWS_WALKED = 3;
 /**
