@@ -165,7 +165,7 @@ export class FilterFrequencies {
     const held = this.#tables.get(table);
     if (walk === undefined || held?.tableRows === undefined || fewest === 0) return true;
     if (!walkReadsIndexAlone(held.indexes ?? [], walk.order, conditions)) {
-      const range = this.#walkedRange(held, walk.order, conditions);
+      const range = walkedRange(held, walk.order, conditions);
       // No index serves the order: the walk would be a sort of every matching row anyway.
       if (range === undefined) return true;
       const rowsReadFirst = fewest * ROW_READ_FIRST_IN_ROWS_WALKED;
@@ -202,63 +202,7 @@ export class FilterFrequencies {
             : [];
       for (const value of values) fixed.push([condition.column, String(value)]);
     }
-    if (fixed.length === 0) return undefined;
-    let fewest = Number.POSITIVE_INFINITY;
-    fixed.forEach((one, index) => {
-      fewest = Math.min(fewest, held.rows.get(keyOf(...one)) ?? 0);
-      for (const other of fixed.slice(index + 1)) {
-        const key = pairKeyOf(one, other);
-        if (held.pairs.has(key.columns)) fewest = Math.min(fewest, held.rows.get(key.key) ?? 0);
-      }
-    });
-    return fewest;
-  }
-
-  /**
-   * The fewest rows a walk in `order` passes at most: those of the exact values that lead an
-   * index serving the order after them (a vendor's rows for `(vendor, hostname, id)` by
-   * hostname), or the whole table along the order's own index; undefined when no index serves
-   * the order.
-   */
-  #walkedRange(
-    held: Frequencies,
-    order: WalkOrder['order'],
-    conditions: readonly Condition[],
-  ): number | undefined {
-    const fixed = new Map<string, string>();
-    for (const condition of conditions) {
-      if (condition.operator === 'exact') fixed.set(condition.column, String(condition.value));
-    }
-    let fewest: number | undefined;
-    for (const index of held.indexes ?? []) {
-      const leading: Array<readonly [string, string]> = [];
-      for (const key of index.keys) {
-        const value = fixed.get(key.column);
-        if (value === undefined) break;
-        leading.push([key.column, value]);
-      }
-      if (!servesOrder(index.keys.slice(leading.length), order)) continue;
-      const rows = this.#rowsOfAll(held, leading);
-      if (rows !== undefined) fewest = Math.min(fewest ?? rows, rows);
-    }
-    return fewest;
-  }
-
-  /**
-   * The rows holding all these values: the table's for none, a value's counter for one, a pair's
-   * for two when the pair is counted, else the rarest value's (at least as many); undefined when
-   * a value's column is not counted or the table's rows are not kept.
-   */
-  #rowsOfAll(held: Frequencies, values: ReadonlyArray<readonly [string, string]>) {
-    if (values.length === 0) return held.tableRows;
-    if (!values.every(([column]) => held.columns.has(column))) return undefined;
-    let rows = Math.min(...values.map((value) => held.rows.get(keyOf(...value)) ?? 0));
-    const [one, other] = values;
-    if (values.length === 2 && one && other) {
-      const pair = pairKeyOf(one, other);
-      if (held.pairs.has(pair.columns)) rows = Math.min(rows, held.rows.get(pair.key) ?? 0);
-    }
-    return rows;
+    return fixed.length === 0 ? undefined : rowsHoldingAll(held, fixed);
   }
 
   /** The table's counts held, reading fresh ones in the background when they are old. */
@@ -325,6 +269,56 @@ export class FilterFrequencies {
     this.#reading.set(table, reading);
     return reading;
   }
+}
+
+/**
+ * The rows holding all these values, at most: the rarest value's, or the rarest pair's a pair
+ * counter holds, if fewer. A value, or a counted pair, the counters do not know holds no row.
+ */
+function rowsHoldingAll(held: Frequencies, fixed: ReadonlyArray<readonly [string, string]>) {
+  let fewest = Number.POSITIVE_INFINITY;
+  fixed.forEach((one, index) => {
+    fewest = Math.min(fewest, held.rows.get(keyOf(...one)) ?? 0);
+    for (const other of fixed.slice(index + 1)) {
+      const key = pairKeyOf(one, other);
+      if (held.pairs.has(key.columns)) fewest = Math.min(fewest, held.rows.get(key.key) ?? 0);
+    }
+  });
+  return fewest;
+}
+
+/**
+ * The fewest rows a walk in `order` passes at most: those of the exact values that lead an
+ * index serving the order after them (a vendor's rows for `(vendor, hostname, id)` by hostname),
+ * or the whole table along the order's own index; undefined when no index serves the order.
+ */
+function walkedRange(
+  held: Frequencies,
+  order: WalkOrder['order'],
+  conditions: readonly Condition[],
+): number | undefined {
+  const fixed = new Map<string, string>();
+  for (const condition of conditions) {
+    if (condition.operator === 'exact') fixed.set(condition.column, String(condition.value));
+  }
+  let fewest: number | undefined;
+  for (const index of held.indexes ?? []) {
+    const leading: Array<readonly [string, string]> = [];
+    for (const key of index.keys) {
+      const value = fixed.get(key.column);
+      if (value === undefined) break;
+      leading.push([key.column, value]);
+    }
+    if (!servesOrder(index.keys.slice(leading.length), order)) continue;
+    const rows =
+      leading.length === 0
+        ? held.tableRows
+        : leading.every(([column]) => held.columns.has(column))
+          ? rowsHoldingAll(held, leading)
+          : undefined;
+    if (rows !== undefined) fewest = Math.min(fewest ?? rows, rows);
+  }
+  return fewest;
 }
 
 /**
