@@ -47,6 +47,7 @@ export interface ScenarioResult {
 export interface ListCacheDelta {
   pagesReused: number;
   pagesRead: number;
+  pagesKnownStale: number;
   totalsMaintained: number;
   totalsReused: number;
   totalsCounted: number;
@@ -79,7 +80,8 @@ export function hitRates(delta: ListCacheDelta) {
     pages: percent(delta.pagesReused, pages),
     totalsNotCounted: percent(delta.totalsMaintained + delta.totalsReused, totals),
     text:
-      `rendered pages reused ${percent(delta.pagesReused, pages)} of ${pages} list answers; ` +
+      `rendered pages reused ${percent(delta.pagesReused, pages)} of ${pages} list answers, ` +
+      `${delta.pagesKnownStale} read without asking the version (known stale); ` +
       `totals maintained ${delta.totalsMaintained}, reused ${delta.totalsReused}, counted ` +
       `${delta.totalsCounted} (${percent(delta.totalsMaintained + delta.totalsReused, totals)} ` +
       `not counted); ${delta.countsAwaited} waited for a concurrent count; pages a block deep ` +

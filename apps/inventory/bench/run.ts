@@ -925,6 +925,7 @@ async function listCacheStats(url: string, headers: Record<string, string>) {
   return {
     pagesReused: body.pages_reused ?? 0,
     pagesRead: body.pages_read ?? 0,
+    pagesKnownStale: body.pages_known_stale ?? 0,
     totalsMaintained: body.totals_maintained ?? 0,
     totalsReused: body.totals_reused ?? 0,
     totalsCounted: body.totals_counted ?? 0,

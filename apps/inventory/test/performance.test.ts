@@ -432,6 +432,57 @@ describe('cost', () => {
     }
   });
 
+  it('is one SQL statement for a rendered page a later statement already showed stale', async () => {
+    const counted = await statementCountingApp(ctx);
+    const db = ctx.store.db as AnyDatabase;
+    try {
+      const get = async (query: string) => {
+        const response = await counted.app.inject({
+          method: 'GET',
+          url: `/devices${query}`,
+          headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+        });
+        expect(response.statusCode).toBe(200);
+        return response;
+      };
+      const stats = async () =>
+        (
+          await counted.app.inject({
+            method: 'GET',
+            url: '/debug/list-cache',
+            headers: { authorization: `Bearer ${ctx.tokens.viewer}` },
+          })
+        ).json<{ pages_reused: number; pages_known_stale: number }>();
+      const rendered = '?limit=4&sortby=hostname:desc';
+      await get('?limit=1');
+      const first = await get(rendered);
+      const [top] = first.json<{ data: Device[] }>().data as [Device];
+      // Unchanged: the version alone is asked, and the page is sent again.
+      counted.takeCount();
+      expect((await get(rendered)).body).toBe(first.body);
+      expect(counted.takeCount()).toBe(1);
+
+      // A write behind the instance's back, which another list's statement then shows it.
+      await db
+        .updateTable('devices')
+        .set({ model: 'seen-by-another-list' })
+        .where('id', '=', top.id)
+        .execute();
+      await get('?limit=2&status=active');
+      const before = await stats();
+      counted.takeCount();
+      const after = await get(rendered);
+      // The page and its version in one statement: no question whose answer was known.
+      expect(counted.takeCount()).toBe(1);
+      expect(after.json().data[0]).toMatchObject({ id: top.id, model: 'seen-by-another-list' });
+      const now = await stats();
+      expect(now.pages_known_stale).toBe(before.pages_known_stale + 1);
+      expect(now.pages_reused).toBe(before.pages_reused);
+    } finally {
+      await counted.app.close();
+    }
+  });
+
   it('is one SQL statement for a batch PATCH of 1 or 100 items, and for every single write', async () => {
     const counted = await statementCountingApp(ctx);
     try {

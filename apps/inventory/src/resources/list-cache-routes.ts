@@ -16,7 +16,8 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         description:
           "This instance's list cache since start-up: list answers sent from a rendered page " +
-          '(pages_reused) or read (pages_read); totals maintained by the writes, reused from an ' +
+          '(pages_reused) or read (pages_read), of which rendered pages known to be older than a ' +
+          'version of their table this instance had read since (pages_known_stale); totals maintained by the writes, reused from an ' +
           'earlier count at the same table version, or counted; lists that waited for a ' +
           "concurrent request's count of the same filter; pages at least 100 rows deep walked " +
           "from a recorded position (walks_from_position) or from the list's start, " +
@@ -28,6 +29,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
             enabled: Type.Boolean(),
             pages_reused: Count,
             pages_read: Count,
+            pages_known_stale: Count,
             totals_maintained: Count,
             totals_reused: Count,
             totals_counted: Count,
@@ -47,6 +49,7 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
         enabled: cache.enabled,
         pages_reused: stats.pagesReused,
         pages_read: stats.pagesRead,
+        pages_known_stale: stats.pagesKnownStale,
         totals_maintained: stats.totalsMaintained,
         totals_reused: stats.totalsReused,
         totals_counted: stats.totalsCounted,

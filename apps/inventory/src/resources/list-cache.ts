@@ -76,6 +76,11 @@ export interface ListCacheStats {
   /** List answers sent from a rendered page, and those read from the database. */
   pagesReused: number;
   pagesRead: number;
+  /**
+   * Rendered pages found older than a version of their table this instance had already read:
+   * read again without first asking the table's version (counted in pagesRead too).
+   */
+  pagesKnownStale: number;
   totalsMaintained: number;
   totalsReused: number;
   totalsCounted: number;
@@ -107,6 +112,7 @@ export class ListCache {
   readonly stats: ListCacheStats = {
     pagesReused: 0,
     pagesRead: 0,
+    pagesKnownStale: 0,
     totalsMaintained: 0,
     totalsReused: 0,
     totalsCounted: 0,
@@ -159,6 +165,16 @@ export class ListCache {
       this.latestVersion.set(table, version);
       if (latest !== undefined) this.versionRoseAt.set(table, this.now());
     }
+  }
+
+  /**
+   * Whether something kept at `version` of `table` is older than a version this instance has
+   * already read, so a write committed since. Versions only rise, so asking the database again
+   * could only confirm it. False when unsure: the caller then asks.
+   */
+  isKnownStale(table: string, version: number): boolean {
+    const latest = this.latestVersion.get(table);
+    return latest !== undefined && latest > version;
   }
 
   /**

@@ -181,7 +181,11 @@ export async function sendListPage(
   const cache = request.server.listCache;
   const key = JSON.stringify([request.routeOptions.url, definition.table, query, fixedFilters]);
   const rendered = cache.pages.get(key);
-  if (rendered !== undefined) {
+  // Under steady writes most rendered pages are stale by their next request, and this instance
+  // often knows it already from a later statement's version: asking again would cost a round trip.
+  if (rendered !== undefined && cache.isKnownStale(definition.table, rendered.version)) {
+    cache.stats.pagesKnownStale += 1;
+  } else if (rendered !== undefined) {
     const current = await tableVersion(db, definition.table);
     if (current !== undefined) cache.sawVersion(definition.table, current);
     if (current === rendered.version) {

@@ -1230,6 +1230,7 @@ export interface operations {
             enabled: boolean;
             pages_reused: number;
             pages_read: number;
+            pages_known_stale: number;
             totals_maintained: number;
             totals_reused: number;
             totals_counted: number;
