@@ -40,7 +40,13 @@ import { registerWebhooks, webhookServices } from './webhooks/index.js';
 /** The configuration buildApp needs: the secret is resolved by then (see auth/secret.ts). */
 export type AppConfig = Omit<
   Config,
-  'jwtSecret' | 'host' | 'port' | 'seedPassword' | 'databaseTimeouts' | 'databasePoolSize'
+  | 'jwtSecret'
+  | 'host'
+  | 'port'
+  | 'seedPassword'
+  | 'databaseTimeouts'
+  | 'databasePoolSize'
+  | 'databaseReadsBesideWrites'
 > & {
   jwtSecret: string;
   /** Redis key prefix of the rate-limit counters (instances sharing a budget use the same). */

@@ -5,7 +5,7 @@ import {
   readListenSettings,
   readStoreSettings,
 } from '@netops/service-runtime';
-import { DEFAULT_POOL_SIZE, isPostgresUrl } from '@netops/store';
+import { DEFAULT_POOL_SIZE, defaultReadsBesideWrites, isPostgresUrl } from '@netops/store';
 import { type ProtectionsConfig, readProtections } from './protections/config.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, INVENTORY_VARIABLES } from './variables.js';
 import type { WebhookSettings } from './webhooks/worker.js';
@@ -29,6 +29,11 @@ export interface Config {
   databaseTimeouts: { connectMs: number; queryMs: number };
   /** PostgreSQL only: statements the instance runs at once (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /**
+   * PostgreSQL only: reads that may start while a write is in the database or waiting for its
+   * turn (DATABASE_READS_BESIDE_WRITES; default a fifth of the pool, at least 1).
+   */
+  databaseReadsBesideWrites: number;
   dataDir: string;
   /**
    * EMBEDDED_DURABILITY: `on` (default) flushes each commit of the embedded store to stable
@@ -136,11 +141,18 @@ export function loadConfig(
     'verbatim',
   );
 
+  const databasePoolSize = vars.integer('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000);
   const config: Config = {
     ...listen,
     ...store,
     databaseTimeouts,
-    databasePoolSize: vars.integer('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
+    databasePoolSize,
+    databaseReadsBesideWrites: vars.integer(
+      'DATABASE_READS_BESIDE_WRITES',
+      defaultReadsBesideWrites(databasePoolSize),
+      1,
+      1000,
+    ),
     listCache: vars.onOff('LIST_CACHE', true),
     jwtSecret,
     tokenTtlSeconds: vars.read(

@@ -65,6 +65,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       connectTimeoutMs: config.databaseTimeouts.connectMs,
       queryTimeoutMs: config.databaseTimeouts.queryMs,
       poolSize: config.databasePoolSize,
+      readsBesideWrites: config.databaseReadsBesideWrites,
       migrations: MIGRATIONS_FOLDER,
       ...embeddedUpkeepNotes(note),
       onCreate: () =>

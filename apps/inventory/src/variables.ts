@@ -32,6 +32,10 @@ export const INVENTORY_VARIABLES: readonly EnvVariable[] = [
     name: 'DATABASE_POOL_SIZE',
     help: 'PostgreSQL: statements run at once, writes first (default 10, 1 to 1000)',
   },
+  {
+    name: 'DATABASE_READS_BESIDE_WRITES',
+    help: 'PostgreSQL: reads started while a write runs or waits (default a fifth of the pool, at least 1)',
+  },
   store.dataDir,
   store.embeddedDurability,
   store.embeddedSharedBuffers,

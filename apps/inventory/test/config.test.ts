@@ -56,6 +56,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads DATABASE_READS_BESIDE_WRITES, from 1 to 1000, by default a fifth of the pool', () => {
+    expect(loadConfig({}).databaseReadsBesideWrites).toBe(2);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).databaseReadsBesideWrites).toBe(8);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '3' }).databaseReadsBesideWrites).toBe(1);
+    expect(loadConfig({ DATABASE_READS_BESIDE_WRITES: '10' }).databaseReadsBesideWrites).toBe(10);
+    for (const bad of ['0', '-1', '1001', '2.5', 'two']) {
+      expect(() => loadConfig({ DATABASE_READS_BESIDE_WRITES: bad }), bad).toThrow(
+        /DATABASE_READS_BESIDE_WRITES/,
+      );
+    }
+  });
+
   it('reads LIST_CACHE: on unless off', () => {
     expect(loadConfig({}).listCache).toBe(true);
     expect(loadConfig({ LIST_CACHE: 'on' }).listCache).toBe(true);

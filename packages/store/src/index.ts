@@ -48,7 +48,7 @@ export {
   serverDeadline,
 } from './postgres.js';
 export type { ScriptTransaction, Store, StoreConfig, StoreKind } from './store.js';
-export { writesFirst } from './writes-first.js';
+export { defaultReadsBesideWrites, writesFirst } from './writes-first.js';
 
 /**
  * The embedded store's `shared_buffers` unless the service sets them (StoreConfig's

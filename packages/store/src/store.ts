@@ -21,6 +21,12 @@ export interface StoreConfig {
    */
   poolSize?: number;
   /**
+   * Reads that may start while a write is in the database or waiting for its turn (default a
+   * fifth of `poolSize`, at least 1; `poolSize` or more: no limit), so that the write shares the
+   * server's cores with fewer statements (writes-first.ts).
+   */
+  readsBesideWrites?: number;
+  /**
    * How long to wait for a new PostgreSQL connection, in milliseconds (default 5000). Without a
    * bound, a server that silently drops packets would hang every request waiting for the pool.
    */

@@ -13,7 +13,8 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('CheckoutQueue (a connection for writes before waiting reads)', () => {
   it('lets callers through at once while connections are free', async () => {
-    const queue = new CheckoutQueue(3);
+    // As many reads beside writes as there are connections: no limit (see the test below).
+    const queue = new CheckoutQueue(3, 3);
     const order: string[] = [];
     await Promise.all([
       enter(queue, order, 'r1', false),
@@ -60,6 +61,52 @@ describe('CheckoutQueue (a connection for writes before waiting reads)', () => {
     queue.leave(true);
     await Promise.all(writes);
     expect(order).toEqual(['w1', 'w2', 'r1', 'w3', 'w4']);
+  });
+});
+
+describe('CheckoutQueue, reads beside writes', () => {
+  it('starts fewer reads while a write runs, and every read again once writes are done', async () => {
+    // The default: a fifth of the connections, here 2 of 10.
+    const queue = new CheckoutQueue(10);
+    const order: string[] = [];
+    await enter(queue, order, 'w1', true);
+    const reads = ['r1', 'r2', 'r3', 'r4'].map((name) => enter(queue, order, name, false));
+    await settle();
+    // Eight connections are free, but only two reads run beside the write.
+    expect(order).toEqual(['w1', 'r1', 'r2']);
+    queue.leave(true);
+    await Promise.all(reads);
+    expect(order).toEqual(['w1', 'r1', 'r2', 'r3', 'r4']);
+
+    // A write arriving while four reads run takes its turn at once; they finish, and a new read
+    // starts only once fewer than two run.
+    await enter(queue, order, 'w2', true);
+    const late = enter(queue, order, 'r5', false);
+    queue.leave(false);
+    queue.leave(false);
+    await settle();
+    expect(order).toEqual(['w1', 'r1', 'r2', 'r3', 'r4', 'w2']);
+    queue.leave(false);
+    await late;
+    expect(order).toEqual(['w1', 'r1', 'r2', 'r3', 'r4', 'w2', 'r5']);
+  });
+
+  it('limits reads for a write still waiting for its turn, but always leaves them one', async () => {
+    const queue = new CheckoutQueue(4, 1);
+    const order: string[] = [];
+    // Two writes hold their half; a third waits.
+    const writes = ['w1', 'w2', 'w3'].map((name) => enter(queue, order, name, true));
+    await settle();
+    const reads = ['r1', 'r2'].map((name) => enter(queue, order, name, false));
+    await settle();
+    // One read runs beside them although a connection is still free.
+    expect(order).toEqual(['w1', 'w2', 'r1']);
+    queue.leave(true);
+    await settle();
+    expect(order).toEqual(['w1', 'w2', 'r1', 'w3']);
+    queue.leave(false);
+    await Promise.all([...writes, ...reads]);
+    expect(order).toEqual(['w1', 'w2', 'r1', 'w3', 'r2']);
   });
 });
 
