@@ -8,7 +8,7 @@ import { listenPostgres } from './notifications.js';
 import type { Store, StoreConfig } from './store.js';
 import { timestamptzParser } from './timestamps.js';
 import { DATE, INT8, keepText, NUMERIC, parseNumber, TIMESTAMPTZ } from './value-types.js';
-import { CheckoutQueue, defaultReadsBesideWrites, registerWritesFirst } from './writes-first.js';
+import { CheckoutQueue, registerWritesFirst } from './writes-first.js';
 
 /**
  * The PostgreSQL server store: a `pg` pool whose statements are named (prepared once per
@@ -325,11 +325,7 @@ export function openPostgres<DB>(url: string, config: StoreConfig): Store<DB> {
   const unbounded = new WeakSet<object>();
   // One queue for both pools: the instance runs at most `poolSize` statements at once, however
   // they are split between the pools (see StoreConfig.poolSize).
-  const poolSize = config.poolSize ?? DEFAULT_POOL_SIZE;
-  const queue = new CheckoutQueue(
-    poolSize,
-    config.readsBesideWrites ?? defaultReadsBesideWrites(poolSize),
-  );
+  const queue = new CheckoutQueue(config.poolSize ?? DEFAULT_POOL_SIZE, config.readsBesideWrites);
   const { pool, db, writesFirst } = openPool<DB>(url, config, queryTimeoutMs, unbounded, queue);
   registerWritesFirst(db, writesFirst);
   // A pool of its own (opened lazily, as any pool's connections are), since the settings belong

@@ -16,9 +16,10 @@ export const listCacheRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         description:
           "This instance's list cache since start-up: list answers sent from a rendered page " +
-          '(pages_reused) or read (pages_read), of which rendered pages known to be older than a ' +
-          'version of their table this instance had read since (pages_known_stale); totals maintained by the writes, reused from an ' +
-          'earlier count at the same table version, or counted; lists that waited for a ' +
+          '(pages_reused) or read (pages_read), of which rendered pages known to be older than ' +
+          'a version of their table this instance had read since (pages_known_stale); totals ' +
+          'maintained by the writes, reused from an earlier count at the same table version, or ' +
+          'counted; lists that waited for a ' +
           "concurrent request's count of the same filter; pages at least 100 rows deep walked " +
           "from a recorded position (walks_from_position) or from the list's start, " +
           'recorded positions found older than the table (positions_stale), and pages at least ' +
