@@ -30,8 +30,8 @@ export interface Config {
   /** PostgreSQL only: statements the instance runs at once (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
   /**
-   * PostgreSQL only: reads that may start while a write is in the database or waiting for its
-   * turn (DATABASE_READS_BESIDE_WRITES; default a fifth of the pool, at least 1).
+   * PostgreSQL only: reads that may start while some writes run (DATABASE_READS_BESIDE_WRITES;
+   * default a fifth of the pool, at least 1).
    */
   databaseReadsBesideWrites: number;
   dataDir: string;

@@ -34,7 +34,7 @@ export const INVENTORY_VARIABLES: readonly EnvVariable[] = [
   },
   {
     name: 'DATABASE_READS_BESIDE_WRITES',
-    help: 'PostgreSQL: reads started while a write runs or waits (default a fifth of the pool, at least 1)',
+    help: 'PostgreSQL: reads started while some writes run (default a fifth of the pool, at least 1)',
   },
   store.dataDir,
   store.embeddedDurability,

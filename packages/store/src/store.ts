@@ -21,9 +21,10 @@ export interface StoreConfig {
    */
   poolSize?: number;
   /**
-   * Reads that may start while a write is in the database or waiting for its turn (default a
-   * fifth of `poolSize`, at least 1; `poolSize` or more: no limit), so that the write shares the
-   * server's cores with fewer statements (writes-first.ts).
+   * Reads that may start while some writes run, fewer than their half of the turns (default a
+   * fifth of `poolSize`, at least 1; `poolSize` or more: no limit), so that a write shares the
+   * server's cores with fewer statements. Beside a flood of writes reads keep their half
+   * (writes-first.ts).
    */
   readsBesideWrites?: number;
   /**

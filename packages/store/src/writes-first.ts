@@ -6,8 +6,8 @@ interface Waiter {
 }
 
 /**
- * Reads that may start while a write is in the database or waiting for its turn, unless the
- * store is told otherwise: a fifth of the turns, at least one (2 of the default 10).
+ * Reads that may start while some writes are in the database (fewer than their half of the
+ * turns), unless the store is told otherwise: a fifth of the turns, at least one (2 of 10).
  */
 export function defaultReadsBesideWrites(size: number): number {
   return Math.max(1, Math.floor(size / 5));
@@ -25,9 +25,10 @@ export function defaultReadsBesideWrites(size: number): number {
  *
  * Its turn is not all a write waits for: once in the database it shares the server's cores with
  * every statement running beside it, and ten statements on two cores run each at a fifth of its
- * speed. So while a write runs or waits, reads start only while fewer than `readsBesideWrites`
- * reads run; the reads already running finish, and without writes reads take every turn again.
- * Reads always keep at least one turn.
+ * speed. So while some writes run, reads start only while fewer than `readsBesideWrites` reads
+ * run; the reads already running finish, and without writes reads take every turn again. Writes
+ * that hold their whole half of the turns are a flood, bounded already: reads then keep the
+ * other half, as before. Reads always keep at least one turn.
  */
 export class CheckoutQueue {
   readonly #size: number;
@@ -52,6 +53,8 @@ export class CheckoutQueue {
     const queue = this.#waiting[write ? 'write' : 'read'];
     if (queue.length === 0 && this.#canStart(write)) {
       this.#take(write);
+      // A write that fills the writes' half lets the reads held back take the other half.
+      if (write) this.#dispatch();
       return;
     }
     // The slot is taken for the caller when it is handed over (#dispatch).
@@ -82,8 +85,10 @@ export class CheckoutQueue {
   #canStart(write: boolean): boolean {
     if (this.#inUse >= this.#size) return false;
     if (write) return this.#writesInUse < this.#writeShare;
-    const writing = this.#writesInUse > 0 || this.#waiting.write.length > 0;
-    return !writing || this.#inUse - this.#writesInUse < this.#readsBesideWrites;
+    // Writes holding their whole share are a flood (an import), which is limited already: reads
+    // keep the other half then, so that browsing during an import is not slowed as well.
+    const someWrites = this.#writesInUse > 0 && this.#writesInUse < this.#writeShare;
+    return !someWrites || this.#inUse - this.#writesInUse < this.#readsBesideWrites;
   }
 
   #take(write: boolean): void {

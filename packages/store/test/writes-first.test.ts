@@ -91,22 +91,28 @@ describe('CheckoutQueue, reads beside writes', () => {
     expect(order).toEqual(['w1', 'r1', 'r2', 'r3', 'r4', 'w2', 'r5']);
   });
 
-  it('limits reads for a write still waiting for its turn, but always leaves them one', async () => {
+  it('leaves reads their half of the turns beside a flood of writes, and always one', async () => {
     const queue = new CheckoutQueue(4, 1);
     const order: string[] = [];
-    // Two writes hold their half; a third waits.
-    const writes = ['w1', 'w2', 'w3'].map((name) => enter(queue, order, name, true));
+    await enter(queue, order, 'w1', true);
+    await enter(queue, order, 'r1', false);
+    // One read beside one write, although two connections are free.
+    const held = enter(queue, order, 'r2', false);
     await settle();
-    const reads = ['r1', 'r2'].map((name) => enter(queue, order, name, false));
-    await settle();
-    // One read runs beside them although a connection is still free.
-    expect(order).toEqual(['w1', 'w2', 'r1']);
+    expect(order).toEqual(['w1', 'r1']);
+    // A second write fills the writes' half: a flood, so reads may take the other half again.
+    await enter(queue, order, 'w2', true);
+    await held;
+    expect(order).toEqual(['w1', 'r1', 'w2', 'r2']);
+    // Back to one write: the two reads running finish before another starts.
     queue.leave(true);
-    await settle();
-    expect(order).toEqual(['w1', 'w2', 'r1', 'w3']);
+    const late = enter(queue, order, 'r3', false);
     queue.leave(false);
-    await Promise.all([...writes, ...reads]);
-    expect(order).toEqual(['w1', 'w2', 'r1', 'w3', 'r2']);
+    await settle();
+    expect(order).toEqual(['w1', 'r1', 'w2', 'r2']);
+    queue.leave(false);
+    await late;
+    expect(order).toEqual(['w1', 'r1', 'w2', 'r2', 'r3']);
   });
 });
 
