@@ -54,7 +54,7 @@ export class CheckoutQueue {
     if (queue.length === 0 && this.#canStart(write)) {
       this.#take(write);
       // A write that fills the writes' half lets the reads held back take the other half.
-      if (write) this.#dispatch();
+      if (write && this.#writesInUse === this.#writeShare) this.#dispatch();
       return;
     }
     // The slot is taken for the caller when it is handed over (#dispatch).
