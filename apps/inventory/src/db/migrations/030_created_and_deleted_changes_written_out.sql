@@ -14,7 +14,7 @@
 -- with the arguments migration 022 gave.
 
 CREATE OR REPLACE FUNCTION install_write_triggers(target regclass, resource text DEFAULT NULL,
-                                       hidden text[] DEFAULT '{}')
+                                                  hidden text[] DEFAULT '{}')
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   tbl text := (SELECT relname FROM pg_class WHERE oid = target);
