@@ -92,7 +92,7 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
     const { db } = store;
     await sql`CREATE TABLE filler (id serial PRIMARY KEY, body text)`.execute(db);
     const before = await lastCheckpoint(db);
-    const written = new Set(segments(opened.walDir));
+    const atStart = segments(opened.walDir);
 
     // 72 MB of WAL: four and a half segments.
     await writeWal(db, 72);
@@ -107,7 +107,8 @@ describe.skipIf(testDatabaseUrl())('embedded store checkpoints', () => {
     const redo = await redoSegment(db);
     const left = segments(opened.walDir);
     expect(left.filter((name) => name < redo)).toEqual([]);
-    expect([...written].filter((name) => name < redo).length).toBeGreaterThan(0);
+    // ... and there were such segments to remove: the store's first ones.
+    expect(atStart.filter((name) => name < redo).length).toBeGreaterThan(0);
     await store.close();
     store = undefined;
   });
