@@ -3,6 +3,28 @@ import { hash, verify } from '@node-rs/argon2';
 import type { PasswordHashingConfig } from '../config.js';
 
 /**
+ * One dummy hash per cost for the whole process. Every hasher with the same cost verifies against
+ * the same one, so a service that builds several (the start's seeding, the app) computes it once:
+ * each hash holds the memory cost (19 MiB by default) on a thread of the pool while it runs.
+ */
+const dummyHashes = new Map<string, Promise<string>>();
+
+export function dummyHashFor(cost: PasswordHashingConfig): Promise<string> {
+  const key = `${cost.memoryCost}:${cost.timeCost}`;
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hash(randomBytes(16).toString('hex'), {
+      memoryCost: cost.memoryCost,
+      timeCost: cost.timeCost,
+    });
+    // Rejections surface on first use; this only avoids an unhandled-rejection warning.
+    dummy.catch(() => {});
+    dummyHashes.set(key, dummy);
+  }
+  return dummy;
+}
+
+/**
  * argon2id password hashing (the library's default algorithm; a test pins the `$argon2id$`
  * prefix). Costs come from configuration so tests can run cheap while production runs OWASP's
  * recommendation.
@@ -12,9 +34,7 @@ export class PasswordHasher {
   readonly #dummyHash: Promise<string>;
 
   constructor(private readonly cost: PasswordHashingConfig) {
-    this.#dummyHash = this.hash(randomBytes(16).toString('hex'));
-    // Rejections surface on first use; this only avoids an unhandled-rejection warning.
-    this.#dummyHash.catch(() => {});
+    this.#dummyHash = dummyHashFor(cost);
   }
 
   hash(password: string): Promise<string> {
