@@ -40,7 +40,15 @@ import {
 import { countRows } from './list.js';
 import { kindOf } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
-import { findRecord, type Row, rowExists, takeTag } from './rows.js';
+import {
+  answerColumns,
+  answersWithKeptJson,
+  findRecord,
+  RECORD_JSON,
+  type Row,
+  rowExists,
+  takeTag,
+} from './rows.js';
 import {
   BatchDeleteBody,
   BatchResult,
@@ -75,6 +83,8 @@ import {
   updateRowsStatement,
   updateStatement,
 } from './writes.js';
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * An id may appear once per batch, in any letter case (uuids are case-insensitive): a batch
@@ -206,6 +216,14 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       carried: prepared.carried,
     })) ?? row;
 
+  const keptJson = answersWithKeptJson(definition);
+  /**
+   * A whole record as answered: its kept JSON as it is (answersWithKeptJson; a string of a JSON
+   * type is sent without being serialised again), else the row for the route's serialiser.
+   */
+  const sendRecord = (reply: FastifyReply, row: Row) =>
+    keptJson ? reply.type(JSON_CONTENT_TYPE).send(row[RECORD_JSON] as string) : row;
+
   const tagged = tagColumns(definition);
   const secrets = secretColumns(definition);
   const urlColumns = Object.entries(definition.columns)
@@ -329,12 +347,14 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const ifMatch = await writeTags(request, id);
     const prepared = await beforeWrite(operation, request, values, id);
     if (prepared.unchanged) {
-      const current = await findRecord(db, definition, id);
+      const current = await findRecord(db, definition, id, answerColumns(definition));
       if (!current) throw notFound(definition.notFoundMessage);
       const tag = takeTag(current);
       if (ifMatch !== undefined && !ifMatch.includes(tag)) throw stale();
       reply.header('etag', strongEtag(tag));
-      return answerOf(operation, request, id, current, prepared);
+      return keptJson
+        ? sendRecord(reply, current)
+        : answerOf(operation, request, id, current, prepared);
     }
     // PUT of a resource that keeps the fields not sent is a change, not a replacement.
     const action = definition.putChangesFieldsSent ? 'update' : operation;
@@ -345,7 +365,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     );
     if (!row) throw await notWritten(id, ifMatch, prepared.condition);
     reply.header('etag', strongEtag(takeTag(row)));
-    return answerOf(operation, request, id, row, prepared);
+    return keptJson ? sendRecord(reply, row) : answerOf(operation, request, id, row, prepared);
   };
 
   /**
@@ -381,11 +401,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { id, write: insert } = insertStatement(db, definition, prepared.values);
     const [row] = await writeAudited(request, insert, 'create');
     if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-    const tag = takeTag(row);
-    return reply
-      .status(201)
-      .header('etag', strongEtag(tag))
-      .send(await answerOf('create', request, id, row, prepared));
+    reply.status(201).header('etag', strongEtag(takeTag(row)));
+    return keptJson
+      ? sendRecord(reply, row)
+      : reply.send(await answerOf('create', request, id, row, prepared));
   };
 
   /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
@@ -396,7 +415,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     // Written here: the route's serialiser knows the one-record branch only.
     return reply
       .status(201)
-      .type('application/json; charset=utf-8')
+      .type(JSON_CONTENT_TYPE)
       .serializer((payload) => JSON.stringify(payload))
       .send(rows);
   };
@@ -457,17 +476,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { fields, brief } = request.query as { fields?: string; brief?: boolean };
     const ifNoneMatch = parseTagCondition('If-None-Match', request.headers['if-none-match']);
     const selected = selectedFields(definition, fields, brief);
-    const row = await findRecord(db, definition, id, selected);
+    const row = await findRecord(db, definition, id, selected ?? answerColumns(definition));
     if (!row) throw notFound(definition.notFoundMessage);
     const tag = takeTag(row);
     // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
     reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
     if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
-    if (!selected) return row;
+    if (!selected) return sendRecord(reply, row);
     // The route's schema requires every field; a selection is written as it is.
     const projected = project([row], selected)[0] ?? {};
     return reply
-      .type('application/json; charset=utf-8')
+      .type(JSON_CONTENT_TYPE)
       .serializer((payload) => JSON.stringify(payload))
       .send(projected);
   };

@@ -51,6 +51,20 @@ export const recordFieldOrder: (definition: ResourceDefinition) => readonly stri
 export const RECORD_JSON = '_record_json';
 
 /**
+ * Whether a resource's single records are answered with their kept JSON: a read of the whole
+ * record, a create and a change return the row's `_record_json` and tag instead of every column,
+ * which the server would otherwise turn into an object and write out again as the same text. A
+ * resource whose afterWrite hook makes its answers is answered from its columns.
+ */
+export const answersWithKeptJson = (definition: ResourceDefinition): boolean =>
+  definition.storedRecordJson === true && definition.hooks?.afterWrite === undefined;
+
+/** What a single-record statement returns for its answer (answersWithKeptJson), tag aside. */
+export const answerColumns: (definition: ResourceDefinition) => readonly string[] = derivedOnce(
+  (definition) => (answersWithKeptJson(definition) ? [RECORD_JSON] : visibleColumns(definition)),
+);
+
+/**
  * The record's tag (etags.ts): the transaction id of its row version. Compared as text, so a
  * hostile tag is only a tag that does not match.
  */
@@ -76,7 +90,8 @@ async function selectById(
   // The schemas already admit only visible fields; this keeps the SQL safe on its own.
   const visible = visibleColumns(definition);
   for (const column of columns) {
-    if (!visible.includes(column))
+    const kept = column === RECORD_JSON && definition.storedRecordJson === true;
+    if (!kept && !visible.includes(column))
       throw new Error(`${column} is not a column of ${definition.name}`);
   }
   const template = statementTemplate(

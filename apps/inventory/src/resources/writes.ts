@@ -11,7 +11,7 @@ import {
   type WriteCondition,
 } from './definition.js';
 import { preconditionFailed } from './etags.js';
-import { ROW_TAG, type Row, visibleColumns } from './rows.js';
+import { answerColumns, ROW_TAG, type Row, visibleColumns } from './rows.js';
 
 /*
  * Writes as parts of one statement (audit-log.ts's writeWithAudit sets who writes; the tables'
@@ -69,7 +69,7 @@ export function insertStatement(
                 id: param('id'),
                 ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
               })
-              .returning([...visibleColumns(definition), ROW_TAG]),
+              .returning([...answerColumns(definition), ROW_TAG]),
           ),
         ],
         result: sql`SELECT * FROM created__`,
@@ -151,7 +151,7 @@ export function updateStatement(
       if (checked) update = update.where(tagMatches(param));
       if (condition) update = update.where(condition.sql(param));
       return {
-        steps: [step('updated__', update.returning([...visibleColumns(definition), ROW_TAG]))],
+        steps: [step('updated__', update.returning([...answerColumns(definition), ROW_TAG]))],
         result: sql`SELECT * FROM updated__`,
       };
     },
