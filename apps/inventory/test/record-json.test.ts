@@ -201,7 +201,7 @@ describe('the record JSON kept in the row', () => {
       }
       const as = (role: 'admin' | 'viewer', request: Omit<InjectOptions, 'headers'>) =>
         app.inject({ ...request, headers: { authorization: `Bearer ${ctx.tokens[role]}` } });
-      /** The statement that answered: the one naming the device's table and the kept column. */
+      /** The statement that answered: the one naming the kept column. */
       const answering = () => {
         const found = statements.filter((text) => text.includes(RECORD_JSON));
         statements.length = 0;
