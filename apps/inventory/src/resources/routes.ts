@@ -200,8 +200,23 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     hooks?.beforeWrite
       ? hooks.beforeWrite({ operation, request, values, ...(id !== undefined ? { id } : {}) })
       : { values };
-  /** The answer to a single-record write: the row, or what the definition's hook makes of it. */
+  const keptJson = answersWithKeptJson(definition);
+  /**
+   * A whole record's body: its kept JSON as it is (answersWithKeptJson; a string of a JSON type
+   * is sent without being serialised again), else the row for the route's serialiser.
+   */
+  const recordBody = (reply: FastifyReply, row: Row) => {
+    if (!keptJson) return row;
+    reply.type(JSON_CONTENT_TYPE);
+    return row[RECORD_JSON] as string;
+  };
+
+  /**
+   * The answer to a single-record write: the record's body, or what the definition's hook makes
+   * of it (a resource answered with its kept JSON has no afterWrite hook).
+   */
   const answerOf = async (
+    reply: FastifyReply,
     operation: RecordWrite,
     request: FastifyRequest,
     id: string,
@@ -214,15 +229,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       id,
       ...(row ? { row } : {}),
       carried: prepared.carried,
-    })) ?? row;
-
-  const keptJson = answersWithKeptJson(definition);
-  /**
-   * A whole record as answered: its kept JSON as it is (answersWithKeptJson; a string of a JSON
-   * type is sent without being serialised again), else the row for the route's serialiser.
-   */
-  const sendRecord = (reply: FastifyReply, row: Row) =>
-    keptJson ? reply.type(JSON_CONTENT_TYPE).send(row[RECORD_JSON] as string) : row;
+    })) ?? (row ? recordBody(reply, row) : row);
 
   const tagged = tagColumns(definition);
   const secrets = secretColumns(definition);
@@ -352,9 +359,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const tag = takeTag(current);
       if (ifMatch !== undefined && !ifMatch.includes(tag)) throw stale();
       reply.header('etag', strongEtag(tag));
-      return keptJson
-        ? sendRecord(reply, current)
-        : answerOf(operation, request, id, current, prepared);
+      return answerOf(reply, operation, request, id, current, prepared);
     }
     // PUT of a resource that keeps the fields not sent is a change, not a replacement.
     const action = definition.putChangesFieldsSent ? 'update' : operation;
@@ -365,7 +370,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     );
     if (!row) throw await notWritten(id, ifMatch, prepared.condition);
     reply.header('etag', strongEtag(takeTag(row)));
-    return keptJson ? sendRecord(reply, row) : answerOf(operation, request, id, row, prepared);
+    return answerOf(reply, operation, request, id, row, prepared);
   };
 
   /**
@@ -401,10 +406,11 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { id, write: insert } = insertStatement(db, definition, prepared.values);
     const [row] = await writeAudited(request, insert, 'create');
     if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-    reply.status(201).header('etag', strongEtag(takeTag(row)));
-    return keptJson
-      ? sendRecord(reply, row)
-      : reply.send(await answerOf('create', request, id, row, prepared));
+    const tag = takeTag(row);
+    return reply
+      .status(201)
+      .header('etag', strongEtag(tag))
+      .send(await answerOf(reply, 'create', request, id, row, prepared));
   };
 
   /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
@@ -482,7 +488,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
     reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
     if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
-    if (!selected) return sendRecord(reply, row);
+    if (!selected) return recordBody(reply, row);
     // The route's schema requires every field; a selection is written as it is.
     const projected = project([row], selected)[0] ?? {};
     return reply
@@ -518,7 +524,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       'delete',
     );
     if (!deleted) throw await notWritten(id, ifMatch);
-    await answerOf('delete', request, id, undefined, prepared);
+    await answerOf(reply, 'delete', request, id, undefined, prepared);
     return reply.status(204).send(null);
   };
 
