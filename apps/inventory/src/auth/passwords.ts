@@ -9,14 +9,15 @@ import type { PasswordHashingConfig } from '../config.js';
  */
 const dummyHashes = new Map<string, Promise<string>>();
 
+/** argon2id of `password` at `cost`: the one place the configured costs reach the library. */
+const hashAt = (cost: PasswordHashingConfig, password: string): Promise<string> =>
+  hash(password, { memoryCost: cost.memoryCost, timeCost: cost.timeCost });
+
 export function dummyHashFor(cost: PasswordHashingConfig): Promise<string> {
   const key = `${cost.memoryCost}:${cost.timeCost}`;
   let dummy = dummyHashes.get(key);
   if (!dummy) {
-    dummy = hash(randomBytes(16).toString('hex'), {
-      memoryCost: cost.memoryCost,
-      timeCost: cost.timeCost,
-    });
+    dummy = hashAt(cost, randomBytes(16).toString('hex'));
     // Rejections surface on first use; this only avoids an unhandled-rejection warning.
     dummy.catch(() => {});
     dummyHashes.set(key, dummy);
@@ -38,7 +39,7 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, { memoryCost: this.cost.memoryCost, timeCost: this.cost.timeCost });
+    return hashAt(this.cost, password);
   }
 
   /** `storedHash` undefined means "no such user": still does the work, always false. */
