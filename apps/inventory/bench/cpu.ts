@@ -54,6 +54,20 @@ export function cpuMeter(pids: readonly number[]) {
 }
 
 /**
+ * CPU this process used between `start()` and `stop()`, in milliseconds: the load generator's own
+ * share of the machine, which the server, PostgreSQL and it divide between them.
+ */
+export function ownCpuMeter() {
+  const before = process.cpuUsage();
+  return {
+    stop: (): number => {
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1000;
+    },
+  };
+}
+
+/**
  * As `cpuMeter`, over processes listed again when it stops: one that started since (a pool
  * opening its connections lazily, during the first requests) counts all of its CPU.
  */

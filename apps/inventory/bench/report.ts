@@ -21,6 +21,8 @@ export interface ScenarioResult {
   /** CPU time per answered request: the server process, and PostgreSQL's backends serving it. */
   serverCpuMs?: number;
   databaseCpuMs?: number;
+  /** The same for the load generator (the benchmark's own process) while it drove the server. */
+  loadGeneratorCpuMs?: number;
   /** The same for the ceiling's process: what node:http alone costs per request here. */
   ceilingCpuMs?: number;
   /**
@@ -349,6 +351,7 @@ export function formatTable(results: readonly ScenarioResult[]): string {
     cell('srv cpu', 8),
     cell('db cpu', 7),
     cell('ceil cpu', 8),
+    cell('gen cpu', 7),
   ].join(' ');
   const lines = results.map((result) => {
     if (!result.api) return `${cell(result.name, 34, false)} not measured: ${result.skipped}`;
@@ -367,6 +370,7 @@ export function formatTable(results: readonly ScenarioResult[]): string {
       cell(msCell(result.serverCpuMs), 8),
       cell(msCell(result.databaseCpuMs), 7),
       cell(msCell(result.ceilingCpuMs), 8),
+      cell(msCell(result.loadGeneratorCpuMs), 7),
     ].join(' ');
   });
   return [header, '-'.repeat(header.length), ...lines].join('\n');

@@ -16,7 +16,7 @@ import { type Database, MIGRATIONS_FOLDER } from '../src/db/schema.js';
 import { exportCopyText } from '../src/resources/csv-export.js';
 import { devices } from '../src/resources/definitions/devices.js';
 import { listSelection } from '../src/resources/pages.js';
-import { cpuMeter, cpuMeterOfListed } from './cpu.js';
+import { cpuMeter, cpuMeterOfListed, ownCpuMeter } from './cpu.js';
 import { copyDatabase } from './database-copy.js';
 import { datasetShape, type LoadedDataset, loadDataset } from './dataset.js';
 import { drive, type LoadOptions, type LoadResult } from './load.js';
@@ -538,7 +538,7 @@ async function main() {
       const isWrite = scenario.kind === 'write' || scenario.kind === 'batch';
       const walStore = isWrite ? backendsOf.store?.db : undefined;
       const walBefore = walStore ? await walPosition(walStore) : undefined;
-      const { serverCpuMs, databaseCpuMs, ...api } = await driveMetered(
+      const { serverCpuMs, databaseCpuMs, loadGeneratorCpuMs, ...api } = await driveMetered(
         { ...load, url: server.url, durationSeconds: options.durationSeconds },
         server.pid,
         backendsOf,
@@ -564,6 +564,7 @@ async function main() {
         ceiling: ceilingResult,
         ...(serverCpuMs !== undefined ? { serverCpuMs } : {}),
         ...(databaseCpuMs !== undefined ? { databaseCpuMs } : {}),
+        ...(loadGeneratorCpuMs !== undefined ? { loadGeneratorCpuMs } : {}),
         ...(ceilingCpuMs !== null && ceilingResult.requests > 0
           ? { ceilingCpuMs: ceilingCpuMs / ceilingResult.requests }
           : {}),
@@ -744,10 +745,14 @@ async function driveMetered(
   load: LoadOptions,
   serverPid: number,
   backendsOf: Backends,
-): Promise<LoadResult & { serverCpuMs?: number; databaseCpuMs?: number }> {
+): Promise<
+  LoadResult & { serverCpuMs?: number; databaseCpuMs?: number; loadGeneratorCpuMs?: number }
+> {
   const serverCpu = cpuMeter([serverPid]);
   const databaseCpu = await cpuMeterOfListed(backendsOf);
+  const ownCpu = ownCpuMeter();
   const result = await drive(load);
+  const loadGeneratorCpuMs = perRequestOf(ownCpu.stop(), result.requests);
   const perRequest = (ms: number | null) =>
     ms === null || result.requests === 0 ? undefined : ms / result.requests;
   const serverCpuMs = perRequest(serverCpu.stop());
@@ -756,8 +761,11 @@ async function driveMetered(
     ...result,
     ...(serverCpuMs !== undefined ? { serverCpuMs } : {}),
     ...(databaseCpuMs !== undefined ? { databaseCpuMs } : {}),
+    ...(loadGeneratorCpuMs !== undefined ? { loadGeneratorCpuMs } : {}),
   };
 }
+
+const perRequestOf = (ms: number, requests: number) => (requests === 0 ? undefined : ms / requests);
 
 function rssMbOf(pid: number): number | null {
   try {
@@ -973,11 +981,13 @@ async function measureMixed(
   const before = await listCacheStats(server.url, headers);
   const serverCpu = cpuMeter([server.pid]);
   const databaseCpu = await cpuMeterOfListed(backendsOf);
+  const ownCpu = ownCpuMeter();
   const api = await driveMixed({
     ...load,
     url: server.url,
     durationSeconds: options.durationSeconds,
   });
+  const loadGeneratorCpuMs = perRequestOf(ownCpu.stop(), api.all.requests);
   const serverCpuMs = serverCpu.stop();
   const databaseCpuMs = await databaseCpu.stop();
   const listCache = before
@@ -999,10 +1009,14 @@ async function measureMixed(
     ...(perRequest(databaseCpuMs) !== undefined
       ? { databaseCpuMs: perRequest(databaseCpuMs) }
       : {}),
+    ...(loadGeneratorCpuMs !== undefined ? { loadGeneratorCpuMs } : {}),
     ...(ceilingCpuMs !== null && ceilingRun.all.requests > 0
       ? { ceilingCpuMs: ceilingCpuMs / ceilingRun.all.requests }
       : {}),
-  } as Pick<ScenarioResult, 'serverCpuMs' | 'databaseCpuMs' | 'ceilingCpuMs'>;
+  } as Pick<
+    ScenarioResult,
+    'serverCpuMs' | 'databaseCpuMs' | 'loadGeneratorCpuMs' | 'ceilingCpuMs'
+  >;
   return [
     {
       name: `${scenario.name}: reads (${100 - WRITE_SHARE} %)`,
