@@ -54,7 +54,7 @@ export function cpuMeter(pids: readonly number[]) {
 }
 
 /**
- * CPU this process used between `start()` and `stop()`, in milliseconds: the load generator's own
+ * CPU this process used from the call to `stop()`, in milliseconds: the load generator's own
  * share of the machine, which the server, PostgreSQL and it divide between them.
  */
 export function ownCpuMeter() {

@@ -752,9 +752,10 @@ async function driveMetered(
   const databaseCpu = await cpuMeterOfListed(backendsOf);
   const ownCpu = ownCpuMeter();
   const result = await drive(load);
-  const loadGeneratorCpuMs = perRequestOf(ownCpu.stop(), result.requests);
+  const ownCpuMs = ownCpu.stop();
   const perRequest = (ms: number | null) =>
     ms === null || result.requests === 0 ? undefined : ms / result.requests;
+  const loadGeneratorCpuMs = perRequest(ownCpuMs);
   const serverCpuMs = perRequest(serverCpu.stop());
   const databaseCpuMs = perRequest(await databaseCpu.stop());
   return {
@@ -764,8 +765,6 @@ async function driveMetered(
     ...(loadGeneratorCpuMs !== undefined ? { loadGeneratorCpuMs } : {}),
   };
 }
-
-const perRequestOf = (ms: number, requests: number) => (requests === 0 ? undefined : ms / requests);
 
 function rssMbOf(pid: number): number | null {
   try {
@@ -987,7 +986,7 @@ async function measureMixed(
     url: server.url,
     durationSeconds: options.durationSeconds,
   });
-  const loadGeneratorCpuMs = perRequestOf(ownCpu.stop(), api.all.requests);
+  const ownCpuMs = ownCpu.stop();
   const serverCpuMs = serverCpu.stop();
   const databaseCpuMs = await databaseCpu.stop();
   const listCache = before
@@ -1009,7 +1008,7 @@ async function measureMixed(
     ...(perRequest(databaseCpuMs) !== undefined
       ? { databaseCpuMs: perRequest(databaseCpuMs) }
       : {}),
-    ...(loadGeneratorCpuMs !== undefined ? { loadGeneratorCpuMs } : {}),
+    ...(perRequest(ownCpuMs) !== undefined ? { loadGeneratorCpuMs: perRequest(ownCpuMs) } : {}),
     ...(ceilingCpuMs !== null && ceilingRun.all.requests > 0
       ? { ceilingCpuMs: ceilingCpuMs / ceilingRun.all.requests }
       : {}),
