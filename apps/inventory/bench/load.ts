@@ -23,6 +23,21 @@ export interface LoadOptions {
   next: () => BenchRequest;
 }
 
+/** autocannon's `request` made into `next`: the run's headers, and a JSON body's content type. */
+export function withRequest(
+  request: autocannon.Request,
+  { method, path, body }: BenchRequest,
+  headers: Record<string, string>,
+): autocannon.Request {
+  return {
+    ...request,
+    method,
+    path,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
 /** Drives `url` with autocannon; every request is built afresh by `next`. */
 export async function drive(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
@@ -35,19 +50,7 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     pipelining: 1,
     requests: [
       {
-        setupRequest: (request) => {
-          const { method, path, body } = options.next();
-          return {
-            ...request,
-            method,
-            path,
-            headers: {
-              ...options.headers,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(body === undefined ? {} : { body }),
-          };
-        },
+        setupRequest: (request) => withRequest(request, options.next(), options.headers),
       },
     ],
   });

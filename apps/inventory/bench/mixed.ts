@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { LoadResult } from './load.js';
+import { type LoadResult, withRequest } from './load.js';
 import type { BenchRequest } from './scenarios.js';
 
 /**
@@ -292,16 +292,7 @@ export async function driveMixed(options: MixedLoadOptions): Promise<MixedResult
           setupRequest: (request, context: ConnectionContext) => {
             const next = options.next();
             context.inFlight = next;
-            return {
-              ...request,
-              method: next.method,
-              path: next.path,
-              headers: {
-                ...options.headers,
-                ...(next.body === undefined ? {} : { 'content-type': 'application/json' }),
-              },
-              ...(next.body === undefined ? {} : { body: next.body }),
-            };
+            return withRequest(request, next, options.headers);
           },
         },
       ],
