@@ -406,11 +406,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const { id, write: insert } = insertStatement(db, definition, prepared.values);
     const [row] = await writeAudited(request, insert, 'create');
     if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
-    const tag = takeTag(row);
-    return reply
-      .status(201)
-      .header('etag', strongEtag(tag))
-      .send(await answerOf(reply, 'create', request, id, row, prepared));
+    reply.status(201).header('etag', strongEtag(takeTag(row)));
+    return reply.send(await answerOf(reply, 'create', request, id, row, prepared));
   };
 
   /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
