@@ -3,6 +3,7 @@ import type { RouteSpec } from '../src/config/types.js';
 import { BUILT_IN_RESPONSE } from '../src/config/types.js';
 import {
   createResponder,
+  createRouter,
   findRoute,
   prepareResponse,
   routeMatches,
@@ -52,6 +53,31 @@ describe('route matching', () => {
     expect(fallback.status).toBe(200);
     expect(fallback.body.toString()).toBe('{"status":"ok"}');
     expect(fallback.headers).toEqual([['Content-Type', 'application/json']]);
+  });
+});
+
+describe('route decisions', () => {
+  const github = { scheme: 'github', secret: 'top-level', toleranceSeconds: 300 } as const;
+  const router = createRouter({
+    defaultResponse: BUILT_IN_RESPONSE,
+    defaultForward: 'http://127.0.0.1:4000',
+    defaultVerify: github,
+    routes: [
+      { path: '/quiet', method: null, response: null, forward: false, verify: false },
+      { path: '/quiet', method: null, response: null, forward: 'http://x', verify: github },
+      { path: '/plain', method: null, response: null },
+    ],
+  });
+
+  it('`forward: false` and `verify: false` switch off the top-level settings for the route', () => {
+    expect(router('POST', '/quiet')).toMatchObject({ forward: null, verify: null });
+  });
+
+  it('a route that leaves them out keeps the top-level settings', () => {
+    expect(router('POST', '/plain')).toMatchObject({
+      forward: { base: 'http://127.0.0.1:4000', route: null },
+      verify: github,
+    });
   });
 });
 

@@ -129,6 +129,8 @@ export function createRouter(settings: RouterSettings): Router {
     if (forward === undefined) {
       forward = settings.defaultForward ? { base: settings.defaultForward, route: null } : null;
     }
-    return { response: respond(method, path), forward, verify: verify ?? settings.defaultVerify };
+    // `verify: false` left null here: the route asked for no check, whatever the top level says.
+    if (verify === undefined) verify = settings.defaultVerify;
+    return { response: respond(method, path), forward, verify };
   };
 }
