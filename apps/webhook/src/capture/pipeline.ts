@@ -81,7 +81,12 @@ export function createPipeline(
 
   return (draft) => {
     const decision = route(draft.method, draft.path);
-    const verification = decision.verify ? verify(draft, decision.verify) : undefined;
+    // A draft's headers may be packed (the capture server's): unpacked once, and only when a
+    // signature check or a forward needs them.
+    const headers = decision.verify || decision.forward ? draft.headers : [];
+    const verification = decision.verify
+      ? verify({ headers, body: draft.body, truncated: draft.truncated }, decision.verify)
+      : undefined;
     const rejected = options.rejectInvalid && verification !== undefined && !verification.ok;
     let response: SentResponse = rejected
       ? rejection(verification?.reason ?? '')
@@ -104,7 +109,7 @@ export function createPipeline(
       });
     const sent: Promise<ExchangeResponse | ExchangeFailure> = draft.truncated
       ? refuse('error', 'body truncated by --max-body; not forwarded')
-      : passedThrough(draft.headers, options.loopMark)
+      : passedThrough(headers, options.loopMark)
         ? refuse(
             'loop',
             `already forwarded by this tool (Via: ${viaValue(options.loopMark)}): a forwarding loop; not forwarded again`,
@@ -113,7 +118,7 @@ export function createPipeline(
             {
               method: draft.method,
               target: draft.target,
-              headers: draft.headers,
+              headers,
               body: draft.body,
             },
             url,

@@ -239,15 +239,26 @@ export function completeUrl(target: string, host: string | undefined, fallbackHo
  * `:` and values never contain a line break (Node's parser refuses both; loaded files are checked).
  */
 export function packHeaders(headers: HeaderPairs): Buffer {
+  return packFields(headers.length * 2, (i) => headers[i >> 1]?.[i & 1] ?? '');
+}
+
+/**
+ * `packHeaders` of Node's flat `rawHeaders` list (name, value, name, value...), without building
+ * the pairs: under a header flood they were most of what each request left for the collector.
+ */
+export function packRawHeaders(raw: readonly string[]): Buffer {
+  return packFields(raw.length - (raw.length % 2), (i) => raw[i] ?? '');
+}
+
+/** `count` fields, names at even positions and values at odd ones, as `name:value\n` lines. */
+function packFields(count: number, field: (i: number) => string): Buffer {
   let length = 0;
-  for (const [name, value] of headers) length += name.length + value.length + 2;
+  for (let i = 0; i < count; i += 1) length += field(i).length + 1;
   const block = Buffer.allocUnsafe(length);
   let offset = 0;
-  for (const [name, value] of headers) {
-    offset += block.write(name, offset, 'latin1');
-    block[offset++] = 0x3a; // :
-    offset += block.write(value, offset, 'latin1');
-    block[offset++] = 0x0a; // \n
+  for (let i = 0; i < count; i += 1) {
+    offset += block.write(field(i), offset, 'latin1');
+    block[offset++] = i % 2 === 0 ? 0x3a : 0x0a; // ':' after a name, '\n' after a value
   }
   return block;
 }
@@ -278,38 +289,26 @@ export interface StoredFields extends RecordFields {
 /** What is settled after the request arrived: the answer, the forward, the signature check. */
 export type RecordOutcome = Partial<Pick<RecordFields, 'response' | 'forward' | 'verification'>>;
 
-/** The class's fields are StoredFields (declared once, here), assigned whole in its constructor. */
-export interface StoredRequest extends StoredFields {}
+/** A packed request's fields before the store numbers it. */
+export type PackedFields = Omit<StoredFields, 'seq'>;
+
+/** The class's fields are PackedFields (declared once, here), assigned whole in its constructor. */
+export interface PackedRequest extends PackedFields {}
 
 /**
- * A record as the store holds it: headers packed in one buffer and the query parsed from the
- * target only when read, so what it costs is close to the bytes it came from.
+ * A request with its headers packed in one buffer and its query parsed from the target only when
+ * read, so what it costs is close to the bytes it came from. The capture server hands requests
+ * over in this form, packed straight from what Node parsed: the pairs are built only for whoever
+ * asks for them (a signature check, a forward), never for a request that is only recorded.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
-export class StoredRequest implements CapturedRequest {
+export class PackedRequest implements RequestDraft {
   /** Query pairs given that the target does not yield (hand-made records); else derived. */
   readonly givenQuery: HeaderPairs | undefined;
 
-  constructor(fields: StoredFields, givenQuery?: HeaderPairs) {
+  constructor(fields: PackedFields, givenQuery?: HeaderPairs) {
     Object.assign(this, fields);
     this.givenQuery = givenQuery;
-  }
-
-  /** A stored record numbered `seq` from a draft (or another record), with `outcome` set on it. */
-  static from(
-    seq: number,
-    draft: RequestDraft | CapturedRequest,
-    outcome?: RecordOutcome,
-  ): StoredRequest {
-    if (draft instanceof StoredRequest) {
-      // Own fields only: headers and query are getters on the prototype.
-      return new StoredRequest({ ...draft, ...outcome, seq }, draft.givenQuery);
-    }
-    const { headers, query: _query, ...fields } = draft;
-    return new StoredRequest(
-      { ...fields, ...outcome, seq, headerBlock: packHeaders(headers) },
-      givenQuery(draft),
-    );
   }
 
   get headers(): HeaderPairs {
@@ -319,6 +318,34 @@ export class StoredRequest implements CapturedRequest {
   get query(): HeaderPairs {
     if (this.givenQuery) return this.givenQuery;
     return this.method === 'CONNECT' ? [] : splitTarget(this.target).query;
+  }
+}
+
+/** The class's fields are StoredFields (declared once, here), assigned whole in its constructor. */
+export interface StoredRequest extends StoredFields {}
+
+/** A record as the store holds it: a packed request with its number. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
+export class StoredRequest extends PackedRequest implements CapturedRequest {
+  constructor(fields: StoredFields, givenQuery?: HeaderPairs) {
+    super(fields, givenQuery);
+  }
+
+  /** A stored record numbered `seq` from a draft (or another record), with `outcome` set on it. */
+  static from(
+    seq: number,
+    draft: RequestDraft | CapturedRequest,
+    outcome?: RecordOutcome,
+  ): StoredRequest {
+    if (draft instanceof PackedRequest) {
+      // Own fields only: headers and query are getters on the prototype.
+      return new StoredRequest({ ...draft, ...outcome, seq }, draft.givenQuery);
+    }
+    const { headers, query: _query, ...fields } = draft;
+    return new StoredRequest(
+      { ...fields, ...outcome, seq, headerBlock: packHeaders(headers) },
+      givenQuery(draft),
+    );
   }
 
   /** The same record with some fields replaced (a forward result arriving). */

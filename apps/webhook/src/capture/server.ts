@@ -10,7 +10,13 @@ import type { Duplex } from 'node:stream';
 import type { HeaderPairs, ServerTimeouts } from '../config/types.js';
 import { listenError } from '../errors.js';
 import { answerBeforeRefusing } from './client-errors.js';
-import { completeUrl, pairHeaders, type RequestDraft, splitTarget } from './record.js';
+import {
+  completeUrl,
+  PackedRequest,
+  packRawHeaders,
+  type RequestDraft,
+  splitTarget,
+} from './record.js';
 import type { RequestStore } from './store.js';
 
 /** Bytes of request line and headers accepted; more gets 431. */
@@ -120,25 +126,22 @@ export function createCaptureServer({
   function draft(req: IncomingMessage, receivedAt: number, body: Buffer, size: number) {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
-    // CONNECT names an authority (`host:443`), not a path: it is its own URL.
-    const { path, query } =
-      method === 'CONNECT' ? { path: target, query: [] } : splitTarget(target);
     const host = rawHeader(req.rawHeaders, 'host');
-    return {
+    return new PackedRequest({
       receivedAt,
       method,
       target,
-      path,
+      // CONNECT names an authority (`host:443`), not a path: it is its own URL.
+      path: method === 'CONNECT' ? target : splitTarget(target).path,
       url: method === 'CONNECT' ? target : completeUrl(target, host, listeningAddress),
-      query,
-      headers: pairHeaders(req.rawHeaders),
+      headerBlock: packRawHeaders(req.rawHeaders),
       body,
       size,
       truncated: size > body.length,
       remote: formatAddress(req.socket.remoteAddress ?? '?', req.socket.remotePort ?? 0),
       local: formatAddress(req.socket.localAddress ?? '?', req.socket.localPort ?? 0),
       httpVersion: req.httpVersion,
-    } satisfies RequestDraft;
+    });
   }
 
   function write(res: ServerResponse, answer: Answer): void {
