@@ -99,6 +99,16 @@ describe('config file', () => {
       'response.headers.X-Ok: is not a valid header value',
     ],
     ['response:\n  headers:\n    X-Count: 3\n', 3, 'response.headers.X-Count: must be a string'],
+    [
+      'response:\n  headers:\n    Content-Length: "5"\n  body: ok\n',
+      3,
+      'response.headers.Content-Length: is computed from the body; remove it',
+    ],
+    [
+      'routes:\n  - path: /a\n    response:\n      headers:\n        transfer-encoding: chunked\n',
+      5,
+      'routes[0].response.headers.transfer-encoding: is computed from the body; remove it',
+    ],
     ['response:\n  headers: [a]\n', 2, 'response.headers: must be a map'],
     ['routes: {}\n', 1, 'routes: must be a list'],
     ['routes:\n  - method: GET\n    response: {}\n', 2, 'routes[0]: needs a path'],

@@ -32,6 +32,9 @@ export type Variables = Readonly<Record<string, string | undefined>>;
 /** An HTTP token (RFC 9110), which is what a method is. */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Headers that frame the body on the wire: the tool writes them from the body it sends. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
+
 /**
  * Reads and validates a YAML config file (`file` is the name messages use). Every problem is a CliError (exit 2) naming the file, the
  * line and the key, raised before anything listens.
@@ -291,6 +294,11 @@ class ConfigReader {
         validateHeaderName(name);
       } catch {
         throw this.error(nameNode, headerKey, 'is not a valid header name');
+      }
+      if (FRAMING_HEADERS.has(name.toLowerCase())) {
+        // Sent as written, it would contradict the body actually sent: the client waits for
+        // bytes that never come, or reads the next answer as this one's.
+        throw this.error(nameNode, headerKey, 'is computed from the body; remove it');
       }
       const valueNode = pair.value as Node | null;
       if (!valueNode) throw this.error(nameNode, headerKey, 'needs a value');
