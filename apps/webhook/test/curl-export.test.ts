@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
-import type { CapturedRequest } from '../src/capture/record.js';
+import { type CapturedRequest, StoredRequest } from '../src/capture/record.js';
 import { toCurl } from '../src/export/curl.js';
 import { requestJson } from '../src/output/json.js';
+import { replay } from '../src/replay/replay.js';
+import { recordFromJson } from '../src/session/session.js';
 import { captureConfig, runCli, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
@@ -92,6 +94,36 @@ describe('curl export', () => {
       expect(decoy.received).toHaveLength(0);
     },
   );
+
+  it('a replay goes where the replay went: the target base and the route are kept (they were lost)', async () => {
+    const { port, records } = await capturing();
+    await sendRaw(
+      port,
+      'POST /hooks/github?d=1 HTTP/1.1\r\nHost: h.test\r\nContent-Length: 2\r\n' +
+        'Connection: close\r\n\r\n{}',
+    );
+    await waitFor(() => records.length === 1);
+    const original = records[0] as CapturedRequest;
+    // Replayed to the tool itself under /api: it arrives at /api/hooks/github?d=1.
+    const sent = StoredRequest.from(
+      90,
+      await replay(original, { to: `http://127.0.0.1:${port}/api` }),
+    );
+    await waitFor(() => records.length === 2);
+    expect(records[1]?.target).toBe('/api/hooks/github?d=1');
+    // Loaded from a file without its original, it has no replayOf: the same command.
+    const { replayOf: _original, ...alone } = JSON.parse(requestJson(sent));
+    const loaded = recordFromJson(JSON.stringify(alone));
+    for (const replayed of [sent, StoredRequest.from(loaded.fileSeq, loaded.draft)]) {
+      const before = records.length;
+      const curl = toCurl(replayed);
+      if (!curl.ok) throw new Error(curl.reason);
+      await run('bash', ['-c', curl.command]);
+      await waitFor(() => records.length > before);
+      expect(records.at(-1)?.target).toBe('/api/hooks/github?d=1');
+      expect(records.at(-1)?.body.toString()).toBe('{}');
+    }
+  });
 
   it('webhook export --curl exports each record or skips it with a message (one bad Host aborted the export)', async () => {
     const { port, records } = await capturing();

@@ -2,10 +2,12 @@
 // `webhook --relay <send URL> --json`, each in its own process. Deliveries are signed by the
 // providers' own libraries, sent with header names in their own case, and must verify after the
 // relay exactly as they do when sent directly.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { sign as githubSign, verify as githubVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -284,6 +286,36 @@ describe('the relay between senders on the internet and webhook --relay', {
         Array.from({ length: 24 }, (_, i) => methods[i % methods.length]),
       );
     }
+  });
+
+  it('a relayed request exported as curl goes back through its channel (it went to the relay host’s root)', async () => {
+    const before = records(first).length;
+    const body = Buffer.from('{"again":true}');
+    const answer = await send(`${channel.sendUrl}/hooks/x?n=1`, 'POST', [['X-Trace', 'a']], body);
+    expect(answer.status).toBe(200);
+    await waitFor(
+      () => records(first).length > before,
+      () => first.stderr,
+    );
+    const line = first.stdout
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .at(-1);
+    const file = join(work, 'relayed.jsonl');
+    writeFileSync(file, `${line}\n`);
+    const exported = await runCli(['export', '--from', file, '--curl'], { cwd: work });
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    await promisify(execFile)('bash', ['-c', exported.stdout]);
+    await waitFor(
+      () => records(first).length > before + 1,
+      () => first.stderr,
+    );
+    const again = records(first).at(-1) as JsonRecord;
+    expect(again.target).toBe('/hooks/x?n=1');
+    expect(again.relayedVia).toBeDefined();
+    expect(header(again, 'X-Trace')).toBe('a');
+    expect(bodyOf(again)).toEqual(body);
   });
 
   it('a client stopped for a while gets what it missed when it comes back, and nothing twice', async () => {

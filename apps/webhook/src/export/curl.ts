@@ -19,7 +19,7 @@ export type CurlExport =
 export interface CurlOptions {
   /** Where a non-printable body goes (default `webhook-<seq>.body`). */
   readonly bodyFilePath?: string;
-  /** Send it to this origin (`http://127.0.0.1:3000`) instead of the address it was sent to. */
+  /** Send it to this origin (`http://127.0.0.1:3000`) instead of the one it was sent to. */
   readonly origin?: string;
 }
 
@@ -68,19 +68,37 @@ function shellWord(bytes: Buffer): string {
  */
 const LEFT_TO_CURL = new Set(['content-length', 'transfer-encoding', 'connection', 'expect']);
 
+/** Where a command sends a record: an origin, and the request-target exactly as it goes out. */
+export interface CurlDestination {
+  readonly origin: string;
+  readonly target: string;
+}
+
 /**
- * Where the command sends the record: the address it was sent to (`local`), never its `Host`
- * header, which the sender chose (`Host: x@127.0.0.1:46206` would send the pasted command
- * elsewhere). A replay, or a record saved before the address was kept, goes to the scheme and
- * authority of its URL when that is a plain `host:port`; otherwise there is nowhere safe to send it.
+ * Where the command sends the record, so that it goes where the record went. A request captured
+ * on the port goes to the address it came in on (`local`), never to its `Host` header, which the
+ * sender chose (`Host: x@127.0.0.1:46206` would send the pasted command elsewhere), with its
+ * target as captured. A replay, or a request that came through a relay, went to its URL: the
+ * replay target's or the relay channel's path joined with the request's, so the command goes to
+ * that URL's origin with the rest of it as sent. A record saved before the address was kept goes
+ * to the scheme and authority of its URL. Only a plain `host:port` is trusted; otherwise there is
+ * nowhere safe to send it.
  */
-export function curlOrigin(record: CapturedRequest): string | { error: string } {
-  if (record.local !== undefined && PLAIN_AUTHORITY.test(record.local)) {
-    return `http://${record.local}`;
+export function curlDestination(
+  record: CapturedRequest,
+  origin?: string,
+): CurlDestination | { error: string } {
+  const url = /^(https?):\/\/([^/?#]*)/i.exec(record.url);
+  // A replay loaded without its original has no `replayOf`; its `remote` still says what it is.
+  const wentToUrl =
+    record.replayOf !== undefined || record.remote === 'replay' || record.relayedVia !== undefined;
+  const target = wentToUrl && url ? record.url.slice(url[0].length) || '/' : record.target;
+  if (origin !== undefined) return { origin, target };
+  if (!wentToUrl && record.local !== undefined && PLAIN_AUTHORITY.test(record.local)) {
+    return { origin: `http://${record.local}`, target };
   }
-  const origin = /^(https?):\/\/([^/?#]*)/i.exec(record.url);
-  if (origin?.[1] && origin[2] !== undefined && PLAIN_AUTHORITY.test(origin[2])) {
-    return `${origin[1].toLowerCase()}://${origin[2]}`;
+  if (url?.[1] && url[2] !== undefined && PLAIN_AUTHORITY.test(url[2])) {
+    return { origin: `${url[1].toLowerCase()}://${url[2]}`, target };
   }
   return { error: 'no address to send it to (the address it came in on was not kept)' };
 }
@@ -88,19 +106,20 @@ export function curlOrigin(record: CapturedRequest): string | { error: string } 
 /**
  * The record as a curl command. It sends exactly the captured request once: `--globoff` so `{}`
  * and `[]` in the URL are not expanded into many requests, `--request-target` so the path and
- * query go out as captured (no normalising of `..` or re-encoding), to the address it was sent to
- * (`curlOrigin`), with every header in order and case as sent, `Host` included (curl's `-H` with
- * an empty value would remove a header, so those are written `Name;`), and the body with
+ * query go out as captured (no normalising of `..` or re-encoding), to where it was sent
+ * (`curlDestination`), with every header in order and case as sent, `Host` included (curl's `-H`
+ * with an empty value would remove a header, so those are written `Name;`), and the body with
  * `--data-binary` (exact bytes: no newline stripping, no `@` interpretation of the text). The
  * headers curl would add on its own (User-Agent, Accept, a form Content-Type, Expect) are
  * switched off when the request had none.
  */
 export function toCurl(record: CapturedRequest, options: CurlOptions = {}): CurlExport {
-  const origin = options.origin ?? curlOrigin(record);
-  if (typeof origin !== 'string') return { ok: false, reason: origin.error };
+  const destination = curlDestination(record, options.origin);
+  if ('error' in destination) return { ok: false, reason: destination.error };
   const parts = ['curl', '--silent', '--show-error', '--include', '--globoff'];
+  const { origin, target } = destination;
   parts.push('-X', shellQuote(record.method), '--url', shellWord(Buffer.from(origin, 'latin1')));
-  parts.push('--request-target', shellWord(Buffer.from(record.target, 'latin1')));
+  parts.push('--request-target', shellWord(Buffer.from(target, 'latin1')));
   for (const [name, value] of record.headers) {
     if (LEFT_TO_CURL.has(name.toLowerCase())) continue;
     const bytes = headerValueBytes(value);
