@@ -1,13 +1,17 @@
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { CapturedRequest } from '../src/capture/record.js';
+import { toCurl } from '../src/export/curl.js';
 import { osc52 } from '../src/ui/clipboard.js';
 import { fromEditableText, toEditableText } from '../src/ui/edit.js';
 import { createEffects, type UiServices } from '../src/ui/effects.js';
 import { clipboardSupport, uiEnvironment } from '../src/ui/environment.js';
 import { makeRecord } from './helpers.js';
+import { startReceiver } from './receiver.js';
 
 let directory = '';
 beforeEach(() => {
@@ -83,8 +87,35 @@ describe('x: curl to the clipboard or a file', () => {
       `#${record.seq} as curl: ./${name} (clipboard not known to work here)`,
     );
     expect(readFileSync(join(directory, name), 'utf8')).toBe(
-      '#!/bin/sh\ncurl -X POST http://x.test/hooks/b\n',
+      '#!/usr/bin/env bash\ncurl -X POST http://x.test/hooks/b\n',
     );
+  });
+
+  it("the written file runs as it is: a header that is not printable arrives byte for byte (sh took its $'…' word as text)", async () => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const real = createEffects({
+      environment: { editor: 'true', clipboard: 'file', directory },
+      services: { replay: async (record) => record, curl: toCurl, har: () => ({}) as never },
+      writeTerminal: () => {},
+      suspend: async (work) => work(),
+      now: () => new Date(),
+    });
+    const record = makeRecord({
+      method: 'GET',
+      target: '/hooks/latin',
+      local: new URL(receiver.url).host,
+      headers: [
+        ['Host', 'h.test'],
+        ['X-Latin', 'caf\xe9'],
+      ],
+    });
+    const notice = await real.copyCurl(record);
+    expect(notice.text).toContain(`./webhook-${record.seq}.curl.sh`);
+    await promisify(execFile)(join(directory, `webhook-${record.seq}.curl.sh`));
+    const seen = receiver.received.at(-1);
+    expect(seen?.url).toBe('/hooks/latin');
+    expect(seen?.rawHeaders[seen.rawHeaders.indexOf('X-Latin') + 1]).toBe('caf\xe9');
   });
 
   it('writes a body that is not printable next to the command', async () => {

@@ -125,12 +125,12 @@ describe('replay from the UI', { timeout: 60_000 }, () => {
         cli.screen,
       );
       const script = readFileSync(join(directory, 'webhook-3.curl.sh'), 'utf8');
-      expect(script).toMatch(/^#!\/bin\/sh\ncurl /);
+      expect(script).toMatch(/^#!\/usr\/bin\/env bash\ncurl /);
       expect(script).toContain('"edited"');
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the OSC 52 sequence is the point
       const sequence = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(cli.output().slice(mark));
       expect(Buffer.from(sequence?.[1] ?? '', 'base64').toString('utf8')).toBe(
-        script.replace(/^#!\/bin\/sh\n/, '').trimEnd(),
+        script.replace(/^#!\/usr\/bin\/env bash\n/, '').trimEnd(),
       );
 
       // X: the filtered list as HAR.

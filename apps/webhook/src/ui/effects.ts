@@ -74,7 +74,8 @@ export function createEffects(context: EffectsContext): UiEffects {
         };
       }
       const name = `webhook-${record.seq}.curl.sh`;
-      await writeFile(join(environment.directory, name), `#!/bin/sh\n${command}\n`, {
+      // bash: the command's `$'…'` words (bytes that are not printable) are not POSIX sh.
+      await writeFile(join(environment.directory, name), `#!/usr/bin/env bash\n${command}\n`, {
         mode: 0o755,
       });
       const why = fits ? 'clipboard not known to work here' : 'too long for the clipboard';
