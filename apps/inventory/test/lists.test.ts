@@ -122,12 +122,16 @@ describe('sorting', () => {
     expect(body.data[0].hostname).toBe('dev-24');
   });
 
-  it('rejects malformed keys and unknown fields with 400 naming them', async () => {
+  it('rejects malformed keys, unknown fields and a field given twice with 400 naming them', async () => {
     for (const [query, fragment] of [
       ['?sortby=vendor', 'vendor'],
       ['?sortby=vendor:up', 'vendor:up'],
       ['?sortby=colour:asc', 'colour'],
       ['?sortby=location_id:asc', 'location_id'],
+      // A field twice was a 500 (its sort column named twice in the statement).
+      ['?sortby=created_at:asc&sortby=created_at:desc', 'created_at'],
+      ['?status=active&sortby=vendor:asc&sortby=vendor:desc', 'vendor'],
+      ['?sortby=hostname:asc&sortby=vendor:asc&sortby=hostname:asc', 'hostname'],
     ] as const) {
       const { status, body } = await list(query);
       expect(status, query).toBe(400);

@@ -77,6 +77,7 @@ const SORT_KEY = /^([a-z_]+):(asc|desc)$/;
 /** `["hostname:asc", "created_at:desc"]` -> sort keys, or a 400 naming the bad one. */
 export function parseSortKeys(definition: ResourceDefinition, values: readonly string[]) {
   const allowed = sortableColumns(definition);
+  const seen = new Set<string>();
   return values.map((value): SortKey => {
     const match = SORT_KEY.exec(value);
     if (!match) {
@@ -88,6 +89,11 @@ export function parseSortKeys(definition: ResourceDefinition, values: readonly s
         `Invalid sortby field "${column}": sortable fields are ${allowed.join(', ')}`,
       );
     }
+    // A second key on the same field could never order anything the first had not.
+    if (seen.has(column)) {
+      throw badRequest(`Invalid sortby: "${column}" is given twice; sort by each field once`);
+    }
+    seen.add(column);
     return { column, direction: direction === 'desc' ? 'desc' : 'asc' };
   });
 }
