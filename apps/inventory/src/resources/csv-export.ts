@@ -78,7 +78,8 @@ const neutralised = (text: RawBuilder<unknown>) =>
  * one cell, a JSON column as PostgreSQL writes its JSON; a null stays null. `freeText` says
  * whether the text may hold any character (every text, tags and JSON included): such a cell is
  * one a spreadsheet could take for a formula, and one that may need quotes. The others (numbers,
- * ids, timestamps, booleans) are written with letters, digits and `-`, `:` and `.` alone.
+ * ids, timestamps, booleans, addresses) are written with letters, digits and `-`, `:`, `.` and `/`
+ * alone.
  */
 function cellText(
   definition: ResourceDefinition,
@@ -97,6 +98,10 @@ function cellText(
     case 'integer':
     case 'uuid':
       return { text: sql`${ref}::text`, freeText: false };
+    case 'ip':
+      // The type's own output, as the JSON answers have it: `::text` always adds the netmask
+      // (`10.0.0.1/32`), which an import then refuses.
+      return { text: sql`format('%s', ${ref})`, freeText: false };
     case 'boolean':
       return {
         text: sql`CASE WHEN ${ref} THEN 'true' WHEN NOT ${ref} THEN 'false' END`,
