@@ -99,6 +99,24 @@ describe('CSV export', () => {
       headers: { accept: 'application/json, text/csv' },
     });
     expect(json.headers['content-type']).toContain('application/json');
+    // Quality values decide (the order of the types in the text did: the first of these got
+    // CSV, the second JSON, and text/csvx CSV).
+    for (const [accept, type] of [
+      ['text/csv;q=0, application/json;q=0.5', 'application/json'],
+      ['application/json;q=0.1, text/csv', 'text/csv'],
+      ['text/csvx', 'application/json'],
+      ['text/csv, application/json', 'text/csv'],
+      ['text/html,application/xhtml+xml,*/*;q=0.8', 'application/json'],
+      ['*/*', 'application/json'],
+    ]) {
+      const answer = await ctx.as('viewer', {
+        method: 'GET',
+        url: '/vlans?limit=1',
+        headers: { accept },
+      });
+      expect(answer.headers['content-type'], accept).toContain(type);
+      expect(answer.headers.vary, accept).toBe('Accept');
+    }
     for (const url of ['/vlans?format=csv&page=2', '/vlans?format=xml']) {
       const response = await ctx.as('viewer', { method: 'GET', url });
       expect(response.statusCode, url).toBe(400);

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { copyOutOf, inlineParameters } from '@netops/store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import Negotiator from 'negotiator';
 import type { AnyDatabase } from '../db/schema.js';
 import type { ResourceDefinition } from './definition.js';
 import {
@@ -256,13 +257,19 @@ async function startedStream(chunks: AsyncIterable<Buffer | string>): Promise<Re
   return Readable.from(whole(), { objectMode: false });
 }
 
-/** Whether a list request asks for CSV: `?format=csv`, or an Accept preferring text/csv. */
+/** A list's answers, JSON first: what an Accept that takes any type, or both equally, gets. */
+const LIST_TYPES = ['application/json', 'text/csv'];
+
+/**
+ * Whether a list request asks for CSV: `?format=csv`, or an Accept that prefers text/csv by its
+ * quality values (`text/csv;q=0` refuses it; among equals, the order the client gave).
+ */
 export function wantsCsv(request: FastifyRequest, format: string | undefined): boolean {
   if (format !== undefined) return format === 'csv';
-  const accept = request.headers.accept ?? '';
-  if (!accept.includes('text/csv')) return false;
-  const json = accept.indexOf('application/json');
-  return json === -1 || accept.indexOf('text/csv') < json;
+  const accept = request.headers.accept;
+  // Most clients name no text type at all: no need to parse theirs.
+  if (accept === undefined || !accept.includes('text/')) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(LIST_TYPES) === 'text/csv';
 }
 
 export interface ExportRequest {

@@ -167,6 +167,8 @@ export async function sendListPage(
   query: ListQuery,
   fixedFilters: Row = {},
 ) {
+  // The same URL answers JSON or CSV by its Accept: a shared cache must key on it.
+  reply.header('vary', 'Accept');
   if (wantsCsv(request, query.format)) {
     // Every matching row: paging parameters do not apply to an export.
     if (query.cursor !== undefined || query.page !== undefined) {
