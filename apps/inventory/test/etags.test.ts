@@ -207,7 +207,16 @@ describe('If-Match', () => {
 
   it('malformed headers: 400 naming the header', async () => {
     const vlan = await newVlan(42);
-    for (const value of ['abc', '"unterminated', '"a" "b"', 'W/abc', ',', '"a",x']) {
+    // The last, over 4,096 characters, was answered with the validator's own wording.
+    for (const value of [
+      'abc',
+      '"unterminated',
+      '"a" "b"',
+      'W/abc',
+      ',',
+      '"a",x',
+      `"${'a'.repeat(4200)}"`,
+    ]) {
       const response = await ctx.as('admin', {
         method: 'PATCH',
         url: `/vlans/${vlan.id}`,
@@ -217,6 +226,9 @@ describe('If-Match', () => {
       expect(response.statusCode, value).toBe(400);
       expect(response.json().message).toMatch(/^Invalid If-Match header/);
     }
+    const long = await read(`/vlans/${vlan.id}`, { 'if-none-match': `"${'a'.repeat(4200)}"` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('Invalid If-None-Match header: longer than 4096 characters');
     expect((await read(`/vlans/${vlan.id}`, { 'if-none-match': 'nope' })).statusCode).toBe(400);
   });
 

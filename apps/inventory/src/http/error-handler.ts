@@ -29,13 +29,16 @@ export function validationMessage(context: string, issues: readonly ValidationIs
       ? 'Invalid IP address format'
       : `Invalid IP address format in ${CONTEXT_NAMES[context] ?? context} ${path}`;
   }
-  // A conditional header (If-Match, If-None-Match) that is no list of entity tags.
-  if (context === 'headers' && issue.keyword === 'pattern') {
+  // A conditional header (If-Match, If-None-Match) that is no list of entity tags, or too long
+  // to be one a client would send.
+  if (context === 'headers' && (issue.keyword === 'pattern' || issue.keyword === 'maxLength')) {
     const header = path.replace(
       /(^|-)([a-z])/g,
       (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
     );
-    return invalidConditionMessage(header);
+    return issue.keyword === 'pattern'
+      ? invalidConditionMessage(header)
+      : `Invalid ${header} header: longer than ${issue.params.limit} characters`;
   }
   // A query value outside its grammar (a sort key): the value, and what the grammar allows.
   if (context === 'querystring' && issue.keyword === 'pattern') {
