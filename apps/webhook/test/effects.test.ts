@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { CapturedRequest } from '../src/capture/record.js';
+import { type CapturedRequest, StoredRequest } from '../src/capture/record.js';
 import { toCurl } from '../src/export/curl.js';
+import { replay } from '../src/replay/replay.js';
 import { osc52 } from '../src/ui/clipboard.js';
 import { fromEditableText, toEditableText } from '../src/ui/edit.js';
 import { createEffects, type UiServices } from '../src/ui/effects.js';
@@ -187,6 +188,30 @@ describe('r and e: replay', () => {
       headers: [['Host', 'h']],
       body: Buffer.from('{"b"}'),
     });
+  });
+
+  it('a truncated request saved unchanged in the editor is not sent (its kept start went out)', async () => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const real = createEffects({
+      environment: { editor: 'true', clipboard: 'file', directory },
+      services: {
+        replay: async (record, request) =>
+          StoredRequest.from(
+            99,
+            await replay(record, { to: request.to ?? receiver.url, ...request }),
+          ),
+        curl: toCurl,
+        har: () => ({}) as never,
+      },
+      writeTerminal: () => {},
+      suspend: async (work) => work(),
+      now: () => new Date(),
+    });
+    const record = makeRecord({ body: Buffer.from('{"st'), size: 100, truncated: true });
+    const notice = await real.replay(record, receiver.url, true);
+    expect(notice.text).toContain('body truncated by --max-body when captured; not replayed');
+    expect(receiver.received).toEqual([]);
   });
 
   it('replays nothing when the editor fails', async () => {

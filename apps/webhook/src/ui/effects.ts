@@ -114,7 +114,9 @@ export function createEffects(context: EffectsContext): UiEffects {
       if (edit) {
         const edited = await context.suspend(() => editInEditor(environment.editor, original));
         if (!edited.ok) return { text: printable(edited.error), tone: 'bad' };
-        edits = edited.request;
+        // A body saved as it was is no edit: a truncated one stays unsent, as with `r`.
+        const { body, ...others } = edited.request;
+        edits = body.equals(record.body) ? others : edited.request;
       }
       const replayed = await services.replay(record, {
         ...(target === null ? {} : { to: target }),
