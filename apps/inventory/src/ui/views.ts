@@ -137,6 +137,9 @@ export function listChoices(column: UiColumn): string[] | undefined {
 export function formValue(column: UiColumn, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (column.kind === 'json') return JSON.stringify(value);
+  // As the form sends a list back (`a,b`, no spaces): its boxes are ticked from it, and an
+  // unchanged list compares equal to it and is not sent.
+  if (column.kind === 'list' && Array.isArray(value)) return value.map(String).join(',');
   return textOf(value);
 }
 

@@ -16,6 +16,7 @@ import {
   THROWAWAY_PASSWORD,
   testConfig,
 } from '../helpers.js';
+import { type Browser, csrfOf, post, signIn, visit } from './inject.js';
 
 /**
  * The web interface's sessions over HTTP (`inject`): a session lives only as long as its account
@@ -26,37 +27,6 @@ import {
 
 /** How long a change made through one instance may take to reach another (milliseconds in practice). */
 const PROPAGATION_MS = 5_000;
-
-interface Browser {
-  cookie: string;
-}
-
-async function signIn(app: FastifyInstance, username: string, password: string): Promise<Browser> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/ui/login',
-    payload: new URLSearchParams({ username, password, next: '/ui/' }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(response.statusCode, response.body).toBe(303);
-  const cookie = response.cookies.find((candidate) => candidate.name === 'inventory_ui');
-  expect(cookie?.value).toBeTruthy();
-  return { cookie: `inventory_ui=${cookie?.value}` };
-}
-
-const visit = (app: FastifyInstance, browser: Browser, url: string) =>
-  app.inject({ method: 'GET', url, headers: { cookie: browser.cookie } });
-
-/** A page's CSRF token, as its forms carry it. */
-const csrfOf = (page: string) => /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-
-const post = (app: FastifyInstance, browser: Browser, url: string, form: Record<string, string>) =>
-  app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(form).toString(),
-    headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-  });
 
 /** Whether a page answered as a page (200), or sent the browser to sign in. */
 async function pageState(app: FastifyInstance, browser: Browser, url = '/ui/devices') {
