@@ -44,10 +44,14 @@ export function readListState(resource: UiResource, query: Record<string, unknow
     }
   }
   if (resource.tagColumn) {
-    for (const tag of text(query.tags)
-      .split(/[\s,]+/)
-      .filter(Boolean))
-      filters.append('tags', tag);
+    // The filter form sends one field (`core, edge`); the list's own links repeat the parameter.
+    const given = Array.isArray(query.tags) ? query.tags : [query.tags];
+    for (const value of given) {
+      for (const tag of text(value)
+        .split(/[\s,]+/)
+        .filter(Boolean))
+        filters.append('tags', tag);
+    }
   }
   const q = text(query.q);
   if (q !== '') filters.set('q', q);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyDatabase } from '../../src/db/schema.js';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/webhooks/worker.js';
 import { startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
 import { type Browser, formAsShown, post, signIn, visit } from './inject.js';
@@ -64,5 +65,40 @@ describe('a record’s form', () => {
       events: ['created', 'updated', 'deleted'],
       resources: ['devices', 'vlans'],
     });
+  });
+});
+
+describe('a list’s links', () => {
+  const hrefs = (page: string, pattern: RegExp) =>
+    [...page.matchAll(/href="([^"]+)"/g)]
+      .map((match) => (match[1] ?? '').replaceAll('&amp;', '&'))
+      .filter((href) => pattern.test(href));
+  const total = (page: string) => /id="total-count">([^<]*)</.exec(page)?.[1];
+
+  it('keep a filter on several tags when paging, sorting and exporting (they dropped it)', async () => {
+    const db = ctx.store.db as AnyDatabase;
+    await db.deleteFrom('devices').execute();
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      hostname: `tagged-${String(i).padStart(2, '0')}`,
+      ip: `10.9.0.${i + 1}`,
+      vendor: 'Cisco',
+      status: 'active',
+      tags: i < 27 ? ['core', 'edge'] : ['core'],
+    }));
+    const created = await ctx.as('admin', { method: 'POST', url: '/devices', payload: rows });
+    expect(created.statusCode, created.body).toBe(201);
+    const first = await visit(ctx.app, admin, '/ui/devices?tags=core,+edge&limit=25');
+    expect(total(first.body)).toMatch(/^27 /);
+    const [next] = hrefs(first.body, /cursor=/);
+    const second = await visit(ctx.app, admin, next ?? 'no next link');
+    expect(second.statusCode).toBe(200);
+    expect(total(second.body)).toMatch(/^27 /);
+    expect(second.body).toContain('tagged-25');
+    const [sorted] = hrefs(first.body, /sortby=hostname/);
+    expect(total((await visit(ctx.app, admin, sorted ?? 'no sort link')).body)).toMatch(/^27 /);
+    const [exported] = hrefs(first.body, /export\.csv/);
+    const csv = await visit(ctx.app, admin, exported ?? 'no export link');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split(/\r?\n/)).toHaveLength(28);
   });
 });
