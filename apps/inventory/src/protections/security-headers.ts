@@ -69,6 +69,19 @@ export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, s
 }
 
 /**
+ * A route's headers from its `helmet` option: the API's, replaced one by one by the route's
+ * (helmet's option types forbid some pairs, such as xFrameOptions with its alias frameguard,
+ * which TypeScript cannot see in a spread); none with `false`.
+ */
+export function routeSecurityHeaders(
+  options: HelmetOptions | false,
+): Readonly<Record<string, string>> {
+  return options === false
+    ? {}
+    : helmetHeaders({ ...API_HELMET_OPTIONS, ...options } as HelmetOptions);
+}
+
+/**
  * Helmet's headers, set in onRequest so that errors carry them too: CSP (above), HSTS (one year,
  * subdomains; browsers ignore it over plain HTTP), X-Frame-Options DENY, nosniff,
  * Cross-Origin-Opener/Embedder/Resource-Policy (same-origin / require-corp / same-origin: CORS
@@ -80,11 +93,7 @@ export const securityHeaders: FastifyPluginAsync = fp(
     const apiHeaders = helmetHeaders(API_HELMET_OPTIONS);
     app.addHook('onRoute', (route) => {
       if (route.helmet === undefined) return;
-      // The route's options replace the API's one by one (helmet's option types forbid some pairs,
-      // such as xFrameOptions with its alias frameguard, which TypeScript cannot see in a spread).
-      const merged = { ...API_HELMET_OPTIONS, ...route.helmet } as HelmetOptions;
-      const own = route.helmet === false ? {} : helmetHeaders(merged);
-      route.config = { ...route.config, securityHeaders: own };
+      route.config = { ...route.config, securityHeaders: routeSecurityHeaders(route.helmet) };
     });
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(request.routeOptions.config.securityHeaders ?? apiHeaders);

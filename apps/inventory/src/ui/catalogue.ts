@@ -51,6 +51,8 @@ export interface UiResource {
   /** The field naming a record (hostname, name). */
   titleField: string | undefined;
   tagColumn: string | undefined;
+  /** Whether the resource declares fields a text search (`?q=`) looks in. */
+  searchable: boolean;
   /** Resources with a column referencing this one: a record's related objects. */
   referencedBy: readonly { resource: string; column: string }[];
   /** Created only by systems (events): no create, edit or import pages. */
@@ -153,6 +155,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
       .map((column) => column.name),
     titleField,
     tagColumn: columns.find((column) => column.kind === 'tags')?.name,
+    searchable: (definition.search?.length ?? 0) > 0,
     referencedBy: all.flatMap((other) =>
       Object.entries(other.columns)
         .filter(([, column]) => column.references === definition.name)

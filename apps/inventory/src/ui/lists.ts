@@ -54,7 +54,7 @@ export function readListState(resource: UiResource, query: Record<string, unknow
     }
   }
   const q = text(query.q);
-  if (q !== '') filters.set('q', q);
+  if (q !== '' && resource.searchable) filters.set('q', q);
   const sortby = text(query.sortby);
   const sortable = new Set(resource.columns.filter((c) => c.sortable).map((c) => c.name));
   const [sortColumn, direction] = sortby.split(':');

@@ -10,6 +10,7 @@ import type { UserCache } from '../auth/user-cache.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { matchingErrors } from '../http/validation.js';
+import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
@@ -214,9 +215,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       );
   });
 
-  // An address under /ui/ that is no page: a page saying so, not the API's JSON.
+  // An address under /ui/ that is no page: a page saying so, not the API's JSON, with the
+  // pages' own policy (the API's would refuse its style sheet and script).
+  const notFoundHeaders = routeSecurityHeaders(UI_HELMET);
   app.setNotFoundHandler(async (_request, reply) => {
-    reply.status(404).type(HTML).header('cache-control', 'no-store');
+    reply.status(404).type(HTML).header('cache-control', 'no-store').headers(notFoundHeaders);
     return page(
       {},
       'No such page',
@@ -571,7 +574,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const exportHref = `/ui/${resource.name}/export.csv?${exportParameters(state)}`;
       const filterForm = html`<details class="filters"${state.filters.size > 0 ? ' open' : ''}><summary>Filters</summary>
       <form method="get" action="/ui/${resource.name}" class="filter-form">
-        <div class="field"><label for="filter-q">Text</label><input id="filter-q" name="q" value="${state.filters.get('q') ?? ''}"></div>
+        ${resource.searchable ? html`<div class="field"><label for="filter-q">Text</label><input id="filter-q" name="q" value="${state.filters.get('q') ?? ''}"></div>` : ''}
         ${resource.tagColumn ? html`<div class="field"><label for="filter-tags">Tags (all of)</label><input id="filter-tags" name="tags" value="${state.filters.getAll('tags').join(', ')}"></div>` : ''}
         ${resource.columns
           .filter((column) => column.filterable && column.kind !== 'tags')

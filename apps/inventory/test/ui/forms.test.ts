@@ -101,4 +101,26 @@ describe('a list’s links', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.body.trim().split(/\r?\n/)).toHaveLength(28);
   });
+
+  it('offer a text search only where the list has one (the API refused it on events and the audit log)', async () => {
+    for (const url of ['/ui/audit-logs?q=admin', '/ui/events?q=x']) {
+      const page = await visit(ctx.app, admin, url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).not.toContain('Unknown query parameter');
+      expect(page.body, url).not.toContain('id="filter-q"');
+    }
+    const devices = await visit(ctx.app, admin, '/ui/devices?q=tagged-0');
+    expect(devices.body).toContain('id="filter-q"');
+    expect(total(devices.body)).toMatch(/^10 /);
+  });
+
+  it('a missing page carries the pages’ own policy, which lets its style sheet load (the API’s refused it)', async () => {
+    const missing = await visit(ctx.app, admin, '/ui/nonexistent/x/y');
+    expect(missing.statusCode).toBe(404);
+    const list = await visit(ctx.app, admin, '/ui/devices');
+    expect(missing.headers['content-security-policy']).toBe(
+      list.headers['content-security-policy'],
+    );
+    expect(missing.headers['content-security-policy']).toContain("style-src 'self'");
+  });
 });
