@@ -1,4 +1,4 @@
-import { formatAddress, type ServiceDefinition } from '@netops/service-runtime';
+import { formatAddress, type LogOutput, type ServiceDefinition } from '@netops/service-runtime';
 import {
   embeddedUpkeepNotes,
   migrate,
@@ -6,10 +6,45 @@ import {
   readServerUpkeepWarning,
   type Store,
 } from '@netops/store';
+import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { type AppConfig, CHAT_VARIABLES, loadConfig } from './config.js';
 import { type Database, MIGRATIONS } from './db/schema.js';
+
+/**
+ * A request URL as logged: the path, and each query parameter's name without its value. The
+ * OAuth redirect's return carries the provider's authorization code and the flow's state (whose
+ * credentialToken is half of a pending credential); no query parameter of this service is worth
+ * a secret in the log.
+ */
+export function loggedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const names = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=…` : pair));
+  return `${url.slice(0, mark)}?${names.join('&')}`;
+}
+
+/** The service's logger: Fastify's request fields, with the URL's query values left out. */
+export function chatLogger(level: string, stream: LogOutput['stream']) {
+  return {
+    level,
+    redact: ['req.headers["x-auth-token"]', 'req.headers.authorization'],
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: loggedUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+    stream,
+  };
+}
 
 /**
  * The chat login service as the platform's runService starts it (main.ts): its --help, its
@@ -57,11 +92,7 @@ export const chatService: ServiceDefinition<AppConfig> = {
       const app = await buildApp(config, {
         store,
         ...(redis ? { redis } : {}),
-        logger: {
-          level: config.logLevel,
-          redact: ['req.headers["x-auth-token"]', 'req.headers.authorization'],
-          stream: output.stream,
-        },
+        logger: chatLogger(config.logLevel, output.stream),
       });
       return {
         app,

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildApp } from '../src/app.js';
 import { encodeOAuthState, type OAuthState } from '../src/auth/oauth-state.js';
 import { totpFor } from '../src/auth/totp.js';
+import { chatLogger } from '../src/service.js';
 import { accounts } from './support/accounts.js';
 import type { WebFlowProvider } from './support/fake-provider.js';
-import { Harness, login, SITE_URL } from './support/harness.js';
+import { Harness, login, SITE_URL, testConfig } from './support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -107,6 +109,28 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       expect(again.json()).toMatchObject({ status: 'error', error: 'invalid-credentials' });
     });
   }
+
+  it('logs no query value: the provider’s code and the flow’s state stay out of the log', async () => {
+    const lines: string[] = [];
+    const app = await buildApp(testConfig(h.fake.url), {
+      store: h.store,
+      logger: chatLogger('info', { write: (line: string) => lines.push(line) > 0 }),
+    });
+    onTestFinished(() => app.close());
+    signInAt('github');
+    const credentialToken = newToken();
+    const { callback, result } = await runFlow(app, 'github', { credentialToken });
+    expect(result.statusCode, result.body).toBe(200);
+    const code = new URL(callback, SITE_URL).searchParams.get('code') ?? '';
+    expect(code.length).toBeGreaterThan(8);
+    const log = lines.join('');
+    expect(log).toContain('"url":"/_oauth/github?');
+    expect(log).not.toContain(code);
+    expect(log).not.toContain(credentialToken);
+    expect(log).not.toContain(
+      encodeURIComponent(encodeOAuthState({ credentialToken })).slice(0, 40),
+    );
+  });
 
   it('a flow the client started itself (no PKCE) completes; the exchange sends the client secret', async () => {
     const app = await h.app();
