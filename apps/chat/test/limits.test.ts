@@ -30,6 +30,14 @@ describe('rate limit per client IP (LOGIN_RATE_LIMIT)', () => {
     for (let i = 0; i < 5; i++) {
       expect((await login(app, { serviceName: 'x' }, '10.0.0.3')).statusCode).toBe(400);
     }
+    // Well-formed JSON without the credential its service takes (it was counted: 429 from the
+    // third on, and the valid login after it refused too).
+    for (let i = 0; i < 5; i++) {
+      const { accessToken: _none, ...withoutToken } = loginBody('github', 'unused');
+      const missing = await login(app, withoutToken, '10.0.0.3');
+      expect(missing.statusCode).toBe(400);
+      expect(missing.body).toContain('accessToken: required');
+    }
     const body = { ...loginBody('facebook', ''), ...accounts.facebook(h.fake) };
     expect((await login(app, body, '10.0.0.3')).statusCode).toBe(200);
   });

@@ -114,7 +114,7 @@ const passwordLoginUnavailable = (services: readonly string[]) =>
  * other as a provider login: one schema per shape, so a mistake is described against the shape
  * the client meant ("expiresIn: must be integer", not "does not match any of three shapes").
  */
-const loginValidator = (services: readonly string[]) => () => {
+const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () => {
   const compile = (schema: unknown) =>
     TypeBoxValidatorCompiler({ schema, httpPart: 'body' } as never);
   const asResume = compile(ResumeBody);
@@ -125,9 +125,23 @@ const loginValidator = (services: readonly string[]) => () => {
     if ('resume' in body) return asResume(body);
     if ('oauth' in body) return asOAuth(body);
     if (!('serviceName' in body) && PASSWORD_KEYS.some((key) => key in body)) {
-      return { error: passwordLoginUnavailable(services) };
+      return { error: passwordLoginUnavailable([...services.keys()]) };
     }
-    return asLogin(body);
+    const checked = asLogin(body);
+    // Which credential the service takes is part of the shape: a body without it is refused
+    // here, before the rate limit counts it (malformed requests are cheap and not counted).
+    const service = services.get((body as { serviceName?: unknown }).serviceName as string);
+    const valid =
+      checked === true ||
+      (typeof checked === 'object' && (checked as { error?: unknown }).error === undefined);
+    if (valid && service) {
+      try {
+        pickCredentials(service, body as Static<typeof LoginBody>);
+      } catch (error) {
+        return { error };
+      }
+    }
+    return checked;
   };
 };
 
@@ -290,7 +304,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     '/api/v1/login',
     {
       schema: { body: Body, response: { 200: LoginResponse } },
-      validatorCompiler: loginValidator([...services.keys()]) as () => (body: unknown) => never,
+      validatorCompiler: loginValidator(services) as () => (body: unknown) => never,
       config: {
         auth: 'public',
         rateLimit: { max: config.loginRateLimit, timeWindow: 60_000, hook: 'preHandler' },
