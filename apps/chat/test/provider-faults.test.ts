@@ -47,6 +47,27 @@ describe('a provider that misbehaves', () => {
     },
   );
 
+  it('a profile holding NUL characters: the name is kept without them, a login holding one is 502 (both were 500)', async () => {
+    const app = await h.app();
+    const credentials = {
+      ...loginBody('github', ''),
+      ...accounts.github(h.fake, 9001, 'nul-name'),
+    };
+    const account = h.fake.github.get(credentials.accessToken);
+    if (!account) throw new Error('no fake account');
+    account.user.name = 'Mallory\u0000X';
+    const named = await login(app, credentials);
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json().data.me.name).toBe('MalloryX');
+    const other = {
+      ...loginBody('github', ''),
+      ...accounts.github(h.fake, 9002, 'nul\u0000login'),
+    };
+    const refused = await login(app, other);
+    expect(refused.statusCode, refused.body).toBe(502);
+    expect(refused.json()).toMatchObject({ status: 'error', error: 'provider-unavailable' });
+  });
+
   it('a provider nobody listens on -> 502 provider-unavailable', async () => {
     const port = await new Promise<number>((resolve) => {
       const server = createServer();

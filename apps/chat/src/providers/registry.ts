@@ -1,11 +1,19 @@
 import type { TObject } from 'typebox';
+import { providerUnavailable } from '../errors.js';
 import { apple } from './apple.js';
 import { facebook } from './facebook.js';
 import { github } from './github.js';
 import type { ProviderHttp } from './http.js';
 import { oidc } from './oidc.js';
 import { twitter } from './twitter.js';
-import type { IdentityProvider, ProviderSettings, ProviderType, ServiceOf } from './types.js';
+import type {
+  IdentityProvider,
+  NormalisedIdentity,
+  ProviderSettings,
+  ProviderType,
+  ServiceOf,
+  UserCredentials,
+} from './types.js';
 
 /**
  * Every provider type, by the `type` a service entry names. Adding a provider type is one module
@@ -66,4 +74,30 @@ export function buildRegistry(
       ];
     }),
   );
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters removed from a name
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * Who the credentials belong to, as the service can keep it. PostgreSQL refuses a NUL character
+ * in text, and most providers let anyone put one in their profile: the display name is kept
+ * without control characters (a line break or an escape has no place in it either), and an id,
+ * handle, email or picture URL holding a NUL is an answer no account can be made from (502).
+ */
+export async function verifiedIdentity(
+  service: ConfiguredService,
+  credentials: UserCredentials,
+  signal: AbortSignal,
+): Promise<NormalisedIdentity> {
+  const identity = await service.provider.verify(credentials, signal);
+  for (const field of ['id', 'username', 'email', 'avatarUrl'] as const) {
+    if (identity[field]?.includes('\u0000')) {
+      throw providerUnavailable(
+        `The identity provider "${service.name}" answered a ${field} holding a NUL character`,
+      );
+    }
+  }
+  const name = identity.name?.replace(CONTROL_CHARACTERS, '');
+  return { ...identity, name: name === '' ? undefined : name };
 }

@@ -20,7 +20,7 @@ import {
   providerTimeout,
   unknownService,
 } from '../errors.js';
-import type { ConfiguredService } from '../providers/registry.js';
+import { type ConfiguredService, verifiedIdentity } from '../providers/registry.js';
 import type { NormalisedIdentity } from '../providers/types.js';
 import { Me, toMe } from '../users/profile.js';
 
@@ -340,7 +340,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
             `The application credentials do not match the service "${service.name}"`,
           );
         }
-        const identity = await service.provider.verify(credentials, deadline);
+        const identity = await verifiedIdentity(service, credentials, deadline);
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
         const result = await signIn(request, identity, lifetime, async () => {
           const use = identity.oneTimeUse;

@@ -8,7 +8,7 @@ import type { RouteOptions } from '../context.js';
 import { hashToken } from '../db/sessions.js';
 import type { PendingCredentials } from '../db/single-use.js';
 import { ChatError, invalidRequest, notFound } from '../errors.js';
-import type { ConfiguredService } from '../providers/registry.js';
+import { type ConfiguredService, verifiedIdentity } from '../providers/registry.js';
 import {
   RESULT_PAGE_HEADERS,
   RESULT_SCRIPT_PATH,
@@ -253,7 +253,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           },
           signal,
         );
-        const identity = await service.provider.verify(credentials, signal);
+        const identity = await verifiedIdentity(service, credentials, signal);
         const secret = randomBytes(32).toString('base64url');
         await pendingCredentials.complete(
           state.credentialToken,
