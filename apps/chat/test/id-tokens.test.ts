@@ -236,6 +236,20 @@ describe('ID tokens', () => {
     expect((await login(service, appleLogin(token))).statusCode).toBe(200);
   });
 
+  it('a JWKS holding a key that cannot be read is a 502, not kept (it was a 401 "malformed" for an hour)', async () => {
+    const service = await app();
+    const key = h.fake.signingKeys[0];
+    if (!key) throw new Error('no signing key');
+    const published = key.publicJwk;
+    key.publicJwk = { ...published, n: 'AA' };
+    const token = await h.fake.signIdToken('apple', { sub: 'unreadable' });
+    const failed = await login(service, appleLogin(token));
+    expect(failed.statusCode, failed.body).toBe(502);
+    expect(failed.json().error).toBe('provider-unavailable');
+    key.publicJwk = published;
+    expect((await login(service, appleLogin(token))).statusCode).toBe(200);
+  });
+
   it('says which credential is missing or not taken (400)', async () => {
     const service = await app();
     const token = await h.fake.signIdToken('apple', { sub: 's' });

@@ -96,6 +96,17 @@ export class RemoteKeySet {
     return this.#fetch(signal);
   }
 
+  /**
+   * Drops the kept keys after one of them could not be used (jose reads a key only when a token
+   * names it), so the next login fetches them again; at most once per refetch cooldown, as a token
+   * naming a broken key could be sent again and again.
+   */
+  forget(): void {
+    if (this.clock() - this.#lastRefetch < JWKS_REFETCH_COOLDOWN_MS) return;
+    this.#lastRefetch = this.clock();
+    this.#keys = undefined;
+  }
+
   /** One fetch at a time; concurrent logins wait for the same one. A failure is not cached. */
   #fetch(signal: AbortSignal): Promise<JWTVerifyGetKey> {
     if (this.#pending) return this.#pending;
@@ -175,6 +186,14 @@ export async function verifyIdToken(
       verified = await jwtVerify(token, await refetch, options);
     }
   } catch (error) {
+    // Not jose's refusal of the token but WebCrypto's of a published key (a modulus of one byte):
+    // the provider's keys are at fault, not the client's token.
+    if (!(error instanceof errors.JOSEError) && !(error instanceof ChatError)) {
+      keys.forget();
+      throw providerUnavailable(
+        `The identity provider "${service}" publishes a key that cannot be used`,
+      );
+    }
     throw idTokenError(service, error);
   }
   const payload = verified.payload;
