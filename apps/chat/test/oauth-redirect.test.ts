@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import { buildApp } from '../src/app.js';
 import { encodeOAuthState, type OAuthState } from '../src/auth/oauth-state.js';
 import { totpFor } from '../src/auth/totp.js';
+import { purgeExpired } from '../src/db/single-use.js';
 import { chatLogger } from '../src/service.js';
 import { accounts } from './support/accounts.js';
 import type { WebFlowProvider } from './support/fake-provider.js';
@@ -303,6 +304,29 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       headers: { 'x-2fa-code': code() },
     });
     expect(withCode.statusCode, withCode.body).toBe(200);
+  });
+
+  it('a flow past its time, or returned to already, stays refused after the expired rows are purged (it started afresh)', async () => {
+    const app = await h.app();
+    signInAt('github');
+    h.fake.requirePkce = false; // a provider that does not insist: the service alone refuses
+    const late = newToken();
+    const start = await app.inject({
+      url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: late }))}`,
+    });
+    const lateCallback = await atProvider(start.headers.location as string);
+    const used = newToken();
+    const { callback: usedCallback, result } = await runFlow(app, 'github', {
+      credentialToken: used,
+    });
+    expect(result.statusCode).toBe(200);
+    h.advance(2 * 3600); // past OAUTH_FLOW_TTL and the credential's time
+    await purgeExpired(h.store.db, new Date(h.clock));
+    for (const callback of [lateCallback, usedCallback]) {
+      const again = await app.inject({ url: callback });
+      expect(again.statusCode, callback).toBe(400);
+      expect(again.body).toContain('already completed, or has expired');
+    }
   });
 
   it('the result scripts are served as files; an unknown service has no flow', async () => {

@@ -146,11 +146,40 @@ function revive(stored: unknown): NormalisedIdentity {
   return { ...identity, oneTimeUse: undefined };
 }
 
-/** Deletes the expired rows of both tables; returns how many went. */
+/**
+ * How long a redirect flow's row outlives its expiry. Until it goes, its credentialToken cannot be
+ * returned to again: without the row, a late or replayed return would be taken for a flow the
+ * client started itself. Past it, the provider's authorization code in that return has long
+ * expired (OAuth 2.0 advises ten minutes at most), so the provider refuses the replay.
+ */
+export const FLOW_TOMBSTONE_MS = 24 * 3600 * 1000;
+
+/**
+ * Deletes the expired rows of both tables; returns how many went. Redirect flows go a day after
+ * their expiry (FLOW_TOMBSTONE_MS), used ID tokens at theirs (past it, the token is refused as
+ * too old anyway).
+ */
 export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
+  const flowsBefore = new Date(now.getTime() - FLOW_TOMBSTONE_MS);
+  // An expired flow keeps only its token: no verifier, secret or identity waits a day for nothing.
+  await db
+    .updateTable('oauth_pending_credentials')
+    .set({ code_verifier: null, secret_hash: null, identity: null })
+    .where('expires_at', '<=', now)
+    .where((row) =>
+      row.or([
+        row('code_verifier', 'is not', null),
+        row('secret_hash', 'is not', null),
+        row('identity', 'is not', null),
+      ]),
+    )
+    .execute();
   const [tokens, pending] = await Promise.all([
     db.deleteFrom('used_id_tokens').where('expires_at', '<=', now).executeTakeFirst(),
-    db.deleteFrom('oauth_pending_credentials').where('expires_at', '<=', now).executeTakeFirst(),
+    db
+      .deleteFrom('oauth_pending_credentials')
+      .where('expires_at', '<=', flowsBefore)
+      .executeTakeFirst(),
   ]);
   return Number(tokens.numDeletedRows) + Number(pending.numDeletedRows);
 }
