@@ -17,6 +17,7 @@ const key = {
   events: (id: string) => `${PREFIX}events:${id}`,
   bytes: (id: string) => `${PREFIX}bytes:${id}`,
   trimmed: (id: string) => `${PREFIX}trimmed:${id}`,
+  last: (id: string) => `${PREFIX}last:${id}`,
   listeners: (id: string) => `${PREFIX}listeners:${id}`,
   wake: (id: string) => `${PREFIX}wake:${id}`,
   answer: (id: string, event: string) => `${PREFIX}answer:${id}:${event}`,
@@ -28,12 +29,21 @@ const LISTENER_REFRESH_MS = 10_000;
 
 /**
  * Appends to the channel's stream and trims it by count, bytes and age in one step, so relays
- * appending at once never overshoot; wakes every relay's listeners of that channel.
- * KEYS: channel, events, bytes, trimmed, wake. ARGV: data, bytes, max events, max bytes, oldest ms, age ms.
+ * appending at once never overshoot; wakes every relay's listeners of that channel. The stream
+ * expires once its newest event is past the age bound; `trimmed` (the newest event dropped) and
+ * `last` (the newest appended) stay with the channel, so a listener behind an expired stream is
+ * still told it missed events.
+ * KEYS: channel, events, bytes, trimmed, wake, last. ARGV: data, bytes, max events, max bytes,
+ * oldest ms, age ms.
  */
 const APPEND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  local last = redis.call('GET', KEYS[6])
+  if last then redis.call('SET', KEYS[4], last) end
+end
 local id = redis.call('XADD', KEYS[2], '*', 'd', ARGV[1], 'b', ARGV[2])
+redis.call('SET', KEYS[6], id)
 local total = redis.call('INCRBY', KEYS[3], ARGV[2])
 local count = redis.call('XLEN', KEYS[2])
 local maxEvents = tonumber(ARGV[3])
@@ -53,7 +63,6 @@ while count > 1 do
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[6])
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
-redis.call('PEXPIRE', KEYS[4], ARGV[6])
 redis.call('PUBLISH', KEYS[5], id)
 return id
 `;
@@ -150,6 +159,7 @@ export class RedisRelayStore implements RelayStore {
       key.events(id),
       key.bytes(id),
       key.trimmed(id),
+      key.last(id),
       key.listeners(id),
     );
     await this.redis.publish(key.wake(id), 'deleted');
@@ -159,12 +169,13 @@ export class RedisRelayStore implements RelayStore {
   async append(id: string, data: string, now: number): Promise<AppendResult> {
     const appended = (await this.redis.eval(
       APPEND,
-      5,
+      6,
       key.channel(id),
       key.events(id),
       key.bytes(id),
       key.trimmed(id),
       key.wake(id),
+      key.last(id),
       data,
       eventBytes(data),
       this.bounds.events,
@@ -181,18 +192,34 @@ export class RedisRelayStore implements RelayStore {
     limit: number,
     now: number,
   ): Promise<ReadResult> {
-    const [entries, trimmed] = await Promise.all([
-      this.redis.xrange(key.events(id), after ? `(${after}` : '-', '+', 'COUNT', limit),
+    // Events past the age bound stay in the stream until the next append trims them, or go with
+    // it when it expires: the read starts after them, and a listener behind them is told it
+    // missed them, as the memory store tells it.
+    const oldest = `${Math.max(0, now - this.bounds.ageMs)}-0`;
+    const behind = after !== null && compareIds(after, oldest) < 0;
+    const [entries, trimmed, last, agedOut] = await Promise.all([
+      this.redis.xrange(
+        key.events(id),
+        after && !behind ? `(${after}` : oldest,
+        '+',
+        'COUNT',
+        limit,
+      ),
       after ? this.redis.get(key.trimmed(id)) : Promise.resolve(null),
+      after ? this.redis.get(key.last(id)) : Promise.resolve(null),
+      behind ? this.redis.xrange(key.events(id), `(${after}`, `(${oldest}`, 'COUNT', 1) : [],
     ]);
-    const oldest = now - this.bounds.ageMs;
-    const events: StoredEvent[] = [];
-    for (const [eventId, fields] of entries) {
-      const at = Number(eventId.split('-')[0]);
-      if (at < oldest) continue;
-      events.push({ id: eventId, at, data: fields[1] ?? '' });
-    }
-    const missed = after !== null && trimmed !== null && compareIds(after, trimmed) < 0;
+    const events: StoredEvent[] = entries.map(([eventId, fields]) => ({
+      id: eventId,
+      at: Number(eventId.split('-')[0]),
+      data: fields[1] ?? '',
+    }));
+    const missed =
+      after !== null &&
+      (agedOut.length > 0 ||
+        (trimmed !== null && compareIds(after, trimmed) < 0) ||
+        // Nothing held after it, yet something was appended after it: aged out or expired.
+        (events.length === 0 && last !== null && compareIds(after, last) < 0));
     return { events, missed };
   }
 
