@@ -6,7 +6,8 @@ import { RedisRelayStore } from '../src/relay/redis-store.js';
 import { type BufferBounds, MemoryRelayStore, type RelayStore } from '../src/relay/store.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
-const AGE_MS = 300;
+// Long enough that the reads before the wait come well within it on a busy machine.
+const AGE_MS = 1000;
 const bounds: BufferBounds = { events: 100, bytes: 1 << 20, ageMs: AGE_MS };
 
 const stores: [string, () => Promise<RelayStore>][] = [
@@ -39,10 +40,12 @@ describe.each(stores)('the relay buffer in %s', (_name, open) => {
     const current = await store.readAfter(id, ids[0] ?? null, 64, Date.now());
     expect(current).toEqual({ events: expect.any(Array), missed: false });
     expect(current.events.map((event) => event.data)).toEqual(['two', 'three']);
-    await new Promise((resolve) => setTimeout(resolve, AGE_MS + 100));
+    await new Promise((resolve) => setTimeout(resolve, AGE_MS + 200));
+    // Missed, and where to go on from: the newest event gone, as the read saw it.
     expect(await store.readAfter(id, ids[0] ?? null, 64, Date.now())).toEqual({
       events: [],
       missed: true,
+      resumeAfter: ids[2],
     });
     // Caught up with the last one, nothing was missed.
     expect(await store.readAfter(id, ids[2] ?? null, 64, Date.now())).toEqual({

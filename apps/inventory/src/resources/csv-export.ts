@@ -267,8 +267,8 @@ const LIST_TYPES = ['application/json', 'text/csv'];
 export function wantsCsv(request: FastifyRequest, format: string | undefined): boolean {
   if (format !== undefined) return format === 'csv';
   const accept = request.headers.accept;
-  // Most clients name no text type at all: no need to parse theirs.
-  if (accept === undefined || !accept.includes('text/')) return false;
+  // What most clients send needs no parsing.
+  if (accept === undefined || accept === '*/*' || accept === 'application/json') return false;
   return new Negotiator({ headers: { accept } }).mediaType(LIST_TYPES) === 'text/csv';
 }
 

@@ -167,8 +167,10 @@ export async function sendListPage(
   query: ListQuery,
   fixedFilters: Row = {},
 ) {
-  // The same URL answers JSON or CSV by its Accept: a shared cache must key on it.
-  reply.header('vary', 'Accept');
+  // The same URL answers JSON or CSV by its Accept: a shared cache must key on it, as on the
+  // Origin CORS may have named already.
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept` : 'Accept');
   if (wantsCsv(request, query.format)) {
     // Every matching row: paging parameters do not apply to an export.
     if (query.cursor !== undefined || query.page !== undefined) {

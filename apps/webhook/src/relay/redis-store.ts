@@ -67,6 +67,21 @@ redis.call('PUBLISH', KEYS[5], id)
 return id
 `;
 
+/**
+ * Reads a channel's events with what they are compared with, at one instant.
+ * KEYS: events, trimmed, last. ARGV: start, count, aged-out start ('' when the reader is not
+ * behind the age bound), aged-out end. Returns the entries, trimmed, last, and 1 when an event
+ * between the reader and the age bound is still in the stream.
+ */
+const READ = `
+local entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
+local aged = 0
+if ARGV[3] ~= '' then
+  aged = #redis.call('XRANGE', KEYS[1], ARGV[3], ARGV[4], 'COUNT', 1)
+end
+return {entries, redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3]), aged}
+`;
+
 /** KEYS: channels set, channel. ARGV: max channels, channel JSON. */
 const CREATE = `
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
@@ -194,21 +209,21 @@ export class RedisRelayStore implements RelayStore {
   ): Promise<ReadResult> {
     // Events past the age bound stay in the stream until the next append trims them, or go with
     // it when it expires: the read starts after them, and a listener behind them is told it
-    // missed them, as the memory store tells it.
+    // missed them, as the memory store tells it. One script, so that another relay's append
+    // cannot fall between the read and what it is compared with.
     const oldest = `${Math.max(0, now - this.bounds.ageMs)}-0`;
     const behind = after !== null && compareIds(after, oldest) < 0;
-    const [entries, trimmed, last, agedOut] = await Promise.all([
-      this.redis.xrange(
-        key.events(id),
-        after && !behind ? `(${after}` : oldest,
-        '+',
-        'COUNT',
-        limit,
-      ),
-      after ? this.redis.get(key.trimmed(id)) : Promise.resolve(null),
-      after ? this.redis.get(key.last(id)) : Promise.resolve(null),
-      behind ? this.redis.xrange(key.events(id), `(${after}`, `(${oldest}`, 'COUNT', 1) : [],
-    ]);
+    const [entries, trimmed, last, agedOut] = (await this.redis.eval(
+      READ,
+      3,
+      key.events(id),
+      key.trimmed(id),
+      key.last(id),
+      after && !behind ? `(${after}` : oldest,
+      limit,
+      behind ? `(${after}` : '',
+      `(${oldest}`,
+    )) as [[string, string[]][], string | null, string | null, number];
     const events: StoredEvent[] = entries.map(([eventId, fields]) => ({
       id: eventId,
       at: Number(eventId.split('-')[0]),
@@ -216,10 +231,13 @@ export class RedisRelayStore implements RelayStore {
     }));
     const missed =
       after !== null &&
-      (agedOut.length > 0 ||
+      (agedOut > 0 ||
         (trimmed !== null && compareIds(after, trimmed) < 0) ||
         // Nothing held after it, yet something was appended after it: aged out or expired.
         (events.length === 0 && last !== null && compareIds(after, last) < 0));
+    // Nothing returned: every event up to `last` is gone, and later ones come after it.
+    if (missed && events.length === 0 && last !== null)
+      return { events, missed, resumeAfter: last };
     return { events, missed };
   }
 

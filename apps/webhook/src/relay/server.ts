@@ -396,7 +396,7 @@ export async function buildRelay(
           );
           return end('revoked', 'the listen token was rotated');
         }
-        const { events, missed } = await store.readAfter(
+        const { events, missed, resumeAfter } = await store.readAfter(
           channel.id,
           cursor,
           READ_BATCH,
@@ -405,7 +405,7 @@ export async function buildRelay(
         if (missed && cursor !== null) {
           const gap: GapWire = { after: cursor, resumedAt: events[0]?.id ?? null };
           res.write(`event: gap\ndata: ${JSON.stringify(gap)}\n\n`);
-          if (events.length === 0) cursor = await store.lastId(channel.id);
+          if (events.length === 0) cursor = resumeAfter ?? cursor;
         }
         for (const event of events) {
           if (closed) return;

@@ -41,6 +41,12 @@ export interface ReadResult {
   readonly events: readonly StoredEvent[];
   /** Events after `after` were trimmed before the listener could read them. */
   readonly missed: boolean;
+  /**
+   * With `missed` and no events: the id to read after next time, the newest event gone as this
+   * read saw it. Events appended after the read are after it (asking for the newest id apart
+   * from the read would skip one appended in between).
+   */
+  readonly resumeAfter?: string;
 }
 
 /**
@@ -189,7 +195,10 @@ export class MemoryRelayStore implements RelayStore {
     // Ids are consecutive: the first event after `afterSeq` is at a known index.
     const first = entry.events[0] ? Number(entry.events[0].id) : entry.nextSeq;
     const start = Math.max(0, afterSeq + 1 - first);
-    return { events: entry.events.slice(start, start + limit), missed };
+    const events = entry.events.slice(start, start + limit);
+    return missed && events.length === 0
+      ? { events, missed, resumeAfter: String(entry.nextSeq - 1) }
+      : { events, missed };
   }
 
   async lastId(id: string) {
