@@ -1057,6 +1057,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       editableColumns(resource).map((column) => [column.name, formValue(column, row[column.name])]),
     );
 
+  /** Whether two form values say the same: a list's in any order (its boxes post in theirs). */
+  const sameFormValue = (column: UiColumn, a: string | undefined, b: string | undefined) => {
+    if (column.kind !== 'list') return a === b;
+    const members = (value: string | undefined) =>
+      (value ?? '').split(',').filter(Boolean).sort().join(',');
+    return members(a) === members(b);
+  };
+
   const formValues = (resource: UiResource, body: Form) =>
     Object.fromEntries(
       editableColumns(resource).map((column) => [
@@ -1159,7 +1167,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       // Only what the user changed is sent (PATCH), guarded by the ETag of the version they read.
       const payload: Row = {};
       for (const column of editableColumns(resource)) {
-        if (column.secret ? values[column.name] === '' : values[column.name] === base[column.name])
+        if (
+          column.secret
+            ? values[column.name] === ''
+            : sameFormValue(column, values[column.name], base[column.name])
+        )
           continue;
         payload[column.name] = parseFormValue(
           column,
@@ -1184,17 +1196,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
         const now = recordValues(resource, current.body);
         const changed = editableColumns(resource).filter(
-          (column) => now[column.name] !== base[column.name],
+          (column) => !sameFormValue(column, now[column.name], base[column.name]),
         );
         const formError = html`<p><strong>Someone else changed this ${resource.names.singular} while you were editing it.</strong> Nothing was saved.</p>
         <table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the form</th><th scope="col">Now</th><th scope="col">Your value</th></tr></thead>
-        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td>${shownValue(base[column.name], 'del')}</td><td>${shownValue(now[column.name], 'ins')}</td><td>${values[column.name] === base[column.name] ? html`<span class="muted">not changed by you</span>` : shownValue(values[column.name])}</td></tr>`)}</tbody></table>
+        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td>${shownValue(base[column.name], 'del')}</td><td>${shownValue(now[column.name], 'ins')}</td><td>${sameFormValue(column, values[column.name], base[column.name]) ? html`<span class="muted">not changed by you</span>` : shownValue(values[column.name])}</td></tr>`)}</tbody></table>
         <p>The form now holds the current version with your own changes on top. Press Save to
         overwrite with your values, or <a href="/ui/${resource.name}/${id}/edit">reload the current version</a> and lose your changes.</p>`;
         // The user's own edits stay; every field they did not touch takes the current value.
         const mine = Object.fromEntries(
           editableColumns(resource)
-            .filter((column) => values[column.name] !== base[column.name])
+            .filter((column) => !sameFormValue(column, values[column.name], base[column.name]))
             .map((column) => [column.name, values[column.name] ?? '']),
         );
         return editPage(signed, resource, id, {

@@ -68,6 +68,33 @@ describe('a record’s form', () => {
   });
 });
 
+describe('a record’s form, its lists in another order', () => {
+  it('saving another field sends no list that only the boxes’ order tells apart', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/webhooks',
+      payload: {
+        name: 'reordered',
+        url: 'http://127.0.0.1:9/hook',
+        secret: `whsec_${Buffer.alloc(32, 8).toString('base64')}`,
+        events: ['deleted', 'created'],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    const edit = await visit(ctx.app, admin, `/ui/webhooks/${id}/edit`);
+    const form = formAsShown(edit.body, `/ui/webhooks/${id}/edit`);
+    expect(form.getAll('events')).toEqual(['created', 'deleted']); // the boxes' order
+    form.set('name', 'reordered-renamed');
+    expect((await post(ctx.app, admin, `/ui/webhooks/${id}/edit`, form)).statusCode).toBe(303);
+    const after = await ctx.as('admin', { method: 'GET', url: `/webhooks/${id}` });
+    expect(after.json()).toMatchObject({
+      name: 'reordered-renamed',
+      events: ['deleted', 'created'],
+    });
+  });
+});
+
 describe('a list’s links', () => {
   const hrefs = (page: string, pattern: RegExp) =>
     [...page.matchAll(/href="([^"]+)"/g)]
