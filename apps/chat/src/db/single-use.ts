@@ -150,18 +150,19 @@ function revive(stored: unknown): NormalisedIdentity {
  * How long a redirect flow's row outlives its expiry. Until it goes, its credentialToken cannot be
  * returned to again: without the row, a late or replayed return would be taken for a flow the
  * client started itself. Past it, the provider's authorization code in that return has long
- * expired (OAuth 2.0 advises ten minutes at most), so the provider refuses the replay.
+ * expired (OAuth 2.0 advises ten minutes at most), so the provider refuses the replay. Anyone can
+ * start flows (within LOGIN_RATE_LIMIT): an hour keeps what they leave behind small.
  */
-export const FLOW_TOMBSTONE_MS = 24 * 3600 * 1000;
+export const FLOW_TOMBSTONE_MS = 3600 * 1000;
 
 /**
- * Deletes the expired rows of both tables; returns how many went. Redirect flows go a day after
- * their expiry (FLOW_TOMBSTONE_MS), used ID tokens at theirs (past it, the token is refused as
+ * Deletes the expired rows of both tables; returns how many went. Redirect flows go an hour
+ * after their expiry (FLOW_TOMBSTONE_MS), used ID tokens at theirs (past it, the token is refused as
  * too old anyway).
  */
 export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
   const flowsBefore = new Date(now.getTime() - FLOW_TOMBSTONE_MS);
-  // An expired flow keeps only its token: no verifier, secret or identity waits a day for nothing.
+  // An expired flow keeps only its token: no verifier, secret or identity waits for nothing.
   await db
     .updateTable('oauth_pending_credentials')
     .set({ code_verifier: null, secret_hash: null, identity: null })
