@@ -202,8 +202,8 @@ export function decodePath(rawPath: string): string {
  */
 export const PLAIN_AUTHORITY = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** Splits a request target into its decoded path and its query pairs. */
-export function splitTarget(target: string): { path: string; query: HeaderPairs } {
+/** A request target's path (still encoded) and the query text after its `?`. */
+function targetParts(target: string): { rawPath: string; search: string } {
   // An absolute-form target (`GET http://host/path`, as sent to proxies) still has a path.
   let rest = target;
   if (!rest.startsWith('/') && /^[a-z][a-z0-9+.-]*:\/\//i.test(rest)) {
@@ -212,8 +212,19 @@ export function splitTarget(target: string): { path: string; query: HeaderPairs 
     rest = slash === -1 ? '/' : rest.slice(slash);
   }
   const mark = rest.indexOf('?');
-  const rawPath = mark === -1 ? rest : rest.slice(0, mark);
-  const search = mark === -1 ? '' : rest.slice(mark + 1);
+  return mark === -1
+    ? { rawPath: rest, search: '' }
+    : { rawPath: rest.slice(0, mark), search: rest.slice(mark + 1) };
+}
+
+/** A request target's decoded path, without parsing its query (records derive that when asked). */
+export function targetPath(target: string): string {
+  return decodePath(targetParts(target).rawPath);
+}
+
+/** Splits a request target into its decoded path and its query pairs. */
+export function splitTarget(target: string): { path: string; query: HeaderPairs } {
+  const { rawPath, search } = targetParts(target);
   const query: HeaderPairs = search === '' ? NO_QUERY : [...new URLSearchParams(search)];
   if (query !== NO_QUERY) derivedQueries.add(query);
   return { path: decodePath(rawPath), query };

@@ -15,7 +15,7 @@ import {
   PackedRequest,
   packRawHeaders,
   type RequestDraft,
-  splitTarget,
+  targetPath,
 } from './record.js';
 import type { RequestStore } from './store.js';
 
@@ -132,7 +132,7 @@ export function createCaptureServer({
       method,
       target,
       // CONNECT names an authority (`host:443`), not a path: it is its own URL.
-      path: method === 'CONNECT' ? target : splitTarget(target).path,
+      path: method === 'CONNECT' ? target : targetPath(target),
       url: method === 'CONNECT' ? target : completeUrl(target, host, listeningAddress),
       headerBlock: packRawHeaders(req.rawHeaders),
       body,

@@ -1,5 +1,5 @@
 import type { CapturedRequest, RequestDraft } from '../capture/record.js';
-import { splitTarget } from '../capture/record.js';
+import { targetPath } from '../capture/record.js';
 import type { HeaderPairs, RouteSpec, VerifySpec } from '../config/types.js';
 import { sendRequest } from '../forward/client.js';
 import { forwardUrl } from '../forward/url.js';
@@ -51,7 +51,7 @@ export async function replay(
   const sentAt = now();
   if (options.resign) headers = sign({ headers, body }, options.resign, sentAt);
   const url = forwardUrl(options.to, options.route ?? null, target);
-  const { path } = splitTarget(target);
+  const path = targetPath(target);
   const base: RequestDraft = {
     receivedAt: sentAt,
     method,
