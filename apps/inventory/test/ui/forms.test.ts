@@ -33,21 +33,28 @@ const checked = (page: string, name: string) =>
     ),
   ].map((match) => match[1]);
 
+/** A webhook to a loopback address (never delivered to: the worker is off); its id. */
+async function newWebhook(fields: Record<string, unknown>): Promise<string> {
+  const created = await ctx.as('admin', {
+    method: 'POST',
+    url: '/webhooks',
+    payload: {
+      url: 'http://127.0.0.1:9/hook',
+      secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+      ...fields,
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<{ id: string }>().id;
+}
+
 describe('a record’s form', () => {
   it('shows every value of a list column ticked, and saving another field leaves the list as it was', async () => {
-    const created = await ctx.as('admin', {
-      method: 'POST',
-      url: '/webhooks',
-      payload: {
-        name: 'every-change',
-        url: 'http://127.0.0.1:9/hook',
-        secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
-        events: ['created', 'updated', 'deleted'],
-        resources: ['devices', 'vlans'],
-      },
+    const id = await newWebhook({
+      name: 'every-change',
+      events: ['created', 'updated', 'deleted'],
+      resources: ['devices', 'vlans'],
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: string }>();
     const fresh = await visit(ctx.app, admin, '/ui/webhooks/new');
     // A new webhook is sent every change by default: all three boxes (only the first was).
     expect(checked(fresh.body, 'events')).toEqual(['created', 'updated', 'deleted']);
@@ -70,18 +77,7 @@ describe('a record’s form', () => {
 
 describe('a record’s form, its lists in another order', () => {
   it('saving another field sends no list that only the boxes’ order tells apart', async () => {
-    const created = await ctx.as('admin', {
-      method: 'POST',
-      url: '/webhooks',
-      payload: {
-        name: 'reordered',
-        url: 'http://127.0.0.1:9/hook',
-        secret: `whsec_${Buffer.alloc(32, 8).toString('base64')}`,
-        events: ['deleted', 'created'],
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: string }>();
+    const id = await newWebhook({ name: 'reordered', events: ['deleted', 'created'] });
     const edit = await visit(ctx.app, admin, `/ui/webhooks/${id}/edit`);
     const form = formAsShown(edit.body, `/ui/webhooks/${id}/edit`);
     expect(form.getAll('events')).toEqual(['created', 'deleted']); // the boxes' order
