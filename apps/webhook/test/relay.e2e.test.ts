@@ -404,6 +404,34 @@ describe('the relay between senders on the internet and webhook --relay', {
     expect(run.stderr).toContain('relay: 401 the admin token is missing or wrong');
   });
 
+  it('a channel answers what its creator set, the rest as a config file’s response: no body, a type from the body', async () => {
+    const answers = async (options: string[]) => {
+      const made = await createChannel(server, options);
+      const answer = await send(`${made.sendUrl}/hook`, 'POST', [], Buffer.from('{}'));
+      return { status: answer.status, type: answer.headers['content-type'], body: answer.body };
+    };
+    expect(await answers([])).toEqual({
+      status: 200,
+      type: 'application/json',
+      body: '{"status":"ok"}',
+    });
+    // A status alone said JSON and sent nothing.
+    expect(await answers(['--status', '202'])).toEqual({ status: 202, type: undefined, body: '' });
+    expect(await answers(['--body', 'thanks'])).toEqual({
+      status: 200,
+      type: 'text/plain; charset=utf-8',
+      body: 'thanks',
+    });
+    expect(await answers(['--status', '201', '--body', '{"queued":true}'])).toEqual({
+      status: 201,
+      type: 'application/json',
+      body: '{"queued":true}',
+    });
+    expect(await answers(['--header', 'Content-Type: application/xml', '--body', '<ok/>'])).toEqual(
+      { status: 200, type: 'application/xml', body: '<ok/>' },
+    );
+  });
+
   it('--wait-for-local: the sender gets the local answer; with nobody listening, 503 and the event waits', async () => {
     const waiting = await createChannel(server, ['--wait-for-local']);
     const nobody = await send(`${waiting.sendUrl}/created`, 'POST', [], Buffer.from('early'));

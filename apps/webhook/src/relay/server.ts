@@ -19,6 +19,7 @@ import Fastify, {
 import { Type } from 'typebox';
 import { answerBeforeRefusing, type ClientErrorHandler } from '../capture/client-errors.js';
 import { formatAddress } from '../capture/server.js';
+import { withContentTypeFromBody } from '../respond/routes.js';
 import type { RelayServerConfig } from './config.js';
 import {
   API_PREFIX,
@@ -228,10 +229,16 @@ export async function buildRelay(
     { config: { auth: 'admin' }, schema: { body: Type.Optional(CreateBody) } },
     async (request, reply) => {
       const body = request.body ?? {};
+      // What the creator left out is as in a config file's `response`: 200, an empty body, and
+      // a Content-Type from the body (a status alone once said JSON and sent nothing).
+      const given = body.response;
+      const answerBody = given ? (given.body ?? '') : DEFAULT_CHANNEL_RESPONSE.body;
       const response = {
-        status: body.response?.status ?? DEFAULT_CHANNEL_RESPONSE.status,
-        headers: validHeaders(body.response?.headers ?? DEFAULT_CHANNEL_RESPONSE.headers),
-        body: body.response?.body ?? (body.response ? '' : DEFAULT_CHANNEL_RESPONSE.body),
+        status: given?.status ?? DEFAULT_CHANNEL_RESPONSE.status,
+        headers: given
+          ? validHeaders(withContentTypeFromBody(given.headers ?? [], answerBody))
+          : DEFAULT_CHANNEL_RESPONSE.headers,
+        body: answerBody,
       };
       const token = newListenToken();
       const channel: Channel = {

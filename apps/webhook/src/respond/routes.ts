@@ -64,11 +64,7 @@ export function createResponder(
 
 /** Adds a Content-Type from the body when the config gave none: JSON, else plain text. */
 export function prepareResponse(spec: ResponseSpec): PreparedResponse {
-  const hasContentType = spec.headers.some(([name]) => name.toLowerCase() === 'content-type');
-  const headers =
-    hasContentType || spec.body === ''
-      ? spec.headers
-      : [...spec.headers, ['Content-Type', inferContentType(spec.body)] as const];
+  const headers = withContentTypeFromBody(spec.headers, spec.body);
   const body = Buffer.from(spec.body, 'utf8');
   return {
     status: spec.status,
@@ -76,6 +72,17 @@ export function prepareResponse(spec: ResponseSpec): PreparedResponse {
     body,
     sent: { status: spec.status, headers, body },
   };
+}
+
+/**
+ * The headers, with a Content-Type from the body when they have none: JSON when it parses,
+ * else plain text, none for an empty body. The relay's channels answer by the same rule.
+ */
+export function withContentTypeFromBody(headers: HeaderPairs, body: string): HeaderPairs {
+  const hasContentType = headers.some(([name]) => name.toLowerCase() === 'content-type');
+  return hasContentType || body === ''
+    ? headers
+    : [...headers, ['Content-Type', inferContentType(body)] as const];
 }
 
 function inferContentType(body: string): string {
