@@ -108,6 +108,25 @@ describe('an ID token is fresh and used once', () => {
     expect((await login(second, oidcLogin(sameJti))).statusCode).toBe(401);
   });
 
+  it('a token whose signature differs only in its unused last bits is the same token: refused as used', async () => {
+    const app = await h.app();
+    const token = await sign({});
+    // 256 signature bytes are 342 base64url characters; the last carries 2 bits and 4 unused ones,
+    // which decoders ignore: each of these variants verifies as the same signature.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.at(-1) ?? '');
+    const variants = [1, 2, 3].map(
+      (step) => token.slice(0, -1) + alphabet[(last & 0b110000) | ((last + step) & 0b001111)],
+    );
+    expect((await login(app, oidcLogin(token))).statusCode).toBe(200);
+    for (const variant of variants) {
+      expect(variant).not.toBe(token);
+      const replayed = await login(app, oidcLogin(variant));
+      expect(replayed.statusCode, replayed.body).toBe(401);
+      expect(replayed.json().message).toMatch(/already been used/);
+    }
+  });
+
   it('of concurrent logins with one token, exactly one succeeds', async () => {
     const [first, second] = [await h.app(), await h.app()];
     const token = await sign({});

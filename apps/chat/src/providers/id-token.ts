@@ -145,6 +145,19 @@ export const ID_TOKEN_MAX_AGE_DEFAULT_SECONDS = 600;
 const ACCESS_TOKEN_TYPES = new Set(['at+jwt']);
 
 /**
+ * The token with its signature written the one way base64url allows. A decoder ignores the unused
+ * low bits of the last character (4 of them for a 256-byte RSA signature), so up to 16 spellings
+ * verify as the same token: anything that keys on the text (the single-use key, the lock-out)
+ * takes this form, or each spelling would sign in once more. Header and payload need nothing:
+ * the signature covers their text as sent.
+ */
+export function canonicalIdToken(token: string): string {
+  const end = token.lastIndexOf('.');
+  if (end < 0) return token;
+  return `${token.slice(0, end + 1)}${Buffer.from(token.slice(end + 1), 'base64url').toString('base64url')}`;
+}
+
+/**
  * What makes a verified token single-use: its issuer and `jti`, or the hash of the whole token
  * when it has no `jti`; remembered until it could no longer be accepted anyway.
  */
@@ -152,7 +165,7 @@ export function oneTimeUse(token: string, claims: IdTokenClaims, maxAgeSeconds: 
   const key =
     typeof claims.jti === 'string' && claims.jti !== '' && claims.jti.length <= 256
       ? `${claims.iss}#jti:${claims.jti}`
-      : `${claims.iss}#sha256:${createHash('sha256').update(token).digest('base64url')}`;
+      : `${claims.iss}#sha256:${createHash('sha256').update(canonicalIdToken(token)).digest('base64url')}`;
   const lastAccepted = Math.min(
     claims.exp ?? Number.POSITIVE_INFINITY,
     (claims.iat ?? 0) + maxAgeSeconds,

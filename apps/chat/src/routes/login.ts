@@ -20,6 +20,7 @@ import {
   providerTimeout,
   unknownService,
 } from '../errors.js';
+import { canonicalIdToken } from '../providers/id-token.js';
 import { type ConfiguredService, verifiedIdentity } from '../providers/registry.js';
 import type { NormalisedIdentity } from '../providers/types.js';
 import { Me, toMe } from '../users/profile.js';
@@ -160,7 +161,8 @@ function pickCredentials(service: ConfiguredService, body: Static<typeof LoginBo
   if (body.idToken !== undefined && body.identityToken !== undefined) {
     throw invalidRequest('idToken: send either idToken or identityToken, not both');
   }
-  const idToken = body.idToken ?? body.identityToken;
+  const sent = body.idToken ?? body.identityToken;
+  const idToken = sent === undefined ? undefined : canonicalIdToken(sent);
   const idField = body.idToken !== undefined ? 'idToken' : 'identityToken';
   const accessToken = body.accessToken ?? '';
   const accepts = service.provider.accepts ?? 'access-token';
