@@ -304,6 +304,39 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       headers: { 'x-2fa-code': code() },
     });
     expect(withCode.statusCode, withCode.body).toBe(200);
+
+    // Rocket.Chat's mobile app retries with the code in the body, around the first login's body.
+    h.advance(30);
+    const next = await runFlow(app, 'github', { credentialToken: newToken() });
+    const nextPair = pageConfig(next.result.body);
+    const pair = {
+      credentialToken: nextPair.credentialToken,
+      credentialSecret: nextPair.credentialSecret,
+    };
+    expect((await login(app, { oauth: pair })).json().error).toBe('totp-required');
+    const wrong = await login(app, { totp: { login: { oauth: pair }, code: '000000' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toBe('totp-invalid');
+    const wrapped = await login(app, { totp: { login: { oauth: pair }, code: code() } });
+    expect(wrapped.statusCode, wrapped.body).toBe(200);
+    expect(wrapped.json().data.userId).toBe(userId);
+    // What such a body may wrap: a sign-in this service offers, once.
+    for (const [body, error] of [
+      [
+        { totp: { login: { user: 'alice', password: 'secret' }, code: '1' } },
+        'password-login-unavailable',
+      ],
+      [
+        { totp: { login: { totp: { login: { oauth: pair }, code: '1' } }, code: '1' } },
+        'invalid-request',
+      ],
+      [{ totp: { login: { oauth: pair } } }, 'invalid-request'],
+      [{ totp: { code: '123456' } }, 'invalid-request'],
+    ] as const) {
+      const refused = await login(app, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().error).toBe(error);
+    }
   });
 
   it('a flow past its time, or returned to already, stays refused after the expired rows are purged (it started afresh)', async () => {

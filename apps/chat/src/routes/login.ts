@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { applicationMatches } from '../auth/app-credentials.js';
 import { Lockout, type Attempt as LoginAttempt } from '../auth/lockout.js';
-import { type TwoFactor, twoFactorHeaders } from '../auth/totp.js';
+import { type TwoFactor, type TwoFactorHeaders, twoFactorHeaders } from '../auth/totp.js';
 import type { RouteOptions } from '../context.js';
 import type { ClientDetails } from '../db/sessions.js';
 import { hashToken } from '../db/sessions.js';
@@ -94,10 +94,23 @@ const BODY_EXAMPLES = {
   },
 };
 
-const Body = Type.Union([LoginBody, ResumeBody, OAuthBody], { 'x-examples': BODY_EXAMPLES });
+/**
+ * Rocket.Chat's `totp` login: another login's body with the second factor's code beside it, as
+ * Rocket.Chat's mobile app retries after `totp-required` (the same as that body with `X-2FA-Code`).
+ */
+const TotpBody = Type.Object({
+  totp: Type.Object({
+    login: Type.Union([LoginBody, OAuthBody]),
+    code: Type.String({ minLength: 1, maxLength: 64, pattern: CREDENTIAL }),
+  }),
+});
+
+const Body = Type.Union([LoginBody, ResumeBody, OAuthBody, TotpBody], {
+  'x-examples': BODY_EXAMPLES,
+});
 
 /** Keys of Rocket.Chat's password login (`user`/`username`/`email` and `password`, or `ldap`). */
-const PASSWORD_KEYS = ['password', 'ldapPass', 'ldap', 'totp'];
+const PASSWORD_KEYS = ['password', 'ldapPass', 'ldap'];
 
 /** The ways in, named to a client that tried a password. */
 const passwordLoginUnavailable = (services: readonly string[]) =>
@@ -121,8 +134,25 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
   const asResume = compile(ResumeBody);
   const asOAuth = compile(OAuthBody);
   const asLogin = compile(LoginBody);
-  return (body: unknown) => {
+  const asTotpCode = compile(
+    Type.Object({
+      totp: Type.Object({
+        login: Type.Object({}),
+        code: TotpBody.properties.totp.properties.code,
+      }),
+    }),
+  );
+  const validate = (body: unknown, wrapped: boolean): unknown => {
     if (body === null || typeof body !== 'object') return asLogin(body);
+    if ('totp' in body && !wrapped) {
+      const outer = asTotpCode(body);
+      if (outer !== true && (outer as { error?: unknown }).error !== undefined) return outer;
+      const inner = (body as { totp: { login: object } }).totp.login;
+      if ('resume' in inner || 'totp' in inner) {
+        return { error: invalidRequest('totp.login: a provider login or {"oauth": …}') };
+      }
+      return validate(inner, true);
+    }
     if ('resume' in body) return asResume(body);
     if ('oauth' in body) return asOAuth(body);
     if (!('serviceName' in body) && PASSWORD_KEYS.some((key) => key in body)) {
@@ -143,6 +173,11 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
       }
     }
     return checked;
+  };
+  return (body: unknown) => {
+    const result = validate(body, false) as { error?: unknown };
+    // A wrapped login was checked as itself; the handler is given the whole body.
+    return result.error !== undefined ? result : { value: body };
   };
 };
 
@@ -214,6 +249,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
    */
   async function signIn(
     request: FastifyRequest,
+    secondFactor: TwoFactorHeaders,
     identity: NormalisedIdentity,
     lifetimeSeconds: number,
     beforeSession: () => Promise<void>,
@@ -224,7 +260,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     // (other instances hear of it from the database's notification).
     sessions.forgetUser(user.id);
     if (!user.active) throw accountDeactivated();
-    const codeChecked = await twoFactor.requireForLogin(user.id, twoFactorHeaders(request.headers));
+    const codeChecked = await twoFactor.requireForLogin(user.id, secondFactor);
     await beforeSession();
     const expiresAt = new Date(issuedAt.getTime() + lifetimeSeconds * 1000);
     const open = () => sessions.issue(user.id, issuedAt, expiresAt, clientDetails(request));
@@ -253,6 +289,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
    */
   async function oauthLogin(
     request: FastifyRequest,
+    secondFactor: TwoFactorHeaders,
     pair: { credentialToken: string; credentialSecret: string },
   ) {
     const attempt = await lockout.begin(Lockout.loginKey(OAUTH_LOCK_SERVICE, pair.credentialToken));
@@ -262,6 +299,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
       if (!pending || !services.has(pending.service)) throw oauthCredentialRefused();
       const result = await signIn(
         request,
+        secondFactor,
         pending.identity,
         config.loginExpirationSeconds,
         async () => {
@@ -314,8 +352,15 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     },
     async (request) => {
       if ('resume' in request.body) return resume(request.body.resume);
-      if ('oauth' in request.body) return oauthLogin(request, request.body.oauth);
-      const body = request.body;
+      // The wrapped login with the wrapper's code, or the body with X-2FA-Code.
+      const { body, secondFactor } =
+        'totp' in request.body
+          ? {
+              body: request.body.totp.login,
+              secondFactor: { code: request.body.totp.code, method: 'totp' },
+            }
+          : { body: request.body, secondFactor: twoFactorHeaders(request.headers) };
+      if ('oauth' in body) return oauthLogin(request, secondFactor, body.oauth);
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
       const credentials = pickCredentials(service, body);
@@ -344,7 +389,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
         }
         const identity = await verifiedIdentity(service, credentials, deadline);
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
-        const result = await signIn(request, identity, lifetime, async () => {
+        const result = await signIn(request, secondFactor, identity, lifetime, async () => {
           const use = identity.oneTimeUse;
           if (use && !(await usedIdTokens.claim(use))) {
             throw invalidCredentials('The ID token has already been used');
