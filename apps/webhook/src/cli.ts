@@ -176,6 +176,11 @@ function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startC
         `relay: connected; events after ${gap.after} were trimmed before they were read`,
         'connected',
       ),
+    (id, reason) =>
+      publish(
+        `relay: connected; event ${id} refused (not a request HTTP can carry: ${reason})`,
+        'connected',
+      ),
   );
   onExit(() => void client.stop());
   return status;

@@ -84,6 +84,26 @@ export function headerValueText(value: string): string {
   return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
+/** A header name: an HTTP token (RFC 9110 §5.6.2). */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * A header value as a binary string that Node can send: tab, visible ASCII, space and any byte from
+ * 0x80 (RFC 9110 §5.5); no other control character (a line break would end the header).
+ */
+export const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
+
+/** What is wrong with a header (binary string value) HTTP cannot carry; null when it is fine. */
+export function headerProblem(name: string, value: string): string | null {
+  if (!HEADER_NAME.test(name)) return 'the name must be an HTTP token';
+  if (!HEADER_VALUE.test(value)) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: naming the worst of them
+    return /[\r\n\u0000]/.test(value)
+      ? 'the value holds a line break or NUL'
+      : 'the value holds a control character';
+  }
+  return null;
+}
+
 /** What this tool answered. `headers` in the order sent; `body` the bytes sent. */
 export interface SentResponse {
   readonly status: number;

@@ -1,5 +1,10 @@
 /** Sends one request to a forward or replay target and reads its answer: the HTTP client both use. */
-import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  type Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ExchangeFailure, ExchangeFailureKind, ExchangeResponse } from '../capture/record.js';
 import { pairHeaders } from '../capture/record.js';
@@ -164,7 +169,7 @@ export function sendRequest(
   }
   if (options.signal?.aborted) return Promise.resolve(fail('cancelled', 'the tool stopped'));
 
-  return new Promise((resolve) => {
+  return new Promise<ExchangeResponse | ExchangeFailure>((resolve) => {
     let settled = false;
     const finish = (result: ExchangeResponse | ExchangeFailure) => {
       if (settled) return;
@@ -176,14 +181,23 @@ export function sendRequest(
     const https = parsed.protocol === 'https:';
     const headers = forwardHeaders(request.headers, parsed, request.body.length, options.via);
     const send = https ? httpsRequest : httpRequest;
-    const outgoing = send(parsed, {
-      method: request.method,
-      // A flat [name, value, ...] list: Node sends it in this order, with this case, as latin1.
-      headers: headers.flat() as unknown as Record<string, string>,
-      agent: options.agents ? (https ? options.agents.https : options.agents.http) : false,
-      path,
-      setHost: false,
-    });
+    let outgoing: ClientRequest;
+    try {
+      outgoing = send(parsed, {
+        method: request.method,
+        // A flat [name, value, ...] list: Node sends it in this order, with this case, as latin1.
+        headers: headers.flat() as unknown as Record<string, string>,
+        agent: options.agents ? (https ? options.agents.https : options.agents.http) : false,
+        path,
+        setHost: false,
+      });
+    } catch (error) {
+      // Node throws at once for what it cannot send (a control character in a header value, a
+      // name that is not a token, a space in the target): a failure like any other, not a crash.
+      settled = true;
+      resolve(fail('error', (error as Error).message));
+      return;
+    }
     const timer = setTimeout(() => {
       finish(fail('timeout', `no complete answer within ${options.timeoutMs} ms`));
       outgoing.destroy();
@@ -238,5 +252,7 @@ export function sendRequest(
       });
     });
     outgoing.end(request.body);
-  });
+  }).catch((error: unknown) =>
+    fail('error', error instanceof Error ? error.message : String(error)),
+  );
 }

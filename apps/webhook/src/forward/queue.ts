@@ -175,12 +175,23 @@ export class ForwardQueue {
           item.bytes += granted;
           return granted;
         },
-      }).then((result) => {
-        this.active -= 1;
-        this.bytes -= item.bytes;
-        item.resolve(result);
-        this.pump();
-      });
+      })
+        .catch(
+          // sendRequest never rejects; should it, the slot and bytes are still given back.
+          (error: unknown): ExchangeFailure => ({
+            kind: 'failure',
+            target: item.url,
+            failure: 'error',
+            message: error instanceof Error ? error.message : String(error),
+            durationMs: 0,
+          }),
+        )
+        .then((result) => {
+          this.active -= 1;
+          this.bytes -= item.bytes;
+          item.resolve(result);
+          this.pump();
+        });
     }
   }
 }

@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { headerProblem } from '../capture/record.js';
+import { printable } from '../format/printable.js';
 import {
   answerUrl,
   EVENT_ID,
@@ -55,6 +57,8 @@ export interface RelayClientOptions {
   readonly onState: (state: RelayState) => void;
   /** The relay dropped events this client had not read (its buffer bounds). */
   readonly onGap?: (gap: GapWire) => void;
+  /** A request event not delivered: a field is not what a request can hold (`reason` says which). */
+  readonly onRefusedEvent?: (id: string, reason: string) => void;
   readonly cursor?: CursorStore;
   /** First retry after this many ms, doubling up to `maxBackoffMs` (with jitter). */
   readonly initialBackoffMs?: number;
@@ -230,7 +234,23 @@ export class RelayClient {
         return { kind: 'refused', reason: messageText(event.data) };
       case 'request': {
         const request = parseRequest(event);
-        if (!request) return undefined;
+        if ('refused' in request) {
+          // Checked like a sender's request: one the tool could not forward, save or show is
+          // refused (never delivered), and the stream goes on.
+          this.options.onRefusedEvent?.(request.id ?? '?', request.refused);
+          if (request.id) {
+            if (request.awaitsAnswer) {
+              this.#postAnswer(request.id, {
+                status: 502,
+                headers: [['Content-Type', 'text/plain; charset=utf-8']],
+                body: Buffer.from(`refused by the listener: ${request.refused}\n`),
+              });
+            }
+            this.#cursor = request.id;
+            this.options.cursor?.save(request.id);
+          }
+          return undefined;
+        }
         const answer = await this.options.deliver(request);
         if (request.wire.awaitsAnswer) this.#postAnswer(request.id, answer);
         this.#cursor = request.id;
@@ -266,34 +286,71 @@ export class RelayClient {
   }
 }
 
-/** A `request` event checked field by field; null when the relay sent something else. */
-function parseRequest(event: EventSourceMessage): RelayedRequest | null {
-  if (!event.id || !EVENT_ID.test(event.id)) return null;
-  let wire: RelayedRequestWire;
+/** Bounds of a relayed request's short fields (a client trusts the relay no more than a sender). */
+const MAX_SHORT_TEXT = 1024;
+const MAX_TARGET = 64 * 1024;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
+const TARGET_CHARS = /^\/[^\u0000-\u0020\u007f\u0100-\uffff]*$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+type Refused = { readonly refused: string; readonly id?: string; readonly awaitsAnswer?: boolean };
+
+/**
+ * A `request` event checked field by field, as a sender's request would be: an HTTP token for the
+ * method and every header name, header values Node can send (no control character but tab), a
+ * target a request line can hold. Anything else is refused with the reason.
+ */
+function parseRequest(event: EventSourceMessage): RelayedRequest | Refused {
+  if (!event.id || !EVENT_ID.test(event.id)) return { refused: 'the event id is not valid' };
+  const id = event.id;
+  let parsed: unknown;
   try {
-    wire = JSON.parse(event.data) as RelayedRequestWire;
+    parsed = JSON.parse(event.data);
   } catch {
-    return null;
+    return { id, refused: 'the event is not JSON' };
   }
-  const isPairs =
-    Array.isArray(wire?.headers) &&
-    wire.headers.every(
-      (pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string',
-    );
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { id, refused: 'the event is not a JSON object' };
+  }
+  const wire = parsed as RelayedRequestWire;
+  const awaitsAnswer = wire.awaitsAnswer === true;
+  const refuse = (reason: string): Refused => ({ id, awaitsAnswer, refused: reason });
+  if (typeof wire.method !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(wire.method)) {
+    return refuse('method: must be an HTTP token');
+  }
   if (
-    !isPairs ||
-    typeof wire.method !== 'string' ||
-    !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(wire.method) ||
     typeof wire.target !== 'string' ||
-    !wire.target.startsWith('/') ||
-    typeof wire.body !== 'string' ||
-    typeof wire.receivedAt !== 'number' ||
-    typeof wire.remote !== 'string' ||
-    typeof wire.httpVersion !== 'string'
+    wire.target.length > MAX_TARGET ||
+    !TARGET_CHARS.test(wire.target)
   ) {
-    return null;
+    return refuse('target: must be a path as sent (no spaces or controls)');
   }
-  return { id: event.id, wire, body: Buffer.from(wire.body, 'base64') };
+  if (!Array.isArray(wire.headers)) return refuse('headers: must be a list of [name, value]');
+  for (const [index, pair] of (wire.headers as unknown[]).entries()) {
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      typeof pair[0] !== 'string' ||
+      typeof pair[1] !== 'string'
+    ) {
+      return refuse(`headers[${index}]: must be [name, value]`);
+    }
+    const problem = headerProblem(pair[0], pair[1]);
+    if (problem)
+      return refuse(`headers[${index}] (${printable(pair[0].slice(0, 64))}): ${problem}`);
+  }
+  if (typeof wire.body !== 'string' || !BASE64.test(wire.body)) {
+    return refuse('body: must be base64');
+  }
+  if (typeof wire.receivedAt !== 'number' || !Number.isFinite(wire.receivedAt)) {
+    return refuse('receivedAt: must be a time in ms');
+  }
+  for (const key of ['remote', 'httpVersion'] as const) {
+    if (typeof wire[key] !== 'string' || wire[key].length > MAX_SHORT_TEXT) {
+      return refuse(`${key}: must be a short string`);
+    }
+  }
+  return { id, wire, body: Buffer.from(wire.body, 'base64') };
 }
 
 async function messageOf(response: Response): Promise<string> {

@@ -16,6 +16,7 @@ export function startRelayListener(
   maxBody: number,
   onState: (state: RelayState) => void,
   onGap: (gap: GapWire) => void = () => {},
+  onRefusedEvent: (id: string, reason: string) => void = () => {},
 ): Client {
   const sendUrl = parseSendUrl(settings.sendUrl);
   if (!sendUrl) throw new Error(`not a relay send URL: ${settings.sendUrl}`);
@@ -25,6 +26,7 @@ export function startRelayListener(
     cursor: fileCursor(settings.cursorFile),
     onState,
     onGap,
+    onRefusedEvent,
     async deliver({ wire, body }) {
       const { path, query } = splitTarget(wire.target);
       const kept = body.length > maxBody ? body.subarray(0, maxBody) : body;

@@ -3,6 +3,7 @@ import {
   type CapturedRequest,
   type ExchangeFailureKind,
   type ForwardResult,
+  headerProblem,
   PLAIN_AUTHORITY,
   type RequestDraft,
   type SentResponse,
@@ -243,13 +244,14 @@ function headers(object: Json, key: string, prefix: string): HeaderPairs {
       throw new Error(`${where}: the value must be a string (then "base64" or nothing)`);
     }
     const bytes = Buffer.from(value, encoding === 'base64' ? 'base64' : 'utf8');
-    if (bytes.includes(0x0a) || bytes.includes(0x0d) || bytes.includes(0x00)) {
-      throw new Error(`${where}: the value holds a line break or NUL`);
-    }
+    const binary = bytes.toString('latin1');
+    // Only what HTTP can carry: a control character made sending it crash the tool.
+    const problem = headerProblem(name, binary);
+    if (problem) throw new Error(`${where}: ${problem}`);
     total += name.length + bytes.length;
     if (total > MAX_HEADER_BYTES)
       throw new Error(`${prefix}${key}: more than ${MAX_HEADER_BYTES} bytes`);
-    return [name, bytes.toString('latin1')] as const;
+    return [name, binary] as const;
   });
 }
 
