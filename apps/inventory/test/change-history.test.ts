@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { create, deviceWithInterfaces, startTestApp, type TestContext, unique } from './helpers.js';
 
@@ -317,5 +319,95 @@ describe('every resource is captured', () => {
         table,
       ).toEqual(['delete', 'insert', 'update']);
     }
+  });
+});
+
+describe('timestamps are kept to the millisecond, the precision the API shows', () => {
+  const sent = '2026-03-01T10:00:00.123456Z';
+  const shown = '2026-03-01T10:00:00.123Z';
+
+  it('every write path stores what it answers, a filter finds it, and an unchanged value is no change', async () => {
+    const single = await create(ctx, 'devices', {
+      hostname: unique('ms'),
+      ip: '192.0.2.1',
+      last_seen: sent,
+    });
+    expect(single.last_seen).toBe(shown);
+    const bulk = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      payload: [
+        { hostname: unique('ms'), ip: '192.0.2.2', last_seen: '2026-03-01T12:00:00.999999+02:00' },
+      ],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(201);
+    expect(bulk.json()[0].last_seen).toBe(shown.replace('.123', '.999'));
+    const csv = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      headers: { 'content-type': 'text/csv' },
+      payload: `hostname,ip,last_seen\n${unique('ms')},192.0.2.3,${sent}\n`,
+    });
+    expect(csv.statusCode, csv.body).toBe(201);
+    const put = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/devices/${bulk.json()[0].id}`,
+      payload: { hostname: bulk.json()[0].hostname, ip: '192.0.2.2', last_seen: sent },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const batch = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/devices',
+      payload: [{ id: csv.json()[0].id, last_seen: sent }],
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+
+    // Stored as shown: the value shown finds all four, as does the value sent.
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM devices WHERE last_seen = ${shown}::timestamptz`.execute(
+      ctx.store.db,
+    );
+    expect(rows[0]?.n).toBe(3);
+    for (const value of [shown, sent]) {
+      const found = await ctx.as('admin', {
+        method: 'GET',
+        url: `/devices?last_seen=${encodeURIComponent(value)}`,
+      });
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().meta.total_count, value).toBe(3);
+      const inList = await ctx.as('admin', {
+        method: 'GET',
+        url: `/devices?last_seen__in=${encodeURIComponent(value)}`,
+      });
+      expect(inList.json().meta.total_count, value).toBe(3);
+    }
+
+    // A PATCH with the value shown changes nothing, and its history says so.
+    const patched = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${single.id}`,
+      payload: { last_seen: shown },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const [latest] = await history('devices', single.id);
+    expect(latest).toMatchObject({ action: 'update', changes: {} });
+  });
+
+  it('the migration truncates values stored before, without writing history', async () => {
+    const device = await create(ctx, 'devices', { hostname: unique('ms'), ip: '192.0.2.4' });
+    await sql`UPDATE devices SET last_seen = ${sent}::timestamptz WHERE id = ${device.id}`.execute(
+      ctx.store.db,
+    );
+    const migration = await readFile(
+      new URL('../src/db/migrations/031_timestamps_to_the_millisecond.sql', import.meta.url),
+      'utf8',
+    );
+    await ctx.store.scriptTransaction((tx) => tx.exec(migration));
+    const { rows } = await sql<{ exact: boolean }>`
+      SELECT last_seen = ${shown}::timestamptz AS exact FROM devices WHERE id = ${device.id}`.execute(
+      ctx.store.db,
+    );
+    expect(rows[0]?.exact).toBe(true);
+    expect((await history('devices', device.id)).map((row) => row.action)).toEqual(['create']);
   });
 });

@@ -428,6 +428,14 @@ export const flag = (options: Partial<ColumnDefinition> = {}) =>
 export const timestamp = (options: Partial<ColumnDefinition> = {}) =>
   ({ schema: Type.String({ format: 'date-time' }), ...options }) satisfies ColumnDefinition;
 
+/**
+ * A timestamp as the API keeps it: to the millisecond, the precision its answers show (a
+ * JavaScript Date's). Digits of the fraction beyond the third are dropped from the text, so what
+ * is stored is what a GET shows and a filter finds (PostgreSQL would keep microseconds). The
+ * offset is kept: offsets are whole minutes, so truncating the local time truncates the UTC one.
+ */
+export const toMilliseconds = (value: string): string => value.replace(/^([^.]*\.\d{3})\d+/, '$1');
+
 export const reference = (resource: string, options: Partial<ColumnDefinition> = {}) =>
   ({
     schema: Type.String({ format: 'uuid' }),

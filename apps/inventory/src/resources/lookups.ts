@@ -8,6 +8,7 @@ import {
   type ColumnKind,
   columnOf,
   type ResourceDefinition,
+  toMilliseconds,
 } from './definition.js';
 
 /**
@@ -389,15 +390,17 @@ export function parseConditions(
   filters: Readonly<Record<string, unknown>>,
 ): Condition[] {
   const conditions: Condition[] = [];
-  for (const [parameter, value] of Object.entries(filters)) {
-    if (value === undefined) continue;
+  for (const [parameter, given] of Object.entries(filters)) {
+    if (given === undefined) continue;
     if (parameter === 'q') {
-      conditions.push({ column: 'q', operator: 'search', value });
+      conditions.push({ column: 'q', operator: 'search', value: given });
       continue;
     }
     const [column = '', lookup] = parameter.split('__');
     const spec = columnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
+    // A timestamp is compared as the API would store it: to the millisecond (toMilliseconds).
+    const value = kind === 'timestamp' && typeof given === 'string' ? toMilliseconds(given) : given;
     if (lookup === undefined) {
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
       continue;

@@ -24,6 +24,7 @@ import {
   type ResourceOperation,
   secretColumns,
   tagColumns,
+  toMilliseconds,
   type WriteCondition,
   withDefaults,
 } from './definition.js';
@@ -262,9 +263,22 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       }
     }
   };
-  /** The definition's own adjustments, and tags stored as a sorted set. */
+  const timestampColumns = Object.entries(definition.columns)
+    .filter(([, column]) => kindOf(column) === 'timestamp')
+    .map(([name]) => name);
+  /** Timestamps to the millisecond (toMilliseconds), whichever write sent them. */
+  const inMilliseconds = (given: Row): Row => {
+    if (!timestampColumns.some((column) => typeof given[column] === 'string')) return given;
+    const truncated = { ...given };
+    for (const column of timestampColumns) {
+      const value = truncated[column];
+      if (typeof value === 'string') truncated[column] = toMilliseconds(value);
+    }
+    return truncated;
+  };
+  /** The definition's own adjustments, timestamps to the millisecond, tags as a sorted set. */
   const prepare = (given: Row) => {
-    const values = seal(definition.prepareWrite?.(given) ?? given);
+    const values = seal(inMilliseconds(definition.prepareWrite?.(given) ?? given));
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
