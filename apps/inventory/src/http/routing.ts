@@ -52,6 +52,9 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
       if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
     }
     refuseUnevaluatedPreconditions(request);
+    // A page passes its query on to the API, which refuses a repeated one there (see
+    // `inputCheckedByApi`): the page shows why, with the user's input.
+    if (request.routeOptions.config?.inputCheckedByApi) return;
     const query = request.query as Record<string, unknown>;
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value) && !REPEATABLE_QUERY_PARAMETERS.has(name)) {

@@ -206,8 +206,8 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
     .join('');
 }
 
-const MARKUP = 'contains HTML or script content';
-const NOT_UNICODE = 'contains text that is not valid Unicode (an unpaired surrogate)';
+export const MARKUP = 'contains HTML or script content';
+export const NOT_UNICODE = 'contains text that is not valid Unicode (an unpaired surrogate)';
 
 /** The 400 message; the offending key itself is not echoed back. */
 function describe(
@@ -226,15 +226,29 @@ function describe(
 
 const FORM = 'application/x-www-form-urlencoded';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route only hands its query and body on to the API's own routes, where this check and
+     * the rule of one value per query parameter refuse them, and shows that refusal itself (the
+     * web interface's pages: beside the field, the typed values kept). Refused here, before the
+     * route runs, the request would get a bare error instead.
+     */
+    inputCheckedByApi?: boolean;
+  }
+}
+
 /**
  * Refuses (400) a request whose query or JSON/form body holds markup anywhere, keys included.
  * A preValidation hook: bodies are parsed by then, and the check runs before schema validation
- * and handlers, whatever the route. Registers @fastify/formbody unless a form parser exists.
+ * and handlers, whatever the route (but one whose input is checked by the API it calls, see
+ * `inputCheckedByApi`). Registers @fastify/formbody unless a form parser exists.
  */
 export const contentCheck: FastifyPluginAsync = fp(
   async (app) => {
     if (!app.hasContentTypeParser(FORM)) await app.register(fastifyFormbody);
     app.addHook('preValidation', (request, _reply, done) => {
+      if (request.routeOptions.config.inputCheckedByApi) return done();
       if (!holdsRefusedText(request.query) && !holdsRefusedText(request.body)) return done();
       const inQuery = findMarkup(request.query);
       if (inQuery !== undefined) return done(new ApiError(400, describe('query', inQuery)));

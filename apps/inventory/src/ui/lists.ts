@@ -29,18 +29,22 @@ const lookupParameter = (column: UiColumn, lookup: string) =>
 export function readListState(resource: UiResource, query: Record<string, unknown>): ListState {
   const filters = new URLSearchParams();
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  // A repeated filter is passed on whole: the API refuses it, and the page shows why with the
+  // filter form holding the first value (dropped, the list would show rows it was not asked for).
+  const texts = (value: unknown) =>
+    (Array.isArray(value) ? value : [value]).map(text).filter((item) => item !== '');
   for (const column of resource.columns) {
     if (!column.filterable || column.kind === 'tags') continue;
     const operator = text(query[`${column.name}__op`]) || 'exact';
-    const formValue = text(query[column.name]);
-    if (formValue !== '' && (operator === 'exact' || column.lookups.includes(operator as never))) {
-      filters.set(lookupParameter(column, operator), formValue);
+    if (operator === 'exact' || column.lookups.includes(operator as never)) {
+      for (const value of texts(query[column.name])) {
+        filters.append(lookupParameter(column, operator), value);
+      }
     }
     for (const lookup of column.lookups) {
-      const value = text(query[`${column.name}__${lookup}`]);
-      if (value !== '' && !filters.has(`${column.name}__${lookup}`)) {
-        filters.set(`${column.name}__${lookup}`, value);
-      }
+      const parameter = `${column.name}__${lookup}`;
+      if (filters.has(parameter)) continue;
+      for (const value of texts(query[parameter])) filters.append(parameter, value);
     }
   }
   if (resource.tagColumn) {
@@ -53,8 +57,7 @@ export function readListState(resource: UiResource, query: Record<string, unknow
         filters.append('tags', tag);
     }
   }
-  const q = text(query.q);
-  if (q !== '' && resource.searchable) filters.set('q', q);
+  if (resource.searchable) for (const q of texts(query.q)) filters.append('q', q);
   const sortby = text(query.sortby);
   const sortable = new Set(resource.columns.filter((c) => c.sortable).map((c) => c.name));
   const [sortColumn, direction] = sortby.split(':');

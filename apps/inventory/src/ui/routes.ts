@@ -10,6 +10,13 @@ import type { UserCache } from '../auth/user-cache.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { matchingErrors } from '../http/validation.js';
+import {
+  findMarkup,
+  findUnpairedSurrogate,
+  formatPath,
+  MARKUP,
+  NOT_UNICODE,
+} from '../protections/content-check.js';
 import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
@@ -125,7 +132,7 @@ const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Arra
 const FORM_BODY_LIMIT = 64 * 1024;
 
 interface PageRouteOptions {
-  config: { access: 'public'; rateLimit: false };
+  config: { access: 'public'; rateLimit: false; inputCheckedByApi: true };
   helmet: HelmetOptions;
   schema: { hide: boolean; body?: typeof FormBody };
   bodyLimit?: number;
@@ -203,12 +210,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (status >= 500) request.log.error({ err: error }, 'web interface error');
     const message = status >= 500 ? 'Internal Server Error' : (error as Error).message;
     if (error instanceof ApiError) reply.headers(error.headers ?? {});
+    const context = await signedInContext(request);
     return reply
       .status(status)
       .type(HTML)
       .send(
         page(
-          request.ui?.context ?? {},
+          context,
           status === 403 ? 'Forbidden' : 'Something went wrong',
           html`<p class="alert" role="alert">${message}</p><p><a href="/ui/">Back to the start page</a></p>`,
         ),
@@ -218,20 +226,22 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   // An address under /ui/ that is no page: a page saying so, not the API's JSON, with the
   // pages' own policy (the API's would refuse its style sheet and script).
   const notFoundHeaders = routeSecurityHeaders(UI_HELMET);
-  app.setNotFoundHandler(async (_request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     reply.status(404).type(HTML).header('cache-control', 'no-store').headers(notFoundHeaders);
     return page(
-      {},
+      await signedInContext(request),
       'No such page',
       html`<p class="alert" role="alert">There is no page at this address.</p><p><a href="/ui/">Back to the start page</a></p>`,
     );
   });
 
-  /** The signed-in user of a page, or a redirect to sign-in; revoked sessions are ended. */
-  async function signedIn(
+  /**
+   * The request's session and its user while both are valid; a session whose account was
+   * deactivated, deleted or given a new password since is returned as `ended`.
+   */
+  async function sessionOf(
     request: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<Signed | undefined> {
+  ): Promise<{ signed: Signed; ended?: undefined } | { signed?: undefined; ended?: UiSession }> {
     const session = await sessions.find(request.cookies[SESSION_COOKIE]);
     const account = session ? await options.users.find(session.userId) : undefined;
     if (
@@ -240,10 +250,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       account.inactive_status ||
       account.password_changed_at.getTime() !== session.tokenEpoch
     ) {
-      if (session) await sessions.end(session);
-      const next = encodeURIComponent(request.url);
-      reply.redirect(`/ui/login?next=${next}`, 303);
-      return undefined;
+      return { ended: session };
     }
     const user: SignedInUser = {
       id: account.id,
@@ -257,9 +264,35 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       csrfToken: session.csrfToken,
       query: one((request.query as Query | undefined)?.q),
     };
-    const signed = { user, session, api: apiFor(app, options.tokens, request, user), context };
+    return { signed: { user, session, api: apiFor(app, options.tokens, request, user), context } };
+  }
+
+  /** The signed-in user of a page, or a redirect to sign-in; revoked sessions are ended. */
+  async function signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Signed | undefined> {
+    const { signed, ended } = await sessionOf(request);
+    if (!signed) {
+      if (ended) await sessions.end(ended);
+      const next = encodeURIComponent(request.url);
+      reply.redirect(`/ui/login?next=${next}`, 303);
+      return undefined;
+    }
     request.ui = signed;
     return signed;
+  }
+
+  /**
+   * The layout's context for a page the route did not draw (an error, a missing page): the
+   * signed-in user's header, search box and menu, or none. A refusal before the route ran (a
+   * body too large, a malformed URL) has no `request.ui`; the session is looked up here, and a
+   * failure to do so (the database is down) leaves the page without them.
+   */
+  async function signedInContext(request: FastifyRequest): Promise<PageContext> {
+    if (request.ui) return request.ui.context;
+    const { signed } = await sessionOf(request).catch(() => ({ signed: undefined }));
+    return signed?.context ?? {};
   }
 
   /** Every state-changing form carries the session's token; anything else is refused. */
@@ -277,7 +310,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     reply.status(status).type(HTML).header('cache-control', 'no-store').send(body);
 
   const routeOptions = {
-    config: { access: 'public' as const, rateLimit: false as const },
+    // Markup or a repeated parameter is refused by the API the page calls, and the page shows
+    // that refusal beside what the user typed (a refusal before the page would lose it).
+    config: {
+      access: 'public' as const,
+      rateLimit: false as const,
+      inputCheckedByApi: true as const,
+    },
     helmet: UI_HELMET,
     // Pages are not part of the API's OpenAPI document.
     schema: { hide: true },
@@ -450,9 +489,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/search',
     routeOptions,
     page$(async (signed, request, reply) => {
-      const q = one((request.query as Query).q)
-        .trim()
-        .slice(0, 200);
+      // Every `q` given is passed on: the API refuses a repeated one, and the page says why.
+      const given = many((request.query as Query).q).map((text) => text.trim().slice(0, 200));
+      const q = given[0] ?? '';
       const searchable = UI_RESOURCES.filter(
         (resource) => resource.definition.search && mayRead(resource, signed.user.role),
       );
@@ -463,20 +502,23 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
               searchable.map((resource) =>
                 signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
                   'GET',
-                  `/${resource.name}?${new URLSearchParams({ q, limit: '10' })}`,
+                  `/${resource.name}?${new URLSearchParams([...given.map((text): [string, string] => ['q', text]), ['limit', '10']])}`,
                 ),
               ),
             );
+      const refused = answers.find((answer) => answer.status !== 200);
       const groups = searchable
         .map((resource, index) => ({ resource, answer: answers[index] }))
         .filter(({ answer }) => (answer?.body?.data?.length ?? 0) > 0);
       const content =
         q === ''
           ? html`<p>Type a hostname, an IP address, a serial number or a name in the search box.</p>`
-          : groups.length === 0
-            ? html`<p>Nothing matches “${q}”.</p>`
-            : groups.map(
-                ({ resource, answer }) => html`<section class="group"><h2>${resource.label}
+          : refused
+            ? html`<p class="alert" role="alert">${errorMessage(refused)}</p>`
+            : groups.length === 0
+              ? html`<p>Nothing matches “${q}”.</p>`
+              : groups.map(
+                  ({ resource, answer }) => html`<section class="group"><h2>${resource.label}
             <span class="count">${String(answer?.body?.meta?.total_count ?? 0)}</span></h2>
             <ul>${(answer?.body?.data ?? []).map(
               (
@@ -490,7 +532,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                 .join(' · ')}</span></li>`,
             )}</ul>
             <p><a href="/ui/${resource.name}?${String(new URLSearchParams({ q }))}">All matching ${resource.names.plural}</a></p></section>`,
-              );
+                );
       return send(reply, page(signed.context, q === '' ? 'Search' : `Search: ${q}`, content));
     }),
   );
@@ -877,7 +919,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
   );
 
-  /** The rows of a CSV as the API would read them, each with its problems (schema only). */
+  /** What the API's content check refuses in a row's record, as ` (field): why`. */
+  const refusedText = (record: Row) => {
+    const markup = findMarkup(record);
+    if (markup) return ` (${formatPath(markup.path)}): ${MARKUP}`;
+    const broken = findUnpairedSurrogate(record);
+    return broken ? ` (${formatPath(broken.path)}): ${NOT_UNICODE}` : undefined;
+  };
+
+  /**
+   * The rows of a CSV as the API would read them, each with its problems: the schema's, and
+   * the content check's (HTML, entities, broken Unicode), which refuses the import as a whole.
+   */
   function preview(resource: UiResource, text: string) {
     let cells: string[][];
     try {
@@ -908,7 +961,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const problem =
           row.length !== header.length
             ? `: has ${row.length} cells, the header ${header.length}`
-            : matchingErrors(schema, record);
+            : (matchingErrors(schema, record) ?? refusedText(record));
         return { number: rowNumber(index), cells: row, problem };
       }),
     };

@@ -177,6 +177,7 @@ export function fieldOfMessage(resource: UiResource, message: string): string | 
   const names = resource.columns.map((column) => column.name).sort((a, b) => b.length - a.length);
   for (const pattern of [
     /body\/([a-z_]+)/,
+    /^Field "([a-z_]+)"/,
     /\(([a-z_]+)\)/,
     /^([a-z_]+):/,
     /property '([a-z_]+)'/,

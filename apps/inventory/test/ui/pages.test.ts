@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
+
+/**
+ * What a signed-in user sees when the interface refuses their input, asks them to sign in again
+ * or cannot find a page: the whole page (header, search box, menu), their input kept, the
+ * refusal beside what it is about.
+ */
+
+let ctx: TestContext;
+let admin: Browser;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  admin = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+});
+afterAll(() => ctx?.close());
+
+/** The layout of a signed-in user's page: the header's search box and the left-hand menu. */
+const expectFullLayout = (page: string, what: string) => {
+  expect(page, what).toContain('id="global-search"');
+  expect(page, what).toContain('aria-label="Main"');
+  expect(page, what).toContain('action="/ui/logout"');
+};
+
+describe('input holding markup or an entity', () => {
+  it('is shown beside its field by the edit form, with every typed value kept', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'markup-edit', ip: '192.0.2.10' });
+    const edit = await visit(ctx.app, admin, `/ui/devices/${device.id}/edit`);
+    const form = formAsShown(edit.body, `/ui/devices/${device.id}/edit`);
+    form.set('model', 'C9300-48P <rev B>');
+    form.set('serial_number', 'SN-kept-1');
+    const saved = await post(ctx.app, admin, `/ui/devices/${device.id}/edit`, form);
+    expect(saved.statusCode).toBe(400);
+    expectFullLayout(saved.body, 'refused edit');
+    expect(saved.body).toContain('value="C9300-48P &lt;rev B&gt;"');
+    expect(saved.body).toContain('value="SN-kept-1"');
+    expect(saved.body).toMatch(/id="field-model-error">[^<]*HTML or script content/);
+    // Nothing was written: the API refused it.
+    const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });
+    expect(stored.json().model ?? null).toBeNull();
+  });
+
+  it('is a problem of its row and field in an import preview, the CSV kept', async () => {
+    const csv = 'name,vlan_id\nplain,101\n<b>bold</b>,102\n';
+    const importPage = await visit(ctx.app, admin, '/ui/vlans/import');
+    const preview = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(importPage.body),
+      csv,
+      step: 'preview',
+    });
+    expectFullLayout(preview.body, 'import preview');
+    expect(preview.body).toContain('&lt;b&gt;bold&lt;/b&gt;');
+    expect(preview.body).toMatch(/Row 3 \(name\): [^<]*HTML or script content/);
+    expect(preview.body).toContain('1 of 2 rows have errors');
+  });
+
+  it('in a search or a list filter gets an in-page message, the input kept', async () => {
+    for (const [url, kept] of [
+      ['/ui/search?q=%3Cnone%3E', 'value="&lt;none&gt;"'],
+      ['/ui/search?q=a%26amp', 'value="a&amp;amp"'],
+      ['/ui/devices?q=%3Cnone%3E', 'value="&lt;none&gt;"'],
+      ['/ui/devices?hostname=x&hostname=y', 'id="filter-hostname" name="hostname" value="x"'],
+      ['/ui/devices?q=a&q=b', 'id="filter-q" name="q" value="a"'],
+    ] as const) {
+      const page = await visit(ctx.app, admin, url);
+      expectFullLayout(page.body, url);
+      expect(page.body, url).toContain(kept);
+      expect(page.body, url).toMatch(/class="alert" role="alert">[^<]+/);
+    }
+  });
+});
+
+describe('a signed-in user’s missing page', () => {
+  it('has the whole layout', async () => {
+    const missing = await visit(ctx.app, admin, '/ui/nothing/at/all/here');
+    expect(missing.statusCode).toBe(404);
+    expectFullLayout(missing.body, 'missing page');
+  });
+});
