@@ -249,6 +249,45 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     }
   });
 
+  it('a HEAD of the return (a link scanner, a prefetch) takes nothing: the browser then completes', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const startUrl = `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`;
+    expect((await app.inject({ method: 'HEAD', url: startUrl })).statusCode).toBe(405);
+    const start = await app.inject({ url: startUrl });
+    const callback = await atProvider(start.headers.location as string);
+    const scanned = await app.inject({ method: 'HEAD', url: callback });
+    expect(scanned.statusCode).toBe(405);
+    expect(scanned.headers.allow).toBe('GET');
+    const result = await app.inject({ url: callback });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(pageConfig(result.body).setCredentialToken).toBe(true);
+  });
+
+  it('a start asks the provider for the service’s own scopes: another scope is refused, the same ones in any order pass', async () => {
+    const app = await h.app();
+    const start = (scope: string) =>
+      app.inject({
+        url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }))}&scope=${encodeURIComponent(scope)}`,
+      });
+    for (const scope of [
+      'openid profile email offline_access',
+      'repo delete_repo',
+      'profile email',
+      '',
+    ]) {
+      const refused = await start(scope);
+      expect(refused.statusCode, scope).toBe(400);
+      expect(refused.json().message).toMatch(/^scope: must be /);
+    }
+    const reordered = await start('email openid  profile');
+    expect(reordered.statusCode, reordered.body).toBe(302);
+    expect(new URL(reordered.headers.location as string).searchParams.get('scope')).toBe(
+      'openid profile email',
+    );
+  });
+
   it('a second instance finishes a flow the first started, and a third logs in', async () => {
     const [first, second, third] = [await h.app(), await h.app(), await h.app()];
     signInAt('oidc');

@@ -7,7 +7,7 @@ import { OAUTH_DEFAULTS } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { hashToken } from '../db/sessions.js';
 import type { PendingCredentials } from '../db/single-use.js';
-import { ChatError, invalidRequest, notFound } from '../errors.js';
+import { ChatError, invalidRequest, methodNotAllowed, notFound } from '../errors.js';
 import { type ConfiguredService, verifiedIdentity } from '../providers/registry.js';
 import {
   RESULT_PAGE_HEADERS,
@@ -28,6 +28,12 @@ export const callbackUrl = (rootUrl: string, service: string) =>
 /** Where a client starts a flow the service runs with PKCE (`settings.oauth`'s authorizePath). */
 export const authorizePath = (service: string) =>
   `/_oauth/${encodeURIComponent(service)}/authorize`;
+
+/** Whether a space-separated scope (RFC 6749 3.3) names exactly these scopes. */
+function sameScopes(scope: string, expected: readonly string[]): boolean {
+  const asked = new Set(scope.split(' ').filter((name) => name !== ''));
+  return asked.size === new Set(expected).size && expected.every((name) => asked.has(name));
+}
 
 const ServiceParams = Type.Object({ service: Type.String({ maxLength: 64 }) });
 const Printable = (maxLength: number) => Type.String({ maxLength, pattern: '^[\\x20-\\x7e]*$' });
@@ -72,6 +78,14 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     auth: 'public' as const,
     rateLimit: { max: config.loginRateLimit, timeWindow: 60_000 },
   };
+  // Both steps change state (a flow started, a code exchanged): a HEAD from a link scanner or a
+  // prefetch would take the sign-in without the page that carries its secret.
+  const getOnly = { exposeHeadRoute: false };
+  for (const url of ['/_oauth/:service/authorize', '/_oauth/:service']) {
+    app.head(url, { config: { auth: 'public' } }, async () => {
+      throw methodNotAllowed(['GET']);
+    });
+  }
 
   function redirectFlowService(name: string): ConfiguredService & {
     provider: { codeFlow: NonNullable<ConfiguredService['provider']['codeFlow']> };
@@ -156,7 +170,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
 
   app.get(
     '/_oauth/:service/authorize',
-    { schema: { params: ServiceParams, querystring: StartQuery }, config: limit },
+    { schema: { params: ServiceParams, querystring: StartQuery }, config: limit, ...getOnly },
     async (request, reply) => {
       const service = redirectFlowService(request.params.service);
       const query = request.query;
@@ -169,6 +183,12 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         throw invalidRequest(`redirect_uri: must be ${redirectUri}`);
       }
       const codeFlow = service.provider.codeFlow;
+      const scope = codeFlow.scopes.join(' ');
+      // A link may carry a scope, as clients add one, but the consent asked for in this
+      // service's name is what the deployment configured, in any order.
+      if (query.scope !== undefined && !sameScopes(query.scope, codeFlow.scopes)) {
+        throw invalidRequest(`scope: must be "${scope}" (the service's scopes, in any order)`);
+      }
       const verifier = randomBytes(32).toString('base64url');
       const started = now();
       const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
@@ -192,7 +212,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         client_id: service.appId,
         redirect_uri: redirectUri,
         response_type: 'code',
-        scope: query.scope ?? codeFlow.scopes.join(' '),
+        scope,
         state: query.state,
       };
       if (codeFlow.pkce) {
@@ -206,7 +226,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
 
   app.get(
     '/_oauth/:service',
-    { schema: { params: ServiceParams, querystring: ReturnQuery }, config: limit },
+    { schema: { params: ServiceParams, querystring: ReturnQuery }, config: limit, ...getOnly },
     async (request, reply) => {
       const service = redirectFlowService(request.params.service);
       const query = request.query;
