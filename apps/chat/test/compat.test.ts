@@ -188,7 +188,7 @@ describe('GET /api/info and GET /api/v1/settings.oauth', () => {
         service: 'keycloak',
         type: 'oidc',
         custom: true,
-        serverURL: `${h.fake.url}/oidc`,
+        serverURL: 'https://chat.example.test',
         authorizePath: '/_oauth/keycloak/authorize',
         redirectUri: 'https://chat.example.test/_oauth/keycloak',
         scope: 'openid profile email',
@@ -205,6 +205,27 @@ describe('GET /api/info and GET /api/v1/settings.oauth', () => {
       expect(oauth.body).not.toContain(secret);
       expect(info.body).not.toContain(secret);
     }
+  });
+
+  it("a custom service's flow starts where Rocket.Chat's mobile app builds it: serverURL + authorizePath + its parameters", async () => {
+    const app = await h.app();
+    const entry = (await app.inject({ url: '/api/v1/settings.oauth' }))
+      .json()
+      .services.find((service: { service: string }) => service.service === 'keycloak');
+    // The app's onPressCustomOAuth, as written (server: the URL the person typed).
+    const server = 'https://chat.example.test';
+    const { serverURL, authorizePath, clientId, scope, service } = entry;
+    const state = Buffer.from(
+      JSON.stringify({ loginStyle: 'popup', credentialToken: 'a'.repeat(43), isCordova: true }),
+    ).toString('base64url');
+    const separator = authorizePath.indexOf('?') !== -1 ? '&' : '?';
+    const params = `${separator}client_id=${clientId}&redirect_uri=${encodeURIComponent(`${server}/_oauth/${service}`)}&response_type=code&state=${state}&scope=${encodeURIComponent(scope)}`;
+    const absolutePath = `${authorizePath}${params}`;
+    const url = new URL(absolutePath.includes(serverURL) ? absolutePath : serverURL + absolutePath);
+    expect(url.origin).toBe(server);
+    const start = await app.inject({ url: `${url.pathname}${url.search}` });
+    expect(start.statusCode, start.body).toBe(302);
+    expect(start.headers.location).toMatch(new RegExp(`^${h.fake.url}/oidc/authorize\\?`));
   });
 
   it('settings.oauth answers an empty list without services', async () => {

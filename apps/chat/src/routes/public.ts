@@ -21,7 +21,7 @@ const InfoResponse = Type.Object(
  * One entry of `settings.oauth`, in the shape Rocket.Chat gives its built-in services (`name`,
  * `clientId`, the button's texts and colours, `custom: false`), plus `service` (the name clients
  * send as `serviceName`) and `type` (which provider module verifies it). OIDC services are
- * Rocket.Chat's custom OAuth services (`custom: true`) and carry their `serverURL` (the issuer).
+ * Rocket.Chat's custom OAuth services (`custom: true`) and carry a `serverURL` (see below).
  * Never a secret: the client id is public by design (it appears in every authorization URL).
  */
 const OAuthService = Type.Object(
@@ -50,13 +50,16 @@ const OAuthSettingsResponse = Type.Object(
 );
 
 /**
- * `authorizePath` is relative, as Rocket.Chat's custom OAuth services give it (clients prefix the
- * server's URL): the service's start of the flow, which adds PKCE and sends the browser on to the
- * provider. `redirectUri` is the callback registered at the provider.
+ * `authorizePath` is relative, as Rocket.Chat's custom OAuth services give it: clients start the
+ * flow at `serverURL + authorizePath`, so a custom service with the redirect flow names this
+ * server as its `serverURL` (the service's start, which adds PKCE and sends the browser on to the
+ * provider), not the issuer the app would send to a path it does not serve. `redirectUri` is the
+ * callback registered at the provider.
  */
 export function oauthService(service: ConfiguredService, rootUrl: string) {
-  const serverURL = service.customServerUrl;
   const codeFlow = service.provider.codeFlow;
+  const serverURL =
+    service.customServerUrl !== undefined && codeFlow ? rootUrl : service.customServerUrl;
   const flow = codeFlow
     ? {
         authorizePath: authorizePath(service.name),
