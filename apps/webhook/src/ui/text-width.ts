@@ -3,14 +3,34 @@ import stringWidth from 'string-width';
 /** Printable ASCII only: one column per character, the common case, measured without a table. */
 const ASCII = /^[\u0020-\u007e]*$/;
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Columns one grapheme cluster may take: the larger of string-width's measure of the whole and the
+ * sum of its code points'. Terminals differ: tmux draws Devanagari क्ष (क, virama, ष) in two
+ * columns where string-width says one, and an emoji with a variation selector the other way round.
+ * Every measure here takes the larger, so a row is never wider than its pane whichever is right.
+ */
+function clusterColumns(cluster: string): number {
+  const whole = stringWidth(cluster);
+  if (cluster.length === 1) return whole;
+  let sum = 0;
+  for (const char of cluster) sum += stringWidth(char);
+  return Math.max(whole, sum);
+}
+
 /** Columns `text` takes on a terminal (wide characters count 2, combining marks 0). */
 export function columnsOf(text: string): number {
-  return ASCII.test(text) ? text.length : stringWidth(text);
+  if (ASCII.test(text)) return text.length;
+  let columns = 0;
+  for (const { segment } of graphemes.segment(text)) columns += clusterColumns(segment);
+  return columns;
 }
 
 /**
  * Hard-wraps a line to `width` terminal columns (a line never spills over the pane), returning at
- * most `maxParts` rows. A wide character that does not fit at the end of a row starts the next.
+ * most `maxParts` rows. A wide character that does not fit at the end of a row starts the next; a
+ * grapheme cluster is never cut in two.
  */
 export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INFINITY): string[] {
   const safeWidth = Math.max(1, width);
@@ -25,15 +45,15 @@ export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INF
   const parts: string[] = [];
   let part = '';
   let used = 0;
-  for (const char of line) {
-    const size = stringWidth(char);
+  for (const { segment } of graphemes.segment(line)) {
+    const size = clusterColumns(segment);
     if (used + size > safeWidth && part !== '') {
       parts.push(part);
       if (parts.length >= maxParts) return parts;
       part = '';
       used = 0;
     }
-    part += char;
+    part += segment;
     used += size;
   }
   parts.push(part);
@@ -64,7 +84,12 @@ export function middleEllipsis(text: string, width: number): string {
   if (columnsOf(text) <= width) return text;
   if (width <= 1) return width === 1 ? '…' : '';
   // A stand-in `printable` wrote (`<U+200B>`) is kept or dropped whole, never cut in two.
-  const chars = text.match(/<U\+[0-9A-F]{4,6}>|[\s\S]/gu) ?? [];
+  // Grapheme clusters otherwise, so a combining mark stays with its letter.
+  const chars = (text.match(/<U\+[0-9A-F]{4,6}>|[^<]+|</gu) ?? []).flatMap((piece) =>
+    piece.startsWith('<U+')
+      ? [piece]
+      : Array.from(graphemes.segment(piece), ({ segment }) => segment),
+  );
   const tailRoom = Math.ceil(((width - 1) * 2) / 3);
   let headRoom = width - 1 - tailRoom;
   let tail = '';

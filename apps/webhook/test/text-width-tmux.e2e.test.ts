@@ -1,0 +1,77 @@
+// A grapheme cluster some measure as one column and terminals draw as two (Devanagari क्ष: क,
+// the virama, ष) in a path: the UI's panes keep their borders, in a real terminal (tmux).
+import { execFileSync } from 'node:child_process';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { printable } from '../src/format/printable.js';
+import { columnsOf, fit, middleEllipsis, rowCount, wrap } from '../src/ui/text-width.js';
+import { CLI, waitFor } from './helpers.js';
+
+const KSSA = 'क्ष';
+/** Columns a terminal that draws code point by code point uses (the most any does here). */
+const perCodePoint = (text: string) => [...text].reduce((sum, char) => sum + stringWidth(char), 0);
+
+describe('text width of a cluster string-width measures as one column', () => {
+  it('is measured as the larger of its code points and string-width, everywhere alike', () => {
+    expect(columnsOf(KSSA)).toBe(2);
+    expect(columnsOf(`/${KSSA}/x`)).toBe(5);
+    expect(fit(`/${KSSA}/x`, 8)).toBe(`/${KSSA}/x   `);
+    expect(columnsOf(fit(`/${KSSA}${KSSA}${KSSA}/x`, 6))).toBe(6);
+    // Never cut inside the cluster (a virama at the start of a row joins nothing).
+    expect(wrap(`${KSSA}${KSSA}a`, 3)).toEqual([KSSA, `${KSSA}a`]);
+    expect(rowCount(`${KSSA}${KSSA}a`, 3)).toBe(2);
+    expect(columnsOf(middleEllipsis(`/${KSSA.repeat(10)}/end`, 9))).toBeLessThanOrEqual(9);
+    // A variation selector string-width counts: the wider measure wins.
+    expect(columnsOf('\u263a\ufe0f')).toBe(2);
+    expect(perCodePoint(KSSA)).toBe(2);
+  });
+
+  it('printable shows such a cluster as its first character and stand-ins (layout and terminal agree)', () => {
+    expect(printable(`/${KSSA}/x`)).toBe('/क<U+094D><U+0937>/x');
+    expect(printable('\u2764\ufe0f')).toBe('\u2764<U+FE0F>');
+    // A combining mark with nothing to join is one column to the layout, none to a terminal.
+    expect(printable('\u0301')).toBe('<U+0301>');
+    // Clusters every measure agrees on are kept.
+    for (const text of ['Zoë', 'e\u0301', '日本語', 'café', 'हिन्दी'.slice(0, 1)]) {
+      expect(printable(text)).toBe(text);
+    }
+  });
+});
+
+const tmux = (socket: string, ...args: string[]) =>
+  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+
+describe('the UI in tmux', { timeout: 60_000 }, () => {
+  it('keeps every pane border in place with क्ष in a path', async () => {
+    const socket = `webhook-width-${process.pid}`;
+    tmux(
+      socket,
+      'new-session',
+      '-d',
+      '-x',
+      '100',
+      '-y',
+      '12',
+      `env -u CI TERM=xterm-256color ${process.execPath} ${CLI} --host 127.0.0.1 --port 0`,
+    );
+    try {
+      const pane = () => tmux(socket, 'capture-pane', '-p');
+      await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.test(pane()), pane, 30_000);
+      const address = /http:\/\/127\.0\.0\.1:\d+/.exec(pane())?.[0];
+      await fetch(`${address}/%E0%A4%95%E0%A5%8D%E0%A4%B7/x`);
+      await fetch(`${address}/${encodeURIComponent(KSSA.repeat(30))}/x`);
+      await waitFor(() => /2 kept \/ 2 seen/.test(pane()), pane);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const rows = pane().split('\n').slice(0, 12);
+      expect(rows[0], pane()).toMatch(/^╭─+╮╭─+╮$/);
+      expect(rows[10], pane()).toMatch(/^╰─+╯╰─+╯$/);
+      for (const row of rows.slice(1, 10)) {
+        // tmux prints a two-column character once: its columns are what it drew.
+        expect(row, pane()).toMatch(/^│.*│$/);
+        expect(perCodePoint(row), pane()).toBe(100);
+      }
+    } finally {
+      tmux(socket, 'kill-server');
+    }
+  });
+});
