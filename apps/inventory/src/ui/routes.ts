@@ -21,6 +21,7 @@ import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
+import { MIN_PASSWORD_LENGTH } from '../users/definition.js';
 import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
 import {
   countOf,
@@ -54,6 +55,8 @@ import {
 import { lineChartSvg, type TopologyEdge, type TopologyNode, topologySvg } from './svg.js';
 import {
   fieldControl,
+  fieldMessage,
+  fieldNamedIn,
   fieldOfMessage,
   formValue,
   listCell,
@@ -1554,9 +1557,41 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   const adminOnly = (signed: Signed) => {
     if (signed.user.role !== 'admin') throw new ApiError(403, FORBIDDEN);
   };
-  const usersPage = async (signed: Signed, error?: string, status = 200, reply?: FastifyReply) => {
+  /** The add-a-user form as the admin left it, and the API's refusal beside its field. */
+  interface NewUserForm {
+    values: { username: string; email: string; role: string };
+    errors: Record<string, string>;
+  }
+  const noNewUser: NewUserForm = {
+    values: { username: '', email: '', role: 'viewer' },
+    errors: {},
+  };
+  const newUserField = (
+    form: NewUserForm,
+    name: string,
+    label: string,
+    control: (attributes: Html) => Html,
+    hint?: string,
+  ) => {
+    const id = `new-${name}`;
+    const error = form.errors[name];
+    const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+      .filter(Boolean)
+      .join(' ');
+    return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${label}</label>${control(
+      html`${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}`,
+    )}${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</div>`;
+  };
+  const usersPage = async (
+    signed: Signed,
+    error?: string,
+    status = 200,
+    reply?: FastifyReply,
+    newUser: NewUserForm = noNewUser,
+  ) => {
     const answer = await signed.api<{ data?: Row[] }>('GET', '/users?limit=100');
     const users = answer.body?.data ?? [];
+    const typed = newUser.values;
     const body = page(
       signed.context,
       'Users',
@@ -1574,10 +1609,18 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       )}</tbody></table>
       <h2>Add a user</h2>
       <form method="post" action="/ui/admin/users" class="record-form">${csrfField(signed.context)}
-        <div class="field"><label for="new-username">Username</label><input id="new-username" name="username" required></div>
-        <div class="field"><label for="new-email">E-mail</label><input id="new-email" name="email" type="email" required></div>
-        <div class="field"><label for="new-password">Password</label><input id="new-password" name="password" type="password" autocomplete="new-password" required></div>
-        <div class="field"><label for="new-role">Role</label><select id="new-role" name="role"><option>viewer</option><option>editor</option><option>admin</option></select></div>
+        ${newUserField(newUser, 'username', 'Username', (attributes) => html`<input id="new-username" name="username" required value="${typed.username}"${attributes}>`)}
+        ${newUserField(newUser, 'email', 'E-mail', (attributes) => html`<input id="new-email" name="email" type="email" required value="${typed.email}"${attributes}>`)}
+        ${newUserField(
+          newUser,
+          'password',
+          'Password',
+          // Never shown again: a refused form asks for it anew.
+          (attributes) =>
+            html`<input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="${String(MIN_PASSWORD_LENGTH)}"${attributes}>`,
+          `At least ${MIN_PASSWORD_LENGTH} characters.`,
+        )}
+        ${newUserField(newUser, 'role', 'Role', (attributes) => html`<select id="new-role" name="role"${attributes}>${['viewer', 'editor', 'admin'].map((role) => html`<option${role === typed.role ? ' selected' : ''}>${role}</option>`)}</select>`)}
         <button type="submit">Add user</button></form>`,
     );
     return reply ? send(reply, body, status) : body;
@@ -1593,6 +1636,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   const toUsers = { redirect: '/ui/admin/users' };
   const usersRefused = (signed: Signed, _input: unknown, answer: ApiAnswer) =>
     usersPage(signed, errorMessage(answer));
+  const NEW_USER_FIELDS = ['username', 'email', 'password', 'role'];
   submit('/admin/users', {
     read(signed, request) {
       adminOnly(signed);
@@ -1606,7 +1650,14 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     },
     call: (signed, payload) => signed.api('POST', '/users', { payload }),
     accepted: () => toUsers,
-    refused: usersRefused,
+    refused(signed, { username, email, role }, answer) {
+      const message = errorMessage(answer);
+      const field = fieldNamedIn(NEW_USER_FIELDS, message);
+      return usersPage(signed, field ? undefined : message, 200, undefined, {
+        values: { username, email, role },
+        errors: field ? { [field]: fieldMessage(message) } : {},
+      });
+    },
   });
   submit('/admin/users/:id', {
     read(signed, request) {

@@ -174,7 +174,15 @@ export function parseFormValue(column: UiColumn, text: string | string[]): unkno
  * `ip: Device not found`, `Invalid IP address format`), or undefined for the form as a whole.
  */
 export function fieldOfMessage(resource: UiResource, message: string): string | undefined {
-  const names = resource.columns.map((column) => column.name).sort((a, b) => b.length - a.length);
+  return fieldNamedIn(
+    resource.columns.map((column) => column.name),
+    message,
+  );
+}
+
+/** The field of `fields` an API error message is about, as for `fieldOfMessage`. */
+export function fieldNamedIn(fields: readonly string[], message: string): string | undefined {
+  const names = [...fields].sort((a, b) => b.length - a.length);
   for (const pattern of [
     /body\/([a-z_]+)/,
     /^Field "([a-z_]+)"/,
@@ -188,4 +196,17 @@ export function fieldOfMessage(resource: UiResource, message: string): string | 
   }
   if (/IP address/i.test(message) && names.includes('ip')) return 'ip';
   return names.find((name) => new RegExp(`\\b${name}\\b`, 'i').test(message.replace(/_/g, '_')));
+}
+
+/**
+ * The API's message about one field as a sentence beside that field: without the field's path
+ * (`body/password `), which the label already says, and the validator's length wording in
+ * plain words.
+ */
+export function fieldMessage(message: string): string {
+  const text = message
+    .replace(/^body\/[a-z_]+ /, '')
+    .replace(/^must NOT have fewer than (\d+) characters$/, 'must be at least $1 characters long')
+    .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

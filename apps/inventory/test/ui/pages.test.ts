@@ -79,3 +79,38 @@ describe('a signed-in user’s missing page', () => {
     expectFullLayout(missing.body, 'missing page');
   });
 });
+
+describe('adding a user', () => {
+  const addUser = async (fields: Record<string, string>) => {
+    const users = await visit(ctx.app, admin, '/ui/admin/users');
+    expect(users.body).toMatch(/id="new-password-hint">At least 8 characters/);
+    return post(ctx.app, admin, '/ui/admin/users', { _csrf: csrfOf(users.body), ...fields });
+  };
+
+  it('keeps what was typed (never the password) and names the refused field', async () => {
+    const taken = await addUser({
+      username: 'admin',
+      email: 'second-admin@example.com',
+      password: 'long-enough-password',
+      role: 'editor',
+    });
+    expect(taken.statusCode).toBe(409);
+    expectFullLayout(taken.body, 'duplicate username');
+    expect(taken.body).toContain('id="new-username" name="username" required value="admin"');
+    expect(taken.body).toContain('value="second-admin@example.com"');
+    expect(taken.body).toContain('<option selected>editor</option>');
+    expect(taken.body).not.toContain('long-enough-password');
+    expect(taken.body).toMatch(/id="new-username-error">Username already exists/);
+
+    const short = await addUser({
+      username: 'short-password',
+      email: 'short@example.com',
+      password: 'short',
+      role: 'viewer',
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('value="short-password"');
+    expect(short.body).not.toContain('body/password');
+    expect(short.body).toMatch(/id="new-password-error">[^<]*at least 8 characters/);
+  });
+});
