@@ -66,12 +66,20 @@ const exportSlots = new Slots(EXPORTS_AT_ONCE);
 /** Records per statement on the embedded store: a statement's cost spread, one text in memory. */
 export const EXPORT_BATCH = 1000;
 
+/** The characters that make a cell a formula to spreadsheet programs. */
+const FORMULA_STARTS = sql`('=', '+', '-', '@', chr(9), chr(13))`;
+
 /**
  * OWASP's CSV injection advice: a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage
- * return is a formula to spreadsheet programs; prefixed with `'` it is shown as text.
+ * return is a formula to spreadsheet programs; prefixed with `'` it is shown as text. A text that
+ * starts with apostrophes before one of those (`'=keep`) is prefixed too: the import removes one
+ * `'` from every such cell (csv-import.ts, NEUTRALISED), so what it reads back is the text held.
+ * The common case (no leading `'`) is decided on the first character alone.
  */
 const neutralised = (text: RawBuilder<unknown>) =>
-  sql`CASE WHEN left(${text}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
+  sql`CASE WHEN left(${text}, 1) IN ${FORMULA_STARTS}
+    OR (left(${text}, 1) = '''' AND left(ltrim(${text}, ''''), 1) IN ${FORMULA_STARTS})
+    THEN '''' || ${text} ELSE ${text} END`;
 
 /**
  * One cell as text, written as the JSON answers write the value: timestamps in UTC with

@@ -19,8 +19,11 @@ import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
 
 export const CSV_CONTENT_TYPE = 'text/csv';
 
-/** What the export put in front of a formula-like cell. */
-const NEUTRALISED = /^'(?=[=+\-@\t\r])/;
+/**
+ * What the export put in front of a formula-like cell: one `'` before apostrophes (none or more)
+ * and `=`, `+`, `-`, `@`, a tab or a CR (csv-export.ts prefixes exactly those cells).
+ */
+const NEUTRALISED = /^'(?='*[=+\-@\t\r])/;
 
 export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
   const column = columnOf(definition, field);
