@@ -288,6 +288,53 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     );
   });
 
+  it("Rocket.Chat's mobile app (redirectUrl rocketchat://auth) is sent back to the app with the pair, or the error", async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const mobile = {
+      loginStyle: 'redirect',
+      isCordova: true,
+      redirectUrl: 'rocketchat://auth',
+    } as const;
+    const { result } = await runFlow(app, 'github', { credentialToken, ...mobile });
+    expect(result.statusCode, result.body).toBe(200);
+    const config = pageConfig(result.body);
+    expect(result.body).toContain('/packages/oauth/end_of_redirect_response.js');
+    const back = new URL(config.redirectUrl ?? '');
+    expect(`${back.protocol}//${back.host}`).toBe('rocketchat://auth');
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      host: SITE_URL,
+      type: 'oauth',
+      credentialToken,
+      credentialSecret: config.credentialSecret,
+    });
+    const signedIn = await login(app, {
+      oauth: { credentialToken, credentialSecret: back.searchParams.get('credentialSecret') },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+
+    // Consent denied: back to the app with the error, no pair.
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), ...mobile }));
+    const denied = await app.inject({ url: `/_oauth/github?state=${state}&error=access_denied` });
+    const deniedBack = new URL(pageConfig(denied.body).redirectUrl ?? '');
+    expect(deniedBack.searchParams.get('type')).toBe('oauth');
+    expect(deniedBack.searchParams.get('error')).toBe('the sign-in was cancelled');
+    expect(deniedBack.searchParams.has('credentialSecret')).toBe(false);
+
+    // Only that address: another scheme or host is no app of Rocket.Chat's.
+    for (const redirectUrl of [
+      'rocketchat://authority',
+      'rocketchat://auth.evil.example/',
+      'otherapp://auth',
+    ]) {
+      const start = await app.inject({
+        url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), ...mobile, redirectUrl }))}`,
+      });
+      expect(start.statusCode, redirectUrl).toBe(400);
+    }
+  });
+
   it('a second instance finishes a flow the first started, and a third logs in', async () => {
     const [first, second, third] = [await h.app(), await h.app(), await h.app()];
     signInAt('oidc');

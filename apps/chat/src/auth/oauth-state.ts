@@ -76,3 +76,30 @@ export function redirectAllowed(url: string, origins: readonly string[]): boolea
     return false;
   }
 }
+
+/**
+ * Rocket.Chat's mobile app asks a redirect-style flow (`isCordova`, the system browser) to end at
+ * this address, the app's own link: Rocket.Chat's server sends such a flow there with the pair in
+ * the query, `rocketchat://auth?host=…&type=oauth&credentialToken=…&credentialSecret=…`, which the
+ * app reads to log in. Only this address: another scheme or host is no app of Rocket.Chat's.
+ */
+export const MOBILE_APP_RETURN = 'rocketchat://auth';
+
+export function isMobileAppReturn(url: string): boolean {
+  const rest = url.slice(MOBILE_APP_RETURN.length);
+  return url.startsWith(MOBILE_APP_RETURN) && (rest === '' || rest.startsWith('?') || rest === '/');
+}
+
+/** The app's link for a finished flow: the pair, or the error shown instead. */
+export function mobileAppReturn(
+  rootUrl: string,
+  outcome: { credentials: { token: string; secret: string } } | { error: string },
+): string {
+  const query = new URLSearchParams({ host: rootUrl, type: 'oauth' });
+  if ('error' in outcome) query.set('error', outcome.error);
+  else {
+    query.set('credentialToken', outcome.credentials.token);
+    query.set('credentialSecret', outcome.credentials.secret);
+  }
+  return `${MOBILE_APP_RETURN}?${query}`;
+}

@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { type OAuthState, parseOAuthState, redirectAllowed } from '../auth/oauth-state.js';
+import {
+  isMobileAppReturn,
+  MOBILE_APP_RETURN,
+  mobileAppReturn,
+  type OAuthState,
+  parseOAuthState,
+  redirectAllowed,
+} from '../auth/oauth-state.js';
 import { OAUTH_DEFAULTS } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { hashToken } from '../db/sessions.js';
@@ -111,10 +118,12 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     problem?: string,
   ) {
     const redirectUrl =
-      state?.loginStyle === 'redirect' &&
-      state.redirectUrl &&
-      redirectAllowed(state.redirectUrl, flow.redirectOrigins)
-        ? state.redirectUrl
+      state?.loginStyle === 'redirect' && state.redirectUrl
+        ? isMobileAppReturn(state.redirectUrl)
+          ? mobileAppReturn(config.siteUrl, { error: problem ?? 'the sign-in failed' })
+          : redirectAllowed(state.redirectUrl, flow.redirectOrigins)
+            ? state.redirectUrl
+            : undefined
         : undefined;
     return reply
       .status(status)
@@ -138,9 +147,13 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       );
     }
     if (state.loginStyle === 'redirect') {
-      if (!state.redirectUrl || !redirectAllowed(state.redirectUrl, flow.redirectOrigins)) {
+      const destination = state.redirectUrl;
+      if (
+        !destination ||
+        !(isMobileAppReturn(destination) || redirectAllowed(destination, flow.redirectOrigins))
+      ) {
         throw invalidRequest(
-          `state.redirectUrl: must be on one of this deployment's origins (${flow.redirectOrigins.join(', ')})`,
+          `state.redirectUrl: must be on one of this deployment's origins (${flow.redirectOrigins.join(', ')}), or ${MOBILE_APP_RETURN}`,
         );
       }
     }
@@ -275,6 +288,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         );
         const identity = await verifiedIdentity(service, credentials, signal);
         const secret = randomBytes(32).toString('base64url');
+        const pair = { token: state.credentialToken, secret };
         await pendingCredentials.complete(
           state.credentialToken,
           hashToken(secret),
@@ -288,8 +302,13 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
             renderResultPage({
               loginStyle: state.loginStyle,
               isCordova: state.isCordova,
-              credentials: { token: state.credentialToken, secret },
-              redirectUrl: state.redirectUrl,
+              credentials: pair,
+              redirectUrl:
+                state.loginStyle === 'redirect' &&
+                state.redirectUrl &&
+                isMobileAppReturn(state.redirectUrl)
+                  ? mobileAppReturn(config.siteUrl, { credentials: pair })
+                  : state.redirectUrl,
             }),
           );
       } catch (error) {
