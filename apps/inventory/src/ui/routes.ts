@@ -278,12 +278,52 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const { signed, ended } = await sessionOf(request);
     if (!signed) {
       if (ended) await sessions.end(ended);
-      const next = encodeURIComponent(request.url);
-      reply.redirect(`/ui/login?next=${next}`, 303);
+      const back =
+        request.method === 'GET' || request.method === 'HEAD' ? request.url : pageOfForm(request);
+      reply.redirect(`/ui/login?next=${encodeURIComponent(back)}`, 303);
       return undefined;
     }
     request.ui = signed;
     return signed;
+  }
+
+  /**
+   * Whether a browser can come back to `path` with a GET: a page, not a form's POST-only action.
+   * `/ui/devices/bulk` reaches the object page's route as a GET (an id of "bulk", no such page):
+   * a POST route more specific than the GET one there owns the address.
+   */
+  function isPage(path: string): boolean {
+    const shown = app.findRoute({ method: 'GET', url: path });
+    if (!shown) return false;
+    const posted = app.findRoute({ method: 'POST', url: path });
+    return !posted || JSON.stringify(posted.params) === JSON.stringify(shown.params);
+  }
+
+  /**
+   * Where to come back after signing in again when a form was posted once its session had
+   * ended: the page the form was on (the Referer, when it is a page of this service), else the
+   * nearest page at or above the form's address (`/ui/devices/bulk` -> `/ui/devices`), else the
+   * start page. Never the POST-only address itself, which a browser's GET would find missing.
+   */
+  function pageOfForm(request: FastifyRequest): string {
+    const referer = request.headers.referer;
+    if (referer) {
+      try {
+        const from = new URL(referer);
+        const here = new URL(`${request.protocol}://${request.host}`);
+        const back = `${from.pathname}${from.search}`;
+        if (from.origin === here.origin && safeNext(back) === back && isPage(from.pathname))
+          return back;
+      } catch {
+        // Not a URL: the form's own address tells where it was.
+      }
+    }
+    const segments = (request.url.split('?')[0] ?? '').split('/');
+    for (let end = segments.length; end > 2; end--) {
+      const path = segments.slice(0, end).join('/');
+      if (safeNext(path) === path && isPage(path)) return path;
+    }
+    return '/ui/';
   }
 
   /**
@@ -445,15 +485,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return reply.redirect(next, 303);
   });
 
-  app.post(
-    '/logout',
-    formOptions,
-    form$(async (signed, _request, reply) => {
+  // A session that has already ended is simply gone: the browser lands on the sign-in page, not
+  // on one asking to sign in so as to come back and sign out.
+  app.post('/logout', formOptions, async (request, reply) => {
+    const { signed, ended } = await sessionOf(request);
+    if (signed) {
+      requireCsrf(signed, request);
       await sessions.end(signed.session);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
-      return reply.redirect('/ui/login', 303);
-    }),
-  );
+    } else if (ended) await sessions.end(ended);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    return reply.redirect('/ui/login', 303);
+  });
 
   // ---- Start page and search ------------------------------------------------------------
 

@@ -114,3 +114,54 @@ describe('adding a user', () => {
     expect(short.body).toMatch(/id="new-password-error">[^<]*at least 8 characters/);
   });
 });
+
+describe('a form posted after the session ended', () => {
+  const endedSession = async () => {
+    const browser = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+    const start = await visit(ctx.app, browser, '/ui/');
+    const out = await post(ctx.app, browser, '/ui/logout', { _csrf: csrfOf(start.body) });
+    expect(out.statusCode).toBe(303);
+    return browser;
+  };
+  const nextOf = (location: unknown) =>
+    new URL(String(location), 'http://localhost').searchParams.get('next');
+
+  it('asks for sign-in and comes back to a page, never to a POST-only address', async () => {
+    const browser = await endedSession();
+    const bulk = await post(ctx.app, browser, '/ui/devices/bulk', { _csrf: 'x', id: 'y' });
+    expect(bulk.statusCode).toBe(303);
+    expect(nextOf(bulk.headers.location)).toBe('/ui/devices');
+    const fromList = await ctx.app.inject({
+      method: 'POST',
+      url: '/ui/devices/bulk',
+      payload: 'id=y',
+      headers: {
+        cookie: browser.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        referer: 'http://localhost/ui/devices?hostname=core',
+      },
+    });
+    expect(nextOf(fromList.headers.location)).toBe('/ui/devices?hostname=core');
+    // The bulk page is shown as the answer to a POST: its address is not one to come back to.
+    const fromBulkPage = await ctx.app.inject({
+      method: 'POST',
+      url: '/ui/devices/bulk-edit',
+      payload: 'id=y',
+      headers: {
+        cookie: browser.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        referer: 'http://localhost/ui/devices/bulk',
+      },
+    });
+    expect(nextOf(fromBulkPage.headers.location)).toBe('/ui/devices');
+    const users = await post(ctx.app, browser, '/ui/admin/users/not-an-id', { role: 'viewer' });
+    expect(nextOf(users.headers.location)).toBe('/ui/admin/users');
+  });
+
+  it('Sign out of an ended session lands on the sign-in page', async () => {
+    const browser = await endedSession();
+    const out = await post(ctx.app, browser, '/ui/logout', { _csrf: 'stale' });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/ui/login');
+  });
+});
