@@ -81,9 +81,9 @@ describe('config file', () => {
     [
       'response:\n  status: 700\n',
       2,
-      'response.status: must be an integer from 100 to 599 (got 700)',
+      'response.status: must be an integer from 200 to 599 (got 700)',
     ],
-    ['response:\n  status: 99\n', 2, 'response.status: must be an integer from 100 to 599'],
+    ['response:\n  status: 99\n', 2, 'response.status: must be an integer from 200 to 599'],
     ['response:\n  status: 200.5\n', 2, 'response.status: must be an integer'],
     ['response:\n  body: 12\n', 2, 'response.body: must be a string'],
     ['response:\n  colour: red\n', 2, 'response.colour: unknown key'],

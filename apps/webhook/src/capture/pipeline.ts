@@ -60,6 +60,18 @@ export function answerFromForward(result: ExchangeResponse | ExchangeFailure): S
   };
 }
 
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The response as it goes on the wire: an answer to HEAD, a 204 and a 304 carry no body (Node
+ * drops it), so the record holds none either (it showed a body that was never sent).
+ */
+export function asSent(method: string, response: SentResponse): SentResponse {
+  if (response.body.length === 0) return response;
+  if (method !== 'HEAD' && response.status !== 204 && response.status !== 304) return response;
+  return { ...response, body: EMPTY };
+}
+
 function rejection(reason: string): SentResponse {
   return {
     status: 401,
@@ -88,9 +100,10 @@ export function createPipeline(
       ? verify({ headers, body: draft.body, truncated: draft.truncated }, decision.verify)
       : undefined;
     const rejected = options.rejectInvalid && verification !== undefined && !verification.ok;
-    let response: SentResponse = rejected
-      ? rejection(verification?.reason ?? '')
-      : decision.response.sent;
+    let response: SentResponse = asSent(
+      draft.method,
+      rejected ? rejection(verification?.reason ?? '') : decision.response.sent,
+    );
     const checked = verification ? { verification } : {};
 
     if (!decision.forward || rejected) {
@@ -126,7 +139,7 @@ export function createPipeline(
 
     if (options.respondWithForward) {
       return sent.then((forward) => {
-        response = answerFromForward(forward);
+        response = asSent(draft.method, answerFromForward(forward));
         complete(store.add(draft, { ...checked, response, forward }));
         return response;
       });

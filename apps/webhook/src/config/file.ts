@@ -276,7 +276,8 @@ class ConfigReader {
     const headers = fields.get('headers');
     const body = fields.get('body');
     return {
-      status: status ? this.integer(status, `${key}.status`, 100, 599) : 200,
+      // From 200: a 1xx is not a final answer (the sender went on waiting for one).
+      status: status ? this.integer(status, `${key}.status`, 200, 599) : 200,
       headers: headers ? this.headers(headers, `${key}.headers`) : [],
       body: body ? this.string(body, `${key}.body`) : '',
     };

@@ -298,7 +298,8 @@ export async function buildRelay(
         params: AnswerParams,
         body: Type.Object(
           {
-            status: Type.Integer({ minimum: 100, maximum: 599 }),
+            // A final answer: a 1xx left the held sender waiting for one.
+            status: Type.Integer({ minimum: 200, maximum: 599 }),
             headers: Type.Array(Header, { maxItems: 1000 }),
             body: Type.String({ maxLength: Math.ceil(limits.maxBody * 1.34) + 4 }),
           },
