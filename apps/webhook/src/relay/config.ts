@@ -1,4 +1,6 @@
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { parseArgs } from 'node:util';
 import proxyAddr from '@fastify/proxy-addr';
 import { formatSize, parseSize } from '../config/size.js';
@@ -283,6 +285,40 @@ function readServer(text: string | undefined): string {
   return text.replace(/\/+$/, '');
 }
 
+/**
+ * The certificate chain and key, checked as the HTTPS server will use them: a file that is not
+ * PEM, or a key that is not the certificate's, is a usage error naming the flag (it was a crash
+ * with a stack trace once the server started).
+ */
+function readTls(
+  cert: Buffer,
+  certFile: string,
+  key: Buffer,
+  keyFile: string,
+): { cert: Buffer; key: Buffer } {
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    throw usageError(`--tls-cert ${certFile}: not a PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    throw usageError(`--tls-key ${keyFile}: not a PEM private key without a passphrase`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw usageError(`--tls-key ${keyFile}: is not the key of the certificate in ${certFile}`);
+  }
+  try {
+    createSecureContext({ cert, key });
+  } catch (error) {
+    throw usageError(`--tls-cert ${certFile}: cannot be used (${(error as Error).message})`);
+  }
+  return { cert, key };
+}
+
 function readHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
@@ -382,7 +418,7 @@ function serveConfig(
     port: int('port', DEFAULT_RELAY_PORT, 0, 65535),
     tls:
       certFile && keyFile
-        ? { cert: read('--tls-cert', certFile), key: read('--tls-key', keyFile) }
+        ? readTls(read('--tls-cert', certFile), certFile, read('--tls-key', keyFile), keyFile)
         : null,
     adminTokenHash,
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : null,
