@@ -145,7 +145,12 @@ async function validFlow(credentialToken = newToken()) {
   expect(atProvider.status).toBe(302);
   const back = new URL(atProvider.headers.get('location') ?? '');
   expect(back.origin).toBe(SITE_URL);
-  const result = await send('valid return', { url: `${back.pathname}${back.search}` });
+  // The browser that started the flow finishes it: the start's cookie goes back.
+  const cookie = String(start.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+  const result = await send('valid return', {
+    url: `${back.pathname}${back.search}`,
+    headers: { cookie },
+  });
   expect(result.statusCode, result.body).toBe(200);
   const secret = /credentialSecret&quot;:&quot;([A-Za-z0-9_-]+)&quot;/.exec(result.body)?.[1];
   expect(secret).toBeDefined();
@@ -310,6 +315,52 @@ describe('hostile input at the OAuth redirect flow', () => {
         await send(`${path}?${search.slice(0, 60)}`, { url: `${path}?${search}` });
       }
     }
+  });
+
+  it('hostile browser cookies: never an error, never a flow finished by the wrong browser', async () => {
+    const credentialToken = newToken();
+    const start = await send('bound start', {
+      url: `/_oauth/github/authorize?${query([['state', encodeOAuthState({ credentialToken })]])}`,
+    });
+    const atProvider = await fetch(String(start.headers.location), { redirect: 'manual' });
+    const back = new URL(atProvider.headers.get('location') ?? '');
+    const own = String(start.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+    const value = own.slice(own.indexOf('=') + 1);
+    for (const cookie of [
+      '',
+      'chat_oauth_browser=',
+      `chat_oauth_browser=${value.slice(0, -1)}`,
+      `chat_oauth_browser=${value}x`,
+      `chat_oauth_browser=${'A'.repeat(43)}`,
+      `chat_oauth_browser=${encodeURIComponent(CONTROL)}`,
+      `chat_oauth_browser="${value.toLowerCase()}"`,
+      `chat_oauth_browser=${'%'.repeat(4_000)}`,
+      `chat_oauth_browser=${newToken()}; chat_oauth_browser=${newToken()}`,
+      `${'a=b; '.repeat(500)}chat_oauth_browser=${newToken()}`,
+      '=; ;;=;chat_oauth_browser',
+    ]) {
+      const refused = await send(`return with cookie ${cookie.slice(0, 40)}`, {
+        url: `${back.pathname}${back.search}`,
+        headers: { cookie },
+      });
+      expect(refused.statusCode, cookie.slice(0, 60)).toBe(400);
+      expect(refused.body).not.toContain('credentialSecret&quot;:&quot;');
+      // A hostile cookie at the start is replaced by a fresh one, never echoed.
+      const started = await send(`start with cookie ${cookie.slice(0, 40)}`, {
+        url: `/_oauth/github/authorize?${query([['state', encodeOAuthState({ credentialToken: newToken() })]])}`,
+        headers: { cookie },
+      });
+      expect(started.statusCode).toBe(302);
+      expect(String(started.headers['set-cookie'])).toMatch(
+        /^chat_oauth_browser=[A-Za-z0-9_-]{43};/,
+      );
+    }
+    // The browser that started it still finishes it.
+    const finished = await send('bound return', {
+      url: `${back.pathname}${back.search}`,
+      headers: { cookie: own },
+    });
+    expect(finished.statusCode, finished.body).toBe(200);
   });
 
   it('unknown, prototype and oversized service names have no flow', async () => {

@@ -64,7 +64,17 @@ async function atProvider(location: string): Promise<string> {
   return `${back.pathname}${back.search}`;
 }
 
-/** Start (by the service, with PKCE) and the provider's return; returns the result page. */
+/** The `name=value` pairs a response set, as a browser sends them back. */
+function cookiesOf(response: { headers: Record<string, unknown> }): string {
+  const set = response.headers['set-cookie'];
+  const all = Array.isArray(set) ? set : set === undefined ? [] : [String(set)];
+  return all.map((cookie: string) => cookie.split(';')[0]).join('; ');
+}
+
+/**
+ * Start (by the service, with PKCE) and the provider's return, in one browser (the start's
+ * cookie goes back with the return); returns the result page.
+ */
 async function runFlow(
   app: FastifyInstance,
   service: string,
@@ -75,8 +85,13 @@ async function runFlow(
     url: `/_oauth/${service}/authorize?state=${encodeURIComponent(encodeOAuthState(state))}`,
   });
   expect(start.statusCode, start.body).toBe(302);
+  const cookie = cookiesOf(start);
   const callback = await atProvider(start.headers.location as string);
-  return { callback, result: await finishOn.inject({ url: callback }) };
+  return {
+    callback,
+    cookie,
+    result: await finishOn.inject({ url: callback, headers: { cookie } }),
+  };
 }
 
 describe('the OAuth redirect flow (Meteor protocol)', () => {
@@ -257,10 +272,11 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect((await app.inject({ method: 'HEAD', url: startUrl })).statusCode).toBe(405);
     const start = await app.inject({ url: startUrl });
     const callback = await atProvider(start.headers.location as string);
-    const scanned = await app.inject({ method: 'HEAD', url: callback });
+    const cookie = cookiesOf(start);
+    const scanned = await app.inject({ method: 'HEAD', url: callback, headers: { cookie } });
     expect(scanned.statusCode).toBe(405);
     expect(scanned.headers.allow).toBe('GET');
-    const result = await app.inject({ url: callback });
+    const result = await app.inject({ url: callback, headers: { cookie } });
     expect(result.statusCode, result.body).toBe(200);
     expect(pageConfig(result.body).setCredentialToken).toBe(true);
   });
@@ -333,6 +349,40 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       });
       expect(start.statusCode, redirectUrl).toBe(400);
     }
+  });
+
+  it('a flow the service started finishes only in the browser that started it: a leaked return address takes nothing', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    h.fake.requirePkce = true;
+    const credentialToken = newToken();
+    const start = await app.inject({
+      url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+    });
+    const cookie = cookiesOf(start);
+    expect(start.headers['set-cookie']).toMatch(/HttpOnly/i);
+    expect(start.headers['set-cookie']).toMatch(/SameSite=Lax/i);
+    expect(start.headers['set-cookie']).toMatch(/Path=\/_oauth/);
+    const callback = await atProvider(start.headers.location as string);
+
+    // Someone else loads the address (from a log, a shared screen, a referrer): no pair.
+    const otherStart = await app.inject({
+      url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }))}`,
+    });
+    for (const headers of [{}, { cookie: cookiesOf(otherStart) }]) {
+      const stolen = await app.inject({ url: callback, headers });
+      expect(stolen.statusCode).toBe(400);
+      expect(pageConfig(stolen.body).setCredentialToken).toBe(false);
+      expect(stolen.body).toContain('started in another browser');
+    }
+    // The browser that started it still finishes it.
+    const result = await app.inject({ url: callback, headers: { cookie } });
+    expect(result.statusCode, result.body).toBe(200);
+    const pair = pageConfig(result.body);
+    const signedIn = await login(app, {
+      oauth: { credentialToken, credentialSecret: pair.credentialSecret },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
   });
 
   it('a second instance finishes a flow the first started, and a third logs in', async () => {

@@ -59,6 +59,7 @@ export interface OAuthPendingCredentialsTable {
   secret_hash: string | null;
   identity: ColumnType<unknown, string | null | undefined, string | null>;
   consumed_at: Date | null;
+  browser_hash: string | null;
 }
 
 export interface Database {

@@ -32,11 +32,15 @@ export interface PendingCredential {
 export class PendingCredentials {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A flow the service starts itself; false when the credentialToken is already taken. */
+  /**
+   * A flow the service starts itself, bound to the browser whose cookie hashes to `browserHash`;
+   * false when the credentialToken is already taken.
+   */
   async start(
     credentialToken: string,
     service: string,
     codeVerifier: string,
+    browserHash: string,
     now: Date,
     expiresAt: Date,
   ): Promise<boolean> {
@@ -46,6 +50,7 @@ export class PendingCredentials {
         credential_token: credentialToken,
         service,
         code_verifier: codeVerifier,
+        browser_hash: browserHash,
         started_at: now,
         expires_at: expiresAt,
       })
@@ -57,16 +62,19 @@ export class PendingCredentials {
 
   /**
    * Takes the provider's return for `credentialToken`, once: a flow started here (its PKCE
-   * verifier returned), or a flow the client started itself (a new row, no verifier). Undefined
-   * when the token was already returned to (a replayed or forged state), belongs to another
-   * service, or its flow expired.
+   * verifier returned), or a flow the client started itself (a new row, no verifier). A refusal
+   * says why: `another-browser` when the flow was started here in a browser whose cookie hashes
+   * otherwise (`browserHash`, null without the cookie; nothing is taken, so the browser that
+   * started it can still finish), else `used` when the token was already returned to (a replayed
+   * or forged state), belongs to another service, or its flow expired.
    */
   async claimReturn(
     credentialToken: string,
     service: string,
+    browserHash: string | null,
     now: Date,
     expiresAt: Date,
-  ): Promise<{ codeVerifier: string | null } | undefined> {
+  ): Promise<{ codeVerifier: string | null } | { refused: 'another-browser' | 'used' }> {
     const row = await this.db
       .insertInto('oauth_pending_credentials')
       .values({
@@ -82,11 +90,27 @@ export class PendingCredentials {
           .doUpdateSet({ returned_at: now })
           .where('oauth_pending_credentials.returned_at', 'is', null)
           .where('oauth_pending_credentials.service', '=', service)
-          .where('oauth_pending_credentials.expires_at', '>', now),
+          .where('oauth_pending_credentials.expires_at', '>', now)
+          .where((row) =>
+            row.or([
+              row('oauth_pending_credentials.browser_hash', 'is', null),
+              row('oauth_pending_credentials.browser_hash', '=', browserHash ?? ''),
+            ]),
+          ),
       )
       .returning('code_verifier')
       .executeTakeFirst();
-    return row ? { codeVerifier: row.code_verifier } : undefined;
+    if (row) return { codeVerifier: row.code_verifier };
+    const bound = await this.db
+      .selectFrom('oauth_pending_credentials')
+      .select('credential_token')
+      .where('credential_token', '=', credentialToken)
+      .where('service', '=', service)
+      .where('returned_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('browser_hash', 'is not', null)
+      .executeTakeFirst();
+    return { refused: bound ? 'another-browser' : 'used' };
   }
 
   /** Stores the verified identity under the hash of the fresh credentialSecret. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -42,6 +43,18 @@ function sameScopes(scope: string, expected: readonly string[]): boolean {
   return asked.size === new Set(expected).size && expected.every((name) => asked.has(name));
 }
 
+/**
+ * The cookie binding a flow the service starts to the browser that started it (its SHA-256 is
+ * kept with the flow): the return address carries the code and the state, so without it whoever
+ * loaded that address first would get the credential secret.
+ */
+const BROWSER_COOKIE = 'chat_oauth_browser';
+
+function browserCookie(cookies: Record<string, string | undefined>): string | undefined {
+  const value = cookies[BROWSER_COOKIE];
+  return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+}
+
 const ServiceParams = Type.Object({ service: Type.String({ maxLength: 64 }) });
 const Printable = (maxLength: number) => Type.String({ maxLength, pattern: '^[\\x20-\\x7e]*$' });
 
@@ -77,6 +90,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
   { context, pendingCredentials },
 ) => {
   const { config, services, now } = context;
+  await app.register(fastifyCookie);
   const flow = config.oauth ?? {
     ...OAUTH_DEFAULTS,
     redirectOrigins: [new URL(config.siteUrl).origin],
@@ -205,11 +219,14 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       const verifier = randomBytes(32).toString('base64url');
       const started = now();
       const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
+      // The browser's cookie, kept if it has one (flows in several tabs share it), else a new one.
+      const browser = browserCookie(request.cookies) ?? randomBytes(32).toString('base64url');
       if (
         !(await pendingCredentials.start(
           state.credentialToken,
           service.name,
           verifier,
+          hashToken(browser),
           started,
           expiresAt,
         ))
@@ -233,7 +250,17 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         parameters.code_challenge_method = 'S256';
       }
       for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
-      return reply.header('referrer-policy', 'no-referrer').redirect(target.toString(), 302);
+      return reply
+        .header('referrer-policy', 'no-referrer')
+        .setCookie(BROWSER_COOKIE, browser, {
+          path: '/_oauth/',
+          httpOnly: true,
+          // Lax: the provider's return is a top-level navigation from another site.
+          sameSite: 'lax',
+          secure: new URL(config.siteUrl).protocol === 'https:',
+          maxAge: flow.flowSeconds,
+        })
+        .redirect(target.toString(), 302);
     },
   );
 
@@ -262,18 +289,22 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');
       const returned = now();
+      const browser = browserCookie(request.cookies);
       const claimed = await pendingCredentials.claimReturn(
         state.credentialToken,
         service.name,
+        browser === undefined ? null : hashToken(browser),
         returned,
         new Date(returned.getTime() + flow.flowSeconds * 1000),
       );
-      if (!claimed) {
+      if ('refused' in claimed) {
         return page(
           reply,
           400,
           state,
-          'this sign-in was already completed, or has expired; start again',
+          claimed.refused === 'another-browser'
+            ? 'this sign-in was started in another browser; finish it there, or start again here'
+            : 'this sign-in was already completed, or has expired; start again',
         );
       }
       try {
