@@ -64,6 +64,7 @@ import {
   type ReferenceNames,
   type Row,
   referenceKey,
+  rowLinkText,
   textOf,
   titleOf,
   valueCell,
@@ -699,7 +700,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${writable ? html`<td><input type="checkbox" name="id" value="${String(row.id)}" aria-label="Select ${titleOf(resource, row)}"></td>` : ''}
         ${columns.map((column, position) =>
           position === 0
-            ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${textOf(row[column.name]) === '' ? titleOf(resource, row) : valueCell({ ...column, references: undefined } as UiColumn, row[column.name], names)}</a></td>`
+            ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${rowLinkText(resource, column, row, names)}</a></td>`
             : html`<td>${listCell(column, row[column.name], names)}</td>`,
         )}
         </tr>${void index}`,
@@ -1396,7 +1397,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           rows.length === 0
             ? html`<p class="muted">None.</p>`
             : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
-        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${textOf(child[column.name]) || titleOf(related, child)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
+        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${rowLinkText(related, column, child, relatedNames)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
         }
         <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a></p></section>`);
       }

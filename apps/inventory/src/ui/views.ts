@@ -65,6 +65,30 @@ export function listCell(column: UiColumn, value: unknown, names: ReferenceNames
   return structured ? html`<code>${start}</code>` : html`${start}`;
 }
 
+/** A value's start as a list's cell shows it: the first 120 characters. */
+const cutForList = (text: string) =>
+  text.length <= LIST_CELL_CHARS ? text : `${text.slice(0, LIST_CELL_CHARS)}…`;
+
+/**
+ * The text of a list's first cell, inside the link that opens its row: the value as `listCell`
+ * shows it, but a reference by its record's name and a URL as text (a link inside the row's
+ * link would not work). An empty value is the row's title.
+ */
+export function rowLinkText(
+  resource: UiResource,
+  column: UiColumn,
+  row: Row,
+  names: ReferenceNames,
+): Html {
+  const value = row[column.name];
+  if (textOf(value) === '') return html`${cutForList(titleOf(resource, row))}`;
+  if (column.references && typeof value === 'string') {
+    return html`${cutForList(names.get(referenceKey(column.references, value)) ?? value.slice(0, 8))}`;
+  }
+  if (column.kind === 'url') return html`${cutForList(textOf(value))}`;
+  return listCell(column, value, names);
+}
+
 /** A form control for one column, with its label, the user's value and the API's error. */
 export function fieldControl(
   column: UiColumn,

@@ -165,3 +165,20 @@ describe('a form posted after the session ended', () => {
     expect(out.headers.location).toBe('/ui/login');
   });
 });
+
+describe('a list’s first column', () => {
+  it('names a referenced record, links to the row and is cut at 120 characters', async () => {
+    const hostname = `h${'x'.repeat(230)}.example`;
+    const device = await create(ctx, 'devices', { hostname, ip: '192.0.2.20' });
+    const port = await create(ctx, 'interfaces', { device_id: device.id, name: 'first-col-eth0' });
+    const interfaces = await visit(ctx.app, admin, '/ui/interfaces?name=first-col-eth0');
+    expect(interfaces.body).toContain(
+      `<td><a href="/ui/interfaces/${port.id}">${hostname.slice(0, 120)}…</a></td>`,
+    );
+    const devices = await visit(ctx.app, admin, `/ui/devices?hostname=${hostname}`);
+    expect(devices.body).toContain(
+      `<td><a href="/ui/devices/${device.id}">${hostname.slice(0, 120)}…</a></td>`,
+    );
+    expect(devices.body).not.toContain(`>${hostname}<`);
+  });
+});
