@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RELAY_ADMIN_TOKEN, runCli } from './helpers.js';
+import { createRelayChannel, RELAY_ADMIN_TOKEN, runCli, startRelay } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-relay-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +60,59 @@ describe('relay serve --tls-cert / --tls-key', () => {
       noCrash(run.stderr);
       expect(run.code).toBe(2);
     });
+  });
+});
+
+describe('a channel’s answer headers', () => {
+  it('relay create refuses a header HTTP cannot carry, or one the relay computes, with exit 2', async () => {
+    const cases = [
+      ['X-A: a\u0001', '--header X-A: the value holds a control character'],
+      ['X-B: a\u007f', '--header X-B: the value holds a control character'],
+      ['Connection: close', '--header Connection: is computed by the relay'],
+      ['Content-Length: 3', '--header Content-Length: is computed by the relay'],
+    ] as const;
+    const runs = await Promise.all(
+      cases.map(([header]) =>
+        runCli(['relay', 'create', '--server', 'http://127.0.0.1:9', '--header', header], {
+          cwd: dir,
+          env,
+        }),
+      ),
+    );
+    runs.forEach((run, index) => {
+      expect(run.stderr).toContain(cases[index]?.[1]);
+      noCrash(run.stderr);
+      expect(run.code).toBe(2);
+    });
+  });
+
+  it('the relay API answers 400 for such a header instead of dropping it', async () => {
+    const relay = await startRelay();
+    try {
+      for (const [header, message] of [
+        [['X-A', 'a\u0001'], 'X-A: the value holds a control character'],
+        [['Bad Name', 'x'], 'Bad Name: the name must be an HTTP token'],
+        [['Transfer-Encoding', 'chunked'], 'Transfer-Encoding: is computed by the relay'],
+      ] as const) {
+        const response = await fetch(`${relay.base}/api/channels`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${RELAY_ADMIN_TOKEN}`,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ response: { status: 202, headers: [header] } }),
+        });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { message: string }).message).toContain(message);
+      }
+      const fine = await createRelayChannel(relay.base, {
+        response: { status: 202, headers: [['X-Ok', 'café']] },
+      });
+      const sent = await fetch(fine.sendUrl, { method: 'POST' });
+      expect(sent.status).toBe(202);
+      expect(sent.headers.get('x-ok')).toBe('café');
+    } finally {
+      await relay.app.close();
+    }
   });
 });

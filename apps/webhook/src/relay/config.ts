@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import proxyAddr from '@fastify/proxy-addr';
 import { formatSize, parseSize } from '../config/size.js';
 import { usageError } from '../errors.js';
-import { CHANNEL_ID, parseSendUrl } from './protocol.js';
+import { answerHeaderProblem, CHANNEL_ID, parseSendUrl } from './protocol.js';
 import { hashToken } from './secrets.js';
 import type { BufferBounds } from './store.js';
 
@@ -323,9 +323,12 @@ function readHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
   const value = colon > 0 ? text.slice(colon + 1).trim() : '';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
     throw usageError(`--header must be 'Name: value' (got ${text})`);
   }
+  // As the relay checks it: a header it would refuse is refused here, before anything is sent.
+  const problem = answerHeaderProblem(name, value);
+  if (problem) throw usageError(`--header ${problem}`);
   return [name, value];
 }
 

@@ -14,6 +14,8 @@
  * that arrived). The relay interprets none of it.
  */
 
+import { headerProblem } from '../capture/record.js';
+
 /** Header pairs in arrival order, names as sent, values as binary strings (one char per byte). */
 export type WireHeaders = [name: string, value: string][];
 
@@ -94,3 +96,27 @@ export function parseSendUrl(text: string): SendUrl | null {
 export const eventsUrl = (url: SendUrl) => `${url.base}${API_PREFIX}/${url.channel}/events`;
 export const answerUrl = (url: SendUrl, eventId: string) =>
   `${url.base}${API_PREFIX}/${url.channel}/events/${eventId}/answer`;
+
+/** Headers that describe a connection, not a message: the relay computes them for every answer. */
+export const COMPUTED_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+  'te',
+]);
+
+/**
+ * What is wrong with a header of a channel's answer (`Name: what`), or null: a name that is not a
+ * token, a value with a control character (Node would refuse to send either), or a header the
+ * relay computes.
+ */
+export function answerHeaderProblem(name: string, value: string): string | null {
+  if (COMPUTED_HEADERS.has(name.toLowerCase()))
+    return `${name}: is computed by the relay; remove it`;
+  const problem = headerProblem(name, value);
+  return problem ? `${name}: ${problem}` : null;
+}

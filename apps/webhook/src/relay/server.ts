@@ -23,7 +23,9 @@ import { withContentTypeFromBody } from '../respond/routes.js';
 import type { RelayServerConfig } from './config.js';
 import {
   API_PREFIX,
+  answerHeaderProblem,
   CHANNEL_ID,
+  COMPUTED_HEADERS,
   EVENT_ID,
   type GapWire,
   type ReadyWire,
@@ -68,18 +70,6 @@ export const DEFAULT_CHANNEL_RESPONSE: ChannelResponse = {
 
 /** Events sent to a listener per read of the buffer. */
 const READ_BATCH = 64;
-
-/** Headers that describe a connection, not a message: never copied into an answer. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'trailer',
-  'upgrade',
-  'proxy-connection',
-  'te',
-]);
 
 const Header = Type.Tuple([Type.String({ maxLength: 8192 }), Type.String({ maxLength: 65_536 })]);
 const ResponseBody = Type.Object(
@@ -232,6 +222,11 @@ export async function buildRelay(
       // What the creator left out is as in a config file's `response`: 200, an empty body, and
       // a Content-Type from the body (a status alone once said JSON and sent nothing).
       const given = body.response;
+      // Refused, not skipped: a creator whose header was dropped silently never learnt why.
+      for (const [name, value] of given?.headers ?? []) {
+        const problem = answerHeaderProblem(name, value);
+        if (problem) throw new RelayError(400, 'invalid_header', `response.headers: ${problem}`);
+      }
       const answerBody = given ? (given.body ?? '') : DEFAULT_CHANNEL_RESPONSE.body;
       const response = {
         status: given?.status ?? DEFAULT_CHANNEL_RESPONSE.status,
@@ -601,7 +596,7 @@ function pairs(raw: readonly string[]): WireHeaders {
 function validHeaders(headers: readonly (readonly [string, string])[]): WireHeaders {
   const valid: WireHeaders = [];
   for (const [name, value] of headers) {
-    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    if (COMPUTED_HEADERS.has(name.toLowerCase())) continue;
     try {
       validateHeaderName(name);
       validateHeaderValue(name, value);
