@@ -42,6 +42,14 @@ declare module 'fastify' {
     /** The headers computed from the route's `helmet` option, once, when it was registered. */
     securityHeaders?: Readonly<Record<string, string>>;
   }
+  interface FastifyInstance {
+    /**
+     * The security headers of an address no route could be matched to (a URL the router cannot
+     * decode): those of the routes whose fixed start it shares, the longest such start winning
+     * (`/ui/…`: the pages' own), else the API's.
+     */
+    securityHeadersFor(url: string): Readonly<Record<string, string>>;
+  }
 }
 
 /**
@@ -91,9 +99,24 @@ export function routeSecurityHeaders(
 export const securityHeaders: FastifyPluginAsync = fp(
   async (app) => {
     const apiHeaders = helmetHeaders(API_HELMET_OPTIONS);
+    /** Each route's fixed start (its URL up to the first parameter) and its headers. */
+    const byStart: Array<{ start: string; headers: Readonly<Record<string, string>> }> = [];
     app.addHook('onRoute', (route) => {
-      if (route.helmet === undefined) return;
-      route.config = { ...route.config, securityHeaders: routeSecurityHeaders(route.helmet) };
+      const start = route.url.split(/[:*]/)[0] ?? '';
+      if (route.helmet === undefined) {
+        byStart.push({ start, headers: apiHeaders });
+        return;
+      }
+      const headers = routeSecurityHeaders(route.helmet);
+      byStart.push({ start, headers });
+      route.config = { ...route.config, securityHeaders: headers };
+    });
+    app.decorate('securityHeadersFor', (url: string) => {
+      let chosen = { start: '', headers: apiHeaders };
+      for (const route of byStart) {
+        if (route.start.length > chosen.start.length && url.startsWith(route.start)) chosen = route;
+      }
+      return chosen.headers;
     });
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(request.routeOptions.config.securityHeaders ?? apiHeaders);

@@ -6,11 +6,12 @@ import {
 } from 'node:http';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { FastifyHttpOptions, FastifyReply } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../errors.js';
 import type { ProtectionsConfig, ServerTimeouts } from './config.js';
 import { PROTECTIONS_DEFAULTS } from './config.js';
-import { requestIdFor } from './request-id.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
+import { PERMISSIONS_POLICY } from './security-headers.js';
 
 /**
  * The protections that Fastify only takes in its constructor. The core builds its app with
@@ -49,10 +50,16 @@ export function fastifyServerOptions(
     clientErrorHandler,
     // URLs the router refuses before any route or hook runs; Fastify's own answer would be
     // `{error, code, message, statusCode}` echoing the path, not the API's error shape.
-    frameworkErrors: (error, _request, reply) => {
+    // No hook runs for them, so the headers every other answer gets from its hooks are set here:
+    // the security headers of the addresses they resemble (under /ui/: the pages') and the id.
+    frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const server = request.server as FastifyInstance;
       // Typed for a route whose reply schema is unknown here; at run time a plain reply.
       void (reply as unknown as FastifyReply)
+        .headers(server.securityHeadersFor?.(request.url) ?? {})
+        .header('permissions-policy', PERMISSIONS_POLICY)
+        .header(REQUEST_ID_HEADER, request.id)
         .status(tooLong ? 414 : 400)
         .send(errorBody(tooLong ? 'URL path parameter too long' : 'Malformed URL'));
     },

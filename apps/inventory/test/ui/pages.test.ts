@@ -182,3 +182,24 @@ describe('a list’s first column', () => {
     expect(devices.body).not.toContain(`>${hostname}<`);
   });
 });
+
+describe('an address the router cannot read', () => {
+  it('is answered in the error shape with the security headers: the pages’ under /ui/', async () => {
+    const list = await visit(ctx.app, admin, '/ui/devices');
+    for (const [url, policy] of [
+      ['/ui/devices/%E0%A4%A', list.headers['content-security-policy']],
+      [
+        '/devices/%E0%A4%A',
+        "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
+      ],
+    ] as const) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ status: 'error', message: 'Malformed URL' });
+      expect(response.headers['content-security-policy'], url).toBe(policy);
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['x-request-id'], url).toBeTruthy();
+    }
+  });
+});
