@@ -53,6 +53,9 @@ async function main(): Promise<void> {
 }
 
 async function run(config: AppConfig): Promise<void> {
+  // Opened before any port is: a path that cannot be written is a bad flag (exit 2).
+  const session = config.saveFile ? openSession(config.saveFile) : null;
+  if (session) onExit(() => session.close());
   let loaded = 0;
   const capture = await startCapture(config, async (store) => {
     if (!config.loadFile) return;
@@ -72,9 +75,7 @@ async function run(config: AppConfig): Promise<void> {
       `loaded ${loaded} records from ${config.loadFile} (${held} held within the limits)`,
     );
   }
-  if (config.saveFile) {
-    const session = openSession(config.saveFile);
-    onExit(() => session.close());
+  if (session) {
     capture.onRecord((record) => {
       try {
         session.append(record);

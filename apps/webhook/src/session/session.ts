@@ -22,7 +22,7 @@ export interface SessionWriter {
 }
 
 /**
- * Opens (creates or appends to) a session file; a CliError when it cannot be written. Each record
+ * Opens (creates or appends to) a session file; a CliError (exit 2) when it cannot be opened. Each record
  * is one synchronous write of one line: once `append` returns, the line is in the operating
  * system's hands, so a crash of the tool loses at most the record being written.
  */
@@ -31,7 +31,8 @@ export function openSession(path: string): SessionWriter {
   try {
     fd = openSync(path, 'a');
   } catch (error) {
-    throw new CliError(`--save ${path}: cannot open (${(error as NodeJS.ErrnoException).code})`, 1);
+    // A bad flag: exit 2 (the tool opens it before listening).
+    throw new CliError(`--save ${path}: cannot open (${(error as NodeJS.ErrnoException).code})`, 2);
   }
   let open = true;
   return {
