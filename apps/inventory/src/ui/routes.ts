@@ -1145,7 +1145,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       </form>`,
       [
         { label: resource.label, href: `/ui/${resource.name}` },
-        ...(id ? [{ label: id.slice(0, 8), href: `/ui/${resource.name}/${id}` }] : []),
+        // The record as it was read (the form's base), not as the user is retyping it.
+        ...(id
+          ? [
+              {
+                label: titleOf(resource, { ...(state.base ?? state.values), id }),
+                href: `/ui/${resource.name}/${id}`,
+              },
+            ]
+          : []),
         { label: id ? 'Edit' : 'Add' },
       ],
     );
@@ -1425,15 +1433,35 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       `/${resource.name}/${id}/history?limit=25`,
     );
     const entries = answer.body?.data ?? [];
-    const labelOf = (field: string) =>
-      resource.columns.find((column) => column.name === field)?.label ?? field;
+    const columnOf = (field: string) => resource.columns.find((column) => column.name === field);
+    const labelOf = (field: string) => columnOf(field)?.label ?? field;
+    const changesOf = (entry: Row) => (entry.changes ?? {}) as Record<string, unknown>;
+    const beforeAndAfter = (change: unknown) =>
+      Array.isArray(change) && change.length === 2 ? change : [undefined, change];
+    // Referenced records by name, as on the object page: every value the changes name.
+    const names = await referenceNames(
+      signed.api,
+      resource,
+      entries.flatMap((entry) =>
+        Object.entries(changesOf(entry)).flatMap(([field, change]) =>
+          beforeAndAfter(change).map((value) => ({ [field]: value })),
+        ),
+      ),
+      resource.columns.filter((column) => column.references),
+    );
+    const shownChange = (field: string, value: unknown, mark: 'del' | 'ins') => {
+      const column = columnOf(field);
+      if (!column?.references || typeof value !== 'string' || value === '')
+        return shownValue(textOf(value), mark);
+      const link = valueCell(column, value, names);
+      return mark === 'del' ? html`<del>${link}</del>` : html`<ins>${link}</ins>`;
+    };
     return html`<section class="history" aria-labelledby="history-heading"><h2 id="history-heading">Change history</h2>
       ${
         entries.length === 0
           ? html`<p class="muted">No changes recorded.</p>`
           : html`<ol class="changes">${entries.map((entry) => {
-              const changes = (entry.changes ?? {}) as Record<string, unknown>;
-              const pairs = Object.entries(changes).filter(
+              const pairs = Object.entries(changesOf(entry)).filter(
                 ([field]) => !['updated_at', 'created_at', 'id'].includes(field),
               );
               return html`<li><p><strong>${String(entry.action)}</strong> by ${String(entry.username ?? 'system')} at <time datetime="${String(entry.created_at)}">${String(entry.created_at)}</time>
@@ -1442,9 +1470,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             pairs.length > 0
               ? html`<table class="diff"><thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead><tbody>
           ${pairs.map(([field, change]) => {
-            const [before, after] =
-              Array.isArray(change) && change.length === 2 ? change : [undefined, change];
-            return html`<tr><th scope="row">${labelOf(field)}</th><td>${shownValue(textOf(before), 'del')}</td><td>${shownValue(textOf(after), 'ins')}</td></tr>`;
+            const [before, after] = beforeAndAfter(change);
+            return html`<tr><th scope="row">${labelOf(field)}</th><td>${shownChange(field, before, 'del')}</td><td>${shownChange(field, after, 'ins')}</td></tr>`;
           })}</tbody></table>`
               : ''
           }</li>`;

@@ -203,3 +203,27 @@ describe('an address the router cannot read', () => {
     }
   });
 });
+
+describe('a record’s pages', () => {
+  it('name a referenced record in the change history and the record in the edit breadcrumb', async () => {
+    const first = await create(ctx, 'locations', { name: 'history-site-a' });
+    const second = await create(ctx, 'locations', { name: 'history-site-b' });
+    const device = await create(ctx, 'devices', {
+      hostname: 'history-device',
+      ip: '192.0.2.30',
+      location_id: first.id,
+    });
+    const moved = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${device.id}`,
+      payload: { location_id: second.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    const history = page.body.slice(page.body.indexOf('id="history-heading"'));
+    expect(history).toContain(`<del><a href="/ui/locations/${first.id}">history-site-a</a></del>`);
+    expect(history).toContain(`<ins><a href="/ui/locations/${second.id}">history-site-b</a></ins>`);
+    const edit = await visit(ctx.app, admin, `/ui/devices/${device.id}/edit`);
+    expect(edit.body).toContain(`<li><a href="/ui/devices/${device.id}">history-device</a></li>`);
+  });
+});
