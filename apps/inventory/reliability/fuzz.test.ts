@@ -256,7 +256,7 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
           if (status >= 200 && status < 300) {
             const parsedBody =
               generated.body?.kind === 'raw' && generated.body.contentType.includes('form')
-                ? Object.fromEntries(new URLSearchParams(generated.body.text))
+                ? Object.fromEntries(new URLSearchParams(generated.body.text.toString()))
                 : body;
             const json = String(response.headers['content-type'] ?? '').startsWith(
               'application/json',

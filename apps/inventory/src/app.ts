@@ -21,6 +21,7 @@ import { healthRoutes } from './http/health.js';
 import { openApi } from './http/openapi.js';
 import { installRouting, type RouteEntry } from './http/routing.js';
 import { serializerCompiler } from './http/serialization.js';
+import { utf8Body } from './http/text-encoding.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createMailer } from './mail/mailer.js';
 import { METRIC_CONSTRAINT_MESSAGES, metricRoutes } from './metrics/routes.js';
@@ -87,6 +88,20 @@ export async function buildApp(
 
   // JSON is the only body this API reads; anything else is 415, not a string handed on.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser, on the body's bytes decoded strictly: bytes that are not UTF-8 (which
+  // JSON must be, RFC 8259 §8.1) are 400, not text with U+FFFD in their place.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8Body(body as Buffer);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 
   installErrorHandler(app, {
     ...constraintMessages([...RESOURCES, users, events, apiTokens]),

@@ -697,6 +697,9 @@ const RAW_QUERIES = [
   '%',
   '%zz=1',
   'hostname=%ED%A0%80',
+  // Percent-encoded bytes that are not UTF-8: 400, never a search for U+FFFD.
+  'hostname=%E0%A4',
+  'q=caf%E9',
   'hostname=%00',
   'name=%C0%AF',
   '&&&==',
@@ -710,7 +713,7 @@ const RAW_QUERIES = [
 
 export type GeneratedBody =
   | { kind: 'json'; value: unknown }
-  | { kind: 'raw'; contentType: string; text: string };
+  | { kind: 'raw'; contentType: string; text: string | Buffer };
 
 /** Bodies no JSON encoder writes, and bodies of other types. */
 const RAW_BODIES: GeneratedBody[] = [
@@ -731,6 +734,14 @@ const RAW_BODIES: GeneratedBody[] = [
   },
   { kind: 'raw', contentType: 'application/json', text: '\ufeff{}' },
   { kind: 'raw', contentType: 'application/json; charset=latin1', text: '{}' },
+  // Bytes that are not UTF-8 (a Latin-1 é, an encoded surrogate): 400, never stored as U+FFFD.
+  {
+    kind: 'raw',
+    contentType: 'application/json',
+    text: Buffer.from('{"name":"caf\xe9"}', 'latin1'),
+  },
+  { kind: 'raw', contentType: 'text/csv', text: Buffer.from('name\nx\xed\xa0\x80\n', 'latin1') },
+  { kind: 'raw', contentType: 'text/csv; charset=koi8-r', text: 'name\nx\n' },
   { kind: 'raw', contentType: 'text/plain', text: 'hello' },
   { kind: 'raw', contentType: 'application/xml', text: '<a/>' },
   { kind: 'raw', contentType: 'application/x-www-form-urlencoded', text: 'a=1&a=2&b=%ZZ' },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Access } from '../auth/roles.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { percentEncodedUtf8 } from './text-encoding.js';
 
 export interface RouteEntry {
   method: string;
@@ -52,6 +53,10 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
       if (allowed.length > 0) throw methodNotAllowed(request.method, allowed);
     }
     refuseUnevaluatedPreconditions(request);
+    const queryStart = request.url.indexOf('?');
+    if (queryStart !== -1 && !percentEncodedUtf8(request.url.slice(queryStart + 1))) {
+      throw badRequest('Malformed query string: percent-encoded bytes that are not UTF-8');
+    }
     // A page passes its query on to the API, which refuses a repeated one there (see
     // `inputCheckedByApi`): the page shows why, with the user's input.
     if (request.routeOptions.config?.inputCheckedByApi) return;

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
+import { utf8Body } from '../http/text-encoding.js';
 import { matchingErrors } from '../http/validation.js';
 import { columnOf, type ResourceDefinition, SYSTEM_COLUMNS } from './definition.js';
 import { kindOf } from './lookups.js';
@@ -86,11 +87,60 @@ export function parseCsvRecords(
   });
 }
 
+/** The charsets a CSV file may declare, as the 415 names them. */
+const ACCEPTED_CHARSETS = 'utf-8, us-ascii, iso-8859-1, windows-1252';
+const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'us-ascii', 'ascii']);
+
+/** Whether a charset label names windows-1252 (WHATWG's labels, iso-8859-1 and latin1 among them). */
+function namesWindows1252(label: string): boolean {
+  try {
+    return new TextDecoder(label).encoding === 'windows-1252';
+  } catch {
+    return false;
+  }
+}
+
+/** What windows-1252 has at 0x80 to 0x9F, where ISO-8859-1 has control characters (WHATWG). */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152,
+  0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122,
+  0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+/**
+ * windows-1252 decoded by hand: Node 20's TextDecoder reads it as ISO-8859-1 (`€`, byte 0x80,
+ * came out as the control character U+0080).
+ */
+const windows1252 = (bytes: Buffer) =>
+  bytes
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) =>
+      String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] ?? 0),
+    );
+
+/**
+ * A CSV body's text in the charset its Content-Type declares: UTF-8 when it declares none (or
+ * us-ascii, a subset), decoded strictly (utf8Body); ISO-8859-1 and windows-1252, which Excel
+ * writes as "CSV" on Windows, decoded as windows-1252 (every byte is a character; WHATWG reads
+ * the ISO-8859-1 label so, as browsers do). Another charset is 415: decoding it as UTF-8 would
+ * alter the text.
+ */
+export function csvText(bytes: Buffer, contentType: string | undefined): string {
+  const declared = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (declared === undefined || UTF8_LABELS.has(declared)) return utf8Body(bytes);
+  if (namesWindows1252(declared)) return windows1252(bytes);
+  throw new ApiError(
+    415,
+    `Unsupported charset for text/csv: ${declared} (accepted: ${ACCEPTED_CHARSETS})`,
+  );
+}
+
 /** Lets a resource's routes read CSV bodies (parsed into records, see parseCsvRecords). */
 export function acceptCsv(app: FastifyInstance, definition: ResourceDefinition): void {
-  app.addContentTypeParser(CSV_CONTENT_TYPE, { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser(CSV_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      const records = parseCsvRecords(definition, body as string);
+      const text = csvText(body as Buffer, request.headers['content-type']);
+      const records = parseCsvRecords(definition, text);
       (request as { csvImport?: boolean }).csvImport = true;
       done(null, records);
     } catch (error) {
