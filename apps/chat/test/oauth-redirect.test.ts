@@ -468,6 +468,7 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       ],
       [{ totp: { login: { oauth: pair } } }, 'invalid-request'],
       [{ totp: { code: '123456' } }, 'invalid-request'],
+      [{ totp: { login: { oauth: pair }, code: '1' }, resume: { $ne: 1 } }, 'invalid-request'],
     ] as const) {
       const refused = await login(app, body);
       expect(refused.statusCode, JSON.stringify(body)).toBe(400);

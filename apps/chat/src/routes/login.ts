@@ -134,19 +134,23 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
   const asResume = compile(ResumeBody);
   const asOAuth = compile(OAuthBody);
   const asLogin = compile(LoginBody);
+  // The wrapper alone: anything beside `totp` would be a second login in one body.
   const asTotpCode = compile(
-    Type.Object({
-      totp: Type.Object({
-        login: Type.Object({}),
-        code: TotpBody.properties.totp.properties.code,
-      }),
-    }),
+    Type.Object(
+      {
+        totp: Type.Object({
+          login: Type.Object({}),
+          code: TotpBody.properties.totp.properties.code,
+        }),
+      },
+      { additionalProperties: false },
+    ),
   );
   const validate = (body: unknown, wrapped: boolean): unknown => {
     if (body === null || typeof body !== 'object') return asLogin(body);
     if ('totp' in body && !wrapped) {
-      const outer = asTotpCode(body);
-      if (outer !== true && (outer as { error?: unknown }).error !== undefined) return outer;
+      const outer = asTotpCode(body) as { error?: unknown };
+      if (outer.error !== undefined) return outer;
       const inner = (body as { totp: { login: object } }).totp.login;
       if ('resume' in inner || 'totp' in inner) {
         return { error: invalidRequest('totp.login: a provider login or {"oauth": …}') };
@@ -351,8 +355,8 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
       },
     },
     async (request) => {
-      if ('resume' in request.body) return resume(request.body.resume);
-      // The wrapped login with the wrapper's code, or the body with X-2FA-Code.
+      // The wrapped login with the wrapper's code, or the body with X-2FA-Code; `totp` first, as
+      // the validator took it (a `resume` beside it was not checked).
       const { body, secondFactor } =
         'totp' in request.body
           ? {
@@ -360,6 +364,7 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
               secondFactor: { code: request.body.totp.code, method: 'totp' },
             }
           : { body: request.body, secondFactor: twoFactorHeaders(request.headers) };
+      if ('resume' in body) return resume(body.resume);
       if ('oauth' in body) return oauthLogin(request, secondFactor, body.oauth);
       const service = services.get(body.serviceName);
       if (!service) throw unknownService(body.serviceName);
