@@ -12,6 +12,7 @@ import {
 } from 'yaml';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../capture/record.js';
 import { configError } from '../errors.js';
+import { CREDENTIALS_PROBLEM } from '../forward/url.js';
 import { parseSendUrl } from '../relay/protocol.js';
 import {
   DEFAULT_TOLERANCE_SECONDS,
@@ -191,6 +192,7 @@ class ConfigReader {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw this.error(node, key, `must be an http:// or https:// URL (got ${text})`);
     }
+    if (url.username || url.password) throw this.error(node, key, CREDENTIALS_PROBLEM);
     if (url.search || url.hash) {
       throw this.error(node, key, 'must not have a query or fragment (the request brings its own)');
     }

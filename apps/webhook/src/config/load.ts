@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
+import { CREDENTIALS_PROBLEM } from '../forward/url.js';
 import { parseRelayCommand, type RelayCommand } from '../relay/config.js';
 import { parseSendUrl } from '../relay/protocol.js';
 import { loadConfigFile, type Variables } from './file.js';
@@ -190,6 +191,7 @@ function readUrl(flag: string, text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usageError(`${flag} must be an http:// or https:// URL (got ${text})`);
   }
+  if (url.username || url.password) throw usageError(`${flag} ${CREDENTIALS_PROBLEM}`);
   if (url.search || url.hash) {
     throw usageError(`${flag} must not have a query or fragment (the request brings its own)`);
   }

@@ -47,3 +47,10 @@ export function forwardUrl(base: string, route: RouteSpec | null, target: string
 /** Forward bases parsed so far (config values: a few, and URLs typed for replays), read only. */
 const bases = new Map<string, URL>();
 const MAX_BASES = 256;
+
+/**
+ * Why a forward or replay URL with credentials (`http://user:pw@host`) is refused, wherever it is
+ * given: requests are sent with their own headers only, so they were accepted and silently dropped.
+ */
+export const CREDENTIALS_PROBLEM =
+  'must not hold credentials (user:password@): they would not be sent';

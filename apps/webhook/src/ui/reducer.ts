@@ -1,6 +1,7 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
 import type { ContentDecoding } from '../format/decode.js';
+import { CREDENTIALS_PROBLEM } from '../forward/url.js';
 import type { Notice, UiCommand } from './commands.js';
 import {
   BODY_MODES,
@@ -394,8 +395,11 @@ function submit(state: UiState): Step {
 export function replayUrl(text: string): string | { error: string } {
   try {
     const url = new URL(text.trim());
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
-    return { error: `Replay needs an http:// or https:// URL (got ${url.protocol})` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { error: `Replay needs an http:// or https:// URL (got ${url.protocol})` };
+    }
+    if (url.username || url.password) return { error: `Replay URL ${CREDENTIALS_PROBLEM}` };
+    return url.href;
   } catch {
     return { error: 'Replay needs a URL such as http://127.0.0.1:3000/hooks' };
   }
