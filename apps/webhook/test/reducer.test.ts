@@ -278,6 +278,23 @@ describe('commands', () => {
     ]);
   });
 
+  it('a URL typed with a query or fragment is refused as --replay-to refuses it (it was dropped)', () => {
+    const list = records(1);
+    for (const text of ['127.0.0.1:4162/base?x=1', '127.0.0.1:4162/base#top']) {
+      const out = stepAll(
+        run(withRecords(list), key('replay')),
+        { type: 'type', text },
+        { type: 'submit' },
+      );
+      expect(out.commands).toEqual([]);
+      expect(out.state.notice).toMatchObject({
+        tone: 'bad',
+        text: 'Replay URL must not have a query or fragment (the request brings its own)',
+      });
+      expect(out.state.prompt).not.toBeNull();
+    }
+  });
+
   it('without a target of its own a URL is asked for, checked, then remembered', () => {
     const list = records(1);
     let state = run(withRecords(list), key('replay'));

@@ -12,7 +12,7 @@ import {
 } from 'yaml';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../capture/record.js';
 import { configError } from '../errors.js';
-import { CREDENTIALS_PROBLEM } from '../forward/url.js';
+import { CREDENTIALS_PROBLEM, QUERY_PROBLEM } from '../forward/url.js';
 import { parseSendUrl } from '../relay/protocol.js';
 import {
   DEFAULT_TOLERANCE_SECONDS,
@@ -194,7 +194,7 @@ class ConfigReader {
     }
     if (url.username || url.password) throw this.error(node, key, CREDENTIALS_PROBLEM);
     if (url.search || url.hash) {
-      throw this.error(node, key, 'must not have a query or fragment (the request brings its own)');
+      throw this.error(node, key, QUERY_PROBLEM);
     }
     return text;
   }

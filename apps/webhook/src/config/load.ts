@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
-import { CREDENTIALS_PROBLEM } from '../forward/url.js';
+import { CREDENTIALS_PROBLEM, QUERY_PROBLEM } from '../forward/url.js';
 import { parseRelayCommand, type RelayCommand } from '../relay/config.js';
 import { parseSendUrl } from '../relay/protocol.js';
 import { loadConfigFile, type Variables } from './file.js';
@@ -193,7 +193,7 @@ function readUrl(flag: string, text: string): string {
   }
   if (url.username || url.password) throw usageError(`${flag} ${CREDENTIALS_PROBLEM}`);
   if (url.search || url.hash) {
-    throw usageError(`${flag} must not have a query or fragment (the request brings its own)`);
+    throw usageError(`${flag} ${QUERY_PROBLEM}`);
   }
   return text;
 }

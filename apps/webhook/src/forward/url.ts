@@ -54,3 +54,6 @@ const MAX_BASES = 256;
  */
 export const CREDENTIALS_PROBLEM =
   'must not hold credentials (user:password@): they would not be sent';
+
+/** Why a forward or replay URL with a query or fragment is refused, wherever it is given. */
+export const QUERY_PROBLEM = 'must not have a query or fragment (the request brings its own)';

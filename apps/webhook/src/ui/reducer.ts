@@ -1,7 +1,7 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { StoreSnapshot } from '../capture/store.js';
 import type { ContentDecoding } from '../format/decode.js';
-import { CREDENTIALS_PROBLEM } from '../forward/url.js';
+import { CREDENTIALS_PROBLEM, QUERY_PROBLEM } from '../forward/url.js';
 import type { Notice, UiCommand } from './commands.js';
 import {
   BODY_MODES,
@@ -399,6 +399,8 @@ export function replayUrl(text: string): string | { error: string } {
       return { error: `Replay needs an http:// or https:// URL (got ${url.protocol})` };
     }
     if (url.username || url.password) return { error: `Replay URL ${CREDENTIALS_PROBLEM}` };
+    // As --replay-to: the request's own query would replace it (it was dropped without a word).
+    if (url.search || url.hash) return { error: `Replay URL ${QUERY_PROBLEM}` };
     return url.href;
   } catch {
     return { error: 'Replay needs a URL such as http://127.0.0.1:3000/hooks' };
