@@ -310,6 +310,48 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await expect(admin.locator('svg.topology circle').count()).resolves.toBeGreaterThanOrEqual(60);
   });
 
+  it('keeps long values and narrow windows from pushing pages sideways', async () => {
+    const long = await create(ctx, 'devices', {
+      hostname: `wide-${'x'.repeat(225)}.example`,
+      ip: '10.9.9.9',
+      model: `M${'9'.repeat(250)}`,
+      location_id: location.id,
+    });
+    const page = await newPage(await signedInContext('admin'));
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    for (const [width, paths] of [
+      [1280, [`/ui/devices/${long.id}`, `/ui/devices/${long.id}/edit`, '/ui/devices']],
+      [390, [`/ui/devices/${long.id}`, '/ui/devices', '/ui/admin/users', '/ui/interfaces']],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of paths) {
+        await page.goto(`${base}${path}`);
+        await expect(overflow(), `${path} at ${width} px`).resolves.toBeLessThanOrEqual(0);
+        // Long values wrap: nothing is left to scroll to within the page's own area either (a
+        // table too wide for it would scroll there, not the window).
+        await expect(
+          page.evaluate(() => {
+            const main = document.querySelector('main') as HTMLElement;
+            return main.scrollWidth - main.clientWidth;
+          }),
+          `main of ${path} at ${width} px`,
+        ).resolves.toBeLessThanOrEqual(0);
+        // The header spans the window, whatever the page holds.
+        const header = await page.locator('header.top').boundingBox();
+        expect(header?.width, `header of ${path} at ${width} px`).toBe(width);
+      }
+    }
+    // At 390 px the Users page's first role change is on the screen, not past its right edge.
+    await page.goto(`${base}/ui/admin/users`);
+    for (const control of ['.inline-form select', '.inline-form button']) {
+      const box = await page.locator(control).first().boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0), control).toBeLessThanOrEqual(390);
+    }
+    await page.close();
+    await ctx.as('admin', { method: 'DELETE', url: `/devices/${long.id}` });
+  });
+
   it('bulk edits one field with each row’s ETag, then bulk deletes after confirming', async () => {
     await admin.goto(`${base}/ui/devices?vendor=Cisco&sortby=hostname:asc&limit=25`);
     const boxes = admin.locator('tbody input[name="id"]');
