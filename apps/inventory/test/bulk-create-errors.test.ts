@@ -94,3 +94,59 @@ describe('bulk create errors', () => {
     expect(single.json()).toEqual({ status: 'error', message: 'Invalid IP address format' });
   });
 });
+
+/**
+ * A batch PATCH names its failing item as a bulk create does, and the item is found whatever its
+ * value holds (a comma) and whichever key the database names (a pair of interfaces in either
+ * order).
+ */
+describe('batch errors name the item', () => {
+  const as = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+    ctx.as('admin', { method, url, payload });
+  const device = async (hostname: string, ip: string) => {
+    const response = await as('POST', '/devices', { hostname, ip });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
+
+  it('a batch PATCH clashing with a record or naming an unknown reference', async () => {
+    const first = await device('batch-name-1', '10.20.0.1');
+    const second = await device('batch-name-2', '10.20.0.2');
+    const clash = await as('PATCH', '/devices', [
+      { id: first, vendor: 'ok' },
+      { id: second, hostname: 'batch-name-1' },
+    ]);
+    expect(clash.statusCode, clash.body).toBe(409);
+    expect(clash.json().message).toBe('Item 1 (hostname): Hostname already exists');
+    const reference = await as('PATCH', '/devices', [
+      { id: first, vendor: 'ok' },
+      { id: second, location_id: '01900000-0000-7000-8000-000000000000' },
+    ]);
+    expect(reference.statusCode, reference.body).toBe(400);
+    expect(reference.json().message).toBe('Item 1 (location_id): Location not found');
+  });
+
+  it('a unique value holding a comma', async () => {
+    const response = await as('POST', '/locations', [{ name: 'Paris, FR' }, { name: 'Paris, FR' }]);
+    expect(response.statusCode, response.body).toBe(409);
+    expect(response.json().message).toBe('Item 1 (name): Location name already exists');
+  });
+
+  it('one link per pair of interfaces, the pair given in both orders', async () => {
+    const id = await device('batch-links', '10.20.0.3');
+    const made = await as('POST', '/interfaces', [
+      { device_id: id, name: 'eth0' },
+      { device_id: id, name: 'eth1' },
+    ]);
+    expect(made.statusCode, made.body).toBe(201);
+    const [a, b] = made.json<Array<{ id: string }>>().map((row) => row.id);
+    const response = await as('POST', '/links', [
+      { a_interface_id: a, b_interface_id: b },
+      { a_interface_id: b?.toUpperCase(), b_interface_id: a },
+    ]);
+    expect(response.statusCode, response.body).toBe(409);
+    expect(response.json().message).toBe(
+      'Item 1 (a_interface_id, b_interface_id): A link between these two interfaces already exists',
+    );
+  });
+});

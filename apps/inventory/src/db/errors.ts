@@ -90,10 +90,83 @@ export function translateDatabaseError(
   }
 }
 
+/** `a, LEAST(a, b)` split at its top-level commas (a value or an expression may hold one). */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      parts.push(text.slice(start, index).trim());
+      start = index + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
+/** One expression of a key as an item's fields give it, in lower case (compared so). */
+interface KeyPart {
+  fields: string[];
+  valueOf(item: Readonly<Record<string, unknown>>): string | undefined;
+}
+
+const textOf = (held: unknown) =>
+  held === undefined || held === null ? undefined : String(held).toLowerCase();
+
 /**
- * A database error of a bulk write, named after the item that caused it: `Item 3 (hostname):
- * Hostname already exists`. The item is found by the value PostgreSQL names in its detail
- * (`Key (hostname)=(r1) ...`); errors naming no value are left as
+ * A key expression as PostgreSQL names it in a detail: a column (`hostname`), `lower(column)`
+ * (case-insensitive keys), or `LEAST(a, b)`/`GREATEST(a, b)` (a pair in either order, as links
+ * have). Undefined for any other: the item cannot be told.
+ */
+function keyPart(expression: string): KeyPart | undefined {
+  if (/^\w+$/.test(expression)) {
+    return { fields: [expression], valueOf: (item) => textOf(item[expression]) };
+  }
+  const call = /^(\w+)\((.*)\)$/.exec(expression);
+  const name = call?.[1]?.toLowerCase();
+  const fields = topLevelParts(call?.[2] ?? '');
+  if (!fields.every((field) => /^\w+$/.test(field))) return undefined;
+  if (name === 'lower' && fields.length === 1) {
+    return { fields, valueOf: (item) => textOf(item[fields[0] ?? '']) };
+  }
+  if (name !== 'least' && name !== 'greatest') return undefined;
+  return {
+    fields,
+    valueOf: (item) => {
+      const values = fields.map((field) => textOf(item[field]));
+      if (values.some((value) => value === undefined)) return undefined;
+      const sorted = (values as string[]).sort();
+      return name === 'least' ? sorted[0] : sorted.at(-1);
+    },
+  };
+}
+
+/**
+ * A key violation's detail, `Key (<expressions>)=(<values>) already exists.` (or `is not present
+ * in table …`, both drivers send it), as the key's parts and its value text in lower case.
+ */
+function violatedKey(detail: string | undefined) {
+  const text = detail ?? '';
+  const separator = text.indexOf(')=(');
+  if (!text.startsWith('Key (') || separator === -1) return undefined;
+  const parts = topLevelParts(text.slice('Key ('.length, separator)).map(keyPart);
+  if (parts.length === 0 || parts.some((part) => part === undefined)) return undefined;
+  return {
+    parts: parts as KeyPart[],
+    value: text.slice(separator + 3, text.lastIndexOf(')')).toLowerCase(),
+  };
+}
+
+/**
+ * A database error of a bulk write or batch PATCH, named after the item that caused it: `Item 3
+ * (hostname): Hostname already exists`. The item is the one whose fields give the key value
+ * PostgreSQL names in its detail (`Key (hostname)=(r1) ...`), compared as a whole, so a value
+ * holding a comma is found too; the field named is the key's last part (`name` of a device's
+ * interface names, both ends of a link's pair). Errors naming no value, or no item's, are left as
  * they are (the error handler translates them).
  */
 export function withItemIndex(
@@ -104,20 +177,19 @@ export function withItemIndex(
 ): unknown {
   const translated = translateDatabaseError(error, messages);
   if (!translated || !isPostgresError(error)) return error;
-  const match = /^Key \(([^)]*)\)=\((.*)\)/.exec(error.detail ?? '');
-  const [, columns = '', values = ''] = match ?? [];
-  const field = columns.split(', ').at(-1) ?? '';
-  const value = values.split(', ').at(-1);
+  const key = violatedKey(error.detail);
+  if (!key) return error;
   const holders = items
-    .map((item, index) => ({ held: item[field], index }))
+    .map((item, index) => ({ values: key.parts.map((part) => part.valueOf(item)), index }))
     .filter(
-      ({ held }) =>
-        held !== undefined && held !== null && String(held).toLowerCase() === value?.toLowerCase(),
+      ({ values }) =>
+        values.every((value) => value !== undefined) && values.join(', ') === key.value,
     )
     .map(({ index }) => index);
   // Two items with one unique value: the second is the clash; one item: it clashes with a row.
   const index = holders.length > 1 ? holders[1] : holders[0];
   if (index === undefined) return error;
+  const field = key.parts.at(-1)?.fields.join(', ') ?? '';
   // A message naming its field already (`location_id: Location not found`) names it once.
   const reason = translated.message.replace(`${field}: `, '');
   translated.message = `${label(index)} (${field}): ${reason}`;

@@ -459,11 +459,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
     });
     // All or nothing: an unknown id or a violated constraint writes no row of the batch.
-    const outcome = await writeAudited<BatchOutcome>(
-      request,
-      updateRowsStatement(definition, updates),
-      'update',
-    );
+    let outcome: BatchOutcome[];
+    try {
+      outcome = await writeAudited<BatchOutcome>(
+        request,
+        updateRowsStatement(definition, updates),
+        'update',
+      );
+    } catch (error) {
+      throw withItemIndex(
+        error,
+        updates.map((update) => update.values),
+        constraintMessages,
+      );
+    }
     checkBatch(
       definition,
       updates.map((update) => update.id),
