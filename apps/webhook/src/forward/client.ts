@@ -115,12 +115,22 @@ function failureKind(error: NodeJS.ErrnoException): ExchangeFailureKind {
 const origins = new Map<string, URL>();
 const MAX_ORIGINS = 256;
 const ORIGIN = /^https?:\/\/[^/?#@]*/;
+const ASTERISK = /^(https?:\/\/[^/?#@*]+)\*$/i;
 
 /**
  * The target's origin (protocol, host, port) and the request-target to send: the path and query
  * as the client sent them, not re-encoded by URL (which turns ' into %27). Null when not a URL.
  */
 function parseTarget(url: string): { origin: URL; path: string } | null {
+  // `http://host*`: the asterisk-form target of `OPTIONS *` (see forwardUrl).
+  const asterisk = ASTERISK.exec(url);
+  if (asterisk) {
+    try {
+      return { origin: new URL(asterisk[1] as string), path: '*' };
+    } catch {
+      return null;
+    }
+  }
   const prefix = ORIGIN.exec(url)?.[0];
   let origin = prefix === undefined ? undefined : origins.get(prefix);
   if (prefix !== undefined && !origin) {

@@ -29,6 +29,11 @@ export function forwardUrl(base: string, route: RouteSpec | null, target: string
     if (bases.size >= MAX_BASES) bases.clear();
     bases.set(base, url);
   }
+  // The asterisk-form (`OPTIONS *`, the server as a whole) has no path to join: it goes to the
+  // base's path when it has one, else as `*` (`http://host*`, which sendRequest sends as `*`).
+  if (target === '*') {
+    return `${url.protocol}//${url.host}${url.pathname === '/' ? '*' : url.pathname}`;
+  }
   // An absolute-form target (`POST http://host/path`) still has a path and query to carry.
   let requestTarget = target;
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(requestTarget);
