@@ -12,6 +12,7 @@ import { listenError } from '../errors.js';
 import { answerBeforeRefusing } from './client-errors.js';
 import {
   completeUrl,
+  headerValueText,
   PackedRequest,
   packRawHeaders,
   type RequestDraft,
@@ -133,7 +134,15 @@ export function createCaptureServer({
       target,
       // CONNECT names an authority (`host:443`), not a path: it is its own URL.
       path: method === 'CONNECT' ? target : targetPath(target),
-      url: method === 'CONNECT' ? target : completeUrl(target, host, listeningAddress),
+      // The host as the Headers section shows it: UTF-8 when its bytes are (not one char a byte).
+      url:
+        method === 'CONNECT'
+          ? target
+          : completeUrl(
+              target,
+              host === undefined ? host : headerValueText(host),
+              listeningAddress,
+            ),
       headerBlock: packRawHeaders(req.rawHeaders),
       body,
       size,
