@@ -14,32 +14,68 @@ export interface TopologyEdge {
   status: string;
 }
 
-const WIDTH = 640;
-const HEIGHT = 420;
+/** Characters of a device's name drawn under its node; the whole name is its <title>. */
+const LABEL_CHARS = 14;
+const LABEL_FONT = 11;
+/**
+ * The box a node takes: its label's width (LABEL_CHARS at about 0.7 em each, room for wide
+ * letters) and, from the circle's top (16 above its centre) to the label's foot (its baseline
+ * 30 below the centre, and descenders), its height. Two nodes whose centres
+ * are at least the box's diagonal apart cannot overlap, circles or labels.
+ */
+const NODE_WIDTH = Math.ceil(LABEL_CHARS * LABEL_FONT * 0.7);
+const NODE_HEIGHT = 16 + 30 + 4;
+const SPACING = Math.ceil(Math.hypot(NODE_WIDTH, NODE_HEIGHT));
+/** Room around the outer ring: half a label to each side, a label below. */
+const MARGIN = Math.ceil(NODE_WIDTH / 2) + 8;
+
+const shortLabel = (label: string) =>
+  label.length <= LABEL_CHARS ? label : `${label.slice(0, LABEL_CHARS - 1)}…`;
 
 /**
- * Devices on a circle, links as lines between them coloured by status (up green, anything else
+ * Where nodes go, around (0, 0): the focused node (a device's own page) in the centre, the
+ * others on rings of radius SPACING, 2 x SPACING, ..., each ring holding as many as fit at
+ * SPACING from their neighbours, the last ring's spread evenly. Every two nodes are then at
+ * least SPACING apart, however many there are (a location's topology draws up to 100).
+ */
+function ringPositions(count: number, focusInCentre: boolean): Array<{ x: number; y: number }> {
+  const positions: Array<{ x: number; y: number }> = [];
+  if (focusInCentre) positions.push({ x: 0, y: 0 });
+  let left = count - positions.length;
+  // One node alone is drawn in the centre.
+  if (left === 1 && positions.length === 0) return [{ x: 0, y: 0 }];
+  for (let ring = 1; left > 0; ring++) {
+    const radius = ring * SPACING;
+    const fits = Math.floor(Math.PI / Math.asin(Math.min(1, SPACING / (2 * radius))));
+    const here = Math.min(fits, left);
+    for (let index = 0; index < here; index++) {
+      // Each ring starts at the top, turned by half a step from the one inside it.
+      const angle = (2 * Math.PI * (index + (ring % 2) / 2)) / here - Math.PI / 2;
+      positions.push({ x: radius * Math.cos(angle), y: radius * Math.sin(angle) });
+    }
+    left -= here;
+  }
+  return positions;
+}
+
+/**
+ * Devices on rings, links as lines between them coloured by status (up green, anything else
  * red and dashed); drawn with presentation attributes only, so the page's style policy needs no
- * inline styles. Every label is escaped text.
+ * inline styles. The picture grows with the number of devices (no two nodes overlap); names are
+ * shortened under the node and whole in its <title> (shown on hover, read by screen readers).
+ * Every label is escaped text.
  */
 export function topologySvg(nodes: readonly TopologyNode[], edges: readonly TopologyEdge[]): Html {
-  const centreX = WIDTH / 2;
-  const centreY = HEIGHT / 2;
-  const radius = nodes.length <= 1 ? 0 : Math.min(WIDTH, HEIGHT) / 2 - 60;
   const focusFirst = [...nodes].sort((a, b) => Number(b.focus ?? false) - Number(a.focus ?? false));
+  const around = ringPositions(focusFirst.length, focusFirst[0]?.focus === true);
+  const reach = Math.max(0, ...around.map((at) => Math.hypot(at.x, at.y)));
+  const width = Math.ceil(2 * (reach + MARGIN));
+  const height = Math.ceil(2 * reach + 2 * MARGIN);
+  const centre = width / 2;
   const positions = new Map<string, { x: number; y: number }>();
-  const ring = focusFirst[0]?.focus ? focusFirst.slice(1) : focusFirst;
-  if (focusFirst[0]?.focus) positions.set(focusFirst[0].id, { x: centreX, y: centreY });
-  ring.forEach((node, index) => {
-    const angle = (2 * Math.PI * index) / Math.max(ring.length, 1) - Math.PI / 2;
-    positions.set(node.id, {
-      x: Math.round(
-        centreX + (focusFirst[0]?.focus || ring.length > 1 ? radius : 0) * Math.cos(angle),
-      ),
-      y: Math.round(
-        centreY + (focusFirst[0]?.focus || ring.length > 1 ? radius : 0) * Math.sin(angle),
-      ),
-    });
+  focusFirst.forEach((node, index) => {
+    const at = around[index] ?? { x: 0, y: 0 };
+    positions.set(node.id, { x: Math.round(centre + at.x), y: Math.round(height / 2 + at.y) });
   });
   const lines = edges.map((edge) => {
     const a = positions.get(edge.from);
@@ -51,12 +87,13 @@ export function topologySvg(nodes: readonly TopologyNode[], edges: readonly Topo
     }></line><title>${edge.label} (${edge.status})</title></g>`;
   });
   const circles = nodes.map((node) => {
-    const at = positions.get(node.id) ?? { x: centreX, y: centreY };
-    return html`<a href="${node.href}"><g class="node"><circle cx="${at.x}" cy="${at.y}" r="${node.focus ? 16 : 12}" fill="${
+    const at = positions.get(node.id) ?? { x: centre, y: height / 2 };
+    return html`<a href="${node.href}"><g class="node"><title>${node.label}</title><circle cx="${at.x}" cy="${at.y}" r="${node.focus ? 16 : 12}" fill="${
       node.focus ? '#0b57d0' : '#ffffff'
-    }" stroke="#0b57d0" stroke-width="2"></circle><text x="${at.x}" y="${at.y + 30}" text-anchor="middle" font-size="13" fill="#1f1f1f">${node.label}</text></g></a>`;
+    }" stroke="#0b57d0" stroke-width="2"></circle><text x="${at.x}" y="${at.y + 30}" text-anchor="middle" font-size="${LABEL_FONT}" fill="#1f1f1f">${shortLabel(node.label)}</text></g></a>`;
   });
-  return html`<svg class="topology" role="group" aria-labelledby="topology-title" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" xmlns="http://www.w3.org/2000/svg">
+  // Drawn at its own size up to the page's width (the style sheet scales a larger one down).
+  return html`<svg class="topology" role="group" aria-labelledby="topology-title" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
     <title id="topology-title">Topology: ${nodes.length} devices, ${edges.length} links</title>
     ${lines}${circles}</svg>`;
 }

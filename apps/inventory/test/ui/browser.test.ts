@@ -352,6 +352,64 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await ctx.as('admin', { method: 'DELETE', url: `/devices/${long.id}` });
   });
 
+  it('draws a location of 100 devices with long names without overlapping nodes or labels', async () => {
+    const site = await create(ctx, 'locations', { name: 'Crowded site' });
+    const hostnames = Array.from(
+      { length: 100 },
+      (_, index) => `access-switch-building-${String(index).padStart(3, '0')}-floor-3.example`,
+    );
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      payload: hostnames.map((hostname, index) => ({
+        hostname,
+        ip: `10.8.${Math.floor(index / 200)}.${(index % 200) + 1}`,
+        location_id: site.id,
+      })),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const page = await newPage(await signedInContext('admin'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/ui/locations/${site.id}`);
+    const drawn = await page.evaluate(() => {
+      const svg = document.querySelector('svg.topology') as SVGSVGElement;
+      const view = svg.viewBox.baseVal;
+      const nodes = [...svg.querySelectorAll('g.node')].map((node) => {
+        const circle = node.querySelector('circle') as SVGCircleElement;
+        const label = (node.querySelector('text') as SVGTextElement).getBBox();
+        return {
+          x: circle.cx.baseVal.value,
+          y: circle.cy.baseVal.value,
+          r: circle.r.baseVal.value,
+          label: { x: label.x, y: label.y, width: label.width, height: label.height },
+          title: node.querySelector('title')?.textContent ?? '',
+        };
+      });
+      return { view: { width: view.width, height: view.height }, nodes };
+    });
+    expect(drawn.nodes).toHaveLength(100);
+    expect(drawn.nodes.map((node) => node.title).sort()).toEqual([...hostnames].sort());
+    const overlaps: string[] = [];
+    drawn.nodes.forEach((a, i) => {
+      const { label } = a;
+      if (label.x < 0 || label.y < 0 || label.x + label.width > drawn.view.width)
+        overlaps.push(`label ${a.title} leaves the picture`);
+      if (label.y + label.height > drawn.view.height) overlaps.push(`label ${a.title} below`);
+      for (const b of drawn.nodes.slice(i + 1)) {
+        if (Math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r) overlaps.push(`${a.title} / ${b.title}`);
+        const apart =
+          label.x + label.width <= b.label.x ||
+          b.label.x + b.label.width <= label.x ||
+          label.y + label.height <= b.label.y ||
+          b.label.y + b.label.height <= label.y;
+        if (!apart) overlaps.push(`labels ${a.title} / ${b.title}`);
+      }
+    });
+    expect(overlaps.slice(0, 5), `${overlaps.length} overlaps`).toEqual([]);
+    await checkAccessibility(page, 'location-100-devices');
+    await page.close();
+  });
+
   it('bulk edits one field with each row’s ETag, then bulk deletes after confirming', async () => {
     await admin.goto(`${base}/ui/devices?vendor=Cisco&sortby=hostname:asc&limit=25`);
     const boxes = admin.locator('tbody input[name="id"]');
