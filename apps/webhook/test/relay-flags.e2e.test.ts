@@ -116,3 +116,25 @@ describe('a channel’s answer headers', () => {
     }
   });
 });
+
+describe('flags named in their own messages', () => {
+  it('relay serve --public-url names --public-url; --forward-timeout below 0.001 s is refused', async () => {
+    const runs = await Promise.all([
+      runCli(['relay', 'serve', '--port', '0', '--public-url', 'ftp://x'], { cwd: dir, env }),
+      runCli(['relay', 'serve', '--port', '0', '--public-url', 'https://x/?q=1'], {
+        cwd: dir,
+        env,
+      }),
+      runCli(['--no-tui', '--port', '0', '--forward-timeout', '0.0001'], { cwd: dir }),
+      runCli(['--no-tui', '--port', '0', '--forward-timeout', '0.0009'], { cwd: dir }),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2, 2, 2]);
+    expect(runs[0]?.stderr).toContain('--public-url must be an http:// or https:// URL');
+    expect(runs[1]?.stderr).toContain('--public-url must be an http:// or https:// URL');
+    for (const run of runs.slice(0, 2)) expect(run.stderr).not.toContain('--server');
+    expect(runs[2]?.stderr).toContain(
+      '--forward-timeout must be a number of seconds from 0.001 to 3600 (got 0.0001)',
+    );
+    expect(runs[3]?.stderr).toContain('(got 0.0009)');
+  });
+});

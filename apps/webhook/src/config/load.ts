@@ -257,10 +257,11 @@ function runConfig(
 function readSeconds(flag: string, text: string | undefined): number {
   if (text === undefined) return DEFAULT_FORWARD_TIMEOUT_MS;
   const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+  // The range the message states: 0.0001 was taken as 1 ms.
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < 0.001 || seconds > 3600) {
     throw usageError(`${flag} must be a number of seconds from 0.001 to 3600 (got ${text})`);
   }
-  return Math.max(1, Math.round(seconds * 1000));
+  return Math.round(seconds * 1000);
 }
 
 function parseFlags(argv: readonly string[]) {

@@ -271,16 +271,17 @@ function readAdminToken(env: RelayEnvironment): string {
   return token;
 }
 
-function readServer(text: string | undefined): string {
-  if (!text) throw usageError('needs --server URL (the relay, e.g. https://relay.example)');
+/** An http(s) base URL given with `flag` (`--server`, `--public-url`), named in its messages. */
+function readServer(text: string | undefined, flag = '--server'): string {
+  if (!text) throw usageError(`needs ${flag} URL (the relay, e.g. https://relay.example)`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw usageError(`--server must be an http:// or https:// URL (got ${text})`);
+    throw usageError(`${flag} must be an http:// or https:// URL (got ${text})`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw usageError(`--server must be an http:// or https:// URL without query (got ${text})`);
+    throw usageError(`${flag} must be an http:// or https:// URL without query (got ${text})`);
   }
   return text.replace(/\/+$/, '');
 }
@@ -398,7 +399,7 @@ function serveConfig(
     }
   };
   const publicUrl = text('public-url');
-  if (publicUrl !== undefined) readServer(publicUrl);
+  if (publicUrl !== undefined) readServer(publicUrl, '--public-url');
   const trustProxy = (text('trust-proxy') ?? '')
     .split(',')
     .map((entry) => entry.trim())
