@@ -370,6 +370,57 @@ describe('devices', () => {
       expect(missing.json().message).toBe('Device not found');
     }
   });
+
+  it('counts what the nested list would total, with its filters; anything else is 400', async () => {
+    const { device, interfaces } = await deviceWithInterfaces(ctx, 3);
+    await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/interfaces/${interfaces[0]?.id}`,
+      payload: { oper_status: 'up', tags: ['uplink'] },
+    });
+    const site = await create(ctx, 'locations', { name: unique('count-site') });
+    for (const [index, status] of ['active', 'active', 'offline'].entries()) {
+      await create(ctx, 'devices', {
+        hostname: unique('counted'),
+        ip: `192.0.2.${50 + index}`,
+        status,
+        location_id: site.id,
+      });
+    }
+    const cases: Array<[string, number]> = [
+      [`/devices/${device.id}/interfacecount?oper_status=up`, 1],
+      [`/devices/${device.id}/interfacecount?name__in=eth1,eth2`, 2],
+      [`/devices/${device.id}/interfacecount?tags=uplink`, 1],
+      [`/devices/${device.id}/interfacecount?q=eth`, 3],
+      [`/locations/${site.id}/devicescount?status=active`, 2],
+      [`/locations/${site.id}/devicescount?status__n=active`, 1],
+      [`/locations/${site.id}/devicescount`, 3],
+    ];
+    for (const [url, expected] of cases) {
+      const count = await ctx.as('viewer', { method: 'GET', url });
+      expect(count.statusCode, `${url}: ${count.body}`).toBe(200);
+      expect(count.json(), url).toEqual({ status: 'success', count: expected });
+      const list = await ctx.as('viewer', {
+        method: 'GET',
+        url: url.replace('interfacecount', 'interfaces').replace('devicescount', 'devices'),
+      });
+      expect(list.json().meta.total_count, url).toBe(expected);
+    }
+    const refused: Array<[string, string]> = [
+      [`/devices/${device.id}/interfacecount?nope=1`, 'Unknown query parameter: nope'],
+      [`/devices/${device.id}/interfacecount?limit=abc`, 'Unknown query parameter: limit'],
+      [
+        `/devices/${device.id}/interfacecount?device_id=${device.id}`,
+        'Unknown query parameter: device_id',
+      ],
+      [`/locations/${site.id}/devicescount?status=broken`, 'querystring/status'],
+    ];
+    for (const [url, message] of refused) {
+      const count = await ctx.as('viewer', { method: 'GET', url });
+      expect(count.statusCode, url).toBe(400);
+      expect(count.json().message, url).toContain(message);
+    }
+  });
 });
 
 describe('interfaces', () => {

@@ -1158,6 +1158,20 @@ export async function countRows(
     operator: 'exact',
     value,
   }));
+  return countMatching(db, cache, definition, conditions);
+}
+
+/**
+ * The number of rows matching `conditions`: the `total_count` of the list with the same
+ * conditions, from the same sources (a maintained counter, a count reused while the table is
+ * unchanged, or counted).
+ */
+export async function countMatching(
+  db: AnyDatabase,
+  cache: ListCache,
+  definition: ResourceDefinition,
+  conditions: readonly Condition[],
+): Promise<number> {
   const listKey = conditionsKey(definition.table, conditions, []);
   const cached = cache.counts.get(listKey);
   const template = statementTemplate(

@@ -38,8 +38,8 @@ import {
   strongEtag,
   weakEtag,
 } from './etags.js';
-import { countRows } from './list.js';
-import { kindOf } from './lookups.js';
+import { countMatching } from './list.js';
+import { kindOf, parseConditions } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   answerColumns,
@@ -56,6 +56,7 @@ import {
   batchUpdateSchema,
   CountResult,
   conditionalHeaders,
+  countQuerySchema,
   createBodySchema,
   createdSchema,
   exampleRecord,
@@ -730,15 +731,20 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         schema: {
           summary: `Count the ${child.resource} of one of ${definition.name}`,
           params: IdParams,
+          // The nested list's filters: the count is that list's total_count (the parent in
+          // the path, as there).
+          querystring: countQuerySchema(childDefinition, [child.foreignKey]),
           response: responses({ 200: CountResult }),
         },
       },
       async (request) => {
         const { id } = request.params;
         await parentMustExist(id);
-        const count = await countRows(db, app.listCache, childDefinition, {
+        const conditions = parseConditions(childDefinition, {
+          ...(request.query as Row),
           [child.foreignKey]: id,
         });
+        const count = await countMatching(db, app.listCache, childDefinition, conditions);
         return { status: 'success' as const, count };
       },
     );

@@ -258,6 +258,37 @@ export function readQuerySchema(definition: ResourceDefinition) {
 }
 
 /**
+ * The filters of a list: one exact match per filterable column (but those in `exclude`), its
+ * lookups (lookups.ts), and `q` where the resource declares search.
+ */
+function filterProperties(definition: ResourceDefinition, exclude: readonly string[]) {
+  const properties: Record<string, TSchema> = {};
+  const filterable = filterableColumns(definition).filter((name) => !exclude.includes(name));
+  for (const name of filterable) {
+    const column = definition.columns[name];
+    if (column) properties[name] = Type.Optional(column.schema);
+  }
+  for (const [name, schema] of Object.entries(lookupParameters(definition, filterable))) {
+    properties[name] = Type.Optional(schema);
+  }
+  if (definition.search && definition.search.length > 0) {
+    properties.q = Type.Optional({
+      ...MatchText,
+      description: `Case-insensitive search in ${definition.search.join(', ')}.`,
+    });
+  }
+  return properties;
+}
+
+/**
+ * A count's query: the filters of the list it counts (filterProperties), nothing else, so it is
+ * the `total_count` that list gives with the same filters; any other parameter is 400.
+ */
+export function countQuerySchema(definition: ResourceDefinition, exclude: readonly string[] = []) {
+  return Type.Object(filterProperties(definition, exclude), { additionalProperties: false });
+}
+
+/**
  * List query: paging (page or cursor), sorting, field selection, one exact-match filter per
  * filterable column and its lookups (lookups.ts), and `q` where the resource declares search.
  */
@@ -296,21 +327,7 @@ export function listQuerySchema(definition: ResourceDefinition, exclude: readonl
       }),
     ),
   };
-  for (const name of filterableColumns(definition)) {
-    if (exclude.includes(name)) continue;
-    const column = definition.columns[name];
-    if (column) properties[name] = Type.Optional(column.schema);
-  }
-  const filterable = filterableColumns(definition).filter((name) => !exclude.includes(name));
-  for (const [name, schema] of Object.entries(lookupParameters(definition, filterable))) {
-    properties[name] = Type.Optional(schema);
-  }
-  if (definition.search && definition.search.length > 0) {
-    properties.q = Type.Optional({
-      ...MatchText,
-      description: `Case-insensitive search in ${definition.search.join(', ')}.`,
-    });
-  }
+  Object.assign(properties, filterProperties(definition, exclude));
   if (definition.timeRange !== undefined) {
     properties.from = Type.Optional(Type.String({ format: 'date-time' }));
     properties.to = Type.Optional(Type.String({ format: 'date-time' }));
