@@ -318,8 +318,9 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
       location_id: location.id,
     });
     const page = await newPage(await signedInContext('admin'));
+    // Evaluated in the page (text: the test's TypeScript has no DOM types).
     const overflow = () =>
-      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>;
     for (const [width, paths] of [
       [1280, [`/ui/devices/${long.id}`, `/ui/devices/${long.id}/edit`, '/ui/devices']],
       [390, [`/ui/devices/${long.id}`, '/ui/devices', '/ui/admin/users', '/ui/interfaces']],
@@ -331,10 +332,9 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
         // Long values wrap: nothing is left to scroll to within the page's own area either (a
         // table too wide for it would scroll there, not the window).
         await expect(
-          page.evaluate(() => {
-            const main = document.querySelector('main') as HTMLElement;
-            return main.scrollWidth - main.clientWidth;
-          }),
+          page.evaluate(
+            `(() => { const main = document.querySelector('main'); return main.scrollWidth - main.clientWidth; })()`,
+          ) as Promise<number>,
           `main of ${path} at ${width} px`,
         ).resolves.toBeLessThanOrEqual(0);
         // The header spans the window, whatever the page holds.
@@ -371,12 +371,19 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     const page = await newPage(await signedInContext('admin'));
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/ui/locations/${site.id}`);
-    const drawn = await page.evaluate(() => {
-      const svg = document.querySelector('svg.topology') as SVGSVGElement;
+    interface Box {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    }
+    // Each node's circle and its label's box as drawn, in the picture's own coordinates.
+    const drawn = (await page.evaluate(`(() => {
+      const svg = document.querySelector('svg.topology');
       const view = svg.viewBox.baseVal;
       const nodes = [...svg.querySelectorAll('g.node')].map((node) => {
-        const circle = node.querySelector('circle') as SVGCircleElement;
-        const label = (node.querySelector('text') as SVGTextElement).getBBox();
+        const circle = node.querySelector('circle');
+        const label = node.querySelector('text').getBBox();
         return {
           x: circle.cx.baseVal.value,
           y: circle.cy.baseVal.value,
@@ -386,7 +393,10 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
         };
       });
       return { view: { width: view.width, height: view.height }, nodes };
-    });
+    })()`)) as {
+      view: { width: number; height: number };
+      nodes: Array<{ x: number; y: number; r: number; label: Box; title: string }>;
+    };
     expect(drawn.nodes).toHaveLength(100);
     expect(drawn.nodes.map((node) => node.title).sort()).toEqual([...hostnames].sort());
     const overlaps: string[] = [];
