@@ -72,6 +72,15 @@ export interface RelayClientOptions {
 const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
 
 /**
+ * The relay's 404 `no such channel`: deleted, or gone with a restart of a relay without Redis (its
+ * in-memory store loses every channel). Retrying would not bring it back.
+ */
+export const CHANNEL_GONE =
+  '404: this channel no longer exists on the relay; it may have restarted without REDIS_URL, ' +
+  'which loses every channel: ask its operator for a new one, webhook relay create, and use its ' +
+  'send URL and token';
+
+/**
  * Listens to one channel: holds a Server-Sent Events connection, hands each request to `deliver`
  * in order, acknowledges it by remembering its id (sent as Last-Event-ID on reconnection), posts
  * answers back when the sender waits, and reconnects with exponential backoff.
@@ -183,7 +192,11 @@ export class RelayClient {
         redirect: 'error',
       });
       if (REFUSED_STATUSES.has(response.status)) {
-        return { kind: 'refused', reason: `${response.status} ${await messageOf(response)}` };
+        const message = await messageOf(response);
+        if (response.status === 404 && message === 'no such channel') {
+          return { kind: 'refused', reason: CHANNEL_GONE };
+        }
+        return { kind: 'refused', reason: `${response.status} ${message}` };
       }
       if (response.status !== 200 || !response.body) {
         return { kind: 'ended', reason: `${response.status} ${await messageOf(response)}` };

@@ -24,6 +24,9 @@ export async function runRelayCommand(
   }
 }
 
+const MEMORY_STORE_WARNING =
+  'in-memory store: a restart loses every channel, token and buffered event (set REDIS_URL to keep them)';
+
 async function openStore(config: RelayServerConfig): Promise<RelayStore> {
   if (!config.redisUrl) {
     return new MemoryRelayStore(config.limits.buffer, config.limits.maxBufferedBytes);
@@ -49,6 +52,11 @@ async function serveRelay(config: RelayServerConfig, stdout: Writable, stderr: W
   });
   const address = app.server.address();
   const where = address && typeof address === 'object' ? `${address.address}:${address.port}` : '';
+  if (!config.redisUrl) {
+    // Said at every start: clients of a restarted relay found their channels gone without a word.
+    app.log.warn({ store: 'memory' }, MEMORY_STORE_WARNING);
+    stderr.write(`webhook relay: warning: ${MEMORY_STORE_WARNING}\n`);
+  }
   stderr.write(
     `webhook relay: listening on ${config.tls ? 'https' : 'http'}://${where} (${config.redisUrl ? 'redis' : 'in-memory'} store)\n`,
   );
