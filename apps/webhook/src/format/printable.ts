@@ -36,7 +36,7 @@ export function printable(text: string): string {
 }
 
 /** Text in which a grapheme cluster can join several code points: beyond Latin, Greek, Cyrillic. */
-const MAY_JOIN = /[^\u0000-\u02ff\u0370-\u052f]/u;
+const MAY_JOIN = /[^\u0020-\u02ff\u0370-\u052f]/u; // controls are stand-ins by now
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
