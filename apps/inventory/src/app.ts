@@ -77,6 +77,9 @@ export async function buildApp(
   const app = Fastify({
     // Body limit, trusted proxies (request.ip), request ids, HTTPS: server-level protections.
     ...fastifyServerOptions(config.protections),
+    // NetBox clients end every URL with a slash: each route answers it as without one (the
+    // router matched `/devices/` only, through the prefix, and `/devices/{id}/` was a 405).
+    routerOptions: { ignoreTrailingSlash: true },
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],

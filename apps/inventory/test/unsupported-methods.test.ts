@@ -96,3 +96,47 @@ describe('unsupported methods', () => {
     }
   });
 });
+
+/**
+ * NetBox clients put a slash at the end of every URL: each route answers with one as without
+ * (`/devices/` always did; `/devices/{id}/` was 405 with an Allow naming GET).
+ */
+describe('a trailing slash', () => {
+  it('is served on every route as without it, and 405 and 404 stay as they were', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      payload: { hostname: 'trailing-slash', ip: '192.0.2.77' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    for (const url of [
+      `/devices/${id}/`,
+      `/devices/${id}/interfaces/`,
+      `/devices/${id}/interfacecount/`,
+      `/devices/${id}/history/`,
+      '/devices/',
+      '/health/',
+      `/devices/${id}/?fields=hostname`,
+    ]) {
+      const response = await ctx.as('admin', { method: 'GET', url });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    }
+    const patched = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${id}/`,
+      payload: { vendor: 'Cisco' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().vendor).toBe('Cisco');
+    const post = await ctx.as('admin', { method: 'POST', url: `/devices/${id}/`, payload: {} });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('DELETE, GET, HEAD, PATCH, PUT');
+    const missing = await ctx.as('admin', { method: 'GET', url: `/devices/${id}/nope/` });
+    expect(missing.statusCode).toBe(404);
+    const ui = await ctx.as(undefined, { method: 'GET', url: '/ui/login/' });
+    expect(ui.statusCode).toBe(
+      (await ctx.as(undefined, { method: 'GET', url: '/ui/login' })).statusCode,
+    );
+  });
+});
