@@ -146,6 +146,9 @@ describe('If-None-Match', () => {
       expect(response.statusCode, value).toBe(304);
       expect(response.body).toBe('');
       expect(response.headers.etag).toBe(tag);
+      // RFC 9110 §8.6, §15.4.5: no Content-Length but the 200's, no body's Content-Type.
+      expect(response.headers['content-length'], value).toBeUndefined();
+      expect(response.headers['content-type'], value).toBeUndefined();
     }
     expect((await read(url, { 'if-none-match': '"1"' })).statusCode).toBe(200);
     expect(

@@ -508,7 +508,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const tag = takeTag(row);
     // A projection is the same version in other bytes: a weak tag (RFC 9110 §8.8.1).
     reply.header('etag', selected ? weakEtag(tag) : strongEtag(tag));
-    if (noneMatchHolds(ifNoneMatch, tag)) return reply.status(304).send(null);
+    // No body at all: `null` would be serialised, and a 304 may carry no Content-Length but the
+    // 200's (RFC 9110 §8.6), nor a body's Content-Type.
+    if (noneMatchHolds(ifNoneMatch, tag))
+      return reply.status(304).removeHeader('content-type').send();
     if (!selected) return recordBody(reply, row);
     // The route's schema requires every field; a selection is written as it is.
     const projected = project([row], selected)[0] ?? {};
