@@ -1,8 +1,15 @@
+import type { TSchema } from 'typebox';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../src/audit/definition.js';
+import { apiTokens } from '../src/auth/api-tokens-routes.js';
 import type { AnyDatabase } from '../src/db/schema.js';
+import { events } from '../src/events/definition.js';
+import { matchesSchema } from '../src/http/validation.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { kindOf, LOOKUPS, LOOKUPS_BY_KIND } from '../src/resources/lookups.js';
+import { listQuerySchema } from '../src/resources/schemas.js';
+import { users } from '../src/users/definition.js';
 import { create, startTestApp, type TestContext } from './helpers.js';
 
 /**
@@ -221,6 +228,55 @@ describe('lookup expressions', () => {
     const response = await ctx.as('viewer', { method: 'GET', url: `/vlans?${query}` });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(parameter);
+  });
+
+  it('refuses control characters in every text lookup, exact match included, as in __ic', async () => {
+    const parameters = [
+      'hostname',
+      'vendor__n',
+      'hostname__in',
+      'hostname__lt',
+      'vendor__gte',
+      'hostname__ic',
+      'hostname__ie',
+      'status__n',
+      'status__in',
+      'mac_address',
+    ];
+    for (const parameter of parameters) {
+      for (const value of ['%01', '%01x', 'a%7Fb', 'x%0Ay', 'a,%1Fb']) {
+        const url = `/devices?${parameter}=${value}`;
+        const response = await ctx.as('viewer', { method: 'GET', url });
+        expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
+        expect(response.json().message, url).toContain(parameter);
+      }
+    }
+    // In CSV exports too (they take the same filters), and on nested lists.
+    const csv = await ctx.as('viewer', { method: 'GET', url: '/devices?format=csv&vendor__n=%01' });
+    expect(csv.statusCode).toBe(400);
+    const text = await ctx.as('viewer', {
+      method: 'GET',
+      url: '/devices?hostname__in=a,b&vendor__n=x y',
+    });
+    expect(text.statusCode, text.body).toBe(200);
+  });
+
+  it('every filter and lookup of every list refuses a value with a control character', () => {
+    for (const definition of [...RESOURCES, users, apiTokens, events, auditLogs]) {
+      const schema = listQuerySchema(definition) as { properties: Record<string, TSchema> };
+      for (const [name, property] of Object.entries(schema.properties)) {
+        if (['page', 'limit', 'cursor', 'sortby', 'fields', 'brief', 'format'].includes(name))
+          continue;
+        const sample =
+          (property as { type?: string }).type === 'string' ? ['\u0001', 'a\u007fb', 'x\ny'] : [];
+        for (const value of sample) {
+          expect(
+            matchesSchema(property, value),
+            `${definition.name} ${name} ${JSON.stringify(value)}`,
+          ).toBe(false);
+        }
+      }
+    }
   });
 
   it('types __in items like the column and bounds their number', async () => {

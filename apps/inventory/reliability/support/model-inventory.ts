@@ -282,11 +282,20 @@ export class InventoryModel {
       if (!this.#table(resource).has(parentId))
         return [`${operation.key} answered for a parent the model lacks`];
       if (relation.count) {
+        // A count takes its list's filters (and nothing else): the same exact matches are
+        // evaluated; lookups and search are left to test/queries.test.ts, as for lists.
+        for (const [name, value] of query) {
+          if (name.includes('__') || name === 'q') return [];
+          filters.push([name, String(value)]);
+        }
         const expected = this.#matching(listed, filters);
+        if (!expected) return [];
         const count = (answer as { count: number }).count;
-        return count === expected?.length
+        return count === expected.length
           ? []
-          : [`${operation.key} counts ${count}, the model ${expected?.length}`];
+          : [
+              `${operation.key} ${JSON.stringify(filters)} counts ${count}, the model ${expected.length}`,
+            ];
       }
     } else if (second !== undefined) {
       return [];

@@ -13,7 +13,7 @@ import {
   writableColumns,
 } from './definition.js';
 import { ENTITY_TAG_PATTERN, MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
-import { lookupParameters, MatchText } from './lookups.js';
+import { filterValueSchema, lookupParameters, MatchText } from './lookups.js';
 
 /**
  * HTTP schemas derived from a resource definition. One schema validates a request part, types
@@ -266,7 +266,7 @@ function filterProperties(definition: ResourceDefinition, exclude: readonly stri
   const filterable = filterableColumns(definition).filter((name) => !exclude.includes(name));
   for (const name of filterable) {
     const column = definition.columns[name];
-    if (column) properties[name] = Type.Optional(column.schema);
+    if (column) properties[name] = Type.Optional(filterValueSchema(column));
   }
   for (const [name, schema] of Object.entries(lookupParameters(definition, filterable))) {
     properties[name] = Type.Optional(schema);

@@ -4561,7 +4561,159 @@ export interface operations {
   };
   getLocationsByIdDevicescount: {
     parameters: {
-      query?: never;
+      query?: {
+        hostname?: string;
+        ip?: string;
+        vendor?: string;
+        model?: string;
+        os?: string;
+        os_version?: string;
+        status?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
+        role?: string;
+        serial_number?: string;
+        rack_position?: string;
+        last_seen?: string;
+        tags?: string[];
+        /** @description Case-insensitive search in hostname, ip, serial_number, vendor, model, os, role. */
+        q?: string;
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `last_seen`: n in lt lte gt gte isnull. */
+        lookups?: {
+          hostname__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          hostname__in?: string;
+          hostname__lt?: string;
+          hostname__lte?: string;
+          hostname__gt?: string;
+          hostname__gte?: string;
+          hostname__ic?: string;
+          hostname__nic?: string;
+          hostname__isw?: string;
+          hostname__iew?: string;
+          hostname__ie?: string;
+          hostname__isnull?: boolean;
+          ip__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          ip__in?: string;
+          ip__lt?: string;
+          ip__lte?: string;
+          ip__gt?: string;
+          ip__gte?: string;
+          ip__isnull?: boolean;
+          vendor__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          vendor__in?: string;
+          vendor__lt?: string;
+          vendor__lte?: string;
+          vendor__gt?: string;
+          vendor__gte?: string;
+          vendor__ic?: string;
+          vendor__nic?: string;
+          vendor__isw?: string;
+          vendor__iew?: string;
+          vendor__ie?: string;
+          vendor__isnull?: boolean;
+          model__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          model__in?: string;
+          model__lt?: string;
+          model__lte?: string;
+          model__gt?: string;
+          model__gte?: string;
+          model__ic?: string;
+          model__nic?: string;
+          model__isw?: string;
+          model__iew?: string;
+          model__ie?: string;
+          model__isnull?: boolean;
+          os__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          os__in?: string;
+          os__lt?: string;
+          os__lte?: string;
+          os__gt?: string;
+          os__gte?: string;
+          os__ic?: string;
+          os__nic?: string;
+          os__isw?: string;
+          os__iew?: string;
+          os__ie?: string;
+          os__isnull?: boolean;
+          os_version__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          os_version__in?: string;
+          os_version__lt?: string;
+          os_version__lte?: string;
+          os_version__gt?: string;
+          os_version__gte?: string;
+          os_version__ic?: string;
+          os_version__nic?: string;
+          os_version__isw?: string;
+          os_version__iew?: string;
+          os_version__ie?: string;
+          os_version__isnull?: boolean;
+          status__n?: 'active' | 'offline' | 'maintenance' | 'provisioning' | 'decommissioned';
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          status__in?: string;
+          status__ic?: string;
+          status__nic?: string;
+          status__isw?: string;
+          status__iew?: string;
+          status__ie?: string;
+          status__isnull?: boolean;
+          role__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          role__in?: string;
+          role__lt?: string;
+          role__lte?: string;
+          role__gt?: string;
+          role__gte?: string;
+          role__ic?: string;
+          role__nic?: string;
+          role__isw?: string;
+          role__iew?: string;
+          role__ie?: string;
+          role__isnull?: boolean;
+          serial_number__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          serial_number__in?: string;
+          serial_number__lt?: string;
+          serial_number__lte?: string;
+          serial_number__gt?: string;
+          serial_number__gte?: string;
+          serial_number__ic?: string;
+          serial_number__nic?: string;
+          serial_number__isw?: string;
+          serial_number__iew?: string;
+          serial_number__ie?: string;
+          serial_number__isnull?: boolean;
+          rack_position__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          rack_position__in?: string;
+          rack_position__lt?: string;
+          rack_position__lte?: string;
+          rack_position__gt?: string;
+          rack_position__gte?: string;
+          rack_position__ic?: string;
+          rack_position__nic?: string;
+          rack_position__isw?: string;
+          rack_position__iew?: string;
+          rack_position__ie?: string;
+          rack_position__isnull?: boolean;
+          /** Format: date-time */
+          last_seen__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          last_seen__in?: string;
+          /** Format: date-time */
+          last_seen__lt?: string;
+          /** Format: date-time */
+          last_seen__lte?: string;
+          /** Format: date-time */
+          last_seen__gt?: string;
+          /** Format: date-time */
+          last_seen__gte?: string;
+          last_seen__isnull?: boolean;
+        };
+      };
       header?: never;
       path: {
         id: string;
@@ -6629,7 +6781,151 @@ export interface operations {
   };
   getDevicesByIdInterfacecount: {
     parameters: {
-      query?: never;
+      query?: {
+        name?: string;
+        type?: string;
+        speed?: string;
+        speed_mbps?: number;
+        status?: 'up' | 'down';
+        admin_status?: 'up' | 'down';
+        oper_status?: 'up' | 'down';
+        mtu?: number;
+        /** @example 00:1a:2b:3c:4d:5e */
+        mac_address?: string;
+        mode?: string;
+        ifindex?: number;
+        ip_address?: string;
+        tags?: string[];
+        /** @description Case-insensitive search in name, description, type, mac_address, ip_address, mode. */
+        q?: string;
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull. */
+        lookups?: {
+          name__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          name__in?: string;
+          name__lt?: string;
+          name__lte?: string;
+          name__gt?: string;
+          name__gte?: string;
+          name__ic?: string;
+          name__nic?: string;
+          name__isw?: string;
+          name__iew?: string;
+          name__ie?: string;
+          name__isnull?: boolean;
+          type__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          type__in?: string;
+          type__lt?: string;
+          type__lte?: string;
+          type__gt?: string;
+          type__gte?: string;
+          type__ic?: string;
+          type__nic?: string;
+          type__isw?: string;
+          type__iew?: string;
+          type__ie?: string;
+          type__isnull?: boolean;
+          speed__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          speed__in?: string;
+          speed__lt?: string;
+          speed__lte?: string;
+          speed__gt?: string;
+          speed__gte?: string;
+          speed__ic?: string;
+          speed__nic?: string;
+          speed__isw?: string;
+          speed__iew?: string;
+          speed__ie?: string;
+          speed__isnull?: boolean;
+          speed_mbps__n?: number;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          speed_mbps__in?: string;
+          speed_mbps__lt?: number;
+          speed_mbps__lte?: number;
+          speed_mbps__gt?: number;
+          speed_mbps__gte?: number;
+          speed_mbps__isnull?: boolean;
+          status__n?: 'up' | 'down';
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          status__in?: string;
+          status__ic?: string;
+          status__nic?: string;
+          status__isw?: string;
+          status__iew?: string;
+          status__ie?: string;
+          status__isnull?: boolean;
+          admin_status__n?: 'up' | 'down';
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          admin_status__in?: string;
+          admin_status__ic?: string;
+          admin_status__nic?: string;
+          admin_status__isw?: string;
+          admin_status__iew?: string;
+          admin_status__ie?: string;
+          admin_status__isnull?: boolean;
+          oper_status__n?: 'up' | 'down';
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          oper_status__in?: string;
+          oper_status__ic?: string;
+          oper_status__nic?: string;
+          oper_status__isw?: string;
+          oper_status__iew?: string;
+          oper_status__ie?: string;
+          oper_status__isnull?: boolean;
+          mtu__n?: number;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          mtu__in?: string;
+          mtu__lt?: number;
+          mtu__lte?: number;
+          mtu__gt?: number;
+          mtu__gte?: number;
+          mtu__isnull?: boolean;
+          mac_address__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          mac_address__in?: string;
+          mac_address__lt?: string;
+          mac_address__lte?: string;
+          mac_address__gt?: string;
+          mac_address__gte?: string;
+          mac_address__ic?: string;
+          mac_address__nic?: string;
+          mac_address__isw?: string;
+          mac_address__iew?: string;
+          mac_address__ie?: string;
+          mac_address__isnull?: boolean;
+          mode__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          mode__in?: string;
+          mode__lt?: string;
+          mode__lte?: string;
+          mode__gt?: string;
+          mode__gte?: string;
+          mode__ic?: string;
+          mode__nic?: string;
+          mode__isw?: string;
+          mode__iew?: string;
+          mode__ie?: string;
+          mode__isnull?: boolean;
+          ifindex__n?: number;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          ifindex__in?: string;
+          ifindex__lt?: number;
+          ifindex__lte?: number;
+          ifindex__gt?: number;
+          ifindex__gte?: number;
+          ifindex__isnull?: boolean;
+          ip_address__n?: string;
+          /** @description Comma-separated values (at most 100), each typed like the field. */
+          ip_address__in?: string;
+          ip_address__lt?: string;
+          ip_address__lte?: string;
+          ip_address__gt?: string;
+          ip_address__gte?: string;
+          ip_address__isnull?: boolean;
+        };
+      };
       header?: never;
       path: {
         id: string;
