@@ -142,6 +142,25 @@ describe('CSV export', () => {
   });
 });
 
+describe('CSV export of lists', () => {
+  it("writes every array column as one cell joined with commas (an API token's scopes too)", async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/api-tokens',
+      payload: { name: 'csv-scopes', scopes: ['events:read', 'events:write'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const exported = await ctx.as('admin', {
+      method: 'GET',
+      url: '/api-tokens?format=csv&name=csv-scopes&fields=name,scopes',
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(parse(exported.body, { columns: true })).toEqual([
+      { name: 'csv-scopes', scopes: 'events:read,events:write' },
+    ]);
+  });
+});
+
 describe('CSV export cost', () => {
   it('never turns the rows into objects: PostgreSQL writes the CSV, the server passes it on', async () => {
     // Every row any statement hands back to the server while exporting, counted.
