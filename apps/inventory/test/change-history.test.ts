@@ -377,7 +377,7 @@ describe('timestamps are kept to the millisecond, the precision the API shows', 
       expect(found.json().meta.total_count, value).toBe(3);
       const inList = await ctx.as('admin', {
         method: 'GET',
-        url: `/devices?last_seen__in=${encodeURIComponent(value)}`,
+        url: `/devices?last_seen__in=2020-01-01T00:00:00.000001Z,${encodeURIComponent(value)}`,
       });
       expect(inList.json().meta.total_count, value).toBe(3);
     }

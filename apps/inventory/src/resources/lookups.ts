@@ -434,7 +434,9 @@ export function parseConditions(
       conditions.push({
         column,
         operator: 'in',
-        value: items.map((item) => inItem(parameter, spec, kind, item)),
+        value: items.map((item) =>
+          inItem(parameter, spec, kind, kind === 'timestamp' ? toMilliseconds(item) : item),
+        ),
       });
       continue;
     }
