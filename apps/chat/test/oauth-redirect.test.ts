@@ -441,37 +441,50 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     });
     expect(withCode.statusCode, withCode.body).toBe(200);
 
-    // Rocket.Chat's mobile app retries with the code in the body, around the first login's body.
-    h.advance(30);
-    const next = await runFlow(app, 'github', { credentialToken: newToken() });
-    const nextPair = pageConfig(next.result.body);
-    const pair = {
-      credentialToken: nextPair.credentialToken,
-      credentialSecret: nextPair.credentialSecret,
+    // Rocket.Chat's mobile app retries with the code in the body, around the body it sent last:
+    // after a wrong code, around its own first retry (connect.ts, loginTOTP).
+    const pairOfNewFlow = async () => {
+      h.advance(30);
+      const next = await runFlow(app, 'github', { credentialToken: newToken() });
+      const config = pageConfig(next.result.body);
+      return { credentialToken: config.credentialToken, credentialSecret: config.credentialSecret };
     };
+    const pair = await pairOfNewFlow();
     expect((await login(app, { oauth: pair })).json().error).toBe('totp-required');
-    const wrong = await login(app, { totp: { login: { oauth: pair }, code: '000000' } });
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().error).toBe('totp-invalid');
     const wrapped = await login(app, { totp: { login: { oauth: pair }, code: code() } });
     expect(wrapped.statusCode, wrapped.body).toBe(200);
     expect(wrapped.json().data.userId).toBe(userId);
+
+    const retried = await pairOfNewFlow();
+    const firstRetry = { totp: { login: { oauth: retried }, code: '000000' } };
+    const wrong = await login(app, firstRetry);
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toBe('totp-invalid');
+    const again = await login(app, { totp: { login: firstRetry, code: '111111' } });
+    expect(again.json().error).toBe('totp-invalid');
+    const nested = await login(app, {
+      totp: { login: { totp: { login: firstRetry, code: '111111' } }, code: code() },
+    });
+    expect(nested.statusCode, nested.body).toBe(200);
+    expect(nested.json().data.userId).toBe(userId);
+
     // What such a body may wrap: a sign-in this service offers, once.
+    let deep: object = { oauth: pair };
+    for (let level = 0; level < 17; level++) deep = { totp: { login: deep, code: '1' } };
     for (const [body, error] of [
       [
         { totp: { login: { user: 'alice', password: 'secret' }, code: '1' } },
         'password-login-unavailable',
       ],
-      [
-        { totp: { login: { totp: { login: { oauth: pair }, code: '1' } }, code: '1' } },
-        'invalid-request',
-      ],
+      [{ totp: { login: { resume: 'a-saved-token' }, code: '1' } }, 'invalid-request'],
       [{ totp: { login: { oauth: pair } } }, 'invalid-request'],
+      [{ totp: { login: { totp: { login: { oauth: pair } } }, code: '1' } }, 'invalid-request'],
       [{ totp: { code: '123456' } }, 'invalid-request'],
       [{ totp: { login: { oauth: pair }, code: '1' }, resume: { $ne: 1 } }, 'invalid-request'],
+      [deep, 'invalid-request'],
     ] as const) {
       const refused = await login(app, body);
-      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.statusCode, JSON.stringify(body).slice(0, 200)).toBe(400);
       expect(refused.json().error).toBe(error);
     }
   });

@@ -105,6 +105,24 @@ const TotpBody = Type.Object({
   }),
 });
 
+/**
+ * Rocket.Chat's mobile app wraps the body it sent last on each retry, so a second code wraps the
+ * first retry (connect.ts, loginTOTP); its server unwraps them all and checks the outermost code.
+ * Each wrong code counts towards the lock-out, which ends such a chain long before this depth.
+ */
+const MAX_TOTP_WRAPS = 16;
+
+interface TotpWrapper {
+  totp: { login: object; code: string };
+}
+
+/** The login a `totp` body wraps, however many retries wrapped it, and the outermost code. */
+function unwrapTotp(body: TotpWrapper): { login: object; code: string } {
+  let login = body.totp.login;
+  while ('totp' in login) login = (login as TotpWrapper).totp.login;
+  return { login, code: body.totp.code };
+}
+
 const Body = Type.Union([LoginBody, ResumeBody, OAuthBody, TotpBody], {
   'x-examples': BODY_EXAMPLES,
 });
@@ -149,10 +167,16 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
   const validate = (body: unknown, wrapped: boolean): unknown => {
     if (body === null || typeof body !== 'object') return asLogin(body);
     if ('totp' in body && !wrapped) {
-      const outer = asTotpCode(body) as { error?: unknown };
-      if (outer.error !== undefined) return outer;
-      const inner = (body as { totp: { login: object } }).totp.login;
-      if ('resume' in inner || 'totp' in inner) {
+      let inner: object = body;
+      for (let depth = 0; 'totp' in inner; depth++) {
+        if (depth === MAX_TOTP_WRAPS) {
+          return { error: invalidRequest(`totp: wrapped more than ${MAX_TOTP_WRAPS} times`) };
+        }
+        const wrapper = asTotpCode(inner) as { error?: unknown };
+        if (wrapper.error !== undefined) return wrapper;
+        inner = (inner as TotpWrapper).totp.login;
+      }
+      if ('resume' in inner) {
         return { error: invalidRequest('totp.login: a provider login or {"oauth": …}') };
       }
       return validate(inner, true);
@@ -357,13 +381,15 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     async (request) => {
       // The wrapped login with the wrapper's code, or the body with X-2FA-Code; `totp` first, as
       // the validator took it (a `resume` beside it was not checked).
-      const { body, secondFactor } =
-        'totp' in request.body
-          ? {
-              body: request.body.totp.login,
-              secondFactor: { code: request.body.totp.code, method: 'totp' },
-            }
-          : { body: request.body, secondFactor: twoFactorHeaders(request.headers) };
+      const wrapped = 'totp' in request.body ? unwrapTotp(request.body) : undefined;
+      // The validator checked the wrapped login as a body of its own.
+      const body = (wrapped?.login ?? request.body) as
+        | Static<typeof LoginBody>
+        | Static<typeof OAuthBody>
+        | Static<typeof ResumeBody>;
+      const secondFactor: TwoFactorHeaders = wrapped
+        ? { code: wrapped.code, method: 'totp' }
+        : twoFactorHeaders(request.headers);
       if ('resume' in body) return resume(body.resume);
       if ('oauth' in body) return oauthLogin(request, secondFactor, body.oauth);
       const service = services.get(body.serviceName);
