@@ -126,6 +126,24 @@ describe('batch errors name the item', () => {
     expect(reference.json().message).toBe('Item 1 (location_id): Location not found');
   });
 
+  it('a case-sensitive key is matched exactly: only the item with the very value clashes', async () => {
+    await device('batch-case', '10.20.0.4');
+    const created = await as('POST', '/devices', [
+      { hostname: 'batch-case', ip: '10.20.0.5' },
+      { hostname: 'BATCH-CASE', ip: '10.20.0.6' },
+    ]);
+    expect(created.statusCode, created.body).toBe(409);
+    expect(created.json().message).toBe('Item 0 (hostname): Hostname already exists');
+    const first = await device('batch-case-a', '10.20.0.7');
+    const second = await device('batch-case-b', '10.20.0.8');
+    const patched = await as('PATCH', '/devices', [
+      { id: first, hostname: 'batch-case' },
+      { id: second, hostname: 'Batch-Case' },
+    ]);
+    expect(patched.statusCode, patched.body).toBe(409);
+    expect(patched.json().message).toBe('Item 0 (hostname): Hostname already exists');
+  });
+
   it('a unique value holding a comma', async () => {
     const response = await as('POST', '/locations', [{ name: 'Paris, FR' }, { name: 'Paris, FR' }]);
     expect(response.statusCode, response.body).toBe(409);

@@ -108,14 +108,24 @@ function topLevelParts(text: string): string[] {
   return parts;
 }
 
-/** One expression of a key as an item's fields give it, in lower case (compared so). */
+/** One expression of a key as an item's fields give it, as PostgreSQL prints it in a detail. */
 interface KeyPart {
   fields: string[];
   valueOf(item: Readonly<Record<string, unknown>>): string | undefined;
 }
 
-const textOf = (held: unknown) =>
-  held === undefined || held === null ? undefined : String(held).toLowerCase();
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A field's value as the detail prints it: exactly as given (a plain column compares case by
+ * case, so `R1` is not the `r1` a detail names), except a uuid, which PostgreSQL prints in lower
+ * case whatever case the client wrote.
+ */
+const textOf = (held: unknown) => {
+  if (held === undefined || held === null) return undefined;
+  const text = String(held);
+  return UUID_PATTERN.test(text) ? text.toLowerCase() : text;
+};
 
 /**
  * A key expression as PostgreSQL names it in a detail: a column (`hostname`), `lower(column)`
@@ -131,7 +141,8 @@ function keyPart(expression: string): KeyPart | undefined {
   const fields = topLevelParts(call?.[2] ?? '');
   if (!fields.every((field) => /^\w+$/.test(field))) return undefined;
   if (name === 'lower' && fields.length === 1) {
-    return { fields, valueOf: (item) => textOf(item[fields[0] ?? '']) };
+    // Only a lower() part is case-insensitive: the detail prints its value in lower case.
+    return { fields, valueOf: (item) => textOf(item[fields[0] ?? ''])?.toLowerCase() };
   }
   if (name !== 'least' && name !== 'greatest') return undefined;
   return {
@@ -147,7 +158,7 @@ function keyPart(expression: string): KeyPart | undefined {
 
 /**
  * A key violation's detail, `Key (<expressions>)=(<values>) already exists.` (or `is not present
- * in table …`, both drivers send it), as the key's parts and its value text in lower case.
+ * in table …`, both drivers send it), as the key's parts and its value text as printed.
  */
 function violatedKey(detail: string | undefined) {
   const text = detail ?? '';
@@ -157,7 +168,7 @@ function violatedKey(detail: string | undefined) {
   if (parts.length === 0 || parts.some((part) => part === undefined)) return undefined;
   return {
     parts: parts as KeyPart[],
-    value: text.slice(separator + 3, text.lastIndexOf(')')).toLowerCase(),
+    value: text.slice(separator + 3, text.lastIndexOf(')')),
   };
 }
 
