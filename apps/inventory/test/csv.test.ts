@@ -10,10 +10,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase } from '../src/db/schema.js';
 import { csvLine, EXPORT_BATCH } from '../src/resources/csv-export.js';
+import { cellValue } from '../src/resources/csv-import.js';
 import { devices } from '../src/resources/definitions/devices.js';
 import { isTimestamp } from '../src/resources/list.js';
 import { kindOf } from '../src/resources/lookups.js';
 import { visibleColumns } from '../src/resources/rows.js';
+import { webhookDefinition } from '../src/webhooks/definition.js';
 import { startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 /** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
@@ -302,6 +304,30 @@ describe('CSV import', () => {
       descriptions,
     );
     await deleteThem();
+  });
+
+  it('re-creates tags and list cells whose first value starts with a formula character', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      payload: { vlan_id: 3401, name: 'dash-tags', tags: ['-edge', 'core'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = '/vlans?format=csv&vlan_id=3401&fields=vlan_id,name,tags';
+    const exported = await ctx.as('viewer', { method: 'GET', url });
+    const cells = parse(exported.body, { columns: true }) as Array<Record<string, string>>;
+    // The cell is neutralised as a whole: the ' stands before the first tag.
+    expect(cells[0]?.tags).toBe("'-edge,core");
+    const db = ctx.store.db as AnyDatabase;
+    await db.deleteFrom('vlans').where('vlan_id', '=', 3401).execute();
+    const imported = await importCsv(exported.body);
+    expect(imported.statusCode, imported.body).toBe(201);
+    expect(imported.json<Array<{ tags: string[] }>>()[0]?.tags).toEqual(['-edge', 'core']);
+    // A list cell is split as a tags cell is, after the same removal.
+    const hooks = webhookDefinition(['devices', 'vlans']);
+    expect(cellValue(hooks, 'events', 'created,deleted')).toEqual(['created', 'deleted']);
+    expect(cellValue(hooks, 'resources', "'-devices,vlans")).toEqual(['-devices', 'vlans']);
+    expect(cellValue(hooks, 'resources', '')).toEqual([]);
   });
 
   it('re-creates devices, their addresses written as the JSON answers write them (10.0.0.1, not 10.0.0.1/32)', async () => {

@@ -10,8 +10,8 @@ import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
 /**
  * CSV import (`POST /{resource}` with `Content-Type: text/csv`): the header row names the
  * fields, each further row is one record, and the rows are created like a JSON bulk create (all
- * or none, one audit row each). Cells are typed by their column (integers, booleans, tags split
- * on commas); an empty cell is an absent field; `id`, `created_at` and `updated_at` columns are
+ * or none, one audit row each). Cells are typed by their column (integers, booleans, tags and lists
+ * split on commas); an empty cell is an absent field; `id`, `created_at` and `updated_at` columns are
  * ignored, so a file exported by this API (csv-export.ts) imports as new records with the same
  * data, its formula-neutralising `'` removed again. Every row is checked against the record
  * schema here, where its row number is known: errors say `Row <n> (<field>): …`, counting the
@@ -30,7 +30,11 @@ export function cellValue(definition: ResourceDefinition, field: string, text: s
   const column = columnOf(definition, field);
   if (!column) return text;
   const kind = kindOf(column);
-  if (kind === 'tags') return text === '' ? [] : text.split(',');
+  // A tags or list cell was neutralised as one text (`'-edge,core`): the `'` goes before the
+  // split, or it would stay on the first value.
+  if (kind === 'tags' || kind === 'list') {
+    return text === '' ? [] : text.replace(NEUTRALISED, '').split(',');
+  }
   if (text === '') return undefined;
   if (kind === 'integer') return /^-?[0-9]+$/.test(text) ? Number(text) : text;
   if (kind === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
