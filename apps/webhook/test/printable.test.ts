@@ -11,6 +11,7 @@ describe('terminal-safe text', () => {
     ['\ufeff', '<U+FEFF>'],
     ['\u200b', '<U+200B>'],
     ['\u2060', '<U+2060>'],
+    ['\u200d', '<U+200D>'],
   ])(
     'shows %j (a bidi mark, separator, BOM or zero-width character; once invisible) as %s',
     (char, standIn) => {

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { printable } from '../src/format/printable.js';
+import { printable, printableInUi } from '../src/format/printable.js';
 import { columnsOf, fit, middleEllipsis, rowCount, wrap } from '../src/ui/text-width.js';
 import { CLI, waitFor } from './helpers.js';
 
@@ -26,13 +26,26 @@ describe('text width of a cluster string-width measures as one column', () => {
     expect(perCodePoint(KSSA)).toBe(2);
   });
 
-  it('printable shows such a cluster as its first character and stand-ins (layout and terminal agree)', () => {
-    expect(printable(`/${KSSA}/x`)).toBe('/क<U+094D><U+0937>/x');
-    expect(printable('\u2764\ufe0f')).toBe('\u2764<U+FE0F>');
+  it('printableInUi keeps such a cluster so that layout and terminal agree', () => {
+    // A conjunct is spelt with an explicit virama (a zero-width non-joiner after it): two clusters
+    // of one column each, whichever way they are measured.
+    expect(printableInUi(`/${KSSA}/x`)).toBe('/क्\u200cष/x');
+    expect(columnsOf(printableInUi(KSSA))).toBe(perCodePoint(KSSA));
+    expect(printableInUi('नमस्ते')).toBe('नमस्\u200cते');
+    expect(printableInUi('हिन्दी')).toBe('हिन्\u200cदी');
+    // Emoji clusters terminals draw in one, two or more columns: first character and stand-ins.
+    expect(printableInUi('\u2764\ufe0f')).toBe('\u2764<U+FE0F>');
+    expect(printableInUi('👍🏽')).toBe('👍<U+1F3FD>');
     // A combining mark with nothing to join is one column to the layout, none to a terminal.
-    expect(printable('\u0301')).toBe('<U+0301>');
+    expect(printableInUi('\u0301')).toBe('<U+0301>');
     // Clusters every measure agrees on are kept.
     for (const text of ['Zoë', 'e\u0301', '日本語', 'café', 'हिन्दी'.slice(0, 1)]) {
+      expect(printableInUi(text)).toBe(text);
+    }
+  });
+
+  it('printable (outside the UI) keeps every cluster as it is', () => {
+    for (const text of [KSSA, 'नमस्ते', 'हिन्दी', '❤️', '👍🏽', '👨‍👩‍👧', '1️⃣', '\u0301']) {
       expect(printable(text)).toBe(text);
     }
   });
@@ -42,7 +55,7 @@ const tmux = (socket: string, ...args: string[]) =>
   execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 describe('the UI in tmux', { timeout: 60_000 }, () => {
-  it('keeps every pane border in place with क्ष in a path', async () => {
+  it('keeps every pane border in place with क्ष or ❤️ in a path', async () => {
     const socket = `webhook-width-${process.pid}`;
     tmux(
       socket,
@@ -60,7 +73,8 @@ describe('the UI in tmux', { timeout: 60_000 }, () => {
       const address = /http:\/\/127\.0\.0\.1:\d+/.exec(pane())?.[0];
       await fetch(`${address}/%E0%A4%95%E0%A5%8D%E0%A4%B7/x`);
       await fetch(`${address}/${encodeURIComponent(KSSA.repeat(30))}/x`);
-      await waitFor(() => /2 kept \/ 2 seen/.test(pane()), pane);
+      await fetch(`${address}/${encodeURIComponent('❤️'.repeat(30))}/x`);
+      await waitFor(() => /3 kept \/ 3 seen/.test(pane()), pane);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const rows = pane().split('\n').slice(0, 12);
       expect(rows[0], pane()).toMatch(/^╭─+╮╭─+╮$/);

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { headerValueText } from '../capture/record.js';
 import { reindentJson } from '../format/json-tokens.js';
 import { multipartBoundary, parseMultipart } from '../format/multipart.js';
-import { printable, printableLines } from '../format/printable.js';
+import { printableInUi, printableLinesInUi } from '../format/printable.js';
 
 /**
  * Bodies above this are shown as sent: re-indenting 10 MiB of JSON takes long enough to stall the
@@ -63,7 +63,7 @@ export function formatBody(
       return {
         kind: 'form',
         label: `form, ${fields.length} field${fields.length === 1 ? '' : 's'}`,
-        lines: fields.map(([name, value]) => `${printable(name)} = ${printable(value)}`),
+        lines: fields.map(([name, value]) => `${printableInUi(name)} = ${printableInUi(value)}`),
       };
     }
     // A byte order mark before JSON is not JSON to a strict parser (nor to most receivers): say
@@ -75,24 +75,24 @@ export function formatBody(
       return {
         kind: 'json',
         label: `JSON${bomNote}, shown as sent (over 1 MiB)`,
-        lines: printableLines(text),
+        lines: printableLinesInUi(text),
       };
     }
     if (body.length <= PRETTY_LIMIT && isJsonContainer(json)) {
       const indented = reindentJson(json);
       return indented
-        ? { kind: 'json', label: `JSON${bomNote}`, lines: indented.map(printable) }
+        ? { kind: 'json', label: `JSON${bomNote}`, lines: indented.map(printableInUi) }
         : {
             kind: 'json',
             label: `JSON${bomNote}, shown as sent (nested too deep to indent)`,
-            lines: printableLines(text),
+            lines: printableLinesInUi(text),
           };
     }
     const label = type.includes('json') ? `text (not valid JSON${bomNote})` : 'text';
-    return { kind: 'text', label, lines: printableLines(text) };
+    return { kind: 'text', label, lines: printableLinesInUi(text) };
   } catch {
     // Pathological input (say, JSON nested deeper than the stack): show it as it came.
-    return { kind: 'text', label: 'text', lines: printableLines(text) };
+    return { kind: 'text', label: 'text', lines: printableLinesInUi(text) };
   }
 }
 
@@ -101,7 +101,7 @@ export function formatRaw(body: Buffer, truncated = false): BodyView {
   if (body.length === 0) return { kind: 'empty', label: 'empty' };
   const text = decodeUtf8(body, truncated);
   if (text === null) return { kind: 'binary', label: 'binary, hex dump', bytes: body };
-  return { kind: 'text', label: 'raw text', lines: printableLines(text) };
+  return { kind: 'text', label: 'raw text', lines: printableLinesInUi(text) };
 }
 
 function formatMultipart(
@@ -117,7 +117,7 @@ function formatMultipart(
     const last = index === parsed.parts.length - 1;
     return {
       headers: part.headers.map(
-        ([name, value]) => `${printable(name)}: ${printable(headerValueText(value))}`,
+        ([name, value]) => `${printableInUi(name)}: ${printableInUi(headerValueText(value))}`,
       ),
       view: formatBody(part.body, type, truncated && last, depth + 1),
     };

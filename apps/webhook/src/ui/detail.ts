@@ -4,7 +4,7 @@ import { headerValue, headerValueText, verificationText } from '../capture/recor
 import { formatSize } from '../config/size.js';
 import type { HeaderPairs } from '../config/types.js';
 import { type ContentDecoding, codingsOf, MAX_CODINGS } from '../format/decode.js';
-import { printable } from '../format/printable.js';
+import { printableInUi } from '../format/printable.js';
 import { fullTimestamp } from '../format/time.js';
 import { type BodyView, formatBody, formatRaw, hexBytesPerRow, hexRow } from './body.js';
 import { rowCount, wrap } from './text-width.js';
@@ -106,17 +106,23 @@ function composeDetail(
   const add = (text: string, tone: Tone) => {
     for (const part of wrap(text, width)) head.push({ text: part, tone });
   };
-  add(`${printable(record.method)} ${printable(record.url)}`, 'title');
+  add(`${printableInUi(record.method)} ${printableInUi(record.url)}`, 'title');
   add(
-    `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${printable(record.remote)} · HTTP/${printable(record.httpVersion)}`,
+    `#${record.seq} · ${fullTimestamp(record.receivedAt)} · ${printableInUi(record.remote)} · HTTP/${printableInUi(record.httpVersion)}`,
     'meta',
   );
   if (record.replayOf !== undefined) add(`↻ replay of #${record.replayOf}`, 'meta');
   if (record.relayedVia !== undefined) {
-    add(`⇄ relayed via ${printable(record.relayedVia)} from ${printable(record.remote)}`, 'meta');
+    add(
+      `⇄ relayed via ${printableInUi(record.relayedVia)} from ${printableInUi(record.remote)}`,
+      'meta',
+    );
   }
   if (record.verification) {
-    add(printable(verificationText(record.verification)), record.verification.ok ? 'good' : 'bad');
+    add(
+      printableInUi(verificationText(record.verification)),
+      record.verification.ok ? 'good' : 'bad',
+    );
   }
   if (record.response) add(`Answered ${statusLine(record.response.status)}`, 'meta');
   if (record.forward) {
@@ -127,14 +133,14 @@ function composeDetail(
     add('', 'plain');
     add(`Query parameters (${record.query.length})`, 'heading');
     for (const [name, value] of record.query)
-      add(`  ${printable(name)} = ${printable(value)}`, 'plain');
+      add(`  ${printableInUi(name)} = ${printableInUi(value)}`, 'plain');
   }
   add('', 'plain');
   // A stored record unpacks its headers on each read: once here.
   const headers = record.headers;
   add(`Headers (${headers.length})`, 'heading');
   for (const [name, value] of sortHeaders(headers)) {
-    add(`  ${printable(name)}: ${printable(headerValueText(value))}`, 'plain');
+    add(`  ${printableInUi(name)}: ${printableInUi(headerValueText(value))}`, 'plain');
   }
   add('', 'plain');
 
@@ -227,7 +233,7 @@ function bodyHeading(shown: ShownBody, size: string): string {
   const { view, note, decoded } = shown;
   if (!decoded) return `Body · ${view.label}${note} · ${size}`;
   const start = decoded.partial ? ' (the start only)' : '';
-  return `Body · ${view.label} · ${formatSize(decoded.size)}${start} decoded from ${size} of ${printable(decoded.codings)}`;
+  return `Body · ${view.label} · ${formatSize(decoded.size)}${start} decoded from ${size} of ${printableInUi(decoded.codings)}`;
 }
 
 /** Formatting a body can be costly (10 MiB of JSON): keep the few most recently viewed. */
@@ -304,13 +310,13 @@ export function showBody(
     if (decoding === undefined || decoding === 'decoding') {
       const name = codings.length > MAX_CODINGS ? `${codings.length} codings` : codings.join(', ');
       return {
-        view: { kind: 'empty', label: `decoding ${printable(name)}…` },
+        view: { kind: 'empty', label: `decoding ${printableInUi(name)}…` },
         note: '',
         decoded: null,
       };
     }
     if (decoding.kind === 'failed') {
-      const note = `, ${printable(decoding.codings)} not decoded: ${decoding.reason}`;
+      const note = `, ${printableInUi(decoding.codings)} not decoded: ${decoding.reason}`;
       return { view: formatRaw(body, truncated), note, decoded: null };
     }
     if (decoding.kind === 'decoded') {
@@ -328,19 +334,19 @@ export function showBody(
 /** `200 OK`: the status and its reason phrase (the target's own, else the standard one). */
 function statusLine(status: number, reason?: string): string {
   const phrase = reason || STATUS_CODES[status] || '';
-  return phrase ? `${status} ${printable(phrase)}` : String(status);
+  return phrase ? `${status} ${printableInUi(phrase)}` : String(status);
 }
 
 /** One line about a forward (or a replay's) exchange, for the top of the detail pane. */
 function exchangeSummary(result: ForwardResult, isReplay: boolean): DetailLine {
   const verb = isReplay ? 'Replayed to' : 'Forwarded to';
-  const target = printable(result.target);
+  const target = printableInUi(result.target);
   switch (result.kind) {
     case 'pending':
       return { text: `→ ${verb} ${target} · waiting for the answer…`, tone: 'meta' };
     case 'failure':
       return {
-        text: `✗ ${verb} ${target} · ${result.failure}: ${printable(result.message)} · ${result.durationMs} ms`,
+        text: `✗ ${verb} ${target} · ${result.failure}: ${printableInUi(result.message)} · ${result.durationMs} ms`,
         tone: 'bad',
       };
     case 'response':
@@ -370,7 +376,7 @@ function exchangeRows(
     '',
     title,
     ...sortHeaders(headers).map(
-      ([name, value]) => `  ${printable(name)}: ${printable(headerValueText(value))}`,
+      ([name, value]) => `  ${printableInUi(name)}: ${printableInUi(headerValueText(value))}`,
     ),
   ];
   const heading = bodyHeading(shown, formatSize(body.length));

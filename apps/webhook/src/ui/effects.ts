@@ -6,7 +6,7 @@ import type { CapturedRequest } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
 import type { CurlExport, CurlOptions } from '../export/curl.js';
 import type { HarDocument } from '../export/har.js';
-import { printable } from '../format/printable.js';
+import { printableInUi } from '../format/printable.js';
 import type { ReplayEdits } from '../replay/replay.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
 import type { Notice } from './commands.js';
@@ -58,13 +58,13 @@ export function createEffects(context: EffectsContext): UiEffects {
       const curl = services.curl(record, { bodyFilePath: `webhook-${record.seq}.body` });
       if (!curl.ok) {
         return {
-          text: `#${record.seq} cannot be copied as curl: ${printable(curl.reason)}`,
+          text: `#${record.seq} cannot be copied as curl: ${printableInUi(curl.reason)}`,
           tone: 'bad',
         };
       }
       const { command, bodyFile } = curl;
       if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
-      const bodyNote = bodyFile ? ` (body in ./${printable(bodyFile.path)})` : '';
+      const bodyNote = bodyFile ? ` (body in ./${printableInUi(bodyFile.path)})` : '';
       const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
       if (fits) context.writeTerminal(osc52(command));
       if (fits && environment.clipboard === 'osc52') {
@@ -89,7 +89,7 @@ export function createEffects(context: EffectsContext): UiEffects {
       }
       // The terminal may not take OSC 52: the text is on screen to copy by hand.
       return {
-        text: `${what}: ${printable(text)} (clipboard not known to work here)`,
+        text: `${what}: ${printableInUi(text)} (clipboard not known to work here)`,
         tone: 'info',
       };
     },
@@ -98,7 +98,7 @@ export function createEffects(context: EffectsContext): UiEffects {
       const name = `webhook-${stamp(now())}.har`;
       const document = `${JSON.stringify(services.har(records), null, 2)}\n`;
       await writeFile(join(environment.directory, name), document);
-      const which = filter ? ` matching /${printable(filter)}` : '';
+      const which = filter ? ` matching /${printableInUi(filter)}` : '';
       const count = `${records.length} request${records.length === 1 ? '' : 's'}`;
       return { text: `${count}${which} exported to ./${name} (HAR 1.2)`, tone: 'good' };
     },
@@ -113,7 +113,7 @@ export function createEffects(context: EffectsContext): UiEffects {
       let edits: ReplayEdits | undefined;
       if (edit) {
         const edited = await context.suspend(() => editInEditor(environment.editor, original));
-        if (!edited.ok) return { text: printable(edited.error), tone: 'bad' };
+        if (!edited.ok) return { text: printableInUi(edited.error), tone: 'bad' };
         // A body saved as it was is no edit: a truncated one stays unsent, as with `r`.
         const { body, ...others } = edited.request;
         edits = body.equals(record.body) ? others : edited.request;
@@ -135,11 +135,11 @@ export function replayNotice(original: CapturedRequest, replayed: CapturedReques
   if (!result || result.kind === 'pending') return { text: `${head} sent`, tone: 'info' };
   if (result.kind === 'failure') {
     return {
-      text: `${head} failed: ${result.failure} (${printable(result.message)})`,
+      text: `${head} failed: ${result.failure} (${printableInUi(result.message)})`,
       tone: 'bad',
     };
   }
-  const status = `${result.status}${result.statusText ? ` ${printable(result.statusText)}` : ''}`;
+  const status = `${result.status}${result.statusText ? ` ${printableInUi(result.statusText)}` : ''}`;
   return {
     text: `${head} → ${status} in ${result.durationMs} ms`,
     tone: result.status >= 400 ? 'bad' : 'good',

@@ -1,7 +1,7 @@
 import type { CapturedRequest } from '../capture/record.js';
 import type { RequestStore } from '../capture/store.js';
 import { decodeContent } from '../format/decode.js';
-import { printable } from '../format/printable.js';
+import { printableInUi } from '../format/printable.js';
 import type { Notice, UiCommand } from './commands.js';
 import type { UiEvent } from './reducer.js';
 
@@ -28,7 +28,7 @@ export interface CommandContext {
 }
 
 const failed = (error: unknown): Notice => ({
-  text: printable(error instanceof Error ? error.message : String(error)),
+  text: printableInUi(error instanceof Error ? error.message : String(error)),
   tone: 'bad',
 });
 

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 import { Box, Text } from 'ink';
 import type { CapturedRequest } from '../capture/record.js';
-import { printable, STAND_IN } from '../format/printable.js';
+import { printableInUi, STAND_IN } from '../format/printable.js';
 import { clock } from '../format/time.js';
 import type { Notice } from './commands.js';
 import { type Tone, visibleLines } from './detail.js';
@@ -16,7 +16,7 @@ export function Screen({ state, address }: { state: UiState; address: string }) 
     <Box flexDirection="column" width={layout.columns} height={layout.rows}>
       {state.warnings.slice(0, layout.bannerRows).map((warning) => (
         <Text key={warning} wrap="truncate" bold color="yellow">
-          {fit(`⚠ ${printable(warning)}`, layout.columns)}
+          {fit(`⚠ ${printableInUi(warning)}`, layout.columns)}
         </Text>
       ))}
       <Box flexDirection="row" height={layout.paneHeight}>
@@ -86,8 +86,8 @@ const CLOCK_COLUMNS = 9;
  * when room is short, then the longer outcomes.
  */
 export function rowText(record: CapturedRequest, width: number): string {
-  const method = printable(record.method);
-  const path = printable(record.path);
+  const method = printableInUi(record.method);
+  const path = printableInUi(record.path);
   const choices = outcomes(record);
   let outcome = choices.at(-1) ?? '';
   for (const choice of choices) {
@@ -229,20 +229,22 @@ function StatusBar({
   const prompt = state.prompt;
   if (prompt?.kind === 'filter') {
     const outcome = state.filter.error ?? matchCount(state);
-    left = ` /${printable(state.filter.text)}▏ ${outcome}`;
+    left = ` /${printableInUi(state.filter.text)}▏ ${outcome}`;
     hints = PROMPT_HINTS;
     if (state.filter.error) tone = 'bad';
   } else if (prompt?.kind === 'replayTarget') {
-    left = ` ${prompt.edit ? 'Edit, then replay' : 'Replay'} to base URL (the path is appended): ${printable(prompt.text)}▏`;
+    left = ` ${prompt.edit ? 'Edit, then replay' : 'Replay'} to base URL (the path is appended): ${printableInUi(prompt.text)}▏`;
     hints = REPLAY_HINTS;
   } else {
     left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
     // The send URL is what a user pastes into the provider: shown whole while connected.
     if (state.relay) {
-      left += ` · ${printable(state.relay.status)}`;
-      if (state.relay.status === 'relay: connected') left += ` ${printable(state.relay.sendUrl)}`;
+      left += ` · ${printableInUi(state.relay.status)}`;
+      if (state.relay.status === 'relay: connected')
+        left += ` ${printableInUi(state.relay.sendUrl)}`;
     }
-    if (state.filter.applied) left += ` · /${printable(state.filter.text)} · ${matchCount(state)}`;
+    if (state.filter.applied)
+      left += ` · /${printableInUi(state.filter.text)} · ${matchCount(state)}`;
     if (state.bodyMode !== 'pretty') left += ` · body: ${state.bodyMode}`;
     const position = bodyPosition(state);
     if (position) left += ` · ${position}`;
