@@ -325,19 +325,21 @@ describe('hostile input at the OAuth redirect flow', () => {
     const atProvider = await fetch(String(start.headers.location), { redirect: 'manual' });
     const back = new URL(atProvider.headers.get('location') ?? '');
     const own = String(start.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+    const name = own.slice(0, own.indexOf('='));
     const value = own.slice(own.indexOf('=') + 1);
+    expect(name).toMatch(/^chat_oauth_[A-Za-z0-9_-]{16}$/);
     for (const cookie of [
       '',
-      'chat_oauth_browser=',
-      `chat_oauth_browser=${value.slice(0, -1)}`,
-      `chat_oauth_browser=${value}x`,
-      `chat_oauth_browser=${'A'.repeat(43)}`,
-      `chat_oauth_browser=${encodeURIComponent(CONTROL)}`,
-      `chat_oauth_browser="${value.toLowerCase()}"`,
-      `chat_oauth_browser=${'%'.repeat(4_000)}`,
-      `chat_oauth_browser=${newToken()}; chat_oauth_browser=${newToken()}`,
-      `${'a=b; '.repeat(500)}chat_oauth_browser=${newToken()}`,
-      '=; ;;=;chat_oauth_browser',
+      `${name}=`,
+      `${name}=${value.slice(0, -1)}`,
+      `${name}=${value}x`,
+      `${name}=${'A'.repeat(43)}`,
+      `${name}=${encodeURIComponent(CONTROL)}`,
+      `${name}="${value.toLowerCase()}"`,
+      `${name}=${'%'.repeat(4_000)}`,
+      `${name}=${newToken()}; ${name}=${newToken()}`,
+      `${'a=b; '.repeat(500)}${name}=${newToken()}`,
+      `=; ;;=;${name}`,
     ]) {
       const refused = await send(`return with cookie ${cookie.slice(0, 40)}`, {
         url: `${back.pathname}${back.search}`,
@@ -352,7 +354,7 @@ describe('hostile input at the OAuth redirect flow', () => {
       });
       expect(started.statusCode).toBe(302);
       expect(String(started.headers['set-cookie'])).toMatch(
-        /^chat_oauth_browser=[A-Za-z0-9_-]{43};/,
+        /^chat_oauth_[A-Za-z0-9_-]{16}=[A-Za-z0-9_-]{43};/,
       );
     }
     // The browser that started it still finishes it.

@@ -239,6 +239,10 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
     name: 'OAUTH_REDIRECT_ORIGINS',
     help: "origins besides ROOT_URL's a redirect-style sign-in may return to, comma-separated",
   },
+  {
+    name: 'OAUTH_MOBILE_APP_RETURN',
+    help: "on|off: a redirect-style sign-in may end at Rocket.Chat's app link rocketchat://auth (default on)",
+  },
 ];
 
 export interface OAuthFlowConfig {
@@ -248,9 +252,15 @@ export interface OAuthFlowConfig {
   credentialSeconds: number;
   /** Origins a `redirect`-style flow may return to (OAUTH_REDIRECT_ORIGINS; ROOT_URL's origin). */
   redirectOrigins: readonly string[];
+  /** Whether such a flow may end at Rocket.Chat's mobile app link (OAUTH_MOBILE_APP_RETURN). */
+  mobileAppReturn: boolean;
 }
 
-export const OAUTH_DEFAULTS = { flowSeconds: 600, credentialSeconds: 120 } as const;
+export const OAUTH_DEFAULTS = {
+  flowSeconds: 600,
+  credentialSeconds: 120,
+  mobileAppReturn: true,
+} as const;
 
 /** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
 function parseTwoFactorKey(raw: string | undefined): Buffer | undefined {
@@ -417,6 +427,7 @@ export function loadConfig(
         new URL(siteUrl).origin,
         ...vars.read('OAUTH_REDIRECT_ORIGINS', (text) => parseCorsOrigins(text, []), []),
       ],
+      mobileAppReturn: vars.onOff('OAUTH_MOBILE_APP_RETURN', OAUTH_DEFAULTS.mobileAppReturn),
     },
     trustProxy: vars.read('TRUST_PROXY', parseTrustProxy, false),
     // None by default: the service's clients are apps, not pages of other sites.

@@ -338,6 +338,23 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect(deniedBack.searchParams.get('error')).toBe('the sign-in was cancelled');
     expect(deniedBack.searchParams.has('credentialSecret')).toBe(false);
 
+    // A deployment without the mobile app turns that return off.
+    const webOnly = await h.app({
+      oauth: {
+        flowSeconds: 600,
+        credentialSeconds: 120,
+        redirectOrigins: [SITE_URL],
+        mobileAppReturn: false,
+      },
+    });
+    const refused = await webOnly.inject({
+      url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), ...mobile }))}`,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(
+      /^state\.redirectUrl: must be on one of this deployment's origins \(https:\/\/chat\.example\.test\)$/,
+    );
+
     // Only that address: another scheme or host is no app of Rocket.Chat's.
     for (const redirectUrl of [
       'rocketchat://authority',
@@ -362,7 +379,16 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     const cookie = cookiesOf(start);
     expect(start.headers['set-cookie']).toMatch(/HttpOnly/i);
     expect(start.headers['set-cookie']).toMatch(/SameSite=Lax/i);
-    expect(start.headers['set-cookie']).toMatch(/Path=\/_oauth/);
+    expect(start.headers['set-cookie']).toMatch(/Path=\/_oauth\//);
+    expect(start.headers['set-cookie']).toMatch(/Secure/);
+    // A value of the service's own for each flow, whatever the browser brought (a value planted
+    // by a neighbouring site would otherwise bind the flow to a browser the planter holds too).
+    const planted = cookie.replace(/=[^;]*/, `=${'A'.repeat(43)}`);
+    const again = await app.inject({
+      url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }))}`,
+      headers: { cookie: planted },
+    });
+    expect(cookiesOf(again)).not.toContain('A'.repeat(43));
     const callback = await atProvider(start.headers.location as string);
 
     // Someone else loads the address (from a log, a shared screen, a referrer): no pair.
@@ -383,6 +409,55 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       oauth: { credentialToken, credentialSecret: pair.credentialSecret },
     });
     expect(signedIn.statusCode, signedIn.body).toBe(200);
+  });
+
+  it('a custom (OIDC) service takes only flows it started: a leaked code under another state takes nothing, even from a provider that ignores PKCE', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    h.fake.requirePkce = false;
+    const credentialToken = newToken();
+    const start = await app.inject({
+      url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+    });
+    const callback = new URL(await atProvider(start.headers.location as string), SITE_URL);
+    // The code under a state of the attacker's own, for which no flow was started.
+    const swapped = new URL(callback);
+    swapped.searchParams.set('state', encodeOAuthState({ credentialToken: newToken() }));
+    const stolen = await app.inject({ url: `${swapped.pathname}${swapped.search}` });
+    expect(stolen.statusCode).toBe(400);
+    expect(pageConfig(stolen.body).setCredentialToken).toBe(false);
+    expect(stolen.body).toContain('was not started here');
+    const result = await app.inject({
+      url: `${callback.pathname}${callback.search}`,
+      headers: { cookie: cookiesOf(start) },
+    });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(pageConfig(result.body).setCredentialToken).toBe(true);
+  });
+
+  it('flows in several tabs each keep their browser binding; under a ROOT_URL with a path, the cookie is for that path', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const starts = [];
+    for (let tab = 0; tab < 3; tab++) {
+      const credentialToken = newToken();
+      const start = await app.inject({
+        url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+      });
+      starts.push({ start, callback: await atProvider(start.headers.location as string) });
+    }
+    // The browser sends every cookie it holds for the path.
+    const jar = starts.map(({ start }) => cookiesOf(start)).join('; ');
+    for (const { callback } of starts.reverse()) {
+      const result = await app.inject({ url: callback, headers: { cookie: jar } });
+      expect(result.statusCode, result.body).toBe(200);
+    }
+
+    const prefixed = await h.app({ siteUrl: 'https://example.test/chat' });
+    const start = await prefixed.inject({
+      url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }))}`,
+    });
+    expect(start.headers['set-cookie']).toMatch(/Path=\/chat\/_oauth\/;/);
   });
 
   it('a second instance finishes a flow the first started, and a third logs in', async () => {

@@ -72,9 +72,27 @@ export class PendingCredentials {
     credentialToken: string,
     service: string,
     browserHash: string | null,
+    startedHereOnly: boolean,
     now: Date,
     expiresAt: Date,
-  ): Promise<{ codeVerifier: string | null } | { refused: 'another-browser' | 'used' }> {
+  ): Promise<
+    { codeVerifier: string | null } | { refused: 'another-browser' | 'not-started' | 'used' }
+  > {
+    if (startedHereOnly) {
+      const started = await this.db
+        .updateTable('oauth_pending_credentials')
+        .set({ returned_at: now })
+        .where('credential_token', '=', credentialToken)
+        .where('service', '=', service)
+        .where('returned_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('code_verifier', 'is not', null)
+        .where('browser_hash', '=', browserHash ?? '')
+        .returning('code_verifier')
+        .executeTakeFirst();
+      if (started) return { codeVerifier: started.code_verifier };
+      return { refused: (await this.#refusal(credentialToken, service, now)) ?? 'not-started' };
+    }
     const row = await this.db
       .insertInto('oauth_pending_credentials')
       .values({
@@ -101,16 +119,30 @@ export class PendingCredentials {
       .returning('code_verifier')
       .executeTakeFirst();
     if (row) return { codeVerifier: row.code_verifier };
-    const bound = await this.db
+    return { refused: (await this.#refusal(credentialToken, service, now)) ?? 'used' };
+  }
+
+  /**
+   * Why a return was refused, when a row says so: `another-browser` for a flow started here and
+   * waiting for its return, `used` for any other row of the token; undefined without a row.
+   */
+  async #refusal(
+    credentialToken: string,
+    service: string,
+    now: Date,
+  ): Promise<'another-browser' | 'used' | undefined> {
+    const row = await this.db
       .selectFrom('oauth_pending_credentials')
-      .select('credential_token')
+      .select(['service', 'returned_at', 'expires_at', 'browser_hash'])
       .where('credential_token', '=', credentialToken)
-      .where('service', '=', service)
-      .where('returned_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where('browser_hash', 'is not', null)
       .executeTakeFirst();
-    return { refused: bound ? 'another-browser' : 'used' };
+    if (!row) return undefined;
+    const waiting =
+      row.service === service &&
+      row.returned_at === null &&
+      row.expires_at > now &&
+      row.browser_hash !== null;
+    return waiting ? 'another-browser' : 'used';
   }
 
   /** Stores the verified identity under the hash of the fresh credentialSecret. */

@@ -46,12 +46,18 @@ function sameScopes(scope: string, expected: readonly string[]): boolean {
 /**
  * The cookie binding a flow the service starts to the browser that started it (its SHA-256 is
  * kept with the flow): the return address carries the code and the state, so without it whoever
- * loaded that address first would get the credential secret.
+ * loaded that address first would get the credential secret. One cookie per flow, named after the
+ * flow's token, so flows in several tabs keep theirs; its value is always the service's own, never
+ * one the browser brought (a neighbouring site can plant cookies).
  */
-const BROWSER_COOKIE = 'chat_oauth_browser';
+const browserCookieName = (credentialToken: string) =>
+  `chat_oauth_${createHash('sha256').update(credentialToken).digest('base64url').slice(0, 16)}`;
 
-function browserCookie(cookies: Record<string, string | undefined>): string | undefined {
-  const value = cookies[BROWSER_COOKIE];
+function browserCookie(
+  cookies: Record<string, string | undefined>,
+  credentialToken: string,
+): string | undefined {
+  const value = cookies[browserCookieName(credentialToken)];
   return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
@@ -95,6 +101,9 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     ...OAUTH_DEFAULTS,
     redirectOrigins: [new URL(config.siteUrl).origin],
   };
+  // The browser reaches these routes under ROOT_URL's path (a proxy strips it before here).
+  const cookiePath = `${new URL(config.siteUrl).pathname.replace(/\/$/, '')}/_oauth/`;
+  const mobileReturn = (url: string) => flow.mobileAppReturn && isMobileAppReturn(url);
   const limit = {
     auth: 'public' as const,
     rateLimit: { max: config.loginRateLimit, timeWindow: 60_000 },
@@ -133,7 +142,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
   ) {
     const redirectUrl =
       state?.loginStyle === 'redirect' && state.redirectUrl
-        ? isMobileAppReturn(state.redirectUrl)
+        ? mobileReturn(state.redirectUrl)
           ? mobileAppReturn(config.siteUrl, { error: problem ?? 'the sign-in failed' })
           : redirectAllowed(state.redirectUrl, flow.redirectOrigins)
             ? state.redirectUrl
@@ -164,10 +173,10 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       const destination = state.redirectUrl;
       if (
         !destination ||
-        !(isMobileAppReturn(destination) || redirectAllowed(destination, flow.redirectOrigins))
+        !(mobileReturn(destination) || redirectAllowed(destination, flow.redirectOrigins))
       ) {
         throw invalidRequest(
-          `state.redirectUrl: must be on one of this deployment's origins (${flow.redirectOrigins.join(', ')}), or ${MOBILE_APP_RETURN}`,
+          `state.redirectUrl: must be on one of this deployment's origins (${flow.redirectOrigins.join(', ')})${flow.mobileAppReturn ? `, or ${MOBILE_APP_RETURN}` : ''}`,
         );
       }
     }
@@ -219,8 +228,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       const verifier = randomBytes(32).toString('base64url');
       const started = now();
       const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
-      // The browser's cookie, kept if it has one (flows in several tabs share it), else a new one.
-      const browser = browserCookie(request.cookies) ?? randomBytes(32).toString('base64url');
+      const browser = randomBytes(32).toString('base64url');
       if (
         !(await pendingCredentials.start(
           state.credentialToken,
@@ -252,8 +260,8 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
       return reply
         .header('referrer-policy', 'no-referrer')
-        .setCookie(BROWSER_COOKIE, browser, {
-          path: '/_oauth/',
+        .setCookie(browserCookieName(state.credentialToken), browser, {
+          path: cookiePath,
           httpOnly: true,
           // Lax: the provider's return is a top-level navigation from another site.
           sameSite: 'lax',
@@ -289,11 +297,14 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');
       const returned = now();
-      const browser = browserCookie(request.cookies);
+      const browser = browserCookie(request.cookies, state.credentialToken);
       const claimed = await pendingCredentials.claimReturn(
         state.credentialToken,
         service.name,
         browser === undefined ? null : hashToken(browser),
+        // Rocket.Chat's clients start a custom service's flow here (settings.oauth), never at the
+        // provider: a return without such a start is a code carried under another state.
+        service.customServerUrl !== undefined,
         returned,
         new Date(returned.getTime() + flow.flowSeconds * 1000),
       );
@@ -304,7 +315,9 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           state,
           claimed.refused === 'another-browser'
             ? 'this sign-in was started in another browser; finish it there, or start again here'
-            : 'this sign-in was already completed, or has expired; start again',
+            : claimed.refused === 'not-started'
+              ? 'this sign-in was not started here; start it again from the application'
+              : 'this sign-in was already completed, or has expired; start again',
         );
       }
       try {
@@ -337,7 +350,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
               redirectUrl:
                 state.loginStyle === 'redirect' &&
                 state.redirectUrl &&
-                isMobileAppReturn(state.redirectUrl)
+                mobileReturn(state.redirectUrl)
                   ? mobileAppReturn(config.siteUrl, { credentials: pair })
                   : state.redirectUrl,
             }),
