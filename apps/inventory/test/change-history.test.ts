@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toMillisecondsUp } from '../src/resources/definition.js';
 import { create, deviceWithInterfaces, startTestApp, type TestContext, unique } from './helpers.js';
 
 /**
@@ -382,6 +383,28 @@ describe('timestamps are kept to the millisecond, the precision the API shows', 
       expect(inList.json().meta.total_count, value).toBe(3);
     }
 
+    // A bound with digits below the millisecond: lt and gte read it rounded up to the next
+    // millisecond (nothing stored lies between .123 and .123456), the others truncated.
+    const window = 'hostname__isw=ms-';
+    for (const [lookup, value, count] of [
+      ['lt', '2026-03-01T10:00:00.123456Z', 3],
+      ['gte', '2026-03-01T10:00:00.123456Z', 0],
+      ['gt', '2026-03-01T10:00:00.123456Z', 0],
+      ['lte', '2026-03-01T10:00:00.123456Z', 3],
+      ['lt', '2026-03-01T10:00:00.123Z', 0],
+      ['gte', '2026-03-01T10:00:00.123000Z', 3],
+      ['lt', '2026-03-01T12:00:00.123001+02:00', 3],
+      ['gte', '2026-03-01T12:00:00.122001+02:00', 3],
+      ['gt', '2026-03-01T10:00:00.122999Z', 3],
+    ] as const) {
+      const found = await ctx.as('admin', {
+        method: 'GET',
+        url: `/devices?${window}&last_seen__${lookup}=${encodeURIComponent(value)}`,
+      });
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().meta.total_count, `${lookup} ${value}`).toBe(count);
+    }
+
     // A PATCH with the value shown changes nothing, and its history says so.
     const patched = await ctx.as('admin', {
       method: 'PATCH',
@@ -391,6 +414,13 @@ describe('timestamps are kept to the millisecond, the precision the API shows', 
     expect(patched.statusCode, patched.body).toBe(200);
     const [latest] = await history('devices', single.id);
     expect(latest).toMatchObject({ action: 'update', changes: {} });
+  });
+
+  it('a bound rounded up carries into the second, day and year, whatever its offset', () => {
+    expect(toMillisecondsUp('2026-12-31T23:59:59.999001Z')).toBe('2027-01-01T00:00:00.000Z');
+    expect(toMillisecondsUp('2026-03-01 12:00:00.123001+0200')).toBe('2026-03-01T10:00:00.124Z');
+    expect(toMillisecondsUp('2026-03-01t10:00:00.123000z')).toBe('2026-03-01t10:00:00.123z');
+    expect(toMillisecondsUp('2026-03-01T10:00:00Z')).toBe('2026-03-01T10:00:00Z');
   });
 
   it('the migration truncates values stored before, without writing history', async () => {

@@ -436,6 +436,30 @@ export const timestamp = (options: Partial<ColumnDefinition> = {}) =>
  */
 export const toMilliseconds = (value: string): string => value.replace(/^([^.]*\.\d{3})\d+/, '$1');
 
+/** A date-time as the query schema takes it: date, time, milliseconds, finer digits, offset. */
+const FINE_DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})\.(\d{3})(\d+)([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+
+/**
+ * An exclusive upper bound or an inclusive lower bound (`__lt`, `__gte`) read to the
+ * millisecond: with digits below the millisecond it is rounded up to the next one, as no stored
+ * value lies between (`< .123456` holds for a stored `.123`, truncated to `< .123` it did not;
+ * `>= .123456` must not find `.123`). Other values are truncated as toMilliseconds does. A value
+ * the rounding cannot read (a leap second) is kept whole: PostgreSQL compares it exactly.
+ */
+export function toMillisecondsUp(value: string): string {
+  const parts = FINE_DATE_TIME.exec(value);
+  if (!parts || /^0+$/.test(parts[4] ?? '')) return toMilliseconds(value);
+  const [, date, time, milliseconds, , zone = ''] = parts;
+  const offset = /^[Zz]$/.test(zone)
+    ? 'Z'
+    : `${zone.slice(0, 3)}:${zone.replace(':', '').slice(3) || '00'}`;
+  const at = Date.parse(`${date}T${time}.${milliseconds}${offset}`);
+  if (!Number.isFinite(at)) return value;
+  const next = new Date(at + 1).toISOString();
+  return /^\d{4}-/.test(next) ? next : value;
+}
+
 export const reference = (resource: string, options: Partial<ColumnDefinition> = {}) =>
   ({
     schema: Type.String({ format: 'uuid' }),

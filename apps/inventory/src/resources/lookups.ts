@@ -9,6 +9,7 @@ import {
   columnOf,
   type ResourceDefinition,
   toMilliseconds,
+  toMillisecondsUp,
 } from './definition.js';
 
 /**
@@ -417,8 +418,14 @@ export function parseConditions(
     const [column = '', lookup] = parameter.split('__');
     const spec = columnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
-    // A timestamp is compared as the API would store it: to the millisecond (toMilliseconds).
-    const value = kind === 'timestamp' && typeof given === 'string' ? toMilliseconds(given) : given;
+    // A timestamp is compared as the API would store it: to the millisecond (toMilliseconds),
+    // a lower-exclusive or upper-inclusive bound rounded up (toMillisecondsUp).
+    const value =
+      kind === 'timestamp' && typeof given === 'string'
+        ? lookup === 'lt' || lookup === 'gte'
+          ? toMillisecondsUp(given)
+          : toMilliseconds(given)
+        : given;
     if (lookup === undefined) {
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
       continue;
