@@ -172,18 +172,18 @@ describe('(a) a constraint violation on one item rolls the whole batch back', ()
     count('constraint cases');
   });
 
-  it('a reference to a missing row (400 naming the field)', async () => {
+  it('a reference to a missing row (400 naming the item and the field)', async () => {
     const devices = await seed('devices');
     await failsAtomically(
       batchPatch(devices, replaceItem(devices, { location_id: crypto.randomUUID() })),
       400,
-      'location_id: Location not found',
+      `Item ${FAILING_ITEM} (location_id): Location not found`,
     );
     const interfaces = await seed('interfaces');
     await failsAtomically(
       batchPatch(interfaces, replaceItem(interfaces, { device_id: crypto.randomUUID() })),
       400,
-      'device_id: Device not found',
+      `Item ${FAILING_ITEM} (device_id): Device not found`,
     );
     count('constraint cases');
   });
