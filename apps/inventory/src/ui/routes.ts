@@ -205,6 +205,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   };
   app.decorateRequest('ui', null);
 
+  // A page holds the user's data and the session's CSRF token (the sign-out form): no cache may
+  // keep one, whichever path wrote it (a page, an error page, the missing page).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
+
   // Pages answer errors as pages: the API's handler would answer JSON.
   app.setErrorHandler(async (error, request, reply) => {
     const status =
@@ -218,6 +227,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return reply
       .status(status)
       .type(HTML)
+      .header('cache-control', 'no-store')
       .send(
         page(
           context,

@@ -80,6 +80,35 @@ describe('a signed-in user’s missing page', () => {
   });
 });
 
+describe('every page is kept out of caches', () => {
+  it('an error page, a missing page and every other page answer Cache-Control: no-store', async () => {
+    // Each holds the user's data and the session's CSRF token (in the sign-out form).
+    const answers = {
+      'refused form (error page)': await post(ctx.app, admin, '/ui/devices/bulk', {
+        _csrf: 'stale',
+        id: 'x',
+      }),
+      'unknown record (error page)': await visit(
+        ctx.app,
+        admin,
+        '/ui/devices/01900000-0000-7000-8000-000000000000',
+      ),
+      'unknown resource': await visit(ctx.app, admin, '/ui/nothing-here'),
+      'no page': await visit(ctx.app, admin, '/ui/nothing/at/all/here'),
+      'start page': await visit(ctx.app, admin, '/ui/'),
+      list: await visit(ctx.app, admin, '/ui/devices'),
+      search: await visit(ctx.app, admin, '/ui/search?q=a'),
+      'sign-in page': await ctx.app.inject({ method: 'GET', url: '/ui/login' }),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      expect(answer.headers['content-type'], what).toMatch(/^text\/html/);
+      expect(answer.headers['cache-control'], `${what} (${answer.statusCode})`).toBe('no-store');
+    }
+    expect(answers['refused form (error page)'].statusCode).toBe(403);
+    expectFullLayout(answers['refused form (error page)'].body, 'error page');
+  });
+});
+
 describe('adding a user', () => {
   const addUser = async (fields: Record<string, string>) => {
     const users = await visit(ctx.app, admin, '/ui/admin/users');
