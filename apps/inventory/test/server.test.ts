@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openStore, type Store } from '@netops/store';
@@ -63,6 +64,53 @@ describe('a real listening server', () => {
       status: 'error',
       message: 'Unauthorized: No security token provided',
     });
+  });
+
+  /** The answer to a request line sent as bytes, as a client that does not encode would send it. */
+  const rawAnswer = (target: Buffer) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          Buffer.concat([
+            Buffer.from('GET '),
+            target,
+            Buffer.from(' HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+          ]),
+        );
+      });
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('latin1');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+
+  it('refuses bytes beyond ASCII sent unencoded in the URL, UTF-8 or not, before any route', async () => {
+    // curl sends ?hostname=é as the UTF-8 bytes C3 A9; an older client sends Latin-1's E9 alone.
+    for (const bytes of [[0xc3, 0xa9], [0xe9]]) {
+      const answer = await rawAnswer(
+        Buffer.concat([Buffer.from('/devices?hostname='), Buffer.from(bytes)]),
+      );
+      expect(answer, String(bytes)).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer.split('\r\n\r\n')[1], String(bytes)).toBe(
+        JSON.stringify({
+          status: 'error',
+          message:
+            'Malformed URL: characters beyond printable ASCII must be percent-encoded (UTF-8)',
+        }),
+      );
+    }
+  });
+
+  it('accepts a JSON body that starts with a byte-order mark (the JSON parser skips it)', async () => {
+    const login = await fetch(`${base}/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `\uFEFF${JSON.stringify({ username: 'admin', password: TEST_PASSWORD })}`,
+    });
+    expect(login.status).toBe(200);
   });
 });
 

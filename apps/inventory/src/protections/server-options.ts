@@ -97,6 +97,13 @@ function clientErrorAnswer(code: string | undefined): { status: number; message:
       return { status: 431, message: 'Request headers too large' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, message: 'Request body too large' };
+    case 'HPE_INVALID_URL':
+      // A byte beyond ASCII sent unencoded (curl sends `?hostname=é` as the bytes C3 A9): Node's
+      // parser refuses it whatever it is, so no such text, UTF-8 or Latin-1, reaches a filter.
+      return {
+        status: 400,
+        message: 'Malformed URL: characters beyond printable ASCII must be percent-encoded (UTF-8)',
+      };
     default:
       return { status: 400, message: 'Malformed HTTP request' };
   }
