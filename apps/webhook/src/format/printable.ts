@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { charColumns, graphemes, mayJoin, wholeColumns } from './clusters.js';
 
 /**
  * Characters a terminal would act on, or show as nothing, rather than show: C0 controls (ESC
@@ -59,7 +59,6 @@ export function printableInUi(text: string): string {
 
 /** Text in which a grapheme cluster can join several code points: beyond Latin, Greek, Cyrillic. */
 const MAY_JOIN = /[^\u0020-\u02ff\u0370-\u052f]/u; // controls are stand-ins by now
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** Viramas (Indic scripts' vowel killers) that join the consonant after them into a conjunct. */
 const VIRAMA_BEFORE_LETTER =
@@ -69,10 +68,10 @@ const ZWNJ = '\u200c';
 /** True when string-width (the layout's measure) and a code point by code point count agree. */
 function agreed(cluster: string): boolean {
   const first = cluster.codePointAt(0) ?? 0;
-  const whole = stringWidth(cluster);
-  if (cluster.length === (first > 0xffff ? 2 : 1)) return whole > 0;
+  if (cluster.length === (first > 0xffff ? 2 : 1)) return charColumns(cluster) > 0;
+  const whole = wholeColumns(cluster);
   let sum = 0;
-  for (const char of cluster) sum += stringWidth(char);
+  for (const char of cluster) sum += charColumns(char);
   return sum === whole && whole > 0;
 }
 
@@ -95,6 +94,7 @@ function agreed(cluster: string): boolean {
  */
 function ambiguousClusters(text: string): string {
   if (!MAY_JOIN.test(text)) return text;
+  if (!mayJoin(text)) return zeroWidthChars(text);
   let result = '';
   let changed = false;
   for (const { segment } of graphemes.segment(text)) {
@@ -112,8 +112,21 @@ function ambiguousClusters(text: string): string {
       }
     }
     const chars = [...segment];
-    result += stringWidth(chars[0] ?? '') === 0 ? visible(chars[0] ?? '') : (chars[0] ?? '');
+    result += charColumns(chars[0] ?? '') === 0 ? visible(chars[0] ?? '') : (chars[0] ?? '');
     for (const char of chars.slice(1)) result += visible(char);
+  }
+  return changed ? result : text;
+}
+
+/** `text` (one cluster per code point) with each zero-width code point as a stand-in. */
+function zeroWidthChars(text: string): string {
+  let result = '';
+  let changed = false;
+  for (const char of text) {
+    if (charColumns(char) === 0) {
+      result += visible(char);
+      changed = true;
+    } else result += char;
   }
   return changed ? result : text;
 }

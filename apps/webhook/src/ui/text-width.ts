@@ -1,9 +1,7 @@
-import stringWidth from 'string-width';
+import { charColumns, clustersOf, wholeColumns } from '../format/clusters.js';
 
 /** Printable ASCII only: one column per character, the common case, measured without a table. */
 const ASCII = /^[\u0020-\u007e]*$/;
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
  * Columns one grapheme cluster may take: the larger of string-width's measure of the whole and the
@@ -12,10 +10,11 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  * Every measure here takes the larger, so a row is never wider than its pane whichever is right.
  */
 function clusterColumns(cluster: string): number {
-  const whole = stringWidth(cluster);
-  if (cluster.length === 1) return whole;
+  const first = cluster.codePointAt(0) ?? 0;
+  if (cluster.length === (first > 0xffff ? 2 : 1)) return charColumns(cluster);
+  const whole = wholeColumns(cluster);
   let sum = 0;
-  for (const char of cluster) sum += stringWidth(char);
+  for (const char of cluster) sum += charColumns(char);
   return Math.max(whole, sum);
 }
 
@@ -23,7 +22,7 @@ function clusterColumns(cluster: string): number {
 export function columnsOf(text: string): number {
   if (ASCII.test(text)) return text.length;
   let columns = 0;
-  for (const { segment } of graphemes.segment(text)) columns += clusterColumns(segment);
+  for (const cluster of clustersOf(text)) columns += clusterColumns(cluster);
   return columns;
 }
 
@@ -45,7 +44,7 @@ export function wrap(line: string, width: number, maxParts = Number.POSITIVE_INF
   const parts: string[] = [];
   let part = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(line)) {
+  for (const segment of clustersOf(line)) {
     const size = clusterColumns(segment);
     if (used + size > safeWidth && part !== '') {
       parts.push(part);
@@ -86,9 +85,7 @@ export function middleEllipsis(text: string, width: number): string {
   // A stand-in `printable` wrote (`<U+200B>`) is kept or dropped whole, never cut in two.
   // Grapheme clusters otherwise, so a combining mark stays with its letter.
   const chars = (text.match(/<U\+[0-9A-F]{4,6}>|[^<]+|</gu) ?? []).flatMap((piece) =>
-    piece.startsWith('<U+')
-      ? [piece]
-      : Array.from(graphemes.segment(piece), ({ segment }) => segment),
+    piece.startsWith('<U+') ? [piece] : [...clustersOf(piece)],
   );
   const tailRoom = Math.ceil(((width - 1) * 2) / 3);
   let headRoom = width - 1 - tailRoom;

@@ -1,0 +1,54 @@
+import stringWidth from 'string-width';
+
+/**
+ * Characters that can join the code point before them (or after, for Prepend) into one grapheme
+ * cluster: combining and enclosing marks, spacing marks, the zero-width joiner, variation
+ * selectors and tags (Grapheme_Extend holds those), emoji modifiers, Hangul jamo vowels and final
+ * consonants, regional indicators (flags are pairs), and the few Prepend letters. Text without
+ * any is one cluster per code point, so it is measured without Intl.Segmenter (hundreds of times
+ * slower: the UI's text path shares the event loop with capture).
+ */
+const JOINING =
+  /[\p{Grapheme_Extend}\p{Mc}\u200d\u1160-\u11ff\ud7b0-\ud7ff\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u0e33\u0eb3\u0d4e\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}]/u;
+
+/** Whether `text` may hold a grapheme cluster of several code points. */
+export function mayJoin(text: string): boolean {
+  return JOINING.test(text);
+}
+
+export const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** Each code point's string-width, measured once (string-width segments whatever it measures). */
+const charWidths = new Map<number, number>();
+
+/** string-width of one code point. */
+export function charColumns(char: string): number {
+  const code = char.codePointAt(0) ?? 0;
+  let width = charWidths.get(code);
+  if (width === undefined) {
+    width = stringWidth(char);
+    charWidths.set(code, width);
+  }
+  return width;
+}
+
+/** The grapheme clusters of `text`: its code points when none can join. */
+export function clustersOf(text: string): Iterable<string> {
+  if (!mayJoin(text)) return text;
+  return Array.from(graphemes.segment(text), ({ segment }) => segment);
+}
+
+/** string-width of clusters of several code points, measured once each (up to a bound). */
+const clusterWidths = new Map<string, number>();
+const CLUSTER_WIDTHS_KEPT = 4096;
+
+/** string-width of one grapheme cluster of several code points. */
+export function wholeColumns(cluster: string): number {
+  let width = clusterWidths.get(cluster);
+  if (width === undefined) {
+    width = stringWidth(cluster);
+    if (clusterWidths.size >= CLUSTER_WIDTHS_KEPT) clusterWidths.clear();
+    clusterWidths.set(cluster, width);
+  }
+  return width;
+}
