@@ -8,9 +8,8 @@ import stringWidth from 'string-width';
  * any is one cluster per code point, so it is measured without Intl.Segmenter (hundreds of times
  * slower: the UI's text path shares the event loop with capture).
  */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each joining character alone is the point
 const JOINING =
-  /[\p{Grapheme_Extend}\p{Mc}\u200d\u1160-\u11ff\ud7b0-\ud7ff\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u0e33\u0eb3\u0d4e\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}]/u;
+  /\u200d|[\p{Grapheme_Extend}\p{Mc}\u1160-\u11ff\ud7b0-\ud7ff\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u0e33\u0eb3\u0d4e\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}]/u;
 
 /** Whether `text` may hold a grapheme cluster of several code points. */
 export function mayJoin(text: string): boolean {
