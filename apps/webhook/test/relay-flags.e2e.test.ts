@@ -117,6 +117,56 @@ describe('a channel’s answer headers', () => {
   });
 });
 
+describe('a channel’s answer header beyond Latin-1', () => {
+  it('relay create sends a value typed in UTF-8 as its UTF-8 bytes, as curl does', async () => {
+    const relay = await startRelay();
+    try {
+      const run = await runCli(
+        ['relay', 'create', '--server', relay.base, '--json', '--header', 'X-Note: café ☕'],
+        { cwd: dir, env },
+      );
+      noCrash(run.stderr);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const created = JSON.parse(run.stdout) as { sendUrl: string };
+      const sent = await fetch(created.sendUrl, { method: 'POST' });
+      // fetch gives header bytes as Latin-1 characters: the bytes are those of the UTF-8 text.
+      const bytes = Buffer.from(sent.headers.get('x-note') ?? '', 'latin1');
+      expect(bytes).toEqual(Buffer.from('café ☕', 'utf8'));
+    } finally {
+      await relay.app.close();
+    }
+  });
+
+  it('the relay API names characters above U+00FF (a value is bytes) and keeps bytes exactly', async () => {
+    const relay = await startRelay();
+    try {
+      const response = await fetch(`${relay.base}/api/channels`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${RELAY_ADMIN_TOKEN}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ response: { headers: [['X-Note', 'café ☕']] } }),
+      });
+      expect(response.status).toBe(400);
+      const { message } = (await response.json()) as { message: string };
+      expect(message).toContain('X-Note: the value holds a character above U+00FF');
+      expect(message).not.toContain('control character');
+      const utf8 = Buffer.from('café ☕', 'utf8').toString('latin1');
+      const fine = await createRelayChannel(relay.base, {
+        response: { status: 202, headers: [['X-Note', utf8]] },
+      });
+      const sent = await fetch(fine.sendUrl, { method: 'POST' });
+      expect(Buffer.from(sent.headers.get('x-note') ?? '', 'latin1').toString('utf8')).toBe(
+        'café ☕',
+      );
+    } finally {
+      await relay.app.close();
+    }
+  });
+});
+
 describe('flags named in their own messages', () => {
   it('relay serve --public-url names --public-url; --forward-timeout below 0.001 s is refused', async () => {
     const runs = await Promise.all([

@@ -97,9 +97,11 @@ export function headerProblem(name: string, value: string): string | null {
   if (!HEADER_NAME.test(name)) return 'the name must be an HTTP token';
   if (!HEADER_VALUE.test(value)) {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: naming the worst of them
-    return /[\r\n\u0000]/.test(value)
-      ? 'the value holds a line break or NUL'
-      : 'the value holds a control character';
+    if (/[\r\n\u0000]/.test(value)) return 'the value holds a line break or NUL';
+    if (/[\u0100-\u{10ffff}]/u.test(value)) {
+      return 'the value holds a character above U+00FF (header values are bytes: give UTF-8 text as its bytes, one character U+0000–U+00FF per byte)';
+    }
+    return 'the value holds a control character';
   }
   return null;
 }

@@ -323,7 +323,10 @@ function readTls(
 function readHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
-  const value = colon > 0 ? text.slice(colon + 1).trim() : '';
+  // Sent as the bytes typed, as curl does: a command line is UTF-8, a header value is bytes (one
+  // character U+0000–U+00FF per byte here, as the relay API takes it).
+  const typed = colon > 0 ? text.slice(colon + 1).trim() : '';
+  const value = Buffer.from(typed, 'utf8').toString('latin1');
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
     throw usageError(`--header must be 'Name: value' (got ${text})`);
   }
