@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startCapture } from '../src/app.js';
 import type { CapturedRequest } from '../src/capture/record.js';
 import { forwardUrl } from '../src/forward/url.js';
+import { requestJson } from '../src/output/json.js';
 import { replay } from '../src/replay/replay.js';
+import { recordFromJson } from '../src/session/session.js';
 import { captureConfig, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
@@ -48,5 +50,39 @@ describe('OPTIONS *', () => {
       'OPTIONS /a',
       'OPTIONS /a',
     ]);
+  });
+
+  it('records a parseable target URL and the request target sent (*) in --json and --save', async () => {
+    const app = await startReceiver();
+    cleanups.push(() => app.close());
+    const capture = await startCapture(
+      captureConfig({
+        forward: { defaultTarget: app.url, timeoutMs: 2000, respondWithForward: false },
+      }),
+    );
+    cleanups.push(() => capture.close());
+    const completed: CapturedRequest[] = [];
+    capture.onRecord((record) => completed.push(record));
+    await sendRaw(
+      Number(new URL(capture.address).port),
+      'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    await waitFor(() => completed.length === 1);
+    const line = requestJson(completed[0] as CapturedRequest);
+    const forward = JSON.parse(line).forward;
+    expect(forward).toMatchObject({ target: app.url, requestTarget: '*', status: 201 });
+    expect(new URL(forward.target).origin).toBe(app.url);
+    // And back from a saved file, or from one saved before requestTarget (target http://host*).
+    expect(recordFromJson(line).draft.forward).toMatchObject({
+      target: app.url,
+      requestTarget: '*',
+    });
+    const older = JSON.parse(line);
+    older.forward.target = `${app.url}*`;
+    delete older.forward.requestTarget;
+    expect(recordFromJson(JSON.stringify(older)).draft.forward).toMatchObject({
+      target: app.url,
+      requestTarget: '*',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { passedThrough, viaValue } from '../forward/loop.js';
 import type { ForwardQueue } from '../forward/queue.js';
-import { forwardUrl } from '../forward/url.js';
+import { forwardUrl, recordedTarget } from '../forward/url.js';
 import type { Router } from '../respond/routes.js';
 import { verify } from '../verify/verify.js';
 import {
@@ -148,7 +148,7 @@ export function createPipeline(
     const record = store.add(draft, {
       ...checked,
       response,
-      forward: { kind: 'pending', target: url },
+      forward: { kind: 'pending', ...recordedTarget(url) },
     });
     void sent.then((forward) => {
       // Dropped from memory meanwhile: the printers and --save still get the whole record.

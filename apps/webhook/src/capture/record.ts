@@ -135,8 +135,10 @@ export type ExchangeFailureKind =
 /** The target answered. Header values are binary strings, as for requests. */
 export interface ExchangeResponse {
   readonly kind: 'response';
-  /** The full URL the request was sent to. */
+  /** The full URL the request was sent to (for `OPTIONS *`, the origin: see requestTarget). */
   readonly target: string;
+  /** The request target sent when it is not the URL's path: `*` for `OPTIONS *`. */
+  readonly requestTarget?: '*';
   readonly status: number;
   readonly statusText: string;
   readonly headers: HeaderPairs;
@@ -153,6 +155,7 @@ export interface ExchangeResponse {
 export interface ExchangeFailure {
   readonly kind: 'failure';
   readonly target: string;
+  readonly requestTarget?: '*';
   readonly failure: ExchangeFailureKind;
   readonly message: string;
   readonly durationMs: number;
@@ -162,6 +165,7 @@ export interface ExchangeFailure {
 export interface ExchangePending {
   readonly kind: 'pending';
   readonly target: string;
+  readonly requestTarget?: '*';
 }
 
 export type ForwardResult = ExchangeResponse | ExchangeFailure | ExchangePending;

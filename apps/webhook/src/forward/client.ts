@@ -9,6 +9,7 @@ import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ExchangeFailure, ExchangeFailureKind, ExchangeResponse } from '../capture/record.js';
 import { pairHeaders } from '../capture/record.js';
 import type { HeaderPairs } from '../config/types.js';
+import { recordedTarget } from './url.js';
 
 /** A request to send to a forward or replay target: what goes on the wire, exactly. */
 export interface OutgoingRequest {
@@ -166,7 +167,7 @@ export function sendRequest(
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (failure: ExchangeFailureKind, message: string): ExchangeFailure => ({
     kind: 'failure',
-    target: url,
+    ...recordedTarget(url),
     failure,
     message,
     durationMs: elapsed(),
@@ -250,7 +251,7 @@ export function sendRequest(
         }
         finish({
           kind: 'response',
-          target: url,
+          ...recordedTarget(url),
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
           headers: pairHeaders(response.rawHeaders),

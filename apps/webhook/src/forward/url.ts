@@ -17,6 +17,20 @@ function matchedRawPrefix(route: RouteSpec | null, rawPath: string): number {
   return 0;
 }
 
+const ASTERISK_URL = /^(https?:\/\/[^/?#@*]+)\*$/i;
+
+/**
+ * How an exchange's target is recorded: a URL anyone can parse, and the request target sent when
+ * it is not that URL's path. `forwardUrl` writes the asterisk-form (`OPTIONS *`) as `http://host*`
+ * for sendRequest; records hold `http://host` and `requestTarget: '*'` (HAR, like `new URL`, has
+ * no way to write `*` in a URL). Files saved before keep loading: their `http://host*` is read the
+ * same way.
+ */
+export function recordedTarget(url: string): { target: string; requestTarget?: '*' } {
+  const asterisk = ASTERISK_URL.exec(url);
+  return asterisk ? { target: asterisk[1] as string, requestTarget: '*' } : { target: url };
+}
+
 /**
  * The URL a request goes to: the part of its path the route matched (all of it for an exact route,
  * the prefix before `/*` for a wildcard one, nothing without a route) is replaced by `base`'s

@@ -57,20 +57,27 @@ function responseJson(response: SentResponse) {
   };
 }
 
+/** `target` a URL; `requestTarget` (`*`) only when the request target sent was not its path. */
+function targetJson(forward: ForwardResult): { target: string; requestTarget?: '*' } {
+  return forward.requestTarget
+    ? { target: forward.target, requestTarget: forward.requestTarget }
+    : { target: forward.target };
+}
+
 function forwardJson(forward: ForwardResult) {
   switch (forward.kind) {
     case 'pending':
-      return { target: forward.target, pending: true };
+      return { ...targetJson(forward), pending: true };
     case 'failure':
       return {
-        target: forward.target,
+        ...targetJson(forward),
         failure: forward.failure,
         message: forward.message,
         durationMs: forward.durationMs,
       };
     case 'response':
       return {
-        target: forward.target,
+        ...targetJson(forward),
         status: forward.status,
         statusText: forward.statusText,
         headers: headersToJson(forward.headers),

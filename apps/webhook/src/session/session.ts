@@ -13,6 +13,7 @@ import {
 import { MAX_HEADER_BYTES } from '../capture/server.js';
 import type { HeaderPairs } from '../config/types.js';
 import { CliError } from '../errors.js';
+import { recordedTarget } from '../forward/url.js';
 import { requestJson } from '../output/json.js';
 
 /** Appends records to a `--save` file, one `--json` line each, written through to the disk. */
@@ -269,11 +270,18 @@ function response(value: unknown, prefix: string): SentResponse {
 function forward(value: unknown): ForwardResult {
   if (!isObject(value)) throw new Error('forward: must be an object');
   const at = 'forward.';
-  const target = field(value, 'target', isShortString, 'a URL', at);
+  // Saved before requestTarget: `OPTIONS *` went to `http://host*`.
+  const recorded = recordedTarget(field(value, 'target', isShortString, 'a URL', at));
+  if (value.requestTarget !== undefined && value.requestTarget !== '*') {
+    throw new Error('forward.requestTarget: must be * (the only request target recorded apart)');
+  }
+  const target = recorded.target;
+  const requestTarget = value.requestTarget ?? recorded.requestTarget;
+  const sent = requestTarget === '*' ? { target, requestTarget } : { target };
   if (value.pending === true) {
     return {
       kind: 'failure',
-      target,
+      ...sent,
       failure: 'cancelled',
       message: 'not finished when saved',
       durationMs: 0,
@@ -283,7 +291,7 @@ function forward(value: unknown): ForwardResult {
   if (value.failure !== undefined) {
     return {
       kind: 'failure',
-      target,
+      ...sent,
       failure: field(
         value,
         'failure',
@@ -300,7 +308,7 @@ function forward(value: unknown): ForwardResult {
   if (size < kept.length) throw new Error('forward.size: smaller than the body');
   return {
     kind: 'response',
-    target,
+    ...sent,
     status: field(value, 'status', isStatus, 'an HTTP status', at),
     statusText: field(value, 'statusText', isShortString, 'a short string', at),
     headers: headers(value, 'headers', at),
