@@ -52,3 +52,20 @@ export function wholeColumns(cluster: string): number {
   }
   return width;
 }
+
+/**
+ * The two measures of one grapheme cluster terminals may disagree on: string-width's of the whole
+ * (what Ink lays out) and the sum of its code points' (what a terminal that draws code point by
+ * code point, such as tmux, uses). The layout reserves the larger; the UI keeps a cluster as it
+ * is only when they agree (see printableInUi).
+ */
+export function clusterMeasures(cluster: string): { whole: number; sum: number } {
+  const first = cluster.codePointAt(0) ?? 0;
+  if (cluster.length === (first > 0xffff ? 2 : 1)) {
+    const width = charColumns(cluster);
+    return { whole: width, sum: width };
+  }
+  let sum = 0;
+  for (const char of cluster) sum += charColumns(char);
+  return { whole: wholeColumns(cluster), sum };
+}

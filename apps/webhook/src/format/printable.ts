@@ -1,4 +1,4 @@
-import { charColumns, graphemes, mayJoin, wholeColumns } from './clusters.js';
+import { charColumns, clusterMeasures, graphemes, mayJoin } from './clusters.js';
 
 /**
  * Characters a terminal would act on, or show as nothing, rather than show: C0 controls (ESC
@@ -67,11 +67,7 @@ const ZWNJ = '\u200c';
 
 /** True when string-width (the layout's measure) and a code point by code point count agree. */
 function agreed(cluster: string): boolean {
-  const first = cluster.codePointAt(0) ?? 0;
-  if (cluster.length === (first > 0xffff ? 2 : 1)) return charColumns(cluster) > 0;
-  const whole = wholeColumns(cluster);
-  let sum = 0;
-  for (const char of cluster) sum += charColumns(char);
+  const { whole, sum } = clusterMeasures(cluster);
   return sum === whole && whole > 0;
 }
 

@@ -1,4 +1,4 @@
-import { charColumns, clustersOf, wholeColumns } from '../format/clusters.js';
+import { clusterMeasures, clustersOf } from '../format/clusters.js';
 
 /** Printable ASCII only: one column per character, the common case, measured without a table. */
 const ASCII = /^[\u0020-\u007e]*$/;
@@ -10,11 +10,7 @@ const ASCII = /^[\u0020-\u007e]*$/;
  * Every measure here takes the larger, so a row is never wider than its pane whichever is right.
  */
 function clusterColumns(cluster: string): number {
-  const first = cluster.codePointAt(0) ?? 0;
-  if (cluster.length === (first > 0xffff ? 2 : 1)) return charColumns(cluster);
-  const whole = wholeColumns(cluster);
-  let sum = 0;
-  for (const char of cluster) sum += charColumns(char);
+  const { whole, sum } = clusterMeasures(cluster);
   return Math.max(whole, sum);
 }
 
