@@ -292,6 +292,26 @@ describe('lookup expressions', () => {
     const tooMany = await ctx.as('viewer', { method: 'GET', url: `/devices?hostname__in=${many}` });
     expect(tooMany.statusCode).toBe(400);
   });
+
+  it('id__in reads the records with those ids on every list, up to 100 ids', async () => {
+    const ids = [locationA, locationB].sort();
+    const found = await ctx.as('viewer', {
+      method: 'GET',
+      url: `/locations?id__in=${ids.join(',')},${uuidv7()}`,
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(
+      found
+        .json()
+        .data.map((row: { id: string }) => row.id)
+        .sort(),
+    ).toEqual(ids);
+    const bad = await ctx.as('viewer', { method: 'GET', url: '/devices?id__in=x' });
+    expect(bad.json().message).toBe('Invalid value in query parameter id__in: "x"');
+    const many = Array.from({ length: 101 }, () => uuidv7()).join(',');
+    const tooMany = await ctx.as('viewer', { method: 'GET', url: `/vlans?id__in=${many}` });
+    expect(tooMany.statusCode, tooMany.body).toBe(400);
+  });
 });
 
 describe('tags', () => {

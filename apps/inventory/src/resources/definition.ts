@@ -354,6 +354,18 @@ export const columnOf = (
   Object.hasOwn(definition.columns, name) ? definition.columns[name] : undefined;
 
 /**
+ * A record's id as a list filters by it (`?id__in=a,b`: the records a page names, read in one
+ * call): a uuid every resource has and no resource declares.
+ */
+export const RECORD_ID: ColumnDefinition = { schema: Type.String({ format: 'uuid' }) };
+
+/** The column a filter parameter names: a declared one, or the record's id. */
+export const filterColumnOf = (
+  definition: ResourceDefinition,
+  name: string,
+): ColumnDefinition | undefined => (name === 'id' ? RECORD_ID : columnOf(definition, name));
+
+/**
  * What is derived from a definition alone, computed once per definition: the declarations never
  * change, yet every request built these lists again. Frozen, so no caller can change what the
  * others are given.

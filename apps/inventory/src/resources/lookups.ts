@@ -6,7 +6,7 @@ import { matchesSchema } from '../http/validation.js';
 import {
   type ColumnDefinition,
   type ColumnKind,
-  columnOf,
+  filterColumnOf,
   type ResourceDefinition,
   toMilliseconds,
   toMillisecondsUp,
@@ -368,7 +368,7 @@ export function conditionSql(
   }
   const ref = sql.ref(alias ? `${alias}.${column}` : column);
   const value = param(parameterName(condition));
-  const spec = definition.columns[column];
+  const spec = filterColumnOf(definition, column);
   const kind = spec ? kindOf(spec) : 'timestamp';
   switch (operator) {
     case 'exact':
@@ -416,7 +416,7 @@ export function parseConditions(
       continue;
     }
     const [column = '', lookup] = parameter.split('__');
-    const spec = columnOf(definition, column);
+    const spec = filterColumnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
     // A timestamp is compared as the API would store it: to the millisecond (toMilliseconds),
     // a lower-exclusive or upper-inclusive bound rounded up (toMillisecondsUp).

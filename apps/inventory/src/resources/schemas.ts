@@ -4,6 +4,7 @@ import { MAX_CURSOR_LENGTH } from './cursor.js';
 import {
   filterableColumns,
   MAX_TAGS_PER_RECORD,
+  RECORD_ID,
   type ResourceDefinition,
   secretColumns,
   sortableColumns,
@@ -13,7 +14,13 @@ import {
   writableColumns,
 } from './definition.js';
 import { ENTITY_TAG_PATTERN, MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
-import { filterValueSchema, lookupParameters, MatchText } from './lookups.js';
+import {
+  filterValueSchema,
+  IN_MAX_VALUES,
+  lookupParameters,
+  lookupSchema,
+  MatchText,
+} from './lookups.js';
 
 /**
  * HTTP schemas derived from a resource definition. One schema validates a request part, types
@@ -271,6 +278,10 @@ function filterProperties(definition: ResourceDefinition, exclude: readonly stri
   for (const [name, schema] of Object.entries(lookupParameters(definition, filterable))) {
     properties[name] = Type.Optional(schema);
   }
+  properties.id__in = Type.Optional({
+    ...lookupSchema(RECORD_ID, 'in'),
+    description: `Records by id: comma-separated ids (at most ${IN_MAX_VALUES}).`,
+  });
   if (definition.search && definition.search.length > 0) {
     properties.q = Type.Optional({
       ...MatchText,

@@ -20,6 +20,7 @@ import {
 import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
+import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { MIN_PASSWORD_LENGTH } from '../users/definition.js';
 import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
@@ -603,30 +604,46 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return chosen.length > 0 ? chosen : [...resource.defaultColumns];
   }
 
-  /** Names of the records reference columns point to, one brief read per record (bounded). */
+  /**
+   * Names of the records reference columns point to: one list call per referenced resource
+   * (`?id__in=`, up to IN_MAX_VALUES ids, which is also the largest page), for the ids `known`
+   * does not name already; a page's API calls each count against the client's rate limit.
+   */
   async function referenceNames(
     api: ApiCall,
-    resource: UiResource,
     rows: readonly Row[],
     columns: readonly UiColumn[],
+    known: ReferenceNames = new Map(),
   ): Promise<ReferenceNames> {
-    const names: ReferenceNames = new Map();
-    const wanted: Array<[string, string]> = [];
+    const names: ReferenceNames = new Map(known);
+    const wanted = new Map<string, Set<string>>();
     for (const column of columns) {
-      if (!column.references) continue;
-      const ids = new Set(
-        rows.map((row) => row[column.name]).filter((id): id is string => typeof id === 'string'),
-      );
-      for (const id of [...ids].slice(0, 50)) wanted.push([column.references, id]);
+      if (!column.references || !uiResource(column.references)) continue;
+      const ids = wanted.get(column.references) ?? new Set<string>();
+      for (const row of rows) {
+        const id = row[column.name];
+        if (
+          typeof id === 'string' &&
+          UUID.test(id) &&
+          !names.has(referenceKey(column.references, id))
+        )
+          ids.add(id);
+      }
+      wanted.set(column.references, ids);
     }
-    void resource;
     await Promise.all(
-      wanted.map(async ([target, id]) => {
+      [...wanted].map(async ([target, ids]) => {
         const referenced = uiResource(target);
-        if (!referenced) return;
-        const answer = await api<Row>('GET', `/${target}/${id}`);
-        if (answer.status === 200)
-          names.set(referenceKey(target, id), titleOf(referenced, answer.body));
+        if (!referenced || ids.size === 0) return;
+        const chosen = [...ids].slice(0, IN_MAX_VALUES);
+        const query = new URLSearchParams({
+          id__in: chosen.join(','),
+          limit: String(chosen.length),
+        });
+        const answer = await api<{ data?: Row[] }>('GET', `/${target}?${query}`);
+        if (answer.status !== 200) return;
+        for (const record of answer.body.data ?? [])
+          names.set(referenceKey(target, String(record.id)), titleOf(referenced, record));
       }),
     );
     return names;
@@ -651,7 +668,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         meta?: { total_count?: number; next_cursor?: string | null };
       }>('GET', `/${resource.name}?${apiListQuery(state, chosen)}`);
       const rows = answer.status === 200 ? (answer.body.data ?? []) : [];
-      const names = await referenceNames(signed.api, resource, rows, columns);
+      const names = await referenceNames(signed.api, rows, columns);
       const writable = mayWrite(resource, signed.user.role);
       const total = answer.body?.meta?.total_count;
       const next = answer.body?.meta?.next_cursor ?? undefined;
@@ -1386,7 +1403,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
       const row = answer.body;
       const shown = shownColumns(resource);
-      const names = await referenceNames(signed.api, resource, [row], shown);
+      const names = await referenceNames(signed.api, [row], shown);
       const writable = mayWrite(resource, signed.user.role);
       const sections: Html[] = [];
       sections.push(html`<section aria-labelledby="fields-heading"><h2 id="fields-heading">${resource.singular}</h2>
@@ -1408,7 +1425,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
               related.defaultColumns.includes(column.name) && column.name !== relation.column,
           )
           .slice(0, 5);
-        const relatedNames = await referenceNames(signed.api, related, rows, columns);
+        const relatedNames = await referenceNames(signed.api, rows, columns);
         const heading = `${related.label}${resource.referencedBy.filter((r) => r.resource === relation.resource).length > 1 ? ` (${relation.column.replace(/_id$/, '').replace(/_/g, ' ')})` : ''}`;
         sections.push(html`<section class="related"><h2>${heading} <span class="count">${String(list.body.meta?.total_count ?? rows.length)}</span></h2>
         ${
@@ -1423,7 +1440,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         sections.push(await topology(signed, resource.name, id, row));
       if (resource.name === 'devices') sections.push(await metricCharts(signed, id));
       if (resource.name === 'webhooks') sections.push(await deliveries(signed, id));
-      if (signed.user.role === 'admin') sections.push(await history(signed, resource, id));
+      if (signed.user.role === 'admin') sections.push(await history(signed, resource, id, names));
       const actions = writable
         ? html`<div class="page-actions"><a class="button" href="/ui/${resource.name}/${id}/edit">Edit</a> <a class="button danger" href="/ui/${resource.name}/${id}/delete">Delete</a></div>`
         : '';
@@ -1437,7 +1454,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
   );
 
-  async function history(signed: Signed, resource: UiResource, id: string): Promise<Html> {
+  async function history(
+    signed: Signed,
+    resource: UiResource,
+    id: string,
+    pageNames: ReferenceNames,
+  ): Promise<Html> {
     const answer = await signed.api<{ data?: Row[] }>(
       'GET',
       `/${resource.name}/${id}/history?limit=25`,
@@ -1448,16 +1470,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const changesOf = (entry: Row) => (entry.changes ?? {}) as Record<string, unknown>;
     const beforeAndAfter = (change: unknown) =>
       Array.isArray(change) && change.length === 2 ? change : [undefined, change];
-    // Referenced records by name, as on the object page: every value the changes name.
+    // Referenced records by name, as on the object page: every value the changes name, those
+    // the page does not name already read in one call per referenced resource.
     const names = await referenceNames(
       signed.api,
-      resource,
       entries.flatMap((entry) =>
         Object.entries(changesOf(entry)).flatMap(([field, change]) =>
           beforeAndAfter(change).map((value) => ({ [field]: value })),
         ),
       ),
       resource.columns.filter((column) => column.references),
+      pageNames,
     );
     const shownChange = (field: string, value: unknown, mark: 'del' | 'ins') => {
       const column = columnOf(field);

@@ -1673,7 +1673,7 @@ export interface operations {
         email?: string;
         role?: 'admin' | 'editor' | 'viewer';
         inactive_status?: boolean;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `username`: n in lt lte gt gte ic nic isw iew ie isnull; `email`: n in lt lte gt gte ic nic isw iew ie isnull; `role`: n in ic nic isw iew ie isnull; `inactive_status`: n isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `username`: n in lt lte gt gte ic nic isw iew ie isnull; `email`: n in lt lte gt gte ic nic isw iew ie isnull; `role`: n in ic nic isw iew ie isnull; `inactive_status`: n isnull; `id`: in. */
         lookups?: {
           username__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -1717,6 +1717,8 @@ export interface operations {
           role__isnull?: boolean;
           inactive_status__n?: boolean;
           inactive_status__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -2819,7 +2821,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in name, city, country, address. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `city`: n in lt lte gt gte ic nic isw iew ie isnull; `country`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `city`: n in lt lte gt gte ic nic isw iew ie isnull; `country`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           name__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -2860,6 +2862,8 @@ export interface operations {
           country__iew?: string;
           country__ie?: string;
           country__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -4071,7 +4075,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -4108,6 +4112,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -4287,7 +4293,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in hostname, ip, serial_number, vendor, model, os, role. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `last_seen`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `last_seen`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           hostname__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -4423,6 +4429,8 @@ export interface operations {
           /** Format: date-time */
           last_seen__gte?: string;
           last_seen__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -4576,7 +4584,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in hostname, ip, serial_number, vendor, model, os, role. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `last_seen`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `last_seen`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           hostname__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -4712,6 +4720,8 @@ export interface operations {
           /** Format: date-time */
           last_seen__gte?: string;
           last_seen__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -4854,7 +4864,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in hostname, ip, serial_number, vendor, model, os, role. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `location_id`: n in isnull; `last_seen`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `hostname`: n in lt lte gt gte ic nic isw iew ie isnull; `ip`: n in lt lte gt gte isnull; `vendor`: n in lt lte gt gte ic nic isw iew ie isnull; `model`: n in lt lte gt gte ic nic isw iew ie isnull; `os`: n in lt lte gt gte ic nic isw iew ie isnull; `os_version`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `role`: n in lt lte gt gte ic nic isw iew ie isnull; `serial_number`: n in lt lte gt gte ic nic isw iew ie isnull; `rack_position`: n in lt lte gt gte ic nic isw iew ie isnull; `location_id`: n in isnull; `last_seen`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           hostname__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -4995,6 +5005,8 @@ export interface operations {
           /** Format: date-time */
           last_seen__gte?: string;
           last_seen__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -6296,7 +6308,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -6333,6 +6345,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -6514,7 +6528,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in name, description, type, mac_address, ip_address, mode. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           name__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -6640,6 +6654,8 @@ export interface operations {
           ip_address__gt?: string;
           ip_address__gte?: string;
           ip_address__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -6798,7 +6814,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in name, description, type, mac_address, ip_address, mode. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           name__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -6924,6 +6940,8 @@ export interface operations {
           ip_address__gt?: string;
           ip_address__gte?: string;
           ip_address__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -7068,7 +7086,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in name, description, type, mac_address, ip_address, mode. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `device_id`: n in isnull; `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `device_id`: n in isnull; `name`: n in lt lte gt gte ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `speed`: n in lt lte gt gte ic nic isw iew ie isnull; `speed_mbps`: n in lt lte gt gte isnull; `status`: n in ic nic isw iew ie isnull; `admin_status`: n in ic nic isw iew ie isnull; `oper_status`: n in ic nic isw iew ie isnull; `mtu`: n in lt lte gt gte isnull; `mac_address`: n in lt lte gt gte ic nic isw iew ie isnull; `mode`: n in lt lte gt gte ic nic isw iew ie isnull; `ifindex`: n in lt lte gt gte isnull; `ip_address`: n in lt lte gt gte isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           device_id__n?: string;
@@ -7199,6 +7217,8 @@ export interface operations {
           ip_address__gt?: string;
           ip_address__gte?: string;
           ip_address__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -8532,7 +8552,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -8569,6 +8589,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -8740,7 +8762,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in name, description, status. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `vlan_id`: n in lt lte gt gte isnull; `name`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `vlan_id`: n in lt lte gt gte isnull; `name`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           vlan_id__n?: number;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -8776,6 +8798,8 @@ export interface operations {
           status__iew?: string;
           status__ie?: string;
           status__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -9988,7 +10012,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -10025,6 +10049,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -10197,7 +10223,7 @@ export interface operations {
         tags?: string[];
         /** @description Case-insensitive search in type, status. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `a_interface_id`: n in isnull; `b_interface_id`: n in isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `a_interface_id`: n in isnull; `b_interface_id`: n in isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `status`: n in ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           a_interface_id__n?: string;
@@ -10231,6 +10257,8 @@ export interface operations {
           status__iew?: string;
           status__ie?: string;
           status__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -11466,7 +11494,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -11503,6 +11531,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -11672,7 +11702,7 @@ export interface operations {
         enabled?: boolean;
         /** @description Case-insensitive search in name, url. */
         q?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `enabled`: n isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `enabled`: n isnull; `id`: in. */
         lookups?: {
           name__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -11689,6 +11719,8 @@ export interface operations {
           name__isnull?: boolean;
           enabled__n?: boolean;
           enabled__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -13074,7 +13106,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -13111,6 +13143,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -13659,7 +13693,7 @@ export interface operations {
         device_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `severity`: n in ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `device_id`: n in isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `severity`: n in ic nic isw iew ie isnull; `type`: n in lt lte gt gte ic nic isw iew ie isnull; `device_id`: n in isnull; `id`: in. */
         lookups?: {
           severity__n?: 'critical' | 'major' | 'minor' | 'warning' | 'info';
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -13688,6 +13722,8 @@ export interface operations {
           /** @description Comma-separated values (at most 100), each typed like the field. */
           device_id__in?: string;
           device_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -14525,7 +14561,7 @@ export interface operations {
         request_id?: string;
         from?: string;
         to?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `resource_type`: n in lt lte gt gte ic nic isw iew ie isnull; `resource_id`: n in lt lte gt gte ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `user_id`: n in isnull; `action`: n in ic nic isw iew ie isnull; `resource_type`: n in lt lte gt gte ic nic isw iew ie isnull; `resource_id`: n in lt lte gt gte ic nic isw iew ie isnull; `request_id`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           /** Format: uuid */
           user_id__n?: string;
@@ -14588,6 +14624,8 @@ export interface operations {
           request_id__iew?: string;
           request_id__ie?: string;
           request_id__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;
@@ -14743,7 +14781,7 @@ export interface operations {
         /** @description Sort keys applied in the order given (repeat the parameter for more than one); by id last, so the order is total. */
         sortby?: string[];
         name?: string;
-        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull. */
+        /** @description Lookup filters, each its own query parameter `<field>__<lookup>=<value>` (`?hostname__ic=core&vlan_id__gte=100`; the grammar is in the API description). Per field: `name`: n in lt lte gt gte ic nic isw iew ie isnull; `id`: in. */
         lookups?: {
           name__n?: string;
           /** @description Comma-separated values (at most 100), each typed like the field. */
@@ -14758,6 +14796,8 @@ export interface operations {
           name__iew?: string;
           name__ie?: string;
           name__isnull?: boolean;
+          /** @description Records by id: comma-separated ids (at most 100). */
+          id__in?: string;
         };
       };
       header?: never;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
 import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
 
@@ -254,5 +254,56 @@ describe('a record’s pages', () => {
     expect(history).toContain(`<ins><a href="/ui/locations/${second.id}">history-site-b</a></ins>`);
     const edit = await visit(ctx.app, admin, `/ui/devices/${device.id}/edit`);
     expect(edit.body).toContain(`<li><a href="/ui/devices/${device.id}">history-device</a></li>`);
+  });
+
+  it('read the names a history refers to in one API call per referenced resource', async () => {
+    /** The API calls (each counted by RATE_LIMIT_MAX) an object page makes, by path. */
+    const apiCallsOf = async (url: string) => {
+      const inject = vi.spyOn(ctx.app, 'inject');
+      try {
+        const page = await visit(ctx.app, admin, url);
+        expect(page.statusCode).toBe(200);
+        return {
+          page: page.body,
+          paths: inject.mock.calls
+            .map((call) => String(((call as unknown[])[0] as { url?: string }).url))
+            .filter((path) => !path.startsWith('/ui/')),
+        };
+      } finally {
+        inject.mockRestore();
+      }
+    };
+    const sites = [];
+    for (let index = 0; index < 6; index++) {
+      sites.push(await create(ctx, 'locations', { name: `calls-site-${index}` }));
+    }
+    const device = await create(ctx, 'devices', {
+      hostname: 'calls-device',
+      ip: '192.0.2.31',
+      location_id: sites[0]?.id,
+    });
+    const before = await apiCallsOf(`/ui/devices/${device.id}`);
+    for (const site of sites.slice(1)) {
+      const moved = await ctx.as('admin', {
+        method: 'PATCH',
+        url: `/devices/${device.id}`,
+        payload: { location_id: site.id },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+    const after = await apiCallsOf(`/ui/devices/${device.id}`);
+    // Five moves name six locations: every one by name, for no more calls than before.
+    for (const site of sites)
+      expect(after.page).toContain(`>calls-site-${sites.indexOf(site)}</a>`);
+    const locationCalls = after.paths.filter((path) => path.startsWith('/locations'));
+    expect(
+      locationCalls.every((path) => path.startsWith('/locations?id__in=')),
+      locationCalls.join('\n'),
+    ).toBe(true);
+    expect(locationCalls.length, locationCalls.join('\n')).toBeLessThanOrEqual(2);
+    expect(after.paths.length, after.paths.join('\n')).toBeLessThanOrEqual(before.paths.length + 1);
+    // The record, its location's name, two related lists, the topology's interfaces, the
+    // metrics, the history and its locations' names.
+    expect(after.paths.length, after.paths.join('\n')).toBe(8);
   });
 });
