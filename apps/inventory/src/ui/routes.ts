@@ -1703,7 +1703,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       <tbody>${users.map(
         (
           user,
-        ) => html`<tr><td>${String(user.username)}</td><td>${textOf(user.email)}</td><td>${String(user.role)}</td><td>${user.inactive_status ? 'no' : 'yes'}</td>
+        ) => html`<tr><td class="text">${String(user.username)}</td><td class="text">${textOf(user.email)}</td><td>${String(user.role)}</td><td>${user.inactive_status ? 'no' : 'yes'}</td>
         <td><form method="post" action="/ui/admin/users/${String(user.id)}" class="inline-form">${csrfField(signed.context)}
           <label class="visually-hidden" for="role-${String(user.id)}">Role of ${String(user.username)}</label>
           <select id="role-${String(user.id)}" name="role">${['admin', 'editor', 'viewer'].map((role) => html`<option${role === user.role ? ' selected' : ''}>${role}</option>`)}</select>
