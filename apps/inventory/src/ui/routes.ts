@@ -321,10 +321,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const referer = request.headers.referer;
     if (referer) {
       try {
+        // The host is compared, not the scheme or port: behind a proxy that ends TLS (without
+        // TRUST_PROXY) the request is http while the page was https. Only the path is used, and
+        // it must be a page of this service's /ui/ (safeNext), so a looser match sends no one
+        // elsewhere.
         const from = new URL(referer);
-        const here = new URL(`${request.protocol}://${request.host}`);
+        const here = new URL(`http://${request.host}`);
         const back = `${from.pathname}${from.search}`;
-        if (from.origin === here.origin && safeNext(back) === back && isPage(from.pathname))
+        if (from.hostname === here.hostname && safeNext(back) === back && isPage(from.pathname))
           return back;
       } catch {
         // Not a URL: the form's own address tells where it was.

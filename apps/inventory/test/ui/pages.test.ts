@@ -171,6 +171,24 @@ describe('a form posted after the session ended', () => {
       },
     });
     expect(nextOf(fromList.headers.location)).toBe('/ui/devices?hostname=core');
+    // Behind a proxy that ends TLS the request is http and the page was https: the page is
+    // found by its host and path; another site's page is not.
+    for (const [referer, next] of [
+      ['https://localhost/ui/devices?hostname=edge', '/ui/devices?hostname=edge'],
+      ['https://evil.example/ui/devices?hostname=edge', '/ui/devices'],
+    ]) {
+      const behindProxy = await ctx.app.inject({
+        method: 'POST',
+        url: '/ui/devices/bulk',
+        payload: 'id=y',
+        headers: {
+          cookie: browser.cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          referer,
+        },
+      });
+      expect(nextOf(behindProxy.headers.location), referer).toBe(next);
+    }
     // The bulk page is shown as the answer to a POST: its address is not one to come back to.
     const fromBulkPage = await ctx.app.inject({
       method: 'POST',
