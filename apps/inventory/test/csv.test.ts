@@ -16,6 +16,7 @@ import { isTimestamp } from '../src/resources/list.js';
 import { kindOf } from '../src/resources/lookups.js';
 import { visibleColumns } from '../src/resources/rows.js';
 import { webhookDefinition } from '../src/webhooks/definition.js';
+import { DEFINITIONS } from './declared-columns.js';
 import { startTestApp, statementCountingApp, type TestContext } from './helpers.js';
 
 /** CSV export: every matching row, RFC 4180 (read back with csv-parse), OWASP-safe. */
@@ -145,6 +146,16 @@ describe('CSV export', () => {
 });
 
 describe('CSV export of lists', () => {
+  it('every column whose schema is an array declares itself a list or tags', () => {
+    const undeclared = [...DEFINITIONS, webhookDefinition(['devices'])].flatMap((definition) =>
+      Object.entries(definition.columns)
+        .filter(([, column]) => (column.schema as { type?: unknown }).type === 'array')
+        .filter(([, column]) => !['list', 'tags'].includes(kindOf(column)))
+        .map(([name]) => `${definition.table}.${name}`),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
   it("writes every array column as one cell joined with commas (an API token's scopes too)", async () => {
     const created = await ctx.as('admin', {
       method: 'POST',

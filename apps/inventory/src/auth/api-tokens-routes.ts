@@ -31,7 +31,7 @@ export const apiTokens: ResourceDefinition = {
   systemColumns: ['id', 'created_at'],
   columns: {
     name: text({ required: true, filterable: true, sortable: true, maxLength: 100 }),
-    scopes: { schema: ScopesSchema, required: true },
+    scopes: { schema: ScopesSchema, kind: 'list', required: true },
     /** `nit_` and the next 8 characters: enough to tell tokens apart, useless to an attacker. */
     token_prefix: { schema: Type.String(), required: true, readOnly: true },
     /** The admin who created it (kept when that account is deleted). */

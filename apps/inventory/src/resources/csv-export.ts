@@ -120,12 +120,7 @@ function cellText(
     case 'list':
       return { text: sql`array_to_string(${ref}, ',')`, freeText: true };
     default:
-      // A column of several values declared without a kind (an API token's scopes, whose
-      // schema is its own array) is a list all the same: one cell joined with commas, not
-      // PostgreSQL's array literal `{a,b}`.
-      return (spec?.schema as { type?: unknown } | undefined)?.type === 'array'
-        ? { text: sql`array_to_string(${ref}, ',')`, freeText: true }
-        : { text: sql`${ref}::text`, freeText: true };
+      return { text: sql`${ref}::text`, freeText: true };
   }
 }
 
