@@ -428,6 +428,14 @@ describe('timestamps are kept to the millisecond, the precision the API shows', 
     await sql`UPDATE devices SET last_seen = ${sent}::timestamptz WHERE id = ${device.id}`.execute(
       ctx.store.db,
     );
+    const untouched = await create(ctx, 'devices', {
+      hostname: unique('ms'),
+      ip: '192.0.2.5',
+      last_seen: shown,
+    });
+    const etagOf = async (id: string) =>
+      (await ctx.as('admin', { method: 'GET', url: `/devices/${id}` })).headers.etag;
+    const etags = [await etagOf(device.id), await etagOf(untouched.id)];
     const migration = await readFile(
       new URL('../src/db/migrations/031_timestamps_to_the_millisecond.sql', import.meta.url),
       'utf8',
@@ -439,5 +447,9 @@ describe('timestamps are kept to the millisecond, the precision the API shows', 
     );
     expect(rows[0]?.exact).toBe(true);
     expect((await history('devices', device.id)).map((row) => row.action)).toEqual(['create']);
+    // A rewritten row is a new row version, so its ETag changes (a client's If-Match with the
+    // old one gets 412, as the README's upgrade notes say); a row left alone keeps its own.
+    expect(await etagOf(device.id)).not.toBe(etags[0]);
+    expect(await etagOf(untouched.id)).toBe(etags[1]);
   });
 });
