@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CapturedRequest } from '../src/capture/record.js';
@@ -141,6 +141,37 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`timed out waiting; last state:\n${describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * The real binary's UI in a detached tmux session of `columns` x `rows`, once it shows its
+ * address: `pane()` is the screen as text, `stop()` ends the session.
+ */
+export async function startUiInTmux(name: string, columns: number, rows: number) {
+  const socket = `${name}-${process.pid}`;
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  tmux(
+    'new-session',
+    '-d',
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    `env -u CI TERM=xterm-256color ${process.execPath} ${CLI} --host 127.0.0.1 --port 0`,
+  );
+  const pane = () => tmux('capture-pane', '-p');
+  const stop = () => {
+    tmux('kill-server');
+  };
+  try {
+    await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.test(pane()), pane, 30_000);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  const address = /http:\/\/127\.0\.0\.1:\d+/.exec(pane())?.[0] ?? '';
+  return { pane, address, stop };
 }
 
 /** A config as the CLI would build it without flags or file, on a free port, then `overrides`. */

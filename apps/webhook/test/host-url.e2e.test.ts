@@ -1,14 +1,10 @@
 // The detail pane's URL line decodes the Host header as its Headers section does (UTF-8 when the
 // bytes are valid UTF-8), with the same stand-ins: U+202E (a bidi override) is shown as <U+202E>.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI, RunningCli, sendRaw, waitFor } from './helpers.js';
+import { RunningCli, sendRaw, startUiInTmux, waitFor } from './helpers.js';
 
 const EVIL_HOST = Buffer.from('Host: ev\u202eil\r\n', 'utf8').toString('latin1');
 const request = `GET /x HTTP/1.1\r\n${EVIL_HOST}Connection: close\r\n\r\n`;
-
-const tmux = (socket: string, ...args: string[]) =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 describe('a Host header in UTF-8', { timeout: 60_000 }, () => {
   it('--json: the url holds the decoded host', async () => {
@@ -27,27 +23,15 @@ describe('a Host header in UTF-8', { timeout: 60_000 }, () => {
   });
 
   it('the UI shows the URL line as the Headers section shows Host', async () => {
-    const socket = `webhook-host-${process.pid}`;
-    tmux(
-      socket,
-      'new-session',
-      '-d',
-      '-x',
-      '120',
-      '-y',
-      '14',
-      `env -u CI TERM=xterm-256color ${process.execPath} ${CLI} --host 127.0.0.1 --port 0`,
-    );
+    const { pane, address, stop } = await startUiInTmux('webhook-host', 120, 14);
     try {
-      const pane = () => tmux(socket, 'capture-pane', '-p');
-      await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.test(pane()), pane, 30_000);
-      const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(pane())?.[1]);
+      const port = Number(new URL(address).port);
       await sendRaw(port, Buffer.from(request, 'latin1'));
       await waitFor(() => /1 kept \/ 1 seen/.test(pane()) && /Host:/.test(pane()), pane);
       expect(pane()).toContain('Host: ev<U+202E>il');
       expect(pane()).toContain('GET http://ev<U+202E>il/x');
     } finally {
-      tmux(socket, 'kill-server');
+      stop();
     }
   });
 });

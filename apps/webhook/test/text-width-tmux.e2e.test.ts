@@ -1,11 +1,10 @@
 // A grapheme cluster some measure as one column and terminals draw as two (Devanagari क्ष: क,
 // the virama, ष) in a path: the UI's panes keep their borders, in a real terminal (tmux).
-import { execFileSync } from 'node:child_process';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { printable, printableInUi } from '../src/format/printable.js';
 import { columnsOf, fit, middleEllipsis, rowCount, wrap } from '../src/ui/text-width.js';
-import { CLI, waitFor } from './helpers.js';
+import { startUiInTmux, waitFor } from './helpers.js';
 
 const KSSA = 'क्ष';
 /** Columns a terminal that draws code point by code point uses (the most any does here). */
@@ -51,26 +50,10 @@ describe('text width of a cluster string-width measures as one column', () => {
   });
 });
 
-const tmux = (socket: string, ...args: string[]) =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-
 describe('the UI in tmux', { timeout: 60_000 }, () => {
   it('keeps every pane border in place with क्ष or ❤️ in a path', async () => {
-    const socket = `webhook-width-${process.pid}`;
-    tmux(
-      socket,
-      'new-session',
-      '-d',
-      '-x',
-      '100',
-      '-y',
-      '12',
-      `env -u CI TERM=xterm-256color ${process.execPath} ${CLI} --host 127.0.0.1 --port 0`,
-    );
+    const { pane, address, stop } = await startUiInTmux('webhook-width', 100, 12);
     try {
-      const pane = () => tmux(socket, 'capture-pane', '-p');
-      await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.test(pane()), pane, 30_000);
-      const address = /http:\/\/127\.0\.0\.1:\d+/.exec(pane())?.[0];
       await fetch(`${address}/%E0%A4%95%E0%A5%8D%E0%A4%B7/x`);
       await fetch(`${address}/${encodeURIComponent(KSSA.repeat(30))}/x`);
       await fetch(`${address}/${encodeURIComponent('❤️'.repeat(30))}/x`);
@@ -85,7 +68,7 @@ describe('the UI in tmux', { timeout: 60_000 }, () => {
         expect(perCodePoint(row), pane()).toBe(100);
       }
     } finally {
-      tmux(socket, 'kill-server');
+      stop();
     }
   });
 });
