@@ -37,53 +37,52 @@ function selfSigned(name: string): { cert: string; key: string } {
 
 const noCrash = (stderr: string) => expect(stderr).not.toMatch(/internal error|\n\s+at /);
 
+/** Runs each command line; each must end with exit 2 and its message, never a stack trace. */
+async function refusedAtStart(cases: readonly (readonly [readonly string[], string])[]) {
+  const runs = await Promise.all(cases.map(([args]) => runCli([...args], { cwd: dir, env })));
+  runs.forEach((run, index) => {
+    expect(run.stderr).toContain(cases[index]?.[1]);
+    noCrash(run.stderr);
+    expect(run.code).toBe(2);
+  });
+}
+
 describe('relay serve --tls-cert / --tls-key', () => {
   it('a file that is not PEM, or a key that is not the certificate’s, is exit 2 naming the flag', async () => {
     const one = selfSigned('one');
     const two = selfSigned('two');
-    const cases = [
-      [['--tls-cert', '/etc/hostname', '--tls-key', '/etc/hostname'], '--tls-cert /etc/hostname: '],
-      [['--tls-cert', one.cert, '--tls-key', '/etc/hostname'], '--tls-key /etc/hostname: '],
-      [['--tls-cert', one.key, '--tls-key', one.key], `--tls-cert ${one.key}: `],
-      [['--tls-cert', one.cert, '--tls-key', two.key], `--tls-key ${two.key}: `],
-    ] as const;
-    const runs = await Promise.all(
-      cases.map(([flags]) =>
-        runCli(['relay', 'serve', '--host', '127.0.0.1', '--port', '0', ...flags], {
-          cwd: dir,
-          env,
-        }),
-      ),
-    );
-    runs.forEach((run, index) => {
-      expect(run.stderr).toContain(cases[index]?.[1]);
-      noCrash(run.stderr);
-      expect(run.code).toBe(2);
-    });
+    const serve = ['relay', 'serve', '--host', '127.0.0.1', '--port', '0'];
+    await refusedAtStart([
+      [
+        [...serve, '--tls-cert', '/etc/hostname', '--tls-key', '/etc/hostname'],
+        '--tls-cert /etc/hostname: ',
+      ],
+      [
+        [...serve, '--tls-cert', one.cert, '--tls-key', '/etc/hostname'],
+        '--tls-key /etc/hostname: ',
+      ],
+      [[...serve, '--tls-cert', one.key, '--tls-key', one.key], `--tls-cert ${one.key}: `],
+      [[...serve, '--tls-cert', one.cert, '--tls-key', two.key], `--tls-key ${two.key}: `],
+    ]);
   });
 });
 
 describe('a channel’s answer headers', () => {
   it('relay create refuses a header HTTP cannot carry, or one the relay computes, with exit 2', async () => {
-    const cases = [
-      ['X-A: a\u0001', '--header X-A: the value holds a control character'],
-      ['X-B: a\u007f', '--header X-B: the value holds a control character'],
-      ['Connection: close', '--header Connection: is computed by the relay'],
-      ['Content-Length: 3', '--header Content-Length: is computed by the relay'],
-    ] as const;
-    const runs = await Promise.all(
-      cases.map(([header]) =>
-        runCli(['relay', 'create', '--server', 'http://127.0.0.1:9', '--header', header], {
-          cwd: dir,
-          env,
-        }),
-      ),
-    );
-    runs.forEach((run, index) => {
-      expect(run.stderr).toContain(cases[index]?.[1]);
-      noCrash(run.stderr);
-      expect(run.code).toBe(2);
-    });
+    const create = (header: string) => [
+      'relay',
+      'create',
+      '--server',
+      'http://127.0.0.1:9',
+      '--header',
+      header,
+    ];
+    await refusedAtStart([
+      [create('X-A: a\u0001'), '--header X-A: the value holds a control character'],
+      [create('X-B: a\u007f'), '--header X-B: the value holds a control character'],
+      [create('Connection: close'), '--header Connection: is computed by the relay'],
+      [create('Content-Length: 3'), '--header Content-Length: is computed by the relay'],
+    ]);
   });
 
   it('the relay API answers 400 for such a header instead of dropping it', async () => {
