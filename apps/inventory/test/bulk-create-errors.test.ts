@@ -150,6 +150,37 @@ describe('batch errors name the item', () => {
     expect(response.json().message).toBe('Item 1 (name): Location name already exists');
   });
 
+  it('a batch PATCH changing one part of a two-part key names its item', async () => {
+    const first = await device('batch-part-1', '10.20.0.9');
+    const second = await device('batch-part-2', '10.20.0.10');
+    const made = await as('POST', '/interfaces', [
+      { device_id: first, name: 'eth0' },
+      { device_id: first, name: 'eth1' },
+      { device_id: second, name: 'eth0' },
+    ]);
+    expect(made.statusCode, made.body).toBe(201);
+    const [eth0, eth1, other] = made.json<Array<{ id: string }>>().map((row) => row.id);
+    // The name alone changes: the device comes from the stored row. The item that holds the
+    // clashing value without sending any part of the key (item 1) is not the one named.
+    const renamed = await as('PATCH', '/interfaces', [
+      { id: eth1, name: 'eth0' },
+      { id: eth0, speed: '1Gbps' },
+    ]);
+    expect(renamed.statusCode, renamed.body).toBe(409);
+    expect(renamed.json().message).toBe(
+      'Item 0 (name): Interface name already exists on this device',
+    );
+    // The device alone changes, as an upper-case id.
+    const moved = await as('PATCH', '/interfaces', [
+      { id: eth0, speed: '10Gbps' },
+      { id: other?.toUpperCase(), device_id: first },
+    ]);
+    expect(moved.statusCode, moved.body).toBe(409);
+    expect(moved.json().message).toBe(
+      'Item 1 (name): Interface name already exists on this device',
+    );
+  });
+
   it('one link per pair of interfaces, the pair given in both orders', async () => {
     const id = await device('batch-links', '10.20.0.3');
     const made = await as('POST', '/interfaces', [

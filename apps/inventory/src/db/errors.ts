@@ -179,19 +179,34 @@ function violatedKey(detail: string | undefined) {
  * holding a comma is found too; the field named is the key's last part (`name` of a device's
  * interface names, both ends of a link's pair). Errors naming no value, or no item's, are left as
  * they are (the error handler translates them).
+ *
+ * `stored` (a batch PATCH's rows as they were, by item) completes an item that changes only part
+ * of a key: an interface renamed on the device it stays on is told by its stored device. An item
+ * that sends no part of the key is never named, though its stored row holds the value.
  */
 export function withItemIndex(
   error: unknown,
   items: readonly Record<string, unknown>[],
   messages: ConstraintMessages,
   label: (index: number) => string = (index) => `Item ${index}`,
+  stored: readonly (Record<string, unknown> | undefined)[] = [],
 ): unknown {
   const translated = translateDatabaseError(error, messages);
   if (!translated || !isPostgresError(error)) return error;
   const key = violatedKey(error.detail);
   if (!key) return error;
+  const asWritten = (item: Record<string, unknown>, index: number) => {
+    const row = stored[index];
+    const sendsPart = key.parts.some((part) =>
+      part.fields.some((field) => item[field] !== undefined),
+    );
+    return row && sendsPart ? { ...row, ...item } : item;
+  };
   const holders = items
-    .map((item, index) => ({ values: key.parts.map((part) => part.valueOf(item)), index }))
+    .map((item, index) => ({
+      values: key.parts.map((part) => part.valueOf(asWritten(item, index))),
+      index,
+    }))
     .filter(
       ({ values }) =>
         values.every((value) => value !== undefined) && values.join(', ') === key.value,

@@ -49,6 +49,7 @@ import {
   type Row,
   rowExists,
   takeTag,
+  visibleColumns,
 } from './rows.js';
 import {
   BatchDeleteBody,
@@ -438,6 +439,24 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       .send(rows);
   };
 
+  /**
+   * The rows of `ids` as stored, in their order (undefined for an unknown id): read only after a
+   * batch failed, to name the item behind a key it changed in part. A failed read names none.
+   */
+  const storedRows = async (ids: readonly string[]): Promise<(Row | undefined)[]> => {
+    try {
+      const rows = await db
+        .selectFrom(definition.table)
+        .select(visibleColumns(definition))
+        .where('id', 'in', ids)
+        .execute();
+      const byId = new Map(rows.map((row: Row) => [String(row.id).toLowerCase(), row]));
+      return ids.map((id) => byId.get(id.toLowerCase()));
+    } catch {
+      return [];
+    }
+  };
+
   /** Batch PATCH: every item's changes, all or none, each item's etag checked in the write. */
   const updateRecords = async (request: FastifyRequest) => {
     const items = request.body as Array<Row & { id: string }>;
@@ -472,6 +491,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         error,
         updates.map((update) => update.values),
         constraintMessages,
+        undefined,
+        await storedRows(updates.map((update) => update.id)),
       );
     }
     checkBatch(
