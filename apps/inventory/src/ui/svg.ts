@@ -1,3 +1,4 @@
+import { cutInMiddle } from './characters.js';
 import { type Html, html } from './html.js';
 
 export interface TopologyNode {
@@ -29,21 +30,8 @@ const SPACING = Math.ceil(Math.hypot(NODE_WIDTH, NODE_HEIGHT));
 /** Room around the outer ring: half a label to each side, a label below. */
 const MARGIN = Math.ceil(NODE_WIDTH / 2) + 8;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/**
- * A name cut to LABEL_CHARS characters in its middle: the names of one site's devices often share
- * their start (`core-router-paris-01`, `-02`) and differ at their end, so both ends are kept.
- * Cut between characters as the reader sees them, never inside an emoji or a flag.
- */
-function shortLabel(label: string): string {
-  if (label.length <= LABEL_CHARS) return label;
-  const characters = Array.from(graphemes.segment(label), (part) => part.segment);
-  if (characters.length <= LABEL_CHARS) return label;
-  const kept = LABEL_CHARS - 1;
-  const head = Math.ceil(kept / 2);
-  return `${characters.slice(0, head).join('')}…${characters.slice(head - kept).join('')}`;
-}
+/** A name under its node: both ends kept (core-ro…ris-01), the whole name in its <title>. */
+const shortLabel = (label: string) => cutInMiddle(label, LABEL_CHARS);
 
 /**
  * Where nodes go, around (0, 0): the focused node (a device's own page) in the centre, the

@@ -1,4 +1,5 @@
 import { type UiColumn, type UiResource, uiResource } from './catalogue.js';
+import { cutToStart } from './characters.js';
 import { type Html, html, safeHref } from './html.js';
 
 export type Row = Record<string, unknown>;
@@ -60,14 +61,13 @@ const LIST_CELL_CHARS = 120;
 export function listCell(column: UiColumn, value: unknown, names: ReferenceNames): Html {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   const text = structured || typeof value === 'string' ? textOf(value) : '';
-  if (text.length <= LIST_CELL_CHARS) return valueCell(column, value, names);
-  const start = `${text.slice(0, LIST_CELL_CHARS)}…`;
+  const start = cutToStart(text, LIST_CELL_CHARS);
+  if (start === text) return valueCell(column, value, names);
   return structured ? html`<code>${start}</code>` : html`${start}`;
 }
 
 /** A value's start as a list's cell shows it: the first 120 characters. */
-const cutForList = (text: string) =>
-  text.length <= LIST_CELL_CHARS ? text : `${text.slice(0, LIST_CELL_CHARS)}…`;
+const cutForList = (text: string) => cutToStart(text, LIST_CELL_CHARS);
 
 /**
  * The text of a list's first cell, inside the link that opens its row: the value as `listCell`

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { UiColumn } from '../../src/ui/catalogue.js';
 import { topologySvg } from '../../src/ui/svg.js';
+import { listCell } from '../../src/ui/views.js';
 
 /** The labels drawn under the nodes (the whole names are in each node's <title>). */
 function drawnLabels(labels: readonly string[]): string[] {
@@ -26,5 +28,26 @@ describe('topology labels', () => {
     const [drawn] = drawnLabels(['🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷']);
     expect(drawn).toBeDefined();
     expect(drawn).toMatch(/^(🇫🇷)+…(🇫🇷)+$/u);
+  });
+});
+
+describe('a long value in a list cell', () => {
+  const column: UiColumn = {
+    name: 'description',
+    label: 'Description',
+    kind: 'text',
+    filterable: false,
+    sortable: false,
+    writable: true,
+    required: false,
+    lookups: [],
+    secret: false,
+  };
+
+  it('is cut after 120 characters, between graphemes', () => {
+    // 119 letters then flags: the 120th character is a flag of four UTF-16 units.
+    const cell = listCell(column, `${'a'.repeat(119)}${'🇫🇷'.repeat(10)}`, new Map()).text;
+    expect(cell).toBe(`${'a'.repeat(119)}🇫🇷…`);
+    expect(listCell(column, 'short', new Map()).text).toBe('short');
   });
 });
