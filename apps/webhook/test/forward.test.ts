@@ -154,6 +154,27 @@ describe('forward', () => {
     expect(await failed.text()).toContain('refused');
   });
 
+  it('--respond-with-forward passes on no header of the target’s connection (RFC 9110 §7.6.1)', async () => {
+    const app = await receiver((_req, res) => {
+      // Headers the target's Connection names, and TE, describe its hop, not the message.
+      res.writeHead(200, [
+        ['Connection', 'keep-alive, X-Hop'],
+        ['X-Hop', 'one hop only'],
+        ['TE', 'trailers'],
+        ['Keep-Alive', 'timeout=5'],
+        ['X-Kept', 'end to end'],
+      ]);
+      res.end('ok');
+    });
+    const { port } = await start(forwardTo(app.url, { respondWithForward: true }));
+    const response = await fetch(`http://127.0.0.1:${port}/hop`, { method: 'POST', body: 'x' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-kept')).toBe('end to end');
+    expect(response.headers.get('x-hop')).toBeNull();
+    expect(response.headers.get('te')).toBeNull();
+    expect(await response.text()).toBe('ok');
+  });
+
   it('a full queue refuses more (queue-full) instead of growing', async () => {
     const hang = await receiver(() => {});
     const queue = new ForwardQueue({

@@ -1,3 +1,4 @@
+import { endToEndHeaders } from '../forward/hop-by-hop.js';
 import { passedThrough, viaValue } from '../forward/loop.js';
 import type { ForwardQueue } from '../forward/queue.js';
 import { forwardUrl, recordedTarget } from '../forward/url.js';
@@ -26,22 +27,10 @@ export interface PipelineOptions {
   readonly complete: (record: CapturedRequest) => void;
 }
 
-/** Headers of a target's answer that describe its connection, not the message. */
-const NOT_RELAYED = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'trailer',
-  'upgrade',
-  'proxy-connection',
-]);
-
 /** The answer the original caller gets with --respond-with-forward. */
 export function answerFromForward(result: ExchangeResponse | ExchangeFailure): SentResponse {
   if (result.kind === 'response') {
-    const headers = result.headers.filter(([name]) => !NOT_RELAYED.has(name.toLowerCase()));
-    return { status: result.status, headers, body: result.body };
+    return { status: result.status, headers: endToEndHeaders(result.headers), body: result.body };
   }
   const status =
     result.failure === 'timeout'

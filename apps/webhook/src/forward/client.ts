@@ -9,6 +9,7 @@ import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ExchangeFailure, ExchangeFailureKind, ExchangeResponse } from '../capture/record.js';
 import { pairHeaders } from '../capture/record.js';
 import type { HeaderPairs } from '../config/types.js';
+import { HOP_BY_HOP_HEADERS, namedByConnection } from './hop-by-hop.js';
 import { recordedTarget } from './url.js';
 
 /** A request to send to a forward or replay target: what goes on the wire, exactly. */
@@ -40,20 +41,14 @@ export interface SendOptions {
 }
 
 /**
- * Headers that describe one connection, not the message (RFC 9110 §7.6.1): they are not
- * forwarded. The length is recomputed from the body sent.
+ * Not forwarded: the connection's own headers, and the credentials and challenges meant for a
+ * proxy on the way (the forward target is not that proxy). The length is recomputed from the
+ * body sent.
  */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
+const NOT_FORWARDED: ReadonlySet<string> = new Set([
+  ...HOP_BY_HOP_HEADERS,
   'proxy-authenticate',
   'proxy-authorization',
-  'content-length',
 ]);
 
 /**
@@ -66,12 +61,7 @@ export function forwardHeaders(
   bodyLength: number,
   via?: string,
 ): HeaderPairs {
-  const named = new Set<string>();
-  for (const [name, value] of headers) {
-    if (name.toLowerCase() === 'connection') {
-      for (const token of value.split(',')) named.add(token.trim().toLowerCase());
-    }
-  }
+  const named = namedByConnection(headers);
   const result: [string, string][] = [];
   let hostSet = false;
   let lengthAt = -1;
@@ -83,7 +73,7 @@ export function forwardHeaders(
     } else if (lower === 'content-length') {
       // Kept in its place (signature schemes never cover it, but order is what was sent).
       if (lengthAt === -1) lengthAt = result.push([name, String(bodyLength)]) - 1;
-    } else if (!HOP_BY_HOP.has(lower) && !named.has(lower)) {
+    } else if (!NOT_FORWARDED.has(lower) && !named.has(lower)) {
       result.push([name, value]);
     }
   }

@@ -15,6 +15,7 @@
  */
 
 import { headerProblem } from '../capture/record.js';
+import { HOP_BY_HOP_HEADERS } from '../forward/hop-by-hop.js';
 
 /** Header pairs in arrival order, names as sent, values as binary strings (one char per byte). */
 export type WireHeaders = [name: string, value: string][];
@@ -97,25 +98,14 @@ export const eventsUrl = (url: SendUrl) => `${url.base}${API_PREFIX}/${url.chann
 export const answerUrl = (url: SendUrl, eventId: string) =>
   `${url.base}${API_PREFIX}/${url.channel}/events/${eventId}/answer`;
 
-/** Headers that describe a connection, not a message: the relay computes them for every answer. */
-export const COMPUTED_HEADERS: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'trailer',
-  'upgrade',
-  'proxy-connection',
-  'te',
-]);
-
 /**
  * What is wrong with a header of a channel's answer (`Name: what`), or null: a name that is not a
  * token, a value with a control character (Node would refuse to send either), or a header the
  * relay computes.
  */
 export function answerHeaderProblem(name: string, value: string): string | null {
-  if (COMPUTED_HEADERS.has(name.toLowerCase()))
+  // The relay computes these for every answer it writes.
+  if (HOP_BY_HOP_HEADERS.has(name.toLowerCase()))
     return `${name}: is computed by the relay; remove it`;
   const problem = headerProblem(name, value);
   return problem ? `${name}: ${problem}` : null;

@@ -19,13 +19,13 @@ import Fastify, {
 import { Type } from 'typebox';
 import { answerBeforeRefusing, type ClientErrorHandler } from '../capture/client-errors.js';
 import { formatAddress } from '../capture/server.js';
+import { endToEndHeaders } from '../forward/hop-by-hop.js';
 import { withContentTypeFromBody } from '../respond/routes.js';
 import type { RelayServerConfig } from './config.js';
 import {
   API_PREFIX,
   answerHeaderProblem,
   CHANNEL_ID,
-  COMPUTED_HEADERS,
   EVENT_ID,
   type GapWire,
   type ReadyWire,
@@ -592,11 +592,10 @@ function pairs(raw: readonly string[]): WireHeaders {
   return result;
 }
 
-/** Headers safe to send: no hop-by-hop ones, only valid names and values. */
+/** Headers safe to send: no hop-by-hop ones (nor those Connection names), only valid names and values. */
 function validHeaders(headers: readonly (readonly [string, string])[]): WireHeaders {
   const valid: WireHeaders = [];
-  for (const [name, value] of headers) {
-    if (COMPUTED_HEADERS.has(name.toLowerCase())) continue;
+  for (const [name, value] of endToEndHeaders(headers)) {
     try {
       validateHeaderName(name);
       validateHeaderValue(name, value);
