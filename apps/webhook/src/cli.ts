@@ -19,6 +19,9 @@ import { replayRecords } from './replay/command.js';
 import { loadInto, openSession, readSession } from './session/session.js';
 
 async function main(): Promise<void> {
+  // A closed pipe (`webhook --json | head`, `webhook export --har - | head -c 10`) means nobody
+  // reads any more: every command then stops quietly, as a well-behaved Unix filter does.
+  process.stdout.on('error', () => exitProcess(0));
   const command = parseCommand(process.argv.slice(2), {
     cwd: process.cwd(),
     home: homedir(),
@@ -134,8 +137,6 @@ async function run(config: AppConfig): Promise<void> {
   );
   // Stopping (SIGTERM, Ctrl+C) still prints what was captured: stdout is written synchronously.
   onExit(printer.flush);
-  // A closed pipe (`webhook --json | head`) means nobody is reading any more.
-  process.stdout.on('error', () => exitProcess(0));
   const source = config.configFile ? ` (config: ${printable(config.configFile)})` : '';
   process.stderr.write(`${notices}webhook: listening on ${capture.address}${source}\n`);
   capture.onRecord(printer.print);
