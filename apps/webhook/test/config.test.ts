@@ -65,6 +65,29 @@ describe('config file', () => {
     ]);
   });
 
+  it('replaces NAME and NAME:-default references by the environment, as the chat service does', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
+    const text = [
+      'response:',
+      '  headers:',
+      '    X-Set: ${SET}',
+      '    X-Default: "${UNSET:-fallback}"',
+      '    X-Empty: "${EMPTY:-fallback}"',
+      '    X-Given: "${SET:-fallback}"',
+    ].join('\n');
+    const config = parseConfigText(text, 'config.yaml', { SET: 'from-env', EMPTY: '' });
+    expect(config.response?.headers).toEqual([
+      ['X-Set', 'from-env'],
+      ['X-Default', 'fallback'],
+      ['X-Empty', 'fallback'],
+      ['X-Given', 'from-env'],
+    ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
+    expect(() => parseConfigText('response:\n  body: ${UNSET}\n', 'config.yaml', {})).toThrow(
+      'config.yaml:2: response.body: environment variable UNSET is not set',
+    );
+  });
+
   it('accepts an empty file', () => {
     expect(parseConfigText('', 'c.yaml')).toEqual({ routes: [] });
     expect(parseConfigText('# nothing yet\n', 'c.yaml')).toEqual({ routes: [] });

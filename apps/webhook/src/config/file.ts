@@ -24,8 +24,11 @@ import {
   type VerifySpec,
 } from './types.js';
 
-/** `${NAME}` in a string of the file: replaced by that environment variable (as the chat service does). */
-const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/**
+ * `${NAME}` in a string of the file: replaced by that environment variable; `${NAME:-default}`
+ * gives a default when it is unset or empty, as in a shell and the chat service's config.
+ */
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Environment variables for `${VAR}`, passed in: nothing but the CLI's entry reads process.env. */
 export type Variables = Readonly<Record<string, string | undefined>>;
@@ -354,8 +357,8 @@ class ConfigReader {
     if (typeof value !== 'string') {
       throw this.error(node, key, `must be a string (got ${show(value)}; quote it)`);
     }
-    return value.replace(ENV_REFERENCE, (_match, name: string) => {
-      const replacement = this.variables[name];
+    return value.replace(ENV_REFERENCE, (_match, name: string, fallback?: string) => {
+      const replacement = this.variables[name] || fallback;
       if (replacement === undefined || replacement === '') {
         throw this.error(node, key, `environment variable ${name} is not set`);
       }
