@@ -31,7 +31,12 @@ export const events: ResourceDefinition = {
   columns: {
     severity: oneOf(SEVERITIES, { required: true, filterable: true, sortable: true }),
     type: text({ required: true, filterable: true, sortable: true, maxLength: 64 }),
-    message: { schema: Type.String({ minLength: 1, maxLength: 4000 }), required: true },
+    message: {
+      schema: Type.String({ minLength: 1, maxLength: 4000 }),
+      required: true,
+      // A monitoring system's message may be several lines (a log excerpt, a stack).
+      multiline: true,
+    },
     // One that does not exist fails the foreign key: 400 `device_id: Device not found`.
     device_id: reference('devices', { filterable: true }),
   },

@@ -2,7 +2,13 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { type ConstraintMessages, translateDatabaseError } from '../db/errors.js';
 import { ApiError, errorBody } from '../errors.js';
 import { invalidConditionMessage } from '../resources/etags.js';
-import { describeIssue, firstIssue, itemIssueMessage, type ValidationIssue } from './validation.js';
+import {
+  describeIssue,
+  firstIssue,
+  itemIssueMessage,
+  textPatternReason,
+  type ValidationIssue,
+} from './validation.js';
 
 const CONTEXT_NAMES: Record<string, string> = {
   body: 'body field',
@@ -59,7 +65,11 @@ export function validationMessage(context: string, issues: readonly ValidationIs
     const field = [path, issue.params.missingProperty].filter(Boolean).join('/');
     return `Missing required ${CONTEXT_NAMES[context] ?? context}: ${field}`;
   }
-  if (issue.keyword === 'enum' || issue.keyword === 'const') {
+  if (
+    issue.keyword === 'enum' ||
+    issue.keyword === 'const' ||
+    (context === 'body' && textPatternReason(issue))
+  ) {
     return `${context}/${path} ${describeIssue(issue, issues).reason}`;
   }
   // Fastify's own form, e.g. `body/vlan_id must be <= 4094`.

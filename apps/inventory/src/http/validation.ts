@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { LINES_OF_TEXT, NO_CONTROL_CHARACTERS } from '../resources/definition.js';
 import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
 
 /**
@@ -109,6 +110,19 @@ const compiledValidators = new WeakMap<
   ReturnType<ReturnType<typeof createAjv>['compile']>
 >();
 
+/** What is wrong with text that breaks one of the patterns every text column has. */
+const TEXT_PATTERN_REASONS: Readonly<Record<string, string>> = {
+  [NO_CONTROL_CHARACTERS]: 'must not contain control characters (U+0000 to U+001F, U+007F)',
+  [LINES_OF_TEXT]:
+    'must not contain control characters other than line feeds, carriage returns and tabs',
+};
+
+/** The reason of an issue that is text breaking a text column's pattern, if it is one. */
+export const textPatternReason = (issue: ValidationIssue): string | undefined =>
+  issue.keyword === 'pattern' && typeof issue.params.pattern === 'string'
+    ? TEXT_PATTERN_REASONS[issue.params.pattern]
+    : undefined;
+
 /** What the validator reports of one failed rule (Ajv's error object, the parts read here). */
 export interface ValidationIssue {
   instancePath: string;
@@ -143,6 +157,8 @@ export function describeIssue(
   if (issue.keyword === 'format' && issue.params.format === 'uuid') {
     return { path: at, reason: 'must be a UUID' };
   }
+  const textReason = textPatternReason(issue);
+  if (textReason) return { path: at, reason: textReason };
   if (issue.keyword === 'pattern' && issue.params.pattern === ENTITY_TAG_PATTERN) {
     return { path: at, reason: 'invalid etag: expected an ETag such as "123"' };
   }

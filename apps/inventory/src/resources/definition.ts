@@ -48,6 +48,13 @@ export interface ColumnDefinition {
    * schema when absent (kindOf).
    */
   kind?: ColumnKind;
+  /**
+   * Free text that may run over several lines (a description, a postal address, an event's
+   * message): line feeds, carriage returns and tabs are kept there. Every other text refuses
+   * the control characters (writtenValueSchema), as every filter value does: a value no filter
+   * can hold could never be found by its exact value.
+   */
+  multiline?: boolean;
   /** Exact-match query filter `?column=value`. */
   filterable?: boolean;
   /** Usable in `?sortby=column:asc|desc`. */
@@ -389,6 +396,26 @@ export const secretColumns: (definition: ResourceDefinition) => readonly string[
       .filter(([, column]) => column.secret === true)
       .map(([name]) => name),
 );
+
+/** Text without control characters (U+0000 to U+001F, U+007F): every filter value, most text. */
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]+$';
+
+/** Lines of text (ColumnDefinition.multiline): tabs and line breaks, no other control. */
+export const LINES_OF_TEXT = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]+$';
+
+/**
+ * The schema of a value a client writes to a column: the column's own, and for free text (a
+ * string with no pattern or format of its own) without control characters, or for a
+ * `multiline` column without any but line breaks and tabs. A pattern or format of a column's
+ * own admits no control character either (test/control-characters.test.ts checks every column).
+ */
+export function writtenValueSchema(column: ColumnDefinition): TSchema {
+  const schema = column.schema as TSchema & { type?: unknown; pattern?: unknown; format?: unknown };
+  if (schema.type !== 'string' || schema.pattern !== undefined || schema.format !== undefined) {
+    return column.schema;
+  }
+  return { ...schema, pattern: column.multiline ? LINES_OF_TEXT : NO_CONTROL_CHARACTERS };
+}
 
 /** Columns every resource has and nobody writes. */
 export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;

@@ -7,6 +7,7 @@ import {
   type ColumnDefinition,
   type ColumnKind,
   filterColumnOf,
+  NO_CONTROL_CHARACTERS,
   type ResourceDefinition,
   toMilliseconds,
   toMillisecondsUp,
@@ -111,9 +112,6 @@ const MATCH_MAX = 255;
  */
 const IN_MAX_LENGTH = 4096;
 export const IN_MAX_VALUES = 100;
-
-/** Text without control characters, which no filter value holds. */
-const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]+$';
 
 /**
  * Text to match: no control characters (the search expression joins columns with one, see

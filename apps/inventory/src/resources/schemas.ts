@@ -12,6 +12,7 @@ import {
   TagSchema,
   tagColumns,
   writableColumns,
+  writtenValueSchema,
 } from './definition.js';
 import { ENTITY_TAG_PATTERN, MAX_CONDITION_TAGS, TAG_CONDITION_PATTERN } from './etags.js';
 import {
@@ -60,12 +61,21 @@ export const IdParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** An optional column accepts null too: that is how a client clears it. */
-function fieldSchema(definition: ResourceDefinition, name: string, optional: boolean): TSchema {
+/**
+ * An optional column accepts null too: that is how a client clears it. A value written
+ * (`written`: a request body's) is checked as writtenValueSchema says; an answer shows what is
+ * stored.
+ */
+function fieldSchema(
+  definition: ResourceDefinition,
+  name: string,
+  optional: boolean,
+  written = true,
+): TSchema {
   const column = definition.columns[name];
   if (!column) throw new Error(`${definition.name} has no column ${name}`);
-  const value =
-    column.required || column.notNull ? column.schema : Type.Union([column.schema, Type.Null()]);
+  const schema = written ? writtenValueSchema(column) : column.schema;
+  const value = column.required || column.notNull ? schema : Type.Union([schema, Type.Null()]);
   return optional ? Type.Optional(value) : value;
 }
 
@@ -356,7 +366,7 @@ export function recordSchema(definition: ResourceDefinition, selectable = false)
   for (const [name, column] of Object.entries(definition.columns)) {
     // Write-only: never part of an answer.
     if (column.secret) continue;
-    properties[name] = maybe(fieldSchema(definition, name, false));
+    properties[name] = maybe(fieldSchema(definition, name, false, false));
   }
   for (const column of systemColumnsOf(definition)) {
     if (column !== 'id') properties[column] = maybe(Type.String({ format: 'date-time' }));

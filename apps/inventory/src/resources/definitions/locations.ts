@@ -12,7 +12,8 @@ export const locations: ResourceDefinition = {
     name: text({ required: true, unique: true, filterable: true, sortable: true }),
     city: text({ filterable: true, sortable: true }),
     country: text({ filterable: true, sortable: true }),
-    address: text({ maxLength: 1000 }),
+    // A postal address is written on several lines.
+    address: text({ maxLength: 1000, multiline: true }),
     tags: tagList(),
   },
   constraintMessages: {

@@ -19,7 +19,7 @@ export const vlans: ResourceDefinition = {
       sortable: true,
     }),
     name: text({ required: true, filterable: true, sortable: true }),
-    description: text({ maxLength: 1000 }),
+    description: text({ maxLength: 1000, multiline: true }),
     status: text({ filterable: true, sortable: true }),
     tags: tagList(),
   },
