@@ -10,9 +10,9 @@ import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
 /**
  * CSV import (`POST /{resource}` with `Content-Type: text/csv`): the header row names the
  * fields, each further row is one record, and the rows are created like a JSON bulk create (all
- * or none, one audit row each). Cells are typed by their column (integers, booleans, tags and lists
- * split on commas); an empty cell is an absent field; `id`, `created_at` and `updated_at` columns are
- * ignored, so a file exported by this API (csv-export.ts) imports as new records with the same
+ * or none, one audit row each). Cells are typed by their column (integers, booleans, tags and
+ * lists split on commas, objects read as JSON); an empty cell is an absent field; `id`,
+ * `created_at` and `updated_at` columns are ignored, so a file exported by this API (csv-export.ts) imports as new records with the same
  * data, its formula-neutralising `'` removed again. Every row is checked against the record
  * schema here, where its row number is known: errors say `Row <n> (<field>): …`, counting the
  * header as row 1, as a spreadsheet does.
@@ -26,6 +26,23 @@ export const CSV_CONTENT_TYPE = 'text/csv';
  */
 const NEUTRALISED = /^'(?='*[=+\-@\t\r])/;
 
+/** A cell whose text cannot be read as its column's type: why, for the row's error. */
+class UnreadableCell extends Error {}
+
+/** A JSON column's cell: the object the export wrote as JSON text. */
+function jsonObjectCell(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UnreadableCell('must be a JSON object');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UnreadableCell('must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
 export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
   const column = columnOf(definition, field);
   if (!column) return text;
@@ -38,6 +55,9 @@ export function cellValue(definition: ResourceDefinition, field: string, text: s
   if (text === '') return undefined;
   if (kind === 'integer') return /^-?[0-9]+$/.test(text) ? Number(text) : text;
   if (kind === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  // An object column is exported as its JSON text (`{"X-Team": "netops"}`), which no `'`
+  // neutralised: it starts with `{`.
+  if (kind === 'json') return jsonObjectCell(text);
   return text.replace(NEUTRALISED, '');
 }
 
@@ -82,7 +102,13 @@ export function parseCsvRecords(
     const record: Record<string, unknown> = {};
     header.forEach((field, position) => {
       if (ignored.has(field)) return;
-      const value = cellValue(definition, field, cells[position] ?? '');
+      let value: unknown;
+      try {
+        value = cellValue(definition, field, cells[position] ?? '');
+      } catch (error) {
+        if (!(error instanceof UnreadableCell)) throw error;
+        throw badRequest(`Row ${rowNumber(index)} (${field}): ${error.message}`);
+      }
       if (value !== undefined) record[field] = value;
     });
     const problem = matchingErrors(schema, record);

@@ -95,7 +95,12 @@ const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
 export function kindOf(column: ColumnDefinition): ColumnKind {
   if (column.kind) return column.kind;
   const schema = column.schema as { type?: unknown; format?: unknown; anyOf?: unknown };
-  if (Array.isArray(schema.anyOf)) return 'enum';
+  // An object, or a union with one (an object or null): JSON, not an enumeration.
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Array<{ type?: unknown }>) : [];
+  if (schema.type === 'object' || branches.some((branch) => branch.type === 'object')) {
+    return 'json';
+  }
+  if (branches.length > 0) return 'enum';
   if (schema.type === 'integer') return 'integer';
   if (schema.type === 'boolean') return 'boolean';
   if (schema.format === 'uuid') return 'uuid';

@@ -102,6 +102,12 @@ function refuseDuplicateIds(ids: readonly string[]): void {
   }
 }
 
+/** How a bulk create's errors name an item: a CSV row by number (csv-import.ts), JSON by index. */
+function bulkItemLabel(request: FastifyRequest): (index: number) => string {
+  const csv = (request as { csvImport?: boolean }).csvImport === true;
+  return (index) => (csv ? `Row ${rowNumber(index)}` : `Item ${index}`);
+}
+
 /** One endpoint of a resource: what registers it (see `endpoints` in resourceRoutes). */
 interface Endpoint {
   /** The operation whose offer registers it; undefined: not registered. */
@@ -401,11 +407,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     try {
       rows = await writeAudited(request, insert, 'create');
     } catch (error) {
-      // A CSV file's rows are named by their row number (csv-import.ts), JSON items by index.
-      const csv = (request as { csvImport?: boolean }).csvImport === true;
-      throw withItemIndex(error, prepared, constraintMessages, (index) =>
-        csv ? `Row ${rowNumber(index)}` : `Item ${index}`,
-      );
+      throw withItemIndex(error, prepared, constraintMessages, bulkItemLabel(request));
     }
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     return ids.map((id) => {
@@ -429,7 +431,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
   const createRecords = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
-    await checkUrls(request.body as Row[], (index) => `Item ${index}`);
+    await checkUrls(request.body as Row[], bulkItemLabel(request));
     const rows = await createMany(request, request.body as Row[]);
     // Written here: the route's serialiser knows the one-record branch only.
     return reply
