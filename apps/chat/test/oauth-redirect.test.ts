@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { type KyselyPlugin, UpdateQueryNode } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { encodeOAuthState, type OAuthState } from '../src/auth/oauth-state.js';
@@ -53,6 +54,18 @@ function pageConfig(html: string) {
     isCordova: boolean;
     redirectUrl?: string;
   };
+}
+
+/** What the result page tells the person (`#message`), unescaped. */
+function pageMessage(html: string): string {
+  const text = /<p id="message"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+  return text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x2F;', '/')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
 }
 
 /** Follows the provider's authorize redirect as a browser would; returns our callback's path. */
@@ -295,7 +308,8 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     ]) {
       const refused = await start(scope);
       expect(refused.statusCode, scope).toBe(400);
-      expect(refused.json().message).toMatch(/^scope: must be /);
+      expect(refused.headers['content-type']).toContain('text/html');
+      expect(pageMessage(refused.body)).toMatch(/^Sign-in failed: scope: must be /);
     }
     const reordered = await start('email openid  profile');
     expect(reordered.statusCode, reordered.body).toBe(302);
@@ -351,8 +365,8 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), ...mobile }))}`,
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toMatch(
-      /^state\.redirectUrl: must be on one of this deployment's origins \(https:\/\/chat\.example\.test\)$/,
+    expect(pageMessage(refused.body)).toMatch(
+      /^Sign-in failed: state\.redirectUrl: must be on one of this deployment's origins \(https:\/\/chat\.example\.test\)$/,
     );
 
     // Only that address: another scheme or host is no app of Rocket.Chat's.
@@ -597,5 +611,53 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect((await app.inject({ url: '/_oauth/nope?code=x&state=y' })).statusCode).toBe(404);
     // Twitter (OAuth 1.0a) has no redirect flow here.
     expect((await app.inject({ url: '/_oauth/twitter?code=x&state=y' })).statusCode).toBe(404);
+  });
+});
+
+describe('the redirect flow answers with its result page, never raw JSON', () => {
+  it('a display name with a lone surrogate signs in, the surrogate replaced (U+FFFD) as a token login stores it', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const token = accounts.github(h.fake, 610_001, 'eve').accessToken;
+    const account = h.fake.github.get(token);
+    if (account) account.user.name = 'Eve \ud800 X';
+    h.fake.signedIn.set('github', token);
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', { credentialToken });
+    expect(result.statusCode, result.body).toBe(200);
+    const signedIn = await login(app, {
+      oauth: { credentialToken, credentialSecret: pageConfig(result.body).credentialSecret },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json().data.me.name).toBe('Eve \ufffd X');
+  });
+
+  it('an unexpected failure (the store refusing a statement) is a failure page with status 500', async () => {
+    // The pending credential's write fails, as an error no route expects.
+    const failingWrites: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        if (UpdateQueryNode.is(node)) throw new Error('the store refused the statement');
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const app = await buildApp(testConfig(h.fake.url), {
+      store: { ...h.store, db: h.store.db.withPlugin(failingWrites) },
+    });
+    onTestFinished(() => app.close());
+    signInAt('github');
+    const credentialToken = newToken();
+    // A flow the client started at the provider: its return inserts a row, then the write fails.
+    const authorize = new URL(`${h.fake.url}/github/login/oauth/authorize`);
+    authorize.searchParams.set('client_id', 'gh-client-id');
+    authorize.searchParams.set('redirect_uri', `${SITE_URL}/_oauth/github`);
+    authorize.searchParams.set('response_type', 'code');
+    authorize.searchParams.set('state', encodeOAuthState({ credentialToken }));
+    const result = await app.inject({ url: await atProvider(authorize.toString()) });
+    expect(result.statusCode).toBe(500);
+    expect(result.headers['content-type']).toContain('text/html');
+    expect(result.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(pageConfig(result.body).setCredentialToken).toBe(false);
+    expect(result.body).toContain('Sign-in failed');
   });
 });

@@ -79,11 +79,23 @@ export function buildRegistry(
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters removed from a name
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
+/** A UTF-16 surrogate without its other half: no character, and no UTF-8 or JSON text holds it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The text as UTF-8 can carry it: each lone surrogate becomes U+FFFD, as the database driver
+ * already turns it when it encodes a parameter, so every way an identity is stored agrees
+ * (PostgreSQL's jsonb refuses the `\ud800` escape JSON.stringify writes for one).
+ */
+const wellFormed = <T extends string | undefined>(text: T): T =>
+  text?.replace(LONE_SURROGATE, '\ufffd') as T;
+
 /**
  * Who the credentials belong to, as the service can keep it. PostgreSQL refuses a NUL character
  * in text, and most providers let anyone put one in their profile: the display name is kept
  * without control characters (a line break or an escape has no place in it either), and an id,
  * handle, email or picture URL holding a NUL is an answer no account can be made from (502).
+ * Every text is made well-formed (a lone surrogate in a JSON answer is valid JSON, but no text).
  */
 export async function verifiedIdentity(
   service: ConfiguredService,
@@ -98,6 +110,14 @@ export async function verifiedIdentity(
       );
     }
   }
-  const name = identity.name?.replace(CONTROL_CHARACTERS, '');
-  return { ...identity, name: name === '' ? undefined : name };
+  const name = wellFormed(identity.name?.replace(CONTROL_CHARACTERS, ''));
+  return {
+    ...identity,
+    provider: wellFormed(identity.provider),
+    id: wellFormed(identity.id),
+    name: name === '' ? undefined : name,
+    username: wellFormed(identity.username),
+    email: wellFormed(identity.email),
+    avatarUrl: wellFormed(identity.avatarUrl),
+  };
 }

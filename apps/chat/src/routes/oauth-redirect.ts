@@ -15,7 +15,8 @@ import { OAUTH_DEFAULTS } from '../config.js';
 import type { RouteOptions } from '../context.js';
 import { hashToken } from '../db/sessions.js';
 import type { PendingCredentials } from '../db/single-use.js';
-import { ChatError, invalidRequest, methodNotAllowed, notFound } from '../errors.js';
+import { toChatError } from '../error-handler.js';
+import { invalidRequest, methodNotAllowed, notFound } from '../errors.js';
 import { type ConfiguredService, verifiedIdentity } from '../providers/registry.js';
 import {
   RESULT_PAGE_HEADERS,
@@ -160,6 +161,28 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         }),
       );
   }
+
+  /**
+   * Both steps run in the person's browser (often a popup the client watches): whatever fails,
+   * the answer is the result page with the failure's status, never the API's JSON, so the person
+   * reads what went wrong and the client learns that no secret came. Other routes of this plugin
+   * keep the API's answers.
+   */
+  app.setErrorHandler((error: Error, request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/_oauth/')) throw error;
+    const failure = toChatError(error);
+    const unexpected = failure.code === 'internal-error';
+    if (unexpected) request.log.error({ err: error }, 'request failed');
+    else if (failure.statusCode >= 500) request.log.warn({ err: error }, 'OAuth sign-in failed');
+    // The state as sent, for the page's style; a redirect destination is checked again there.
+    const state = parseOAuthState((request.query as { state?: unknown } | undefined)?.state);
+    return page(
+      reply.headers(failure.headers),
+      failure.statusCode,
+      state,
+      unexpected ? 'the service failed unexpectedly; start again' : failure.message,
+    );
+  });
 
   /** The state, with a redirect-style destination that is one of the deployment's own. */
   function checkedState(raw: string | undefined): OAuthState {
@@ -320,46 +343,40 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
               : 'this sign-in was already completed, or has expired; start again',
         );
       }
-      try {
-        const signal = AbortSignal.timeout(config.provider.timeoutMs);
-        const credentials = await service.provider.codeFlow.exchange(
-          {
-            code: query.code,
-            redirectUri: callbackUrl(config.siteUrl, service.name),
-            codeVerifier: claimed.codeVerifier ?? undefined,
-          },
-          signal,
+      const signal = AbortSignal.timeout(config.provider.timeoutMs);
+      const credentials = await service.provider.codeFlow.exchange(
+        {
+          code: query.code,
+          redirectUri: callbackUrl(config.siteUrl, service.name),
+          codeVerifier: claimed.codeVerifier ?? undefined,
+        },
+        signal,
+      );
+      const identity = await verifiedIdentity(service, credentials, signal);
+      const secret = randomBytes(32).toString('base64url');
+      const pair = { token: state.credentialToken, secret };
+      await pendingCredentials.complete(
+        state.credentialToken,
+        hashToken(secret),
+        identity,
+        new Date(now().getTime() + flow.credentialSeconds * 1000),
+      );
+      return reply
+        .status(200)
+        .headers(RESULT_PAGE_HEADERS)
+        .send(
+          renderResultPage({
+            loginStyle: state.loginStyle,
+            isCordova: state.isCordova,
+            credentials: pair,
+            redirectUrl:
+              state.loginStyle === 'redirect' &&
+              state.redirectUrl &&
+              mobileReturn(state.redirectUrl)
+                ? mobileAppReturn(config.siteUrl, { credentials: pair })
+                : state.redirectUrl,
+          }),
         );
-        const identity = await verifiedIdentity(service, credentials, signal);
-        const secret = randomBytes(32).toString('base64url');
-        const pair = { token: state.credentialToken, secret };
-        await pendingCredentials.complete(
-          state.credentialToken,
-          hashToken(secret),
-          identity,
-          new Date(now().getTime() + flow.credentialSeconds * 1000),
-        );
-        return reply
-          .status(200)
-          .headers(RESULT_PAGE_HEADERS)
-          .send(
-            renderResultPage({
-              loginStyle: state.loginStyle,
-              isCordova: state.isCordova,
-              credentials: pair,
-              redirectUrl:
-                state.loginStyle === 'redirect' &&
-                state.redirectUrl &&
-                mobileReturn(state.redirectUrl)
-                  ? mobileAppReturn(config.siteUrl, { credentials: pair })
-                  : state.redirectUrl,
-            }),
-          );
-      } catch (error) {
-        if (!(error instanceof ChatError)) throw error;
-        if (error.statusCode >= 500) request.log.warn({ err: error }, 'OAuth code exchange failed');
-        return page(reply, error.statusCode, state, error.message);
-      }
     },
   );
 };
