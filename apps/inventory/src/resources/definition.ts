@@ -595,8 +595,11 @@ export const outboundUrl = (options: Partial<ColumnDefinition> = {}) =>
       minLength: 8,
       maxLength: MAX_URL_LENGTH,
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
-      // A public address: the SSRF policy refuses private, loopback and documentation ranges.
-      examples: ['https://93.184.215.14/inventory-hook'],
+      // A reserved name that never resolves (RFC 6761): Swagger UI's "Try it out" sends the
+      // example, and any address that resolves would receive the inventory's changes. Private,
+      // loopback and documentation addresses are refused by the SSRF policy, so the example is
+      // refused too (`the host receiver.example does not resolve`): the URL is the reader's own.
+      examples: ['https://receiver.example/inventory-hook'],
     }),
     kind: 'url',
     ...options,

@@ -11749,7 +11749,7 @@ export interface operations {
               name?: string;
               /**
                * Format: uri
-               * @example https://93.184.215.14/inventory-hook
+               * @example https://receiver.example/inventory-hook
                */
               url?: string;
               /** @description Which changes are sent (default: all three). */
@@ -11866,7 +11866,7 @@ export interface operations {
         /**
          * @example {
          *       "name": "example-name",
-         *       "url": "https://93.184.215.14/inventory-hook",
+         *       "url": "https://receiver.example/inventory-hook",
          *       "events": [
          *         "created",
          *         "updated",
@@ -11882,7 +11882,7 @@ export interface operations {
               name: string;
               /**
                * Format: uri
-               * @example https://93.184.215.14/inventory-hook
+               * @example https://receiver.example/inventory-hook
                */
               url: string;
               /** @description Which changes are sent (default: all three). */
@@ -11905,7 +11905,7 @@ export interface operations {
               name: string;
               /**
                * Format: uri
-               * @example https://93.184.215.14/inventory-hook
+               * @example https://receiver.example/inventory-hook
                */
               url: string;
               /** @description Which changes are sent (default: all three). */
@@ -11941,7 +11941,7 @@ export interface operations {
                 name: string;
                 /**
                  * Format: uri
-                 * @example https://93.184.215.14/inventory-hook
+                 * @example https://receiver.example/inventory-hook
                  */
                 url: string;
                 /** @description Which changes are sent (default: all three). */
@@ -11969,7 +11969,7 @@ export interface operations {
                 name: string;
                 /**
                  * Format: uri
-                 * @example https://93.184.215.14/inventory-hook
+                 * @example https://receiver.example/inventory-hook
                  */
                 url: string;
                 /** @description Which changes are sent (default: all three). */
@@ -12245,7 +12245,7 @@ export interface operations {
           name?: string;
           /**
            * Format: uri
-           * @example https://93.184.215.14/inventory-hook
+           * @example https://receiver.example/inventory-hook
            */
           url?: string;
           /** @description Which changes are sent (default: all three). */
@@ -12428,7 +12428,7 @@ export interface operations {
             name?: string;
             /**
              * Format: uri
-             * @example https://93.184.215.14/inventory-hook
+             * @example https://receiver.example/inventory-hook
              */
             url?: string;
             /** @description Which changes are sent (default: all three). */
@@ -12566,7 +12566,7 @@ export interface operations {
           name: string;
           /**
            * Format: uri
-           * @example https://93.184.215.14/inventory-hook
+           * @example https://receiver.example/inventory-hook
            */
           url: string;
           /** @description Which changes are sent (default: all three). */
@@ -12600,7 +12600,7 @@ export interface operations {
             name: string;
             /**
              * Format: uri
-             * @example https://93.184.215.14/inventory-hook
+             * @example https://receiver.example/inventory-hook
              */
             url: string;
             /** @description Which changes are sent (default: all three). */
@@ -12895,7 +12895,7 @@ export interface operations {
           name?: string;
           /**
            * Format: uri
-           * @example https://93.184.215.14/inventory-hook
+           * @example https://receiver.example/inventory-hook
            */
           url?: string;
           /** @description Which changes are sent (default: all three). */
@@ -12929,7 +12929,7 @@ export interface operations {
             name: string;
             /**
              * Format: uri
-             * @example https://93.184.215.14/inventory-hook
+             * @example https://receiver.example/inventory-hook
              */
             url: string;
             /** @description Which changes are sent (default: all three). */
