@@ -178,6 +178,35 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     ).toBe(200);
   });
 
+  for (const provider of ['facebook', 'github'] as const) {
+    it(`${provider}: Rocket.Chat's mobile app starts at the provider with redirect_uri …/_oauth/${provider}?close, and the exchange repeats it exactly`, async () => {
+      const app = await h.app();
+      signInAt(provider);
+      // What the app hard-codes; the fake, like Facebook, takes a code only with the same URI.
+      const redirectUri = `${SITE_URL}/_oauth/${provider}?close`;
+      h.fake.registeredRedirectUris.set(provider, redirectUri);
+      const credentialToken = newToken();
+      const authorize = new URL(
+        provider === 'github'
+          ? `${h.fake.url}/github/login/oauth/authorize`
+          : `${h.fake.url}/facebook/dialog/oauth`,
+      );
+      authorize.searchParams.set('client_id', provider === 'github' ? 'gh-client-id' : 'fb-app-id');
+      authorize.searchParams.set('redirect_uri', redirectUri);
+      authorize.searchParams.set('response_type', 'code');
+      authorize.searchParams.set('state', encodeOAuthState({ credentialToken, isCordova: true }));
+      const callback = await atProvider(authorize.toString());
+      expect(callback).toMatch(new RegExp(`^/_oauth/${provider}\\?close=?&state=`));
+      const result = await app.inject({ url: callback });
+      expect(h.fake.tokenRefusals).toEqual([]);
+      expect(result.statusCode, result.body).toBe(200);
+      const secret = pageConfig(result.body).credentialSecret;
+      expect(
+        (await login(app, { oauth: { credentialToken, credentialSecret: secret } })).statusCode,
+      ).toBe(200);
+    });
+  }
+
   it('a wrong, unknown or expired pair is 401 in the error shape', async () => {
     const app = await h.app();
     signInAt('github');

@@ -6,7 +6,10 @@ import type { UserCredentials } from './types.js';
 /** What the provider's return to `/_oauth/<service>` gives the token request. */
 export interface CodeExchange {
   code: string;
-  /** `{ROOT_URL}/_oauth/<service>`: the one the authorization request named. */
+  /**
+   * `{ROOT_URL}/_oauth/<service>`, with `?close` when the return carried it: the one the
+   * authorization request named.
+   */
   redirectUri: string;
   /** RFC 7636: when the service started the flow itself (PKCE S256). */
   codeVerifier: string | undefined;

@@ -67,6 +67,11 @@ const Printable = (maxLength: number) => Type.String({ maxLength, pattern: '^[\\
 
 /** The provider's return (RFC 6749 4.1.2 and 4.1.2.1); other parameters are ignored. */
 const ReturnQuery = Type.Object({
+  /**
+   * Rocket.Chat's mobile app starts GitHub and Facebook flows at the provider itself with
+   * `redirect_uri={server}/_oauth/<service>?close`, so the return carries it back.
+   */
+  close: Type.Optional(Type.Literal('')),
   code: Type.Optional(Printable(2048)),
   state: Type.Optional(Printable(4096)),
   error: Type.Optional(Printable(256)),
@@ -347,7 +352,9 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       const credentials = await service.provider.codeFlow.exchange(
         {
           code: query.code,
-          redirectUri: callbackUrl(config.siteUrl, service.name),
+          // RFC 6749 4.1.3: the redirect_uri the authorization request named, exactly (Facebook
+          // refuses the code otherwise), which the return shows by what it carries.
+          redirectUri: `${callbackUrl(config.siteUrl, service.name)}${query.close === undefined ? '' : '?close'}`,
           codeVerifier: claimed.codeVerifier ?? undefined,
         },
         signal,
