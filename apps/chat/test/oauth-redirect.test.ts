@@ -689,4 +689,61 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     expect(pageConfig(result.body).setCredentialToken).toBe(false);
     expect(result.body).toContain('Sign-in failed');
   });
+
+  it('a provider failing at the start is a failure page (502), and the same state can be tried again', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    const credentialToken = newToken();
+    const startUrl = `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`;
+    h.fake.discoveryFault = 'server-error';
+    const down = await app.inject({ url: startUrl });
+    expect(down.statusCode).toBe(502);
+    expect(down.headers['content-type']).toContain('text/html');
+    expect(pageMessage(down.body)).toMatch(/^Sign-in failed: .*keycloak/);
+    h.fake.discoveryFault = undefined;
+    const retried = await app.inject({ url: startUrl });
+    expect(retried.statusCode, retried.body).toBe(302);
+    const callback = await atProvider(retried.headers.location as string);
+    const result = await app.inject({ url: callback, headers: { cookie: cookiesOf(retried) } });
+    expect(result.statusCode, result.body).toBe(200);
+  });
+
+  it('an authorization endpoint that is no URL is a failure page (502) naming it; the state stays usable', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    h.fake.discoveryOverrides = { authorization_endpoint: 'http://bad host/authorize' };
+    const credentialToken = newToken();
+    const startUrl = `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`;
+    const broken = await app.inject({ url: startUrl });
+    expect(broken.statusCode).toBe(502);
+    expect(broken.headers['content-type']).toContain('text/html');
+    expect(pageMessage(broken.body)).toBe(
+      'Sign-in failed: The identity provider "keycloak" announces an authorization_endpoint that is not a URL: the redirect flow cannot be used',
+    );
+    // The discovery document is kept an hour: another instance, as after the provider's fix.
+    h.fake.discoveryOverrides = {};
+    const fixed = await (await h.app()).inject({ url: startUrl });
+    expect(fixed.statusCode, fixed.body).toBe(302);
+  });
+
+  it('the return shows a provider error description in any script, escaped; an overlong code is a failure page', async () => {
+    const app = await h.app();
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    const described = await app.inject({
+      url: `/_oauth/github?state=${state}&error=server_error&error_description=${encodeURIComponent('Zugriff verweigert: <Größe> überschritten')}`,
+    });
+    expect(described.statusCode).toBe(400);
+    expect(described.headers['content-type']).toContain('text/html');
+    expect(described.body).not.toContain('<Größe>');
+    expect(pageMessage(described.body)).toBe(
+      'Sign-in failed: the identity provider answered "server_error": Zugriff verweigert: <Größe> überschritten',
+    );
+    const overlong = await app.inject({
+      url: `/_oauth/github?state=${state}&code=${'c'.repeat(2049)}`,
+    });
+    expect(overlong.statusCode).toBe(400);
+    expect(overlong.headers['content-type']).toContain('text/html');
+    expect(pageMessage(overlong.body)).toMatch(/^Sign-in failed: code: /);
+    expect(pageConfig(overlong.body).setCredentialToken).toBe(false);
+  });
 });

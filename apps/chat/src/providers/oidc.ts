@@ -244,14 +244,18 @@ export function verifyWithOidc(
     };
   }
 
-  /** An endpoint of the discovery document the redirect flow needs; its absence is an outage. */
+  /**
+   * An endpoint of the discovery document the redirect flow needs; its absence, or an address
+   * that does not parse (`http://bad host/…` passes the schema's `^https?://`), is an outage.
+   */
   async function endpoint(name: 'authorization_endpoint' | 'token_endpoint', signal: AbortSignal) {
     const url = (await discover(signal))[name];
-    if (!url) {
-      throw providerUnavailable(
-        `The identity provider "${service.name}" announces no ${name}: the redirect flow cannot be used`,
+    const unusable = (what: string) =>
+      providerUnavailable(
+        `The identity provider "${service.name}" announces ${what}: the redirect flow cannot be used`,
       );
-    }
+    if (!url) throw unusable(`no ${name}`);
+    if (!URL.canParse(url)) throw unusable(`an ${name} that is not a URL`);
     return url;
   }
 

@@ -75,7 +75,10 @@ const ReturnQuery = Type.Object({
   code: Type.Optional(Printable(2048)),
   state: Type.Optional(Printable(4096)),
   error: Type.Optional(Printable(256)),
-  error_description: Type.Optional(Printable(1024)),
+  // Shown to the person, in whatever language the provider writes (escaped on the page).
+  error_description: Type.Optional(
+    Type.String({ maxLength: 1024, pattern: '^[^\\x00-\\x1f\\x7f]*$' }),
+  ),
 });
 
 /** What a client sends to start a flow: Rocket.Chat's clients add client_id, scope, redirect_uri. */
@@ -253,6 +256,11 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       if (query.scope !== undefined && !sameScopes(query.scope, codeFlow.scopes)) {
         throw invalidRequest(`scope: must be "${scope}" (the service's scopes, in any order)`);
       }
+      // The provider first: a flow is recorded only once it can be sent there, so a start that
+      // fails on the provider leaves the credentialToken free for the client's retry.
+      const target = new URL(
+        await codeFlow.authorizationEndpoint(AbortSignal.timeout(config.provider.timeoutMs)),
+      );
       const verifier = randomBytes(32).toString('base64url');
       const started = now();
       const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
@@ -271,9 +279,6 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           'state.credentialToken: already used; make a new one for each sign-in',
         );
       }
-      const target = new URL(
-        await codeFlow.authorizationEndpoint(AbortSignal.timeout(config.provider.timeoutMs)),
-      );
       const parameters: Record<string, string> = {
         client_id: service.appId,
         redirect_uri: redirectUri,
@@ -320,7 +325,9 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           reply,
           denied ? 200 : 400,
           state,
-          denied ? 'the sign-in was cancelled' : `the identity provider answered "${query.error}"`,
+          denied
+            ? 'the sign-in was cancelled'
+            : `the identity provider answered "${query.error}"${query.error_description ? `: ${query.error_description}` : ''}`,
         );
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');

@@ -155,6 +155,8 @@ export class FakeProvider {
   slowMs = 10_000;
   /** When set, discovery documents announce this issuer instead of their own. */
   announcedIssuer: string | undefined;
+  /** Fields of the discovery documents replaced (an endpoint that is no URL, say). */
+  discoveryOverrides: Record<string, unknown> = {};
   /** The keys published in every JWKS; the first one signs. */
   signingKeys: SigningKey[] = [];
 
@@ -235,6 +237,7 @@ export class FakeProvider {
     this.latencyMs = 0;
     this.slowMs = 10_000;
     this.announcedIssuer = undefined;
+    this.discoveryOverrides = {};
     this.calls.length = 0;
     this.signedIn.clear();
     this.consent = 'approve';
@@ -531,6 +534,7 @@ export class FakeProvider {
         userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         ...(withIntrospection ? { introspection_endpoint: `${issuer}/introspect` } : {}),
+        ...this.discoveryOverrides,
       });
     }
     if (path === '/jwks') return this.#jwks();
