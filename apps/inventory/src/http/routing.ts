@@ -15,13 +15,16 @@ export interface RouteEntry {
  */
 export const MAX_URI_LENGTH = 8190;
 
+/** Methods that change something: their routes take only the query parameters they declare. */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** Query parameters that may legitimately repeat. */
 const REPEATABLE_QUERY_PARAMETERS = new Set(['sortby', 'tags']);
 
 /**
  * Routing concerns that no single route owns: the catalogue of routes (405 answers and the role
- * matrix test read it), 404 and 405 for paths and methods nobody serves, and the rule that a
- * query parameter appears once.
+ * matrix test read it), 404 and 405 for paths and methods nobody serves, the rule that a
+ * query parameter appears once, and that a write takes none it does not declare.
  */
 export function installRouting(app: FastifyInstance): RouteEntry[] {
   const catalogue: RouteEntry[] = [];
@@ -66,6 +69,18 @@ export function installRouting(app: FastifyInstance): RouteEntry[] {
         throw badRequest(`Duplicate query parameter forbidden: ${name}`);
       }
     }
+  });
+
+  // A write whose schema documents no query string takes none: `POST /devices?dry_run=true`
+  // must not create what the client asked only to check. Reads refuse unknown parameters through
+  // their query schemas; after authentication, as there. A page's form passes its input on to
+  // the API, which decides (`inputCheckedByApi`).
+  app.addHook('preValidation', async (request) => {
+    if (!WRITE_METHODS.has(request.method)) return;
+    if (request.routeOptions.schema?.querystring !== undefined) return;
+    if (request.routeOptions.config?.inputCheckedByApi) return;
+    const [unknown] = Object.keys(request.query as Record<string, unknown>);
+    if (unknown !== undefined) throw badRequest(`Unknown query parameter: ${unknown}`);
   });
 
   let patterns: Array<{ regex: RegExp; methods: Set<string> }> | undefined;
