@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../auth/roles.js';
 import type { TokenService } from '../auth/tokens.js';
+import { ApiError } from '../errors.js';
 
 export interface ApiAnswer<T = unknown> {
   status: number;
@@ -83,4 +84,34 @@ export function apiFor(
 export function errorMessage(answer: ApiAnswer): string {
   const body = answer.body as { message?: unknown } | undefined;
   return typeof body?.message === 'string' ? body.message : `The API answered ${answer.status}`;
+}
+
+/** Headers of an API refusal that the page answering with it passes on to the browser. */
+const PASSED_ON = [
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
+
+/**
+ * The API's refusal as the page's own error: its status, message and Retry-After, so a page
+ * rate limited by the API says so (429, when to come back) instead of showing less.
+ */
+export function apiError(answer: ApiAnswer): ApiError {
+  const headers: Record<string, string> = {};
+  for (const name of PASSED_ON) {
+    const value = answer.headers[name];
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return new ApiError(answer.status, errorMessage(answer), headers);
+}
+
+/**
+ * The answer when the API gave `expected`, else the page fails with the API's refusal: a
+ * section of a page is never shown empty for a call that was refused.
+ */
+export function answered<T>(answer: ApiAnswer<T>, expected = 200): ApiAnswer<T> {
+  if (answer.status !== expected) throw apiError(answer);
+  return answer;
 }

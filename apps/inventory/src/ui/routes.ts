@@ -20,10 +20,18 @@ import {
 import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
 import { SYSTEM_COLUMNS } from '../resources/definition.js';
+import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { MIN_PASSWORD_LENGTH } from '../users/definition.js';
-import { type ApiAnswer, type ApiCall, apiFor, errorMessage, type SignedInUser } from './api.js';
+import {
+  type ApiAnswer,
+  type ApiCall,
+  answered,
+  apiFor,
+  errorMessage,
+  type SignedInUser,
+} from './api.js';
 import {
   countOf,
   mayRead,
@@ -165,6 +173,9 @@ function exportParameters(state: ListState): string {
   if (state.sortby) query.set('sortby', state.sortby);
   return query.toString();
 }
+
+/** A record's row version, as the API's ETag reads it (rows.ts ROW_TAG). */
+const ROW_TAG_SQL = sql<string>`xmin::text`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
@@ -823,15 +834,56 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   // ---- Bulk edit and delete ---------------------------------------------------------------
 
-  /** The selected records as they are now, each with its ETag (what the batch is checked against). */
+  /**
+   * The selected records as they are now, each with its ETag (what the batch is checked against),
+   * and a sentence naming how many of the selection could not be read (deleted meanwhile), so the
+   * page never lists fewer records than were selected without saying so. The records come from
+   * one list call per IN_MAX_VALUES ids, not one call per record: the API's rate limit counts
+   * every call a page makes, and its default (100 a minute) is one full page of rows. A list
+   * answers no ETags: each record's tag is read from its row version before the list call (the
+   * API's own tag, ROW_TAG), so a change between the two reads makes the batch refuse (412)
+   * rather than apply to a version the page did not show.
+   */
   async function selectedRecords(signed: Signed, resource: UiResource, ids: readonly string[]) {
-    const valid = ids.filter((id) => UUID.test(id)).slice(0, MAX_BATCH_ITEMS);
-    const answers = await Promise.all(
-      valid.map((id) => signed.api<Row>('GET', `/${resource.name}/${id}`)),
+    const selected = [...new Set(ids.map((id) => id.toLowerCase()))];
+    if (selected.length > MAX_BATCH_ITEMS) {
+      throw new ApiError(400, `Select at most ${MAX_BATCH_ITEMS} records at once`);
+    }
+    const valid = selected.filter((id) => UUID.test(id));
+    const tags = await rowTags(resource, valid);
+    const rows = new Map<string, Row>();
+    for (let start = 0; start < valid.length; start += IN_MAX_VALUES) {
+      const chunk = valid.slice(start, start + IN_MAX_VALUES);
+      const query = new URLSearchParams({ id__in: chunk.join(','), limit: String(chunk.length) });
+      const answer = answered(
+        await signed.api<{ data?: Row[] }>('GET', `/${resource.name}?${query}`),
+      );
+      for (const row of answer.body.data ?? []) rows.set(String(row.id).toLowerCase(), row);
+    }
+    const records = valid.flatMap((id) => {
+      const row = rows.get(id);
+      const tag = tags.get(id);
+      return row ? [{ row, etag: tag === undefined ? '' : strongEtag(tag) }] : [];
+    });
+    const missing = selected.length - records.length;
+    const unread =
+      missing === 0
+        ? undefined
+        : `${missing} of the ${selected.length} selected ${resource.names.plural} could not be read (deleted meanwhile?): ${missing === 1 ? 'it is' : 'they are'} not listed below and will not be changed.`;
+    return { records, unread };
+  }
+
+  /** The current row version of each record (the API's ETag), by lower-case id. */
+  async function rowTags(resource: UiResource, ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, string>();
+    const { rows } = await sql<{
+      id: string;
+      tag: string;
+    }>`SELECT id::text AS id, ${ROW_TAG_SQL} AS tag
+      FROM ${sql.table(resource.definition.table)} WHERE id = ANY(${sql.val(ids)}::uuid[])`.execute(
+      options.db,
     );
-    return answers
-      .filter((answer) => answer.status === 200)
-      .map((answer) => ({ row: answer.body, etag: String(answer.headers.etag ?? '') }));
+    return new Map(rows.map((row) => [row.id.toLowerCase(), row.tag]));
   }
 
   const editableColumns = (resource: UiResource) =>
@@ -891,10 +943,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const ids = many(body.id);
       if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
       const action = one(body.action) === 'delete' ? 'delete' : 'edit';
-      return send(
-        reply,
-        bulkPage(signed, resource, action, await selectedRecords(signed, resource, ids)),
-      );
+      const { records, unread } = await selectedRecords(signed, resource, ids);
+      return send(reply, bulkPage(signed, resource, action, records, unread));
     }),
   );
 
@@ -939,8 +989,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         answer.status === 412
           ? `${errorMessage(answer)}. The records below are shown as they are now; apply again to change them.`
           : errorMessage(answer);
-      const records = await selectedRecords(signed, resource, ids);
-      return bulkPage(signed, resource, 'edit', records, message, body);
+      const { records, unread } = await selectedRecords(signed, resource, ids);
+      return bulkPage(
+        signed,
+        resource,
+        'edit',
+        records,
+        [message, unread].filter(Boolean).join(' '),
+        body,
+      );
     },
   });
 
@@ -949,14 +1006,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     call: (signed, { resource, ids }) =>
       signed.api('DELETE', `/${resource.name}`, { payload: ids }),
     accepted: ({ backToList }) => backToList,
-    refused: async (signed, { resource, ids }, answer) =>
-      bulkPage(
-        signed,
-        resource,
-        'delete',
-        await selectedRecords(signed, resource, ids),
-        errorMessage(answer),
-      ),
+    async refused(signed, { resource, ids }, answer) {
+      const { records, unread } = await selectedRecords(signed, resource, ids);
+      const message = [errorMessage(answer), unread].filter(Boolean).join(' ');
+      return bulkPage(signed, resource, 'delete', records, message);
+    },
   });
 
   // ---- Import -----------------------------------------------------------------------------

@@ -1,0 +1,144 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readProtectionsConfig } from '../../src/protections/config.js';
+import { startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+import { csrfOf } from './inject.js';
+
+/**
+ * The pages under the API's default rate limit (100 calls a minute per client address): every
+ * API call a page makes counts, so a page must make few, and one refused call must make the page
+ * an error page with the API's status and Retry-After, never a page showing less as if it were all.
+ * Each test is a client of its own address, with its own allowance.
+ */
+
+const RATE_LIMIT_MAX = 100;
+let ctx: TestContext;
+let address = 0;
+
+beforeAll(async () => {
+  ctx = await startTestApp({
+    protections: { ...readProtectionsConfig({}), rateLimitMax: RATE_LIMIT_MAX },
+  });
+});
+afterAll(() => ctx?.close());
+
+/** A browser of its own address, signed in as admin. */
+async function client() {
+  const remoteAddress = `198.51.100.${++address}`;
+  const request = (options: InjectOptions & { cookie?: string }) =>
+    ctx.app.inject({
+      ...options,
+      remoteAddress,
+      headers: {
+        ...(options.headers ?? {}),
+        ...(cookie ? { cookie } : {}),
+      },
+    });
+  let cookie = '';
+  const login = await request({
+    method: 'POST',
+    url: '/ui/login',
+    payload: new URLSearchParams({
+      username: 'admin',
+      password: TEST_PASSWORD,
+      next: '/ui/',
+    }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(login.statusCode, login.body).toBe(303);
+  cookie = `inventory_ui=${login.cookies.find((c) => c.name === 'inventory_ui')?.value}`;
+  const visit = (url: string) => request({ method: 'GET', url });
+  const post = (url: string, form: URLSearchParams) =>
+    request({
+      method: 'POST',
+      url,
+      payload: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  /** API calls from this address until it has `left` calls in the current window. */
+  const spend = async (left: number) => {
+    for (;;) {
+      const answer = await request({
+        method: 'GET',
+        url: '/vlans?limit=1',
+        headers: { authorization: `Bearer ${ctx.tokens.admin}` },
+      });
+      const remaining = Number(answer.headers['x-ratelimit-remaining'] ?? 0);
+      if (remaining <= left) return;
+    }
+  };
+  return { visit, post, spend };
+}
+
+async function createDevices(prefix: string, count: number): Promise<string[]> {
+  // One batch call from the test's own address: the clients' allowances are untouched.
+  const created = await ctx.as('admin', {
+    method: 'POST',
+    url: '/devices',
+    payload: Array.from({ length: count }, (_, index) => ({
+      hostname: `${prefix}-${String(index).padStart(3, '0')}`,
+      ip: `10.${Math.floor(index / 250) + 1}.${index % 250}.${address + 1}`,
+    })),
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<Array<{ id: string }>>().map((record) => record.id);
+}
+
+describe('bulk pages of a full page of rows', () => {
+  it('list all 100 selected records (one list call, not one call per record)', async () => {
+    const ids = await createDevices('bulk-rl', 100);
+    const browser = await client();
+    const list = await browser.visit('/ui/devices?limit=100');
+    for (const action of ['delete', 'edit']) {
+      const form = new URLSearchParams({ _csrf: csrfOf(list.body), action });
+      for (const id of ids) form.append('id', id);
+      const bulk = await browser.post('/ui/devices/bulk', form);
+      expect(bulk.statusCode, bulk.body).toBe(200);
+      const listed = [...bulk.body.matchAll(/<input type="hidden" name="id" value="([^"]+)">/g)];
+      expect(listed.map((match) => match[1]).sort(), action).toEqual([...ids].sort());
+    }
+  });
+
+  it('say that a selected record could not be read, never list fewer silently', async () => {
+    const ids = await createDevices('bulk-gone', 3);
+    const browser = await client();
+    const list = await browser.visit('/ui/devices');
+    const gone = ids[2] as string;
+    expect((await ctx.as('admin', { method: 'DELETE', url: `/devices/${gone}` })).statusCode).toBe(
+      204,
+    );
+    const form = new URLSearchParams({ _csrf: csrfOf(list.body), action: 'delete' });
+    for (const id of ids) form.append('id', id);
+    const bulk = await browser.post('/ui/devices/bulk', form);
+    expect(bulk.body).toMatch(/class="alert" role="alert">[^<]*1 of the 3 selected devices/);
+    expect(bulk.body).not.toContain(`value="${gone}"`);
+  });
+});
+
+describe('a bulk edit', () => {
+  it('carries each record’s ETag as read for its page: a record changed since refuses the batch', async () => {
+    const ids = await createDevices('bulk-tag', 2);
+    const browser = await client();
+    const list = await browser.visit('/ui/devices');
+    const form = new URLSearchParams({ _csrf: csrfOf(list.body), action: 'edit' });
+    for (const id of ids) form.append('id', id);
+    const bulk = await browser.post('/ui/devices/bulk', form);
+    const etags = [...bulk.body.matchAll(/name="etag" value="([^"]+)"/g)].map((m) => m[1]);
+    expect(etags).toHaveLength(2);
+    const changed = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${ids[1]}`,
+      payload: { model: 'changed meanwhile' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const apply = new URLSearchParams({ _csrf: csrfOf(list.body), field: 'model', value: 'bulk' });
+    ids.forEach((id, index) => {
+      apply.append('id', id);
+      apply.append('etag', (etags[index] ?? '').replaceAll('&quot;', '"'));
+    });
+    const refused = await browser.post('/ui/devices/bulk-edit', apply);
+    expect(refused.statusCode, refused.body).toBe(412);
+    const first = await ctx.as('admin', { method: 'GET', url: `/devices/${ids[0]}` });
+    expect(first.json().model ?? null).toBeNull();
+  });
+});
