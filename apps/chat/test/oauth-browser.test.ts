@@ -28,12 +28,21 @@ interface Deployment {
   instances: { app: FastifyInstance; url: string }[];
 }
 
-async function deployment(count = 1): Promise<Deployment> {
+async function deployment(
+  count = 1,
+  extraRedirectOrigin?: (port: number) => string,
+): Promise<Deployment> {
   const ports = await Promise.all(Array.from({ length: count }, freePort));
   const rootUrl = `http://127.0.0.1:${ports[0]}`;
+  const oauth = extraRedirectOrigin && {
+    flowSeconds: 600,
+    credentialSeconds: 120,
+    redirectOrigins: [rootUrl, extraRedirectOrigin(ports[0] as number)],
+    mobileAppReturn: true,
+  };
   const instances = [];
   for (const port of ports) {
-    const app = await h.app({ siteUrl: rootUrl });
+    const app = await h.app({ siteUrl: rootUrl, ...(oauth ? { oauth } : {}) });
     await app.listen({ host: '127.0.0.1', port });
     instances.push({ app, url: `http://127.0.0.1:${port}` });
   }
@@ -149,6 +158,34 @@ describe.skipIf(!runBrowser)('Rocket.Chat sign-in in a real browser', () => {
       (key) => window.sessionStorage.getItem(key),
       PREFIX + credentialToken,
     );
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await logInWith(rootUrl, credentialToken, secret as string)).status).toBe('success');
+    await page.close();
+  });
+
+  it('redirect style to an OAUTH_REDIRECT_ORIGINS origin: the tab goes there without the secret, which waits in ROOT_URL’s origin for the tab’s return', async () => {
+    // The same service under another name: another origin, as far as the browser is concerned.
+    const { rootUrl } = await deployment(1, (port) => `http://localhost:${port}`);
+    const otherOrigin = rootUrl.replace('127.0.0.1', 'localhost');
+    const page = await browser.newPage();
+    const credentialToken = randomBytes(32).toString('base64url');
+    const redirectUrl = `${otherOrigin}/health?back=1`;
+    await page.goto(
+      await authorizeUrl(rootUrl, {
+        loginStyle: 'redirect',
+        credentialToken,
+        isCordova: false,
+        redirectUrl,
+      }),
+    );
+    await page.waitForURL(redirectUrl, { timeout: 10_000 });
+    const readSecret = () =>
+      page.evaluate((key) => window.sessionStorage.getItem(key), PREFIX + credentialToken);
+    expect(page.url()).not.toContain(credentialToken);
+    expect(await readSecret()).toBeNull();
+    // The tab comes back to the client at ROOT_URL's origin: the secret is there.
+    await page.goto(`${rootUrl}/health`);
+    const secret = await readSecret();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await logInWith(rootUrl, credentialToken, secret as string)).status).toBe('success');
     await page.close();
