@@ -178,11 +178,7 @@ function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startC
         `relay: connected; events after ${gap.after} were trimmed before they were read`,
         'connected',
       ),
-    (id, reason) =>
-      publish(
-        `relay: connected; event ${id} refused (not a request HTTP can carry: ${reason})`,
-        'connected',
-      ),
+    (id, reason) => publish(`relay: connected; event ${id} refused (${reason})`, 'connected'),
   );
   onExit(() => void client.stop());
   return status;

@@ -125,7 +125,11 @@ describe('webhook relay …', () => {
     for (const [args, message] of [
       [['serve', '--port', '70000'], '--port must be an integer'],
       [['serve', '--max-body', 'lots'], '--max-body must be a size'],
-      [['serve', '--max-body', '64MiB'], '--buffer-bytes must hold at least one event'],
+      [
+        ['serve', '--max-body', '10MiB', '--buffer-bytes', '12MiB'],
+        '--buffer-bytes must hold at least one event',
+      ],
+      [['serve', '--max-body', '13MiB'], '--max-body must be at most 11 MiB (got 13MiB)'],
       [['serve', '--tls-cert', '/nonexistent'], '--tls-cert and --tls-key go together'],
       [['serve', '--tls-cert', '/nonexistent', '--tls-key', '/nonexistent'], 'cannot be read'],
       [['serve', '--trust-proxy', '10.0.0.0/99'], '--trust-proxy'],

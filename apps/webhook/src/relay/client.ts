@@ -2,12 +2,14 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { headerProblem } from '../capture/record.js';
+import { formatSize } from '../config/size.js';
 import { printable } from '../format/printable.js';
 import {
   answerUrl,
   EVENT_ID,
   eventsUrl,
   type GapWire,
+  MAX_EVENT_BYTES,
   type RelayAnswerWire,
   type RelayedRequestWire,
   type SendUrl,
@@ -65,11 +67,35 @@ export interface RelayClientOptions {
   readonly maxBackoffMs?: number;
   /** No byte from the relay for this long (it sends a comment every 15 s): reconnect. */
   readonly idleTimeoutMs?: number;
-  /** Bytes of one event; a relay sending more is cut off (a client trusts no server blindly). */
+  /** Bytes of one event; a larger one is refused and passed over (a client trusts no server blindly). */
   readonly maxEventBytes?: number;
 }
 
 const REFUSED_STATUSES = new Set([401, 403, 404, 410]);
+
+/** A connection up this long was useful: the next failure is retried soon again. */
+const STABLE_CONNECTION_MS = 30_000;
+
+/** Characters kept of an event's start, enough for its `id:` and `event:` lines. */
+const EVENT_HEAD_CHARS = 256;
+
+/**
+ * Where an event ends in `text` (just after its blank line), the first or last such place, or -1;
+ * `previous` is the character before `text` (a blank line may straddle two chunks).
+ */
+function eventEnd(previous: string, text: string, which: 'first' | 'last'): number {
+  const joined = previous + text;
+  const at = which === 'first' ? joined.indexOf('\n\n') : joined.lastIndexOf('\n\n');
+  return at < 0 ? -1 : at + 2 - previous.length;
+}
+
+function readyWaitsForLocal(data: string): boolean {
+  try {
+    return (JSON.parse(data) as { waitForLocal?: unknown }).waitForLocal === true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The relay's 404 `no such channel`: deleted, or gone with a restart of a relay without Redis (its
@@ -91,6 +117,8 @@ export class RelayClient {
   #abort: AbortController | null = null;
   #sleepAbort: AbortController | null = null;
   #cursor: string | null;
+  /** From the `ready` event: the relay holds every sender until this client answers. */
+  #waitForLocal = false;
   #done: Promise<void> | null = null;
   readonly #answers = new Set<Promise<void>>();
 
@@ -134,9 +162,14 @@ export class RelayClient {
     let attempt = 0;
     while (!this.#stopped) {
       let reason: string;
+      const connectedAt = Date.now();
+      // The backoff starts again only once a connection proved useful: it handled an event, or
+      // stayed up. A relay that accepts the connection and then fails it at once (the `ready`
+      // event, then an error) is retried ever more slowly, not every second for good.
+      let handled = false;
       try {
         const outcome = await this.#connect(() => {
-          attempt = 0;
+          handled = true;
         });
         if (outcome.kind === 'refused') {
           this.#setState({ kind: 'refused', reason: outcome.reason });
@@ -147,6 +180,7 @@ export class RelayClient {
         reason = describe(error);
       }
       if (this.#stopped) return;
+      if (handled || Date.now() - connectedAt >= STABLE_CONNECTION_MS) attempt = 0;
       attempt += 1;
       const ceiling = Math.min(max, initial * 2 ** Math.min(attempt - 1, 20));
       const retryInMs = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
@@ -167,9 +201,9 @@ export class RelayClient {
     });
   }
 
-  /** One connection, until it ends; `onReady` once the relay accepted it. */
+  /** One connection, until it ends; `onHandled` each time an event was handled. */
   async #connect(
-    onReady: () => void,
+    onHandled: () => void,
   ): Promise<{ kind: 'refused'; reason: string } | { kind: 'ended'; reason: string }> {
     const abort = new AbortController();
     this.#abort = abort;
@@ -201,26 +235,57 @@ export class RelayClient {
       if (response.status !== 200 || !response.body) {
         return { kind: 'ended', reason: `${response.status} ${await messageOf(response)}` };
       }
-      const maxEventBytes = this.options.maxEventBytes ?? 16 * 1024 * 1024;
+      const maxEventBytes = this.options.maxEventBytes ?? MAX_EVENT_BYTES;
       const queue: EventSourceMessage[] = [];
-      let pending = 0;
-      const parser = createParser({
-        onEvent: (event) => {
-          pending = 0;
-          queue.push(event);
-        },
-      });
+      const parser = createParser({ onEvent: (event) => queue.push(event) });
       const decoder = new TextDecoder();
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-        touch();
-        pending += chunk.length;
-        if (pending > maxEventBytes) return { kind: 'ended', reason: 'event larger than allowed' };
-        parser.feed(decoder.decode(chunk, { stream: true }));
+      const handleQueued = async () => {
         // One batch at a time: the relay waits (TCP) while the pipeline takes what came.
         for (let event = queue.shift(); event; event = queue.shift()) {
-          const verdict = await this.#handle(event, onReady);
+          const verdict = await this.#handle(event, onHandled);
           if (verdict) return verdict;
         }
+        return undefined;
+      };
+      // The event being received: its size so far, and its first characters (its `id:` line).
+      let eventBytes = 0;
+      let eventHead = '';
+      let lastChar = '';
+      // Set while the rest of an event too large to take is read and thrown away: its id.
+      let passingOver: { id: string | null } | null = null;
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        touch();
+        let text = decoder.decode(chunk, { stream: true });
+        if (passingOver) {
+          const end = eventEnd(lastChar, text, 'first');
+          lastChar = text.at(-1) ?? lastChar;
+          if (end < 0) continue;
+          // The relay keeps sending after an event it cannot know is too large for this client:
+          // refusing it (and remembering its id) lets the channel go on, where dropping the
+          // connection had the relay send the same event again on every reconnection.
+          const verdict = this.#passOver(passingOver.id, maxEventBytes, onHandled);
+          if (verdict) return verdict;
+          passingOver = null;
+          text = text.slice(end);
+          lastChar = '';
+          eventBytes = 0;
+          eventHead = '';
+        }
+        const end = eventEnd(lastChar, text, 'last');
+        const current = end < 0 ? text : text.slice(end);
+        eventBytes = (end < 0 ? eventBytes : 0) + Buffer.byteLength(current);
+        eventHead = (end < 0 ? eventHead : '') + current.slice(0, EVENT_HEAD_CHARS);
+        eventHead = eventHead.slice(0, EVENT_HEAD_CHARS);
+        lastChar = text.at(-1) ?? lastChar;
+        if (eventBytes > maxEventBytes) {
+          if (end >= 0) parser.feed(text.slice(0, end));
+          parser.reset();
+          passingOver = { id: /^id: ?(.*)$/m.exec(eventHead)?.[1] ?? null };
+        } else {
+          parser.feed(text);
+        }
+        const verdict = await handleQueued();
+        if (verdict) return verdict;
         if (this.#stopped) return { kind: 'ended', reason: 'stopped' };
       }
       return { kind: 'ended', reason: 'the relay closed the stream' };
@@ -232,11 +297,11 @@ export class RelayClient {
 
   async #handle(
     event: EventSourceMessage,
-    onReady: () => void,
+    onHandled: () => void,
   ): Promise<{ kind: 'refused'; reason: string } | undefined> {
     switch (event.event) {
       case 'ready':
-        onReady();
+        this.#waitForLocal = readyWaitsForLocal(event.data);
         this.#setState({ kind: 'connected' });
         return undefined;
       case 'gap':
@@ -250,7 +315,11 @@ export class RelayClient {
         if ('refused' in request) {
           // Checked like a sender's request: one the tool could not forward, save or show is
           // refused (never delivered), and the stream goes on.
-          this.options.onRefusedEvent?.(request.id ?? '?', request.refused);
+          this.options.onRefusedEvent?.(
+            request.id ?? '?',
+            `not a request HTTP can carry: ${request.refused}`,
+          );
+          onHandled();
           if (request.id) {
             if (request.awaitsAnswer) {
               this.#postAnswer(request.id, {
@@ -268,11 +337,39 @@ export class RelayClient {
         if (request.wire.awaitsAnswer) this.#postAnswer(request.id, answer);
         this.#cursor = request.id;
         this.options.cursor?.save(request.id);
+        onHandled();
         return undefined;
       }
       default:
         return undefined;
     }
+  }
+
+  /** Refuses the event too large to take whose rest was just read: reported, and its id kept. */
+  #passOver(
+    id: string | null,
+    maxEventBytes: number,
+    onHandled: () => void,
+  ): { kind: 'ended'; reason: string } | undefined {
+    const limit = formatSize(maxEventBytes);
+    const valid = id !== null && EVENT_ID.test(id);
+    this.options.onRefusedEvent?.(
+      valid ? id : '?',
+      `larger than the ${limit} this client accepts; passed over`,
+    );
+    // Without its id the cursor cannot move past it: reconnecting would only fetch it again.
+    if (!valid) return { kind: 'ended', reason: `an event without an id larger than ${limit}` };
+    if (this.#waitForLocal) {
+      this.#postAnswer(id, {
+        status: 502,
+        headers: [['Content-Type', 'text/plain; charset=utf-8']],
+        body: Buffer.from(`refused by the listener: larger than the ${limit} it accepts\n`),
+      });
+    }
+    this.#cursor = id;
+    this.options.cursor?.save(id);
+    onHandled();
+    return undefined;
   }
 
   #postAnswer(id: string, answer: RelayAnswer): void {

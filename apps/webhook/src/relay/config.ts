@@ -5,7 +5,13 @@ import { parseArgs } from 'node:util';
 import proxyAddr from '@fastify/proxy-addr';
 import { formatSize, parseSize } from '../config/size.js';
 import { usageError } from '../errors.js';
-import { answerHeaderProblem, CHANNEL_ID, parseSendUrl } from './protocol.js';
+import {
+  answerHeaderProblem,
+  CHANNEL_ID,
+  MAX_EVENT_BYTES,
+  MAX_RELAY_BODY,
+  parseSendUrl,
+} from './protocol.js';
 import { hashToken } from './secrets.js';
 import type { BufferBounds } from './store.js';
 
@@ -97,7 +103,7 @@ serve options:
       --tls-key <file>       …and this key (PEM)
       --public-url <url>     the relay's public base URL, for the send URLs it hands out
       --trust-proxy <list>   proxies (addresses, CIDRs, loopback) whose X-Forwarded-For to believe
-      --max-body <size>      bytes of one relayed body (default ${formatSize(DEFAULT_RELAY_LIMITS.maxBody)})
+      --max-body <size>      bytes of one relayed body (default ${formatSize(DEFAULT_RELAY_LIMITS.maxBody)}, at most ${formatSize(MAX_RELAY_BODY)})
       --buffer-events <n>    events kept per channel (default ${DEFAULT_RELAY_LIMITS.buffer.events})
       --buffer-bytes <size>  bytes kept per channel (default ${formatSize(DEFAULT_RELAY_LIMITS.buffer.bytes)})
       --buffer-age <s>       seconds an event is kept (default ${DEFAULT_RELAY_LIMITS.buffer.ageMs / 1000})
@@ -351,6 +357,22 @@ function readBytes(flag: string, text: string | undefined, fallback: number, min
   return bytes;
 }
 
+/**
+ * `--max-body`: at most what every client takes as one event. A larger body was taken from its
+ * sender (200) and then refused by every listener.
+ */
+function readMaxBody(text: string | undefined, fallback: number): number {
+  const bytes = readBytes('--max-body', text, fallback);
+  if (bytes > MAX_RELAY_BODY) {
+    throw usageError(
+      `--max-body must be at most ${formatSize(MAX_RELAY_BODY)} (got ${text}): a relayed body ` +
+        `travels in base64, a third longer, and with its headers must fit the ${formatSize(MAX_EVENT_BYTES)} ` +
+        'event a client accepts',
+    );
+  }
+  return bytes;
+}
+
 function serveConfig(
   values: Record<string, string | boolean | string[] | undefined>,
   env: RelayEnvironment,
@@ -366,7 +388,7 @@ function serveConfig(
   const addressRate = int('address-rate', d.addressRate.perSecond, 1, 100_000);
   const limits: RelayLimits = {
     ...d,
-    maxBody: readBytes('--max-body', text('max-body'), d.maxBody),
+    maxBody: readMaxBody(text('max-body'), d.maxBody),
     buffer: {
       events: int('buffer-events', d.buffer.events, 1, 1_000_000),
       bytes: readBytes('--buffer-bytes', text('buffer-bytes'), d.buffer.bytes),

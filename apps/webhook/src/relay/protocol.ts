@@ -60,6 +60,16 @@ export interface GapWire {
   readonly resumedAt: string | null;
 }
 
+/** Bytes of one event a client takes; a larger one is refused and passed over. */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The largest body a relay may take (`relay serve --max-body`): in base64 (a third longer) with the
+ * request's headers and target (64 KiB of header bytes, up to 6 characters each once in JSON) the
+ * event still fits MAX_EVENT_BYTES.
+ */
+export const MAX_RELAY_BODY = 11 * 1024 * 1024;
+
 /** A channel id: 16 random bytes, base64url (128 bits). */
 export const CHANNEL_ID = /^[A-Za-z0-9_-]{22}$/;
 /** Event ids: `17` (one relay) or a Redis stream id `1732550400000-0`. */
