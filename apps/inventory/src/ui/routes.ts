@@ -28,6 +28,7 @@ import {
   type ApiAnswer,
   type ApiCall,
   answered,
+  apiError,
   apiFor,
   errorMessage,
   type SignedInUser,
@@ -424,7 +425,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           const next = await form.accepted(input, answer, signed);
           return 'redirect' in next ? reply.redirect(next.redirect, 303) : send(reply, next.page);
         }
-        if (!form.refused) throw new ApiError(answer.status, errorMessage(answer));
+        if (!form.refused) throw apiError(answer);
+        // A refusal's Retry-After (429) reaches the browser with the form shown again.
+        reply.headers(apiError(answer).headers);
         return send(reply, await form.refused(signed, input, answer), answer.status);
       }),
     );
@@ -501,6 +504,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (answer.status !== 200 || typeof answer.body?.token !== 'string') {
       const message =
         answer.status === 400 ? 'Enter a username and a password' : errorMessage(answer);
+      if (answer.status === 429) reply.headers(apiError(answer).headers);
       return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 200);
     }
     const claims = options.tokens.verify(answer.body.token);
@@ -534,10 +538,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         (resource) => mayRead(resource, signed.user.role) && resource.name !== 'audit-logs',
       );
       const counts = await Promise.all(
-        readable.map((resource) =>
-          signed.api<{ meta?: { total_count?: number } }>(
-            'GET',
-            `/${resource.name}?limit=1&fields=id`,
+        readable.map(async (resource) =>
+          answered(
+            await signed.api<{ meta?: { total_count?: number } }>(
+              'GET',
+              `/${resource.name}?limit=1&fields=id`,
+            ),
           ),
         ),
       );
@@ -578,6 +584,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                 ),
               ),
             );
+      // A refused search text (400) is said beside the kept text; any other refusal (429) is
+      // the page's own error, never a page of fewer results.
+      const failed = answers.find((answer) => answer.status !== 200 && answer.status !== 400);
+      if (failed) throw apiError(failed);
       const refused = answers.find((answer) => answer.status !== 200);
       const groups = searchable
         .map((resource, index) => ({ resource, answer: answers[index] }))
@@ -655,8 +665,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           id__in: chosen.join(','),
           limit: String(chosen.length),
         });
-        const answer = await api<{ data?: Row[] }>('GET', `/${target}?${query}`);
-        if (answer.status !== 200) return;
+        const answer = answered(await api<{ data?: Row[] }>('GET', `/${target}?${query}`));
         for (const record of answer.body.data ?? [])
           names.set(referenceKey(target, String(record.id)), titleOf(referenced, record));
       }),
@@ -682,6 +691,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         data?: Row[];
         meta?: { total_count?: number; next_cursor?: string | null };
       }>('GET', `/${resource.name}?${apiListQuery(state, chosen)}`);
+      // A refused filter (400) is said above the kept filter form; any other refusal (429) is
+      // the page's own error, never an empty list.
+      if (answer.status !== 200 && answer.status !== 400) throw apiError(answer);
       const rows = answer.status === 200 ? (answer.body.data ?? []) : [];
       const names = await referenceNames(signed.api, rows, columns);
       const writable = mayWrite(resource, signed.user.role);
@@ -821,9 +833,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       check.delete('format');
       check.set('limit', '1');
       const checked = await signed.api('GET', `/${resource.name}?${check}`);
-      if (checked.status !== 200) throw new ApiError(checked.status, errorMessage(checked));
+      answered(checked);
       const answer = await signed.api('GET', `/${resource.name}?${query}`);
-      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      answered(answer);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${resource.name}.csv"`)
@@ -1182,7 +1194,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         .map(async (column) => {
           const target = uiResource(column.references as string);
           if (!target) return;
-          const answer = await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=100`);
+          const answer = answered(
+            await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=100`),
+          );
           choices.set(
             column.name,
             (answer.body?.data ?? []).map((row) => ({
@@ -1333,7 +1347,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const { id } = idOf(request);
       const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
-      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      answered(answer);
       const values = recordValues(resource, answer.body);
       return send(
         reply,
@@ -1385,7 +1399,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         // Someone saved first: say what they changed, keep what this user typed, and let them
         // overwrite knowingly (the form now carries the new version's ETag) or reload.
         const current = await signed.api<Row>('GET', `/${resource.name}/${id}`);
-        if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
+        answered(current);
         const now = recordValues(resource, current.body);
         const changed = editableColumns(resource).filter(
           (column) => !sameFormValue(column, now[column.name], base[column.name]),
@@ -1420,7 +1434,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const { id } = idOf(request);
       const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
-      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      answered(answer);
       return send(
         reply,
         page(
@@ -1458,7 +1472,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const { name, id } = idOf(request);
       const resource = resourceOf(signed, name);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
-      if (answer.status !== 200) throw new ApiError(answer.status, errorMessage(answer));
+      answered(answer);
       const row = answer.body;
       const shown = shownColumns(resource);
       const names = await referenceNames(signed.api, [row], shown);
@@ -1471,11 +1485,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       for (const relation of resource.referencedBy) {
         const related = uiResource(relation.resource);
         if (!related || !mayRead(related, signed.user.role)) continue;
-        const list = await signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
-          'GET',
-          `/${related.name}?${new URLSearchParams({ [relation.column]: id, limit: '10' })}`,
+        const list = answered(
+          await signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
+            'GET',
+            `/${related.name}?${new URLSearchParams({ [relation.column]: id, limit: '10' })}`,
+          ),
         );
-        if (list.status !== 200) continue;
         const rows = list.body.data ?? [];
         const columns = related.columns
           .filter(
@@ -1518,9 +1533,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     id: string,
     pageNames: ReferenceNames,
   ): Promise<Html> {
-    const answer = await signed.api<{ data?: Row[] }>(
-      'GET',
-      `/${resource.name}/${id}/history?limit=25`,
+    const answer = answered(
+      await signed.api<{ data?: Row[] }>('GET', `/${resource.name}/${id}/history?limit=25`),
     );
     const entries = answer.body?.data ?? [];
     const columnOf = (field: string) => resource.columns.find((column) => column.name === field);
@@ -1573,11 +1587,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   /** Devices as nodes and links as edges: a location's devices, or a device and its neighbours. */
   async function topology(signed: Signed, kind: string, id: string, record: Row): Promise<Html> {
     const list = async (path: string, query: Record<string, string>) =>
-      (
+      answered(
         await signed.api<{ data?: Row[] }>(
           'GET',
           `/${path}?${new URLSearchParams({ limit: '100', ...query })}`,
-        )
+        ),
       ).body?.data ?? [];
     const devices = kind === 'locations' ? await list('devices', { location_id: id }) : [record];
     const deviceIds = devices.map((device) => String(device.id));
@@ -1601,12 +1615,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (missing.length > 0)
       for (const item of await list('interfaces', {
         id__in: [...new Set(missing)].slice(0, 100).join(','),
-      }).catch(() => []))
+      }))
         known.set(String(item.id), item);
     for (const ifId of new Set(missing)) {
       if (known.has(ifId)) continue;
       const answer = await signed.api<Row>('GET', `/interfaces/${ifId}`);
-      if (answer.status === 200) known.set(ifId, answer.body);
+      // Gone since the links were read (404): the edge's end is drawn as unknown.
+      if (answer.status !== 404) known.set(ifId, answered(answer).body);
     }
     const nodes = new Map<string, TopologyNode>(
       devices.map((device) => [
@@ -1623,6 +1638,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const deviceId = String(item.device_id);
       if (nodes.has(deviceId)) continue;
       const answer = await signed.api<Row>('GET', `/devices/${deviceId}`);
+      if (answer.status !== 404) answered(answer);
       nodes.set(deviceId, {
         id: deviceId,
         label: answer.status === 200 ? String(answer.body.hostname) : deviceId.slice(0, 8),
@@ -1651,7 +1667,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       'GET',
       `/metrics/device/${id}?${new URLSearchParams({ from, limit: '100' })}`,
     );
-    const data = answer.status === 200 ? (answer.body?.data ?? []) : [];
+    // 404 is the API's "no metrics for this device"; any other refusal fails the page.
+    const data = answer.status === 404 ? [] : (answered(answer).body?.data ?? []);
     const series = (field: string, name: string, unit: string) => ({
       name,
       unit,
@@ -1673,7 +1690,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   }
 
   async function deliveries(signed: Signed, id: string): Promise<Html> {
-    const answer = await signed.api<{ data?: Row[] }>('GET', `/webhooks/${id}/deliveries?limit=25`);
+    const answer = answered(
+      await signed.api<{ data?: Row[] }>('GET', `/webhooks/${id}/deliveries?limit=25`),
+    );
     const attempts = answer.body?.data ?? [];
     return html`<section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Delivery attempts</h2>
       ${
@@ -1750,7 +1769,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     reply?: FastifyReply,
     newUser: NewUserForm = noNewUser,
   ) => {
-    const answer = await signed.api<{ data?: Row[] }>('GET', '/users?limit=100');
+    const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/users?limit=100'));
     const users = answer.body?.data ?? [];
     const typed = newUser.values;
     const body = page(
@@ -1830,7 +1849,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     },
     async call(signed, { id, role, inactive }) {
       const current = await signed.api<Row>('GET', `/users/${id}`);
-      if (current.status !== 200) throw new ApiError(current.status, errorMessage(current));
+      answered(current);
       // The API keeps the last active admin (it refuses the change); the page shows its answer.
       return signed.api('PUT', `/users/${id}`, {
         payload: {
@@ -1846,7 +1865,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   });
 
   const tokensPage = async (signed: Signed, notice?: Html) => {
-    const answer = await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100');
+    const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100'));
     const tokens = answer.body?.data ?? [];
     return page(
       signed.context,

@@ -142,3 +142,35 @@ describe('a bulk edit', () => {
     expect(first.json().model ?? null).toBeNull();
   });
 });
+
+describe('a page whose API calls are refused', () => {
+  const expectRateLimited = (
+    answer: { statusCode: number; headers: Record<string, unknown>; body: string },
+    what: string,
+  ) => {
+    expect(answer.statusCode, what).toBe(429);
+    expect(Number(answer.headers['retry-after']), what).toBeGreaterThan(0);
+    expect(answer.body, what).toMatch(/class="alert" role="alert">[^<]+/);
+  };
+
+  it('is an error page with the API’s 429 and Retry-After, never a page showing less', async () => {
+    const [id] = await createDevices('limited', 1);
+    for (const url of ['/ui/', '/ui/devices', '/ui/search?q=limited', `/ui/devices/${id}`]) {
+      const browser = await client();
+      await browser.spend(0);
+      expectRateLimited(await browser.visit(url), url);
+    }
+  });
+
+  it('shows no section of an object page as empty when its call was refused', async () => {
+    const [id] = await createDevices('limited-section', 1);
+    const browser = await client();
+    // The record itself is read; every call after it is refused.
+    await browser.spend(1);
+    const object = await browser.visit(`/ui/devices/${id}`);
+    expectRateLimited(object, 'object page');
+    for (const empty of ['No links', 'No metrics', 'No changes recorded', 'None.']) {
+      expect(object.body).not.toContain(empty);
+    }
+  });
+});
