@@ -30,7 +30,66 @@ function createAjv(coerceTypes: Options['coerceTypes'], verbose = false) {
   // and the database's inet type stores as a host: no zone index, no prefix length.
   const { ipv4, ipv6 } = fullFormats as unknown as Record<'ipv4' | 'ipv6', RegExp>;
   ajv.addFormat('ip', (value: string) => ipv4.test(value) || ipv6.test(value));
+  ajv.addFormat('date-time', storableDateTime);
+  ajv.addFormat('uuid', PLAIN_UUID);
   return ajv;
+}
+
+/**
+ * A uuid as PostgreSQL's uuid type reads it in every query: the 8-4-4-4-12 hexadecimal form.
+ * ajv's own format also takes `urn:uuid:…`, which reached the database as a nameless 400.
+ */
+const PLAIN_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const RFC3339_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
+/** PostgreSQL refuses a larger offset ("time zone displacement out of range"). */
+const MAX_OFFSET_MINUTES = 15 * 60 + 59;
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const { validate: rfc3339DateTime } = fullFormats['date-time'] as unknown as {
+  validate: (value: string) => boolean;
+};
+
+/**
+ * An RFC 3339 date-time the database stores as sent and the API answers in the same form: an
+ * offset PostgreSQL takes (at most ±15:59), an instant from year 1 to year 9999 in UTC (year 0
+ * is refused by PostgreSQL, and one outside would be answered as a BC or five-digit year), and
+ * no leap second (PostgreSQL and JavaScript have none: `23:59:60` would be stored as the next
+ * minute, and JavaScript cannot read it).
+ */
+function storableDateTime(value: string): boolean {
+  if (!rfc3339DateTime(value)) return false;
+  const parts = RFC3339_DATE_TIME.exec(value);
+  if (!parts) return false;
+  const [
+    ,
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    fraction = '',
+    sign,
+    offsetHours,
+    offsetMinutes,
+  ] = parts;
+  if (second === '60') return false;
+  const offset = sign
+    ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes ?? 0))
+    : 0;
+  if (Math.abs(offset) > MAX_OFFSET_MINUTES) return false;
+  const local = new Date(0);
+  local.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  local.setUTCHours(
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number(fraction.slice(1, 4).padEnd(3, '0')),
+  );
+  const instant = local.getTime() - offset * 60_000;
+  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT;
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
