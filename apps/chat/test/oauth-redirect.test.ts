@@ -207,6 +207,18 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     });
   }
 
+  it('a pair sent several times at once signs in once and leaves one session', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', { credentialToken });
+    const oauth = { credentialToken, credentialSecret: pageConfig(result.body).credentialSecret };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => login(app, { oauth })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+    const sessions = await h.store.db.selectFrom('sessions').select('user_id').execute();
+    expect(sessions).toHaveLength(1);
+  });
+
   it('a wrong, unknown or expired pair is 401 in the error shape', async () => {
     const app = await h.app();
     signInAt('github');

@@ -237,16 +237,23 @@ export class TwoFactor {
    * (READ COMMITTED, and the embedded store runs one at a time), so either this read sees the
    * confirmation, and the session is ended here, or the confirmation committed after the session
    * did, and its revocation ends it. No lock is held between the two.
+   * `useCredential` (what makes the login's credential single-use) runs only once the fence let
+   * the session stand: a `totp-required` from the fence leaves the credential for the retry with
+   * a code, and a credential found used ends the session it would have opened.
    */
   async fenceSession(
     userId: string,
     open: () => Promise<string>,
     revoke: (token: string) => Promise<void>,
+    useCredential: () => Promise<void>,
   ): Promise<string> {
     const token = await open();
-    if (await this.isEnabled(userId)) {
+    try {
+      if (await this.isEnabled(userId)) throw totpRequired();
+      await useCredential();
+    } catch (error) {
       await revoke(token);
-      throw totpRequired();
+      throw error;
     }
     return token;
   }

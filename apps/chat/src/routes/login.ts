@@ -271,16 +271,16 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
 
   /**
    * The end every sign-in shares once the identity is known: the user linked or created, the
-   * second factor, then `beforeSession` (what makes the credential single-use: it runs only when
-   * everything else passed, so a `totp-required` leaves the credential usable for the retry with a
-   * code), then the session, fenced against TOTP being enabled meanwhile.
+   * second factor, the session, and `useCredential` (what makes the credential single-use). That
+   * runs only when everything else passed, the fence against TOTP being enabled meanwhile
+   * included, so a `totp-required` always leaves the credential usable for the retry with a code.
    */
   async function signIn(
     request: FastifyRequest,
     secondFactor: TwoFactorHeaders,
     identity: NormalisedIdentity,
     lifetimeSeconds: number,
-    beforeSession: () => Promise<void>,
+    useCredential: () => Promise<void>,
   ) {
     const issuedAt = now();
     const user = await users.linkOrCreate(identity, issuedAt);
@@ -289,12 +289,16 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     sessions.forgetUser(user.id);
     if (!user.active) throw accountDeactivated();
     const codeChecked = await twoFactor.requireForLogin(user.id, secondFactor);
-    await beforeSession();
     const expiresAt = new Date(issuedAt.getTime() + lifetimeSeconds * 1000);
     const open = () => sessions.issue(user.id, issuedAt, expiresAt, clientDetails(request));
     const authToken = codeChecked
-      ? await open()
-      : await twoFactor.fenceSession(user.id, open, (token) => sessions.revoke(hashToken(token)));
+      ? await useCredential().then(open)
+      : await twoFactor.fenceSession(
+          user.id,
+          open,
+          (token) => sessions.revoke(hashToken(token)),
+          useCredential,
+        );
     return {
       status: 'success' as const,
       data: { authToken, userId: user.id, me: toMe(user, config.siteUrl) },
