@@ -50,10 +50,21 @@ export interface RunningCapture {
    * pipeline: routes, verification, forwarding, the store and `onRecord`. Resolves with the
    * answer a sender on the port would have had.
    */
-  inject(draft: RequestDraft): Promise<Answer>;
+  inject(draft: RequestDraft): Promise<Injected>;
+  /**
+   * Hands every record whose forward is still under way to `onRecord` as it is (marked pending),
+   * once: for the way out, so --save and the printers keep what stopping would lose.
+   */
+  completePending(): void;
   /** Adds records read from a file (`--load`) without reporting them to `onRecord`. */
   preload(drafts: Iterable<RequestDraft>): void;
   close(): Promise<void>;
+}
+
+/** An injected request's answer, and when its record is complete (its forward finished). */
+export interface Injected {
+  readonly answer: Answer;
+  readonly recorded: Promise<CapturedRequest>;
 }
 
 /** Where a replay of `record` goes and how it is signed, from the config. */
@@ -98,6 +109,7 @@ export async function startCapture(
   const complete = (record: CapturedRequest) => {
     for (const listener of listeners) listener(record);
   };
+  const pending = new Map<number, CapturedRequest>();
   const handle = createPipeline({
     store,
     route,
@@ -106,6 +118,7 @@ export async function startCapture(
     rejectInvalid: config.rejectInvalid,
     loopMark: mark,
     complete,
+    pending,
   });
   const server = createCaptureServer({
     store,
@@ -153,7 +166,19 @@ export async function startCapture(
       complete(added);
       return added;
     },
-    inject: async (draft) => handle(draft),
+    async inject(draft) {
+      let recorded!: (record: CapturedRequest) => void;
+      const done = new Promise<CapturedRequest>((resolve) => {
+        recorded = resolve;
+      });
+      const answer = await handle(draft, recorded);
+      return { answer, recorded: done };
+    },
+    completePending() {
+      const records = [...pending.values()];
+      pending.clear();
+      for (const record of records) complete(record);
+    },
     onRecord(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
 async function run(config: AppConfig): Promise<void> {
   // Opened before any port is: a path that cannot be written is a bad flag (exit 2).
   const session = config.saveFile ? openSession(config.saveFile) : null;
-  if (session) onExit(() => session.close());
+  // Closed after the records still under way are written (registered below, once they can be).
+  let closeSession = () => session?.close();
+  onExit(() => closeSession());
   let loaded = 0;
   const capture = await startCapture(config, async (store) => {
     if (!config.loadFile) return;
@@ -68,6 +70,13 @@ async function run(config: AppConfig): Promise<void> {
       config.limits.maxRequests,
     );
   });
+  // Before the session closes: a record whose forward is under way reaches --save and the
+  // printers marked pending, instead of never (the loader reads it back as such).
+  const closeAfterPending = closeSession;
+  closeSession = () => {
+    capture.completePending();
+    closeAfterPending();
+  };
   onExit(() => {
     void capture.close();
   });

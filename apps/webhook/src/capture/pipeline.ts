@@ -25,6 +25,11 @@ export interface PipelineOptions {
   readonly loopMark: string;
   /** Called once per record when it is complete (its forward finished): printers, --save. */
   readonly complete: (record: CapturedRequest) => void;
+  /**
+   * Records whose forward is under way, by seq (kept up to date here): what stopping the tool
+   * would otherwise lose, since they reach `complete` only when the target answers.
+   */
+  readonly pending: Map<number, CapturedRequest>;
 }
 
 /** The answer the original caller gets with --respond-with-forward. */
@@ -77,10 +82,17 @@ function rejection(reason: string): SentResponse {
  */
 export function createPipeline(
   options: PipelineOptions,
-): (draft: RequestDraft) => Answer | Promise<Answer> {
-  const { store, route, queue, complete } = options;
+): (
+  draft: RequestDraft,
+  onComplete?: (record: CapturedRequest) => void,
+) => Answer | Promise<Answer> {
+  const { store, route, queue, pending } = options;
 
-  return (draft) => {
+  return (draft, onComplete) => {
+    const complete = (record: CapturedRequest) => {
+      options.complete(record);
+      onComplete?.(record);
+    };
     const decision = route(draft.method, draft.path);
     // A draft's headers may be packed (the capture server's): unpacked once, and only when a
     // signature check or a forward needs them.
@@ -139,7 +151,10 @@ export function createPipeline(
       response,
       forward: { kind: 'pending', ...recordedTarget(url) },
     });
+    pending.set(record.seq, record);
     void sent.then((forward) => {
+      // Already handed on as pending (the tool is stopping): once is all a record is reported.
+      if (!pending.delete(record.seq)) return;
       // Dropped from memory meanwhile: the printers and --save still get the whole record.
       complete(
         store.update(record.seq, { forward }) ??

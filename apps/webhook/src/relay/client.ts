@@ -44,6 +44,11 @@ export interface RelayAnswer {
   readonly body: Buffer;
 }
 
+export interface Delivery {
+  readonly answer: RelayAnswer;
+  readonly recorded: Promise<void>;
+}
+
 /** Where the last handled event id is kept, so a restarted client resumes after it. */
 export interface CursorStore {
   load(): string | null;
@@ -54,8 +59,11 @@ export interface CursorStore {
 export interface RelayClientOptions {
   readonly sendUrl: SendUrl;
   readonly token: string;
-  /** Puts the request into the local capture pipeline; resolves with the local answer. */
-  readonly deliver: (request: RelayedRequest) => Promise<RelayAnswer>;
+  /**
+   * Puts the request into the local capture pipeline; resolves with the local answer, and a
+   * promise of its record being complete (its forward finished, --save written).
+   */
+  readonly deliver: (request: RelayedRequest) => Promise<Delivery>;
   readonly onState: (state: RelayState) => void;
   /** The relay dropped events this client had not read (its buffer bounds). */
   readonly onGap?: (gap: GapWire) => void;
@@ -116,7 +124,15 @@ export class RelayClient {
   #stopped = false;
   #abort: AbortController | null = null;
   #sleepAbort: AbortController | null = null;
+  /** The last event whose record is complete, and all before it: what a restart resumes after. */
   #cursor: string | null;
+  /**
+   * The last event handed to the pipeline: what a reconnection of this run resumes after (the
+   * records under way are still in the pipeline).
+   */
+  #handled: string | null;
+  /** Events handed on in order whose records may not be complete yet. */
+  readonly #unacknowledged: { readonly id: string; done: boolean }[] = [];
   /** From the `ready` event: the relay holds every sender until this client answers. */
   #waitForLocal = false;
   #done: Promise<void> | null = null;
@@ -124,6 +140,7 @@ export class RelayClient {
 
   constructor(private readonly options: RelayClientOptions) {
     this.#cursor = options.cursor?.load() ?? null;
+    this.#handled = this.#cursor;
   }
 
   get state(): RelayState {
@@ -218,7 +235,7 @@ export class RelayClient {
         Accept: 'text/event-stream',
         Authorization: `Bearer ${this.options.token}`,
       };
-      if (this.#cursor) headers['Last-Event-ID'] = this.#cursor;
+      if (this.#handled) headers['Last-Event-ID'] = this.#handled;
       const response = await fetch(eventsUrl(this.options.sendUrl), {
         headers,
         signal: abort.signal,
@@ -328,15 +345,13 @@ export class RelayClient {
                 body: Buffer.from(`refused by the listener: ${request.refused}\n`),
               });
             }
-            this.#cursor = request.id;
-            this.options.cursor?.save(request.id);
+            this.#acknowledge(request.id);
           }
           return undefined;
         }
-        const answer = await this.options.deliver(request);
+        const { answer, recorded } = await this.options.deliver(request);
         if (request.wire.awaitsAnswer) this.#postAnswer(request.id, answer);
-        this.#cursor = request.id;
-        this.options.cursor?.save(request.id);
+        this.#acknowledge(request.id, recorded);
         onHandled();
         return undefined;
       }
@@ -366,10 +381,28 @@ export class RelayClient {
         body: Buffer.from(`refused by the listener: larger than the ${limit} it accepts\n`),
       });
     }
-    this.#cursor = id;
-    this.options.cursor?.save(id);
+    this.#acknowledge(id);
     onHandled();
     return undefined;
+  }
+
+  /**
+   * The cursor moves past an event once its record is complete (`recorded`), and past every event
+   * before it: a record whose forward is still under way when the tool stops is delivered again
+   * after a restart, never skipped (at least once).
+   */
+  #acknowledge(id: string, recorded: Promise<void> = Promise.resolve()): void {
+    this.#handled = id;
+    const entry = { id, done: false };
+    this.#unacknowledged.push(entry);
+    void recorded.then(() => {
+      entry.done = true;
+      let last: string | null = null;
+      while (this.#unacknowledged[0]?.done) last = this.#unacknowledged.shift()?.id ?? last;
+      if (last === null) return;
+      this.#cursor = last;
+      this.options.cursor?.save(last);
+    });
   }
 
   #postAnswer(id: string, answer: RelayAnswer): void {

@@ -30,7 +30,7 @@ export function startRelayListener(
     async deliver({ wire, body }) {
       const { path, query } = splitTarget(wire.target);
       const kept = body.length > maxBody ? body.subarray(0, maxBody) : body;
-      return capture.inject({
+      const { answer, recorded } = await capture.inject({
         receivedAt: wire.receivedAt,
         method: wire.method,
         target: wire.target,
@@ -45,6 +45,7 @@ export function startRelayListener(
         httpVersion: wire.httpVersion,
         relayedVia: sendUrl.href,
       });
+      return { answer, recorded: recorded.then(() => undefined) };
     },
   });
   client.start();
