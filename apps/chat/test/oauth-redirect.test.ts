@@ -219,6 +219,23 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect(sessions).toHaveLength(1);
   });
 
+  it('wrong secrets sent with someone’s public credentialToken do not lock its owner out', async () => {
+    const app = await h.app();
+    signInAt('github');
+    const credentialToken = newToken();
+    const { result } = await runFlow(app, 'github', { credentialToken });
+    for (let guess = 0; guess < 8; guess++) {
+      const refused = await login(app, {
+        oauth: { credentialToken, credentialSecret: `wrong${guess}` },
+      });
+      expect(refused.statusCode, refused.body).toBe(401);
+    }
+    const owner = await login(app, {
+      oauth: { credentialToken, credentialSecret: pageConfig(result.body).credentialSecret },
+    });
+    expect(owner.statusCode, owner.body).toBe(200);
+  });
+
   it('a wrong, unknown or expired pair is 401 in the error shape', async () => {
     const app = await h.app();
     signInAt('github');

@@ -324,7 +324,12 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
     secondFactor: TwoFactorHeaders,
     pair: { credentialToken: string; credentialSecret: string },
   ) {
-    const attempt = await lockout.begin(Lockout.loginKey(OAUTH_LOCK_SERVICE, pair.credentialToken));
+    // Keyed by the whole pair, as a resume is by its token: the credentialToken is public (it is
+    // in the provider's return address), so failures counted against it alone let anyone lock
+    // its owner out. Guessing the 256-bit secret is bounded by the per-IP rate limit.
+    const attempt = await lockout.begin(
+      Lockout.loginKey(OAUTH_LOCK_SERVICE, `${pair.credentialToken}\0${pair.credentialSecret}`),
+    );
     const secretHash = hashToken(pair.credentialSecret);
     try {
       const pending = await pendingCredentials.find(pair.credentialToken, secretHash, now());
