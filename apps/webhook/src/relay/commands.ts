@@ -1,8 +1,10 @@
 import type { Writable } from 'node:stream';
 import { CliError } from '../errors.js';
+import { printable } from '../format/printable.js';
 import { onExit } from '../lifecycle.js';
 import { RELAY_HELP, type RelayCommand, type RelayServerConfig } from './config.js';
-import { API_PREFIX } from './protocol.js';
+import { API_PREFIX, parseSendUrl } from './protocol.js';
+import { LISTEN_TOKEN } from './secrets.js';
 import { buildRelay } from './server.js';
 import { MemoryRelayStore, type RelayStore } from './store.js';
 
@@ -85,13 +87,23 @@ async function adminCall(command: AdminCommand, stdout: Writable): Promise<void>
       method,
       headers,
       ...(body ? { body } : {}),
+      // The call carries the admin token: a redirect elsewhere must not take it along.
+      redirect: 'manual',
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new CliError(`relay: cannot reach ${command.server} (${cause})`, 1);
   }
-  const text = await response.text();
+  const text = await response.text().catch(() => '');
+  if (response.status >= 300 && response.status < 400) {
+    const location = (response.headers.get('location') ?? '').slice(0, 200);
+    throw new CliError(
+      `relay: ${command.server} answered ${response.status}, a redirect${location ? ` to ${location}` : ''}; ` +
+        'admin calls never follow one (they carry the admin token): give --server the address the relay answers on',
+      1,
+    );
+  }
   if (!response.ok) {
     let message = text.slice(0, 500);
     try {
@@ -104,16 +116,50 @@ async function adminCall(command: AdminCommand, stdout: Writable): Promise<void>
     else stdout.write(`deleted channel ${command.channel}\n`);
     return;
   }
-  const created = JSON.parse(text) as { sendUrl: string; token: string };
+  const created = channelReply(command.server, response.status, text);
   if (command.json) {
-    stdout.write(`${JSON.stringify({ sendUrl: created.sendUrl, token: created.token })}\n`);
+    stdout.write(`${JSON.stringify(created)}\n`);
     return;
   }
+  // Checked to be printable ASCII already; printed through the one filter all the same.
+  const sendUrl = printable(created.sendUrl);
   stdout.write(
-    `send URL:     ${created.sendUrl}\n` +
-      `listen token: ${created.token}\n\n` +
+    `send URL:     ${sendUrl}\n` +
+      `listen token: ${printable(created.token)}\n\n` +
       'Give the send URL to the sender (GitHub, Stripe…). Keep the token secret; listen with:\n' +
-      `  WEBHOOK_RELAY_TOKEN=<token> webhook --relay ${created.sendUrl}\n` +
+      `  WEBHOOK_RELAY_TOKEN=<token> webhook --relay ${sendUrl}\n` +
       '(or relay: {url: …, token: …} in config.yaml). The relay stores only a hash of it.\n',
   );
+}
+
+/**
+ * The send URL and token of a `create` or `rotate` reply, checked before anything is printed: the
+ * relay is outside data like any other, and what it says goes to a terminal and into shell
+ * commands. A send URL is one `--relay` takes, written as it normalises it (printable ASCII only);
+ * a token is one the relay makes.
+ */
+function channelReply(server: string, status: number, text: string) {
+  const refuse = (what: string) =>
+    new CliError(`relay: ${server} answered ${status}, but ${what}; nothing was printed`, 1);
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    throw refuse('its reply is not JSON');
+  }
+  const { sendUrl, token } = (typeof reply === 'object' && reply !== null ? reply : {}) as {
+    sendUrl?: unknown;
+    token?: unknown;
+  };
+  if (
+    typeof sendUrl !== 'string' ||
+    !/^[\x21-\x7e]+$/.test(sendUrl) ||
+    parseSendUrl(sendUrl)?.href !== sendUrl
+  ) {
+    throw refuse('the send URL in its reply is not a send URL (http(s)://host/c/<channel id>)');
+  }
+  if (typeof token !== 'string' || !LISTEN_TOKEN.test(token)) {
+    throw refuse('the token in its reply is not a listen token (whr_ and 43 characters)');
+  }
+  return { sendUrl, token };
 }

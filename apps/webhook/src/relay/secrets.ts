@@ -13,6 +13,9 @@ export function newChannelId(): string {
   }
 }
 
+/** What a listen token looks like (newListenToken). */
+export const LISTEN_TOKEN = /^whr_[A-Za-z0-9_-]{43}$/;
+
 /** A listen token: 256 random bits with a recognisable prefix (secret scanners find `whr_`). */
 export function newListenToken(): string {
   return `whr_${randomBytes(32).toString('base64url')}`;
