@@ -4,6 +4,7 @@ import {
   type ColumnDefinition,
   type ColumnKind,
   filterableColumns,
+  offers,
   type ResourceDefinition,
   type ResourceLabel,
   resourceLabel,
@@ -57,6 +58,11 @@ export interface UiResource {
   referencedBy: readonly { resource: string; column: string }[];
   /** Created only by systems (events): no create, edit or import pages. */
   readOnly: boolean;
+  /**
+   * Whether the API reads one record (`GET /<resource>/<id>`): only then has a record a page of
+   * its own, and a list's rows link to it.
+   */
+  recordPages: boolean;
 }
 
 /** Words written differently from a capitalised field name. */
@@ -136,7 +142,22 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
       }),
     ),
   ];
-  const visible = columns.filter((column) => !column.secret && column.kind !== 'json');
+  // A bare id that names no record of the interface (the audit trail's user_id) tells a reader
+  // nothing: a list shows the name beside it instead, unless the user chooses the column.
+  const visible = columns.filter(
+    (column) =>
+      !column.secret && column.kind !== 'json' && !(column.kind === 'uuid' && !column.references),
+  );
+  // A log (a resource bounded in time: events, the audit trail) shows its time first, so its
+  // newest-first order reads as a timeline.
+  const time = definition.timeRange;
+  const listed = visible.filter((column) => column.kind !== 'list' && column.name !== 'updated_at');
+  const inOrder = time
+    ? [
+        ...listed.filter((column) => column.name === time),
+        ...listed.filter((column) => column.name !== time),
+      ]
+    : listed;
   const names = resourceLabel(definition);
   const titleField =
     definition.briefFields?.length === 1
@@ -149,10 +170,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
     label: capitalised(names.plural),
     singular: capitalised(names.singular),
     columns,
-    defaultColumns: visible
-      .filter((column) => column.kind !== 'list' && column.name !== 'updated_at')
-      .slice(0, 7)
-      .map((column) => column.name),
+    defaultColumns: inOrder.slice(0, 7).map((column) => column.name),
     titleField,
     tagColumn: columns.find((column) => column.kind === 'tags')?.name,
     searchable: (definition.search?.length ?? 0) > 0,
@@ -162,6 +180,9 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
         .map(([column]) => ({ resource: other.name, column })),
     ),
     readOnly: definition === events || definition === auditLogs,
+    // The audit trail's routes are its own (audit/routes.ts: the list only); its definition
+    // describes its rows, not its endpoints.
+    recordPages: offers(definition, 'read') && definition !== auditLogs,
   };
 }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { auditLogs } from '../audit/definition.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { UserCache } from '../auth/user-cache.js';
 import type { AnyDatabase } from '../db/schema.js';
@@ -605,7 +606,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             <ul>${(answer?.body?.data ?? []).map(
               (
                 row,
-              ) => html`<li><a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>
+              ) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>` : titleOf(resource, row)}
               <span class="muted">${(resource.definition.search ?? [])
                 .filter((field) => field !== resource.titleField)
                 .map((field) => row[field])
@@ -672,6 +673,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     );
     return names;
   }
+
+  /**
+   * In a list whose rows have no page of their own (the audit trail), an identifier (a
+   * filterable `…_id` text: the record changed, the request) links to the rows sharing it: a
+   * record's whole history, a deleted record's included, or everything one request did.
+   */
+  const sameValueLink = (resource: UiResource, column: UiColumn, row: Row) => {
+    const value = row[column.name];
+    if (resource.recordPages || !column.filterable || column.references) return undefined;
+    if (!column.name.endsWith('_id') || typeof value !== 'string' || value === '') return undefined;
+    return `/ui/${resource.name}?${new URLSearchParams({ [column.name]: value })}`;
+  };
 
   const shownColumns = (resource: UiResource) =>
     resource.columns.filter((column) => !column.secret);
@@ -753,9 +766,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         (row, index) => html`<tr>
         ${writable ? html`<td><input type="checkbox" name="id" value="${String(row.id)}" aria-label="Select ${titleOf(resource, row)}"></td>` : ''}
         ${columns.map((column, position) =>
-          position === 0
+          position === 0 && resource.recordPages
             ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${rowLinkText(resource, column, row, names)}</a></td>`
-            : html`<td>${listCell(column, row[column.name], names)}</td>`,
+            : html`<td>${listCell(column, row[column.name], names, sameValueLink(resource, column, row))}</td>`,
         )}
         </tr>${void index}`,
       )}
@@ -913,7 +926,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ({
         row,
         etag,
-      }) => html`<li><a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>
+      }) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>` : titleOf(resource, row)}
       <input type="hidden" name="id" value="${String(row.id)}"><input type="hidden" name="etag" value="${etag}"></li>`,
     )}</ul>`;
     const alert = error ? html`<p class="alert" role="alert">${error}</p>` : '';
@@ -1471,7 +1484,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     page$(async (signed, request, reply) => {
       const { name, id } = idOf(request);
       const resource = resourceOf(signed, name);
+      if (!resource.recordPages) throw new ApiError(404, 'No such page');
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+      if (answer.status === 404) return send(reply, missingRecord(signed, resource, id), 404);
       answered(answer);
       const row = answer.body;
       const shown = shownColumns(resource);
@@ -1505,7 +1520,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           rows.length === 0
             ? html`<p class="muted">None.</p>`
             : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
-        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${rowLinkText(related, column, child, relatedNames)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
+        <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 && related.recordPages ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${rowLinkText(related, column, child, relatedNames)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
         }
         <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a></p></section>`);
       }
@@ -1526,6 +1541,30 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       );
     }),
   );
+
+  /**
+   * The audit trail's entries about one record, for a user who may read the trail and a
+   * resource whose writes it records: a record's whole history, still there once it is deleted.
+   */
+  function auditTrailOf(signed: Signed, resource: UiResource, id: string): string | undefined {
+    const trail = uiResource(auditLogs.name);
+    if (!trail || !mayRead(trail, signed.user.role) || resource.definition.audited === false)
+      return undefined;
+    return `/ui/${trail.name}?${new URLSearchParams({ resource_id: id.toLowerCase() })}`;
+  }
+
+  /** A record that is not there (never was, or deleted): said so, with its history if any. */
+  function missingRecord(signed: Signed, resource: UiResource, id: string): string {
+    const trail = auditTrailOf(signed, resource, id);
+    return page(
+      signed.context,
+      `No such ${resource.names.singular}`,
+      html`<p class="alert" role="alert">There is no ${resource.names.singular} with this address: it was deleted, or never existed.</p>
+      ${trail ? html`<p><a href="${trail}">Its entries in the audit log</a> show what happened to it, if anything.</p>` : ''}
+      <p><a href="/ui/${resource.name}">All ${resource.names.plural}</a></p>`,
+      [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Not found' }],
+    );
+  }
 
   async function history(
     signed: Signed,
@@ -1561,7 +1600,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const link = valueCell(column, value, names);
       return mark === 'del' ? html`<del>${link}</del>` : html`<ins>${link}</ins>`;
     };
+    const trail = auditTrailOf(signed, resource, id);
     return html`<section class="history" aria-labelledby="history-heading"><h2 id="history-heading">Change history</h2>
+      ${trail ? html`<p><a href="${trail}">All its entries in the audit log</a></p>` : ''}
       ${
         entries.length === 0
           ? html`<p class="muted">No changes recorded.</p>`

@@ -41,7 +41,9 @@ export function valueCell(column: UiColumn, value: unknown, names: ReferenceName
   if (column.references && typeof value === 'string') {
     const target = uiResource(column.references);
     const name = names.get(referenceKey(column.references, value)) ?? value.slice(0, 8);
-    return target ? html`<a href="/ui/${target.name}/${value}">${name}</a>` : html`${value}`;
+    return target?.recordPages
+      ? html`<a href="/ui/${target.name}/${value}">${name}</a>`
+      : html`${name}`;
   }
   if (column.name === 'status' || column.name.endsWith('_status') || column.name === 'severity') {
     return html`<span class="badge badge-${textOf(value).replace(/[^a-z0-9-]/g, '')}">${textOf(value)}</span>`;
@@ -58,10 +60,17 @@ export function valueCell(column: UiColumn, value: unknown, names: ReferenceName
 const LIST_CELL_CHARS = 120;
 
 /** A value in a list's cell: long text and structured values cut to their start. */
-export function listCell(column: UiColumn, value: unknown, names: ReferenceNames): Html {
+export function listCell(
+  column: UiColumn,
+  value: unknown,
+  names: ReferenceNames,
+  /** Where the value links to, when it is not a reference (the rows sharing it). */
+  href?: string,
+): Html {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   const text = structured || typeof value === 'string' ? textOf(value) : '';
   const start = cutToStart(text, LIST_CELL_CHARS);
+  if (href) return html`<a href="${href}">${start}</a>`;
   if (start === text) return valueCell(column, value, names);
   return structured ? html`<code>${start}</code>` : html`${start}`;
 }

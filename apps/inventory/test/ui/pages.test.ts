@@ -325,3 +325,29 @@ describe('a record’s pages', () => {
     expect(after.paths.length, after.paths.join('\n')).toBe(8);
   });
 });
+
+describe('the audit log', () => {
+  it('links no row to a page that does not exist, shows when and who, and keeps a deleted record’s history reachable', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'audited-gone', ip: '192.0.2.77' });
+    const deleted = await ctx.as('admin', { method: 'DELETE', url: `/devices/${device.id}` });
+    expect(deleted.statusCode).toBe(204);
+    const audit = await visit(ctx.app, admin, '/ui/audit-logs');
+    expect(audit.statusCode).toBe(200);
+    // The API has no single audit entry to show: no row links to one.
+    expect(audit.body).not.toMatch(/href="\/ui\/audit-logs\/[0-9a-f-]{36}"/);
+    const header = /<thead>([\s\S]*?)<\/thead>/.exec(audit.body)?.[1] ?? '';
+    expect(header).toContain('Created at');
+    expect(header).toContain('Username');
+    // The user by name, not by a raw id.
+    expect(header).not.toMatch(/>User</);
+    // The deleted record's history: its entries in the audit log, linked from its id.
+    const history = `/ui/audit-logs?resource_id=${device.id}`;
+    expect(audit.body).toContain(`href="${history}"`);
+    const entries = await visit(ctx.app, admin, history);
+    expect(entries.body).toContain('2 audit log entries');
+    // Its address now is a missing record, which points there too.
+    const gone = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).toContain(`href="${history}"`);
+  });
+});
