@@ -13,6 +13,8 @@ export type ColumnKind =
   | 'timestamp'
   | 'uuid'
   | 'ip'
+  /** A MAC address: text with one canonical form (lower case), found in any letter case. */
+  | 'mac'
   | 'boolean'
   | 'tags'
   /** A JSON object (jsonb); no lookups. */
@@ -457,6 +459,7 @@ export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
       pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$',
       examples: ['00:1a:2b:3c:4d:5e'],
     }),
+    kind: 'mac',
     ...options,
   }) satisfies ColumnDefinition;
 

@@ -68,6 +68,7 @@ export const LOOKUPS_BY_KIND: Readonly<Record<ColumnKind, readonly Lookup[]>> = 
   uuid: ['n', 'in', 'isnull'],
   // inet orders addresses numerically (10.0.0.9 < 10.0.0.10), which is what a range means.
   ip: ['n', 'in', ...ORDERED, 'isnull'],
+  mac: ['n', 'in', ...ORDERED, ...TEXT_MATCH, 'isnull'],
   boolean: ['n', 'isnull'],
   // `?tags=a&tags=b` (all of them) is the tag filter; a list has no lookups.
   tags: [],
@@ -84,11 +85,23 @@ const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
   timestamp: 'timestamptz',
   uuid: 'uuid',
   ip: 'inet',
+  mac: 'text',
   boolean: 'boolean',
   tags: 'text[]',
   json: 'jsonb',
   list: 'text[]',
   url: 'text',
+};
+
+/**
+ * The one form a value of a kind is stored in, where one value has several spellings: a MAC
+ * address in lower case (`AA:BB:…` is `aa:bb:…`), a timestamp to the millisecond
+ * (toMilliseconds). Every write stores it so (routes.ts) and a filter compares it so
+ * (parseConditions), so a value is found however it was written.
+ */
+export const CANONICAL_FORM: Readonly<Partial<Record<ColumnKind, (text: string) => string>>> = {
+  mac: (text) => text.toLowerCase(),
+  timestamp: toMilliseconds,
 };
 
 /** A column's kind: declared, else read from its schema. */
@@ -421,14 +434,19 @@ export function parseConditions(
     const [column = '', lookup] = parameter.split('__');
     const spec = filterColumnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
-    // A timestamp is compared as the API would store it: to the millisecond (toMilliseconds),
-    // a lower-exclusive or upper-inclusive bound rounded up (toMillisecondsUp).
+    // A value is compared in the form the API stores (CANONICAL_FORM); a timestamp's
+    // lower-exclusive or upper-inclusive bound is rounded up (toMillisecondsUp). Text matches
+    // (`__ic`…) ignore case already and match parts of values.
+    const canonical = kind && CANONICAL_FORM[kind];
     const value =
-      kind === 'timestamp' && typeof given === 'string'
-        ? lookup === 'lt' || lookup === 'gte'
+      typeof given !== 'string' ||
+      !canonical ||
+      lookup === 'in' ||
+      TEXT_MATCH.includes(lookup as Lookup)
+        ? given
+        : kind === 'timestamp' && (lookup === 'lt' || lookup === 'gte')
           ? toMillisecondsUp(given)
-          : toMilliseconds(given)
-        : given;
+          : canonical(given);
     if (lookup === undefined) {
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
       continue;
@@ -445,7 +463,7 @@ export function parseConditions(
         column,
         operator: 'in',
         value: items.map((item) =>
-          inItem(parameter, spec, kind, kind === 'timestamp' ? toMilliseconds(item) : item),
+          inItem(parameter, spec, kind, canonical ? canonical(item) : item),
         ),
       });
       continue;

@@ -24,7 +24,6 @@ import {
   type ResourceOperation,
   secretColumns,
   tagColumns,
-  toMilliseconds,
   type WriteCondition,
   withDefaults,
 } from './definition.js';
@@ -39,7 +38,7 @@ import {
   weakEtag,
 } from './etags.js';
 import { countMatching } from './list.js';
-import { kindOf, parseConditions } from './lookups.js';
+import { CANONICAL_FORM, kindOf, parseConditions } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   answerColumns,
@@ -271,22 +270,26 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       }
     }
   };
-  const timestampColumns = Object.entries(definition.columns)
-    .filter(([, column]) => kindOf(column) === 'timestamp')
-    .map(([name]) => name);
-  /** Timestamps to the millisecond (toMilliseconds), whichever write sent them. */
-  const inMilliseconds = (given: Row): Row => {
-    if (!timestampColumns.some((column) => typeof given[column] === 'string')) return given;
-    const truncated = { ...given };
-    for (const column of timestampColumns) {
-      const value = truncated[column];
-      if (typeof value === 'string') truncated[column] = toMilliseconds(value);
+  const canonicalColumns = Object.entries(definition.columns).flatMap(([name, column]) => {
+    const canonical = CANONICAL_FORM[kindOf(column)];
+    return canonical ? [{ name, canonical }] : [];
+  });
+  /**
+   * Values in their kind's one form (CANONICAL_FORM: timestamps to the millisecond, MAC
+   * addresses in lower case), whichever write sent them.
+   */
+  const inCanonicalForm = (given: Row): Row => {
+    if (!canonicalColumns.some(({ name }) => typeof given[name] === 'string')) return given;
+    const canonicalised = { ...given };
+    for (const { name, canonical } of canonicalColumns) {
+      const value = canonicalised[name];
+      if (typeof value === 'string') canonicalised[name] = canonical(value);
     }
-    return truncated;
+    return canonicalised;
   };
-  /** The definition's own adjustments, timestamps to the millisecond, tags as a sorted set. */
+  /** The definition's own adjustments, values in their canonical form, tags as a sorted set. */
   const prepare = (given: Row) => {
-    const values = seal(inMilliseconds(definition.prepareWrite?.(given) ?? given));
+    const values = seal(inCanonicalForm(definition.prepareWrite?.(given) ?? given));
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
