@@ -95,3 +95,65 @@ describe('a relay that accepts every connection and then drops it', () => {
     expect(connections - first).toBeLessThanOrEqual(5);
   }, 30_000);
 });
+
+describe('a relay event whose receivedAt is no time a clock could show', () => {
+  it('is refused field by field, with --save and --json, and the next event is delivered', async () => {
+    const wire = (receivedAt: number, target: string) => ({
+      receivedAt,
+      method: 'POST',
+      target,
+      headers: [['Content-Type', 'application/json']],
+      body: Buffer.from('{}').toString('base64'),
+      remote: '203.0.113.9:5000',
+      httpVersion: '1.1',
+      awaitsAnswer: false,
+    });
+    const events = [wire(1e300, '/far'), wire(-8.64e15, '/past'), wire(Date.now(), '/now')];
+    const server = createServer((req, res) => {
+      if (req.method === 'POST') {
+        req.resume();
+        res.writeHead(202).end('{}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: ready\ndata: {"channel":"x","sendUrl":"x","waitForLocal":false}\n\n');
+      events.forEach((event, index) => {
+        res.write(`id: ${index + 1}\nevent: request\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const save = join(dir, 'times.jsonl');
+    const cli = new RunningCli(
+      [
+        '--json',
+        '--port',
+        '0',
+        '--save',
+        save,
+        '--relay',
+        `http://127.0.0.1:${port}/c/AAAAAAAAAAAAAAAAAAAAAA`,
+      ],
+      { cwd: dir, env: { WEBHOOK_RELAY_TOKEN: 'whr_test', HOME: dir, XDG_STATE_HOME: dir } },
+    );
+    cleanups.push(() => cli.stop());
+    await cli.address();
+    await waitFor(
+      () => targets(cli).includes('/now'),
+      () => cli.stderr,
+    );
+    expect(targets(cli)).toEqual(['/now']);
+    expect(cli.stderr).toMatch(/event 1 refused .*receivedAt/);
+    expect(cli.stderr).toMatch(/event 2 refused .*receivedAt/);
+    expect(cli.stderr).not.toMatch(/internal error|RangeError|reconnecting|\n\s+at /);
+    expect(cli.child.exitCode).toBeNull();
+    expect(readFileSync(save, 'utf8')).toContain('"/now"');
+  });
+});

@@ -435,6 +435,11 @@ const MAX_TARGET = 64 * 1024;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
 const TARGET_CHARS = /^\/[^\u0000-\u0020\u007f\u0100-\uffff]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/**
+ * How far a relay's timestamp may be from this clock: far beyond any clock skew or buffer age, and
+ * short of what a Date cannot hold (a time past ±8.64e15 ms crashed --save and the UI).
+ */
+const MAX_CLOCK_DISTANCE_MS = 10 * 365.25 * 86_400_000;
 
 type Refused = { readonly refused: string; readonly id?: string; readonly awaitsAnswer?: boolean };
 
@@ -485,8 +490,12 @@ function parseRequest(event: EventSourceMessage): RelayedRequest | Refused {
   if (typeof wire.body !== 'string' || !BASE64.test(wire.body)) {
     return refuse('body: must be base64');
   }
-  if (typeof wire.receivedAt !== 'number' || !Number.isFinite(wire.receivedAt)) {
-    return refuse('receivedAt: must be a time in ms');
+  if (
+    typeof wire.receivedAt !== 'number' ||
+    !Number.isInteger(wire.receivedAt) ||
+    Math.abs(wire.receivedAt - Date.now()) > MAX_CLOCK_DISTANCE_MS
+  ) {
+    return refuse('receivedAt: must be a time in ms within 10 years of this machine’s clock');
   }
   for (const key of ['remote', 'httpVersion'] as const) {
     if (typeof wire[key] !== 'string' || wire[key].length > MAX_SHORT_TEXT) {
