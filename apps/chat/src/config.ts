@@ -19,7 +19,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
-import { describeSchemaErrors, validatorFor } from './validation.js';
+import { describeEachSchemaError, validatorFor } from './validation.js';
 
 /** A configuration problem found at start-up, naming the variable or key (the platform's). */
 export { ConfigError, type TrustProxySetting } from '@netops/service-runtime';
@@ -29,27 +29,42 @@ export type { ServiceConfig, ServiceType } from './providers/registry.js';
 // The services file (CHAT_CONFIG): one entry per identity provider the service accepts.
 
 /**
+ * A URL as an error message may show it: as the file writes it (a `${NAME}` stays a name, never
+ * its value, which may be a secret), without credentials, query or fragment (each may hold one).
+ */
+function shownUrl(written: string): string {
+  return written
+    .replace(/^([^:/?#]+:\/\/)[^/?#]*@/, '$1…@')
+    .replace(/\?.*$/s, '?…')
+    .replace(/#.*$/s, '#…');
+}
+
+/**
  * Keys that are the base of a provider's API (each provider type names its own): a trailing `/`
- * is dropped, and a query, fragment or credentials are refused.
+ * is dropped, and a query, fragment or credentials are refused. `written` is the entry before
+ * `${NAME}` was substituted, which messages quote.
  */
 function normaliseBaseUrls(
   service: Record<string, unknown>,
+  written: Record<string, unknown>,
   keys: readonly string[],
   path: string,
+  problems: string[],
 ): void {
   for (const key of keys) {
     const value = service[key];
     if (typeof value !== 'string') continue;
+    const shown = shownUrl(typeof written[key] === 'string' ? written[key] : '');
     let url: URL;
     try {
       url = new URL(value);
     } catch {
-      throw new ConfigError(`${path}.${key}: not a URL: "${value}"`);
+      problems.push(`${path}.${key}: not a URL: "${shown}"`);
+      continue;
     }
     if (url.search || url.hash || url.username || url.password) {
-      throw new ConfigError(
-        `${path}.${key}: a base URL has no query, fragment or credentials: "${value}"`,
-      );
+      problems.push(`${path}.${key}: a base URL has no query, fragment or credentials: "${shown}"`);
+      continue;
     }
     service[key] = value.replace(/\/+$/, '');
   }
@@ -59,21 +74,35 @@ const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** `${NAME}`, or `${NAME:-default}` (the default when NAME is unset or empty), as in a shell. */
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** Replaces `${NAME}` in every string of the parsed file; a missing variable is an error naming the key. */
-function substituteEnv(value: unknown, path: string, env: NodeJS.ProcessEnv): unknown {
+/**
+ * Replaces `${NAME}` in every string of the parsed file; each missing variable is a problem
+ * naming the key.
+ */
+function substituteEnv(
+  value: unknown,
+  path: string,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): unknown {
   if (typeof value === 'string') {
     return value.replace(ENV_REFERENCE, (_match, name: string, fallback?: string) => {
       const replacement = env[name] || fallback;
       if (replacement === undefined || replacement === '') {
-        throw new ConfigError(`${path}: environment variable ${name} is not set`);
+        problems.push(`${path}: environment variable ${name} is not set`);
+        return '';
       }
       return replacement;
     });
   }
-  if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, `${path}.${i}`, env));
+  if (Array.isArray(value)) {
+    return value.map((item, i) => substituteEnv(item, `${path}.${i}`, env, problems));
+  }
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, `${path}.${key}`, env)]),
+      Object.entries(value).map(([key, item]) => [
+        key,
+        substituteEnv(item, `${path}.${key}`, env, problems),
+      ]),
     );
   }
   return value;
@@ -82,7 +111,10 @@ function substituteEnv(value: unknown, path: string, env: NodeJS.ProcessEnv): un
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Parses and validates the services file's text; `source` names it in error messages. */
+/**
+ * Parses and validates the services file's text; `source` names it in error messages. Every
+ * problem of every entry is reported at once (one ConfigError).
+ */
 export function parseServices(
   text: string,
   source: string,
@@ -92,36 +124,59 @@ export function parseServices(
   try {
     document = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`${source}: not valid YAML: ${(error as Error).message}`);
+    // The parser's first line says where; the lines after it quote the file, secrets included.
+    const where = (error as Error).message.split('\n')[0]?.replace(/:$/, '');
+    throw new ConfigError(`${source}: not valid YAML: ${where}`);
   }
   if (document === null || document === undefined) return [];
   if (!isObject(document))
     throw new ConfigError(`${source}: must be a mapping with a "services" key`);
+  const problems: string[] = [];
   for (const key of Object.keys(document)) {
-    if (key !== 'services') throw new ConfigError(`${key}: unknown key (expected "services")`);
+    if (key !== 'services') problems.push(`${key}: unknown key (expected "services")`);
   }
   const services = document.services ?? {};
-  if (!isObject(services)) throw new ConfigError('services: must be a mapping of service names');
-
-  return Object.entries(services).map(([name, raw]) => {
+  if (!isObject(services)) problems.push('services: must be a mapping of service names');
+  const parsed = Object.entries(isObject(services) ? services : {}).flatMap(([name, raw]) => {
     const path = `services.${name}`;
+    const entryProblems: string[] = [];
     if (!SERVICE_NAME.test(name)) {
-      throw new ConfigError(`${path}: a service name is 1-64 letters, digits, ".", "_" or "-"`);
+      entryProblems.push(`${path}: a service name is 1-64 letters, digits, ".", "_" or "-"`);
     }
-    if (!isObject(raw)) throw new ConfigError(`${path}: must be a mapping`);
-    if (raw.type === undefined) throw new ConfigError(`${path}.type: required`);
-    const type = providerTypeOf(raw.type);
-    if (!type) {
-      throw new ConfigError(`${path}.type: must be one of ${SERVICE_TYPES.join(', ')}`);
+    const type = isObject(raw) ? providerTypeOf(raw.type) : undefined;
+    if (!isObject(raw)) entryProblems.push(`${path}: must be a mapping`);
+    else if (raw.type === undefined) entryProblems.push(`${path}.type: required`);
+    else if (!type) {
+      entryProblems.push(`${path}.type: must be one of ${SERVICE_TYPES.join(', ')}`);
     }
-    const substituted = substituteEnv(raw, path, env);
+    if (!isObject(raw) || !type) {
+      problems.push(...entryProblems);
+      return [];
+    }
+    const unset: string[] = [];
+    const substituted = substituteEnv(raw, path, env, unset) as Record<string, unknown>;
     const validator = validatorFor(type.schema);
     if (!validator.Check(substituted)) {
-      throw new ConfigError(describeSchemaErrors(validator.Errors(substituted), path));
+      entryProblems.push(...describeEachSchemaError([...validator.Errors(substituted)], path));
     }
-    normaliseBaseUrls(substituted as Record<string, unknown>, type.baseUrlKeys, path);
-    return { ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig;
+    // One problem per key: a base URL the schema refused already is not checked again.
+    const checkedKeys = type.baseUrlKeys.filter(
+      (key) => !entryProblems.some((problem) => problem.startsWith(`${path}.${key}: `)),
+    );
+    normaliseBaseUrls(substituted, raw, checkedKeys, path, entryProblems);
+    // A key whose variable is unset is reported for that alone, not for the hole it left.
+    const unsetKeys = unset.map((problem) => problem.slice(0, problem.indexOf(': ') + 2));
+    problems.push(
+      ...unset,
+      ...entryProblems.filter((problem) => !unsetKeys.some((key) => problem.startsWith(key))),
+    );
+    if (unset.length > 0) return [];
+    return entryProblems.length > 0
+      ? []
+      : [{ ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig];
   });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return parsed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,14 +421,16 @@ export function loadConfig(
     urlVariable,
     (text) => {
       const url = (text ?? `http://${formatAddress(host, port)}`).replace(/\/+$/, '');
-      if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`must be an http(s) URL, not "${url}"`);
+      if (!/^https?:\/\/[^\s]+$/.test(url)) {
+        throw new Error(`must be an http(s) URL, not "${shownUrl(url)}"`);
+      }
       // Its origin is where redirect-style sign-ins may return: it must be one, and say no
       // password (it is shown to every client in avatar URLs).
       let parsed: URL;
       try {
         parsed = new URL(url);
       } catch {
-        throw new Error(`must be an http(s) URL, not "${url}"`);
+        throw new Error(`must be an http(s) URL, not "${shownUrl(url)}"`);
       }
       if (parsed.username !== '' || parsed.password !== '') {
         throw new Error('must not hold credentials (user:password@)');

@@ -58,6 +58,25 @@ export function describeSchemaErrors(errors: readonly SchemaError[], root = ''):
   return `${dotted(first.instancePath, root) || 'body'}: ${first.message ?? 'invalid'}`;
 }
 
+/**
+ * One message per field at fault (`describeSchemaErrors` of each field's errors), for a reader
+ * that fixes everything in one go: a services file. Each unknown property is a field of its own.
+ */
+export function describeEachSchemaError(errors: readonly SchemaError[], root = ''): string[] {
+  const byField = new Map<string, SchemaError[]>();
+  for (const error of errors) {
+    // `schema is false` at an unknown property repeats its `additionalProperties` error.
+    if (error.keyword === 'boolean') continue;
+    const unknown =
+      error.keyword === 'additionalProperties'
+        ? String((error.params.additionalProperties as string[] | undefined)?.[0])
+        : '';
+    const field = `${error.keyword === 'required' ? 'required' : ''}${error.instancePath}/${unknown}`;
+    byField.set(field, [...(byField.get(field) ?? []), error]);
+  }
+  return [...byField.values()].map((fieldErrors) => describeSchemaErrors(fieldErrors, root));
+}
+
 const compiled = new WeakMap<TSchema, Validator>();
 
 /** A compiled validator per schema, built on first use. */

@@ -88,6 +88,72 @@ describe('the services file', () => {
   });
 });
 
+describe('the services file’s errors', () => {
+  const problems = (yaml: string, env: NodeJS.ProcessEnv = {}) => {
+    try {
+      parse(yaml, env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).problems;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('never print a base URL’s password, query or fragment, written or substituted', () => {
+    const written = problems(
+      'services:\n  github: { type: github, appId: k, appSecret: s, apiUrl: "http://user:TopSecretPw@api.example.com" }',
+    );
+    expect(written).toEqual([
+      'services.github.apiUrl: a base URL has no query, fragment or credentials: "http://…@api.example.com"',
+    ]);
+    const substituted = problems(
+      `services:\n  kc: { type: oidc, appId: k, appSecret: s, issuer: "${ref('KC_ISSUER')}" }\n  gh: { type: github, appId: k, appSecret: s, webUrl: "https://gh.example/${ref('GH_PATH')}" }`,
+      { KC_ISSUER: 'https://u:SubstitutedPw@idp.example.com', GH_PATH: 'x?token=SubstitutedQuery' },
+    );
+    expect(substituted).toEqual([
+      `services.kc.issuer: a base URL has no query, fragment or credentials: "${ref('KC_ISSUER')}"`,
+      `services.gh.webUrl: a base URL has no query, fragment or credentials: "https://gh.example/${ref('GH_PATH')}"`,
+    ]);
+    const unparsable = problems(
+      'services:\n  github: { type: github, appId: k, appSecret: s, apiUrl: "http://user:TopSecretPw@[bad/?key=AlsoSecret" }',
+    );
+    expect(unparsable).toEqual(['services.github.apiUrl: not a URL: "http://…@[bad/?…"']);
+    for (const message of [...written, ...substituted, ...unparsable]) {
+      expect(message).not.toMatch(/TopSecretPw|Substituted|AlsoSecret/);
+    }
+  });
+
+  it('report every problem of every service at once', () => {
+    expect(
+      problems(
+        [
+          'services:',
+          '  github: { type: github, appId: gh, appSecret: s, webUrl: "http://127.0.0.1:4122/github?x=SECRETQ" }',
+          `  kc: { type: oidc, appId: x, appSecret: "", issuer: "https://u:SECRETPW@idp.example.com", tokenInfoURL: "https://x" }`,
+          `  tw: { type: twitter, appId: "${ref('TW_KEY')}", appSecret: "${ref('TW_SECRET')}" }`,
+          '  "bad name": { type: github, appId: k, appSecret: s }',
+          '  ms: { type: myspace, appId: k, appSecret: s }',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'services.github.webUrl: a base URL has no query, fragment or credentials: "http://127.0.0.1:4122/github?…"',
+      'services.kc.tokenInfoURL: unknown property',
+      'services.kc.appSecret: must not have fewer than 1 characters',
+      'services.kc.issuer: a base URL has no query, fragment or credentials: "https://…@idp.example.com"',
+      'services.tw.appId: environment variable TW_KEY is not set',
+      'services.tw.appSecret: environment variable TW_SECRET is not set',
+      'services.bad name: a service name is 1-64 letters, digits, ".", "_" or "-"',
+      'services.ms.type: must be one of twitter, facebook, github, oidc, apple',
+    ]);
+  });
+
+  it('quote no line of the file when it is not YAML (the line may hold a secret)', () => {
+    const message = failure('services:\n  github: { appSecret: "TopSecretPw }\n');
+    expect(message).toMatch(/^chat\.config\.yaml: not valid YAML: .*line \d+/);
+    expect(message).not.toContain('TopSecretPw');
+  });
+});
+
 describe('the environment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-config-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
