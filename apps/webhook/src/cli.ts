@@ -134,7 +134,8 @@ async function run(config: AppConfig): Promise<void> {
     // Printed again on the normal screen once the UI has gone, so the warning is not missed.
     onExit(() => {
       ui.close();
-      if (notices) process.stderr.write(notices);
+      const late = relayStatus.atExit.map((line) => `webhook: ${printable(line)}\n`).join('');
+      if (notices || late) process.stderr.write(notices + late);
     });
     return;
   }
@@ -164,16 +165,18 @@ async function run(config: AppConfig): Promise<void> {
  * stderr. Nothing happens without --relay.
  */
 function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startCapture>>) {
-  type Listener = (text: string, state: RelayState['kind']) => void;
+  type Listener = (text: string, state: RelayState['kind'] | 'warning') => void;
   const listeners = new Set<Listener>();
   const status = {
     current: 'relay: connecting',
+    /** Lines for stderr once the UI is gone (without the UI they were printed as they came). */
+    atExit: [] as string[],
     subscribe(listener: Listener) {
       listeners.add(listener);
     },
   };
   if (!config.relay) return status;
-  const publish = (text: string, state: RelayState['kind']) => {
+  const publish = (text: string, state: RelayState['kind'] | 'warning') => {
     status.current = text;
     for (const listener of listeners) listener(text, state);
   };
@@ -188,6 +191,11 @@ function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startC
         'connected',
       ),
     (id, reason) => publish(`relay: connected; event ${id} refused (${reason})`, 'connected'),
+    (warning) => {
+      publish(`relay: warning: ${warning}`, 'warning');
+      // The UI shows it until the next change of state: said again once the screen is back.
+      status.atExit.push(`relay: warning: ${warning}`);
+    },
   );
   onExit(() => void client.stop());
   return status;

@@ -527,12 +527,18 @@ function describe(error: unknown): string {
 
 /**
  * The cursor in a small file (one per channel), written at most every `intervalMs` and on `flush`:
- * after a crash at most that much is delivered twice, never lost.
+ * after a crash at most that much is delivered twice, never lost. `onWriteFailure` hears of the
+ * first write that fails (with its error code), once.
  */
-export function fileCursor(path: string, intervalMs = 250): CursorStore {
+export function fileCursor(
+  path: string,
+  intervalMs = 250,
+  onWriteFailure: (code: string) => void = () => {},
+): CursorStore {
   let latest: string | null = null;
   let written: string | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let failed = false;
   const write = () => {
     timer = null;
     if (latest === null || latest === written) return;
@@ -541,8 +547,13 @@ export function fileCursor(path: string, intervalMs = 250): CursorStore {
       writeFileSync(`${path}.tmp`, `${latest}\n`, { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
       written = latest;
-    } catch {
-      // Best effort: without the file a restart starts from new events only.
+    } catch (error) {
+      // Capturing goes on, but without the file a restart sends no Last-Event-ID: the relay then
+      // delivers everything its buffer still holds again (and it is forwarded again).
+      if (!failed) {
+        failed = true;
+        onWriteFailure((error as NodeJS.ErrnoException).code ?? String(error));
+      }
     }
   };
   return {

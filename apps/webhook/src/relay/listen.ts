@@ -17,13 +17,20 @@ export function startRelayListener(
   onState: (state: RelayState) => void,
   onGap: (gap: GapWire) => void = () => {},
   onRefusedEvent: (id: string, reason: string) => void = () => {},
+  onWarning: (warning: string) => void = () => {},
 ): Client {
   const sendUrl = parseSendUrl(settings.sendUrl);
   if (!sendUrl) throw new Error(`not a relay send URL: ${settings.sendUrl}`);
   const client = new RelayClient({
     sendUrl,
     token: settings.token,
-    cursor: fileCursor(settings.cursorFile),
+    cursor: fileCursor(settings.cursorFile, undefined, (code) =>
+      onWarning(
+        `cannot write the cursor file ${settings.cursorFile} (${code}): a restart delivers ` +
+          'every event the relay still buffers again (and forwards it again); make its folder ' +
+          'writable or set XDG_STATE_HOME',
+      ),
+    ),
     onState,
     onGap,
     onRefusedEvent,
