@@ -201,6 +201,64 @@ describe.skipIf(!runBrowser)('Rocket.Chat sign-in in a real browser', () => {
     await page.close();
   });
 
+  it('a failure in a popup stays open with its reason and a close button; the opener learns of it when it closes', async () => {
+    const { rootUrl } = await deployment();
+    const page = await browser.newPage();
+    await page.goto(`${rootUrl}/health`);
+    // A flow started in another browser: the return comes without the start's cookie.
+    const credentialToken = randomBytes(32).toString('base64url');
+    const start = await fetch(
+      await authorizeUrl(rootUrl, { loginStyle: 'popup', credentialToken, isCordova: false }),
+      { redirect: 'manual' },
+    );
+    const atProvider = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
+    const callback = atProvider.headers.get('location') ?? '';
+    const popupOpened = page.waitForEvent('popup');
+    // As Meteor's client waits: polling until the popup is closed, then looking for the secret.
+    await page.evaluate(
+      ([target, token]) => {
+        const popup = window.open(target, 'Login', 'width=600,height=600');
+        (window as unknown as { outcome: Promise<string | null> }).outcome = new Promise(
+          (resolve) => {
+            const poll = setInterval(() => {
+              if (popup?.closed) {
+                clearInterval(poll);
+                resolve(window.localStorage.getItem(`Meteor.oauth.credentialSecret-${token}`));
+              }
+            }, 100);
+          },
+        );
+      },
+      [callback, credentialToken] as const,
+    );
+    const popup = await popupOpened;
+    await popup.waitForLoadState();
+    await popup.waitForTimeout(1_000);
+    expect(popup.isClosed()).toBe(false);
+    expect(await popup.locator('#message').textContent()).toBe(
+      'Sign-in failed: this sign-in was started in another browser; finish it there, or start again here',
+    );
+    expect(await popup.getByText('Login completed').isVisible()).toBe(false);
+    const close = popup.getByRole('button', { name: 'Close this window' });
+    expect(await close.isVisible()).toBe(true);
+    // SCREENSHOT_DIR=/tmp npx vitest run test/oauth-browser.test.ts: the page as a person sees it.
+    if (process.env.SCREENSHOT_DIR) {
+      await popup.screenshot({ path: `${process.env.SCREENSHOT_DIR}/chat-failure-popup.png` });
+    }
+    await Promise.all([popup.waitForEvent('close', { timeout: 5_000 }), close.click()]);
+    expect(
+      await page.evaluate(() => (window as unknown as { outcome: Promise<string | null> }).outcome),
+    ).toBeNull();
+
+    // The same page in a tab of its own: the reason, and nothing claiming success.
+    const tab = await browser.newPage();
+    await tab.goto(callback);
+    expect(await tab.locator('#message').textContent()).toContain('Sign-in failed');
+    expect(await tab.getByText('Login completed').isVisible()).toBe(false);
+    await tab.close();
+    await page.close();
+  });
+
   it('a forged state and a replayed return show a failure page and hand over nothing', async () => {
     const { rootUrl } = await deployment();
     const page = await browser.newPage();

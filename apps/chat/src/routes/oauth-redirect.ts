@@ -148,6 +148,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     status: number,
     state: OAuthState | undefined,
     problem?: string,
+    cancelled = false,
   ) {
     const redirectUrl =
       state?.loginStyle === 'redirect' && state.redirectUrl
@@ -166,6 +167,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           isCordova: state?.isCordova ?? false,
           redirectUrl,
           problem,
+          cancelled,
         }),
       );
   }
@@ -328,6 +330,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           denied
             ? 'the sign-in was cancelled'
             : `the identity provider answered "${query.error}"${query.error_description ? `: ${query.error_description}` : ''}`,
+          denied,
         );
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');

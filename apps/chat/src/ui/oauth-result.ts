@@ -40,6 +40,8 @@ export interface ResultPage {
   redirectUrl?: string | undefined;
   /** Shown to the person in the window when the sign-in failed. */
   problem?: string | undefined;
+  /** The person cancelled at the provider: nothing to read, the popup closes as on success. */
+  cancelled?: boolean | undefined;
 }
 
 const escapeHtml = (text: string) =>
@@ -54,7 +56,8 @@ const escapeHtml = (text: string) =>
 /**
  * Meteor's end-of-login page: a hidden `<div id="config">` holding the JSON
  * `{setCredentialToken, credentialToken, credentialSecret, storagePrefix, redirectUrl, isCordova}`
- * (HTML-escaped; the script reads its text), and the script of the login style.
+ * (HTML-escaped; the script reads its text), and the script of the login style. `keepOpen` is
+ * this service's: a failure the person should read.
  */
 export function renderResultPage(page: ResultPage): string {
   const config = {
@@ -64,6 +67,8 @@ export function renderResultPage(page: ResultPage): string {
     storagePrefix: CREDENTIAL_SECRET_PREFIX,
     redirectUrl: page.redirectUrl,
     isCordova: page.isCordova,
+    // A failure's reason stays on screen until the person closes the window.
+    keepOpen: page.problem !== undefined && page.cancelled !== true,
   };
   const script: ResultScript =
     page.loginStyle === 'redirect' ? 'end_of_redirect_response.js' : 'end_of_popup_response.js';
@@ -82,7 +87,11 @@ export function renderResultPage(page: ResultPage): string {
 <body>
 <main>
 <p id="message" role="status">${escapeHtml(message)}</p>
-<p id="completed" hidden>Login completed. <a href="#" id="close">Click here</a> to close this window.</p>
+${
+  page.credentials
+    ? '<p id="completed" hidden>Login completed. <a href="#" id="close">Click here</a> to close this window.</p>'
+    : '<p id="after-failure" hidden><button type="button" id="close">Close this window</button></p>'
+}
 </main>
 <div id="config" hidden>${escapeHtml(JSON.stringify(config))}</div>
 <script src="${RESULT_SCRIPT_PATH}${script}"></script>
