@@ -149,6 +149,10 @@ export async function buildRelay(
             dispatch,
           )
         : createHttpServer(serverOptions, dispatch);
+      // Every header within maxHeaderSize's bytes, however many: Node's default keeps the first
+      // 1,000 or so and drops the rest silently, often a signature, or the Via a forward adds
+      // last, which is what stops a forwarding loop through a channel.
+      server.maxHeadersCount = 0;
       server.maxConnections = limits.maxConnections;
       refuseClientError = answerBeforeRefusing(server);
       return server;
