@@ -125,6 +125,96 @@ function compiledOnFirstUse(compile: () => Validate): Validate {
   return validate;
 }
 
+/**
+ * An integer as a query string or path writes it: plain decimal digits, a leading minus allowed
+ * (the schema's range decides whether a negative is). Ajv's coercion reads JavaScript's number
+ * syntax, so `vlan_id=0x10` was VLAN 16 and `limit=1e2`, `+10`, `010` and `16.0` were integers.
+ */
+export const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+/**
+ * The booleans of a query string: JSON's, Python's (`requests` writes `True`, so pynetbox sends
+ * `brief=True`) and `1`/`0`. Anything else stays text, and the schema refuses it.
+ */
+const QUERY_BOOLEANS: Readonly<Record<string, boolean>> = {
+  true: true,
+  True: true,
+  '1': true,
+  false: false,
+  False: false,
+  '0': false,
+};
+
+type TextType = 'integer' | 'boolean';
+
+/** The parameters of a query or path schema typed integer or boolean (or lists of them). */
+function textTypedProperties(schema: unknown): ReadonlyArray<[string, TextType]> {
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const typed: Array<[string, TextType]> = [];
+  for (const [name, property] of Object.entries(properties)) {
+    const shape = property as { type?: unknown; items?: { type?: unknown } };
+    const type = shape.type === 'array' ? shape.items?.type : shape.type;
+    if (type === 'integer' || type === 'boolean') typed.push([name, type]);
+  }
+  return typed;
+}
+
+/**
+ * Reads the text of integer and boolean parameters as a query string writes them, before the
+ * schema's own coercion: booleans in their accepted spellings become booleans; an integer not
+ * written in plain decimal digits is the issue returned (as the schema would word it).
+ */
+function readTypedText(
+  typed: ReadonlyArray<[string, TextType]>,
+  data: Record<string, unknown>,
+): ValidationIssue | undefined {
+  for (const [name, type] of typed) {
+    const given = data[name];
+    if (given === undefined) continue;
+    const values = Array.isArray(given) ? given : [given];
+    if (type === 'boolean') {
+      const read = values.map((value) =>
+        typeof value === 'string' && Object.hasOwn(QUERY_BOOLEANS, value)
+          ? QUERY_BOOLEANS[value]
+          : value,
+      );
+      data[name] = Array.isArray(given) ? read : read[0];
+      continue;
+    }
+    const bad = values.find((value) => typeof value === 'string' && !DECIMAL_INTEGER.test(value));
+    if (bad !== undefined) {
+      return {
+        instancePath: `/${name}`,
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be integer',
+        data: bad,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** A query or path validator that reads integers and booleans as text first (readTypedText). */
+function readingTypedText(schema: unknown, validate: Validate): Validate {
+  const typed = textTypedProperties(schema);
+  if (typed.length === 0) return validate;
+  const reading: Validate = (data) => {
+    const issue =
+      data !== null && typeof data === 'object'
+        ? readTypedText(typed, data as Record<string, unknown>)
+        : undefined;
+    if (issue) {
+      reading.errors = [issue];
+      return false;
+    }
+    const valid = validate(data);
+    reading.errors = validate.errors;
+    return valid;
+  };
+  return reading;
+}
+
 export function createValidatorCompiler(): FastifySchemaCompiler<object> {
   const strict = createAjv(false);
   const coercing = createAjv('array', true);
@@ -142,7 +232,8 @@ export function createValidatorCompiler(): FastifySchemaCompiler<object> {
         };
         return validate;
       }
-      return (httpPart === 'body' ? strict : coercing).compile(schema);
+      if (httpPart === 'body') return strict.compile(schema);
+      return readingTypedText(schema, coercing.compile(schema));
     }) as ReturnType<FastifySchemaCompiler<object>>;
 }
 

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
 import type { ParameterOf } from '../db/statement-template.js';
 import { badRequest } from '../errors.js';
-import { matchesSchema } from '../http/validation.js';
+import { DECIMAL_INTEGER, matchesSchema } from '../http/validation.js';
 import {
   type ColumnDefinition,
   type ColumnKind,
@@ -216,7 +216,7 @@ function likePattern(operator: Operator, text: string): string {
 /** One `__in` item as the column's type, or a 400 naming the parameter. */
 function inItem(parameter: string, column: ColumnDefinition, kind: ColumnKind, text: string) {
   const value: unknown =
-    kind === 'integer' && /^-?[0-9]+$/.test(text)
+    kind === 'integer' && DECIMAL_INTEGER.test(text)
       ? Number(text)
       : kind === 'boolean'
         ? text === 'true'
