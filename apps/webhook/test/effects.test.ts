@@ -1,16 +1,30 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type CapturedRequest, StoredRequest } from '../src/capture/record.js';
 import { toCurl } from '../src/export/curl.js';
+import { harPieces } from '../src/export/har.js';
 import { replay } from '../src/replay/replay.js';
 import { osc52 } from '../src/ui/clipboard.js';
 import { fromEditableText, toEditableText } from '../src/ui/edit.js';
 import { createEffects, type UiServices } from '../src/ui/effects.js';
 import { clipboardSupport, uiEnvironment } from '../src/ui/environment.js';
+import { uiServices } from '../src/ui/run.js';
 import { makeRecord } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
@@ -48,9 +62,7 @@ function setup(clipboard: 'osc52' | 'file', editor = 'true') {
         ? { path: options.bodyFilePath ?? 'body', bytes: record.body }
         : null,
     }),
-    har: (records) => ({
-      log: { version: '1.2', creator: { name: 'webhook', version: '1' }, entries: [...records] },
-    }),
+    har: harPieces,
   };
   let suspended = 0;
   const effects = createEffects({
@@ -97,7 +109,7 @@ describe('x: curl to the clipboard or a file', () => {
     onTestFinished(() => receiver.close());
     const real = createEffects({
       environment: { editor: 'true', clipboard: 'file', directory },
-      services: { replay: async (record) => record, curl: toCurl, har: () => ({}) as never },
+      services: { replay: async (record) => record, curl: toCurl, har: () => [] },
       writeTerminal: () => {},
       suspend: async (work) => work(),
       now: () => new Date(),
@@ -148,6 +160,38 @@ describe('X: HAR export', () => {
     expect(har.log.version).toBe('1.2');
     expect(har.log.entries).toHaveLength(2);
   });
+
+  it('writes entry by entry: more than one string can hold (nine bodies within the default --max-body)', async () => {
+    const effects = createEffects({
+      environment: { editor: 'true', clipboard: 'file', directory },
+      services: uiServices({
+        replay: async (record) => record,
+        replayTarget: () => null,
+      }),
+      writeTerminal: () => {},
+      suspend: async (work) => work(),
+      now: () => new Date(Date.UTC(2026, 10, 24, 4, 30, 5)),
+    });
+    // Control bytes are valid UTF-8 and six characters each in JSON: 60 MiB of text per body.
+    const body = Buffer.alloc(10 * 1024 * 1024, 1);
+    const records = Array.from({ length: 9 }, () => makeRecord({ body }));
+    const notice = await effects.exportHar(records, '');
+    expect(notice.tone).toBe('good');
+    const file = join(directory, 'webhook-20261124-043005.har');
+    expect(statSync(file).size).toBeGreaterThan(9 * 60 * 1024 * 1024);
+    // Its end closes the document the start opened.
+    const head = await new Promise<string>((resolve) => {
+      createReadStream(file, { start: 0, end: 40, encoding: 'utf8' }).on('data', (chunk) =>
+        resolve(String(chunk)),
+      );
+    });
+    expect(head).toMatch(/^\{"log":\{"version":"1\.2"/);
+    const tail = Buffer.alloc(5);
+    const fd = openSync(file, 'r');
+    readSync(fd, tail, 0, 5, statSync(file).size - 5);
+    closeSync(fd);
+    expect(tail.toString()).toBe('\n]}}\n');
+  }, 120_000);
 });
 
 describe('r and e: replay', () => {
@@ -202,7 +246,7 @@ describe('r and e: replay', () => {
             await replay(record, { to: request.to ?? receiver.url, ...request }),
           ),
         curl: toCurl,
-        har: () => ({}) as never,
+        har: () => [],
       },
       writeTerminal: () => {},
       suspend: async (work) => work(),

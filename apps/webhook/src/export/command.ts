@@ -3,10 +3,9 @@ import { StoredRequest } from '../capture/record.js';
 import type { ExportCommand } from '../config/load.js';
 import { CliError } from '../errors.js';
 import { printable } from '../format/printable.js';
-import { terminalSafeJson } from '../output/json.js';
 import { readSession } from '../session/session.js';
 import { toCurl } from './curl.js';
-import { HAR_CREATOR, harEntry } from './har.js';
+import { HAR_END, HAR_START, harEntryText } from './har.js';
 
 /** Where an export writes: a file, or stdout for `-`. */
 function output(path: string, stdout: NodeJS.WritableStream) {
@@ -42,9 +41,7 @@ export async function exportRecords(
   let entries = 0;
   let commands = 0;
   let skipped = 0;
-  har?.write(
-    `{"log":{"version":"1.2","creator":${JSON.stringify(HAR_CREATOR)},"pages":[],"entries":[`,
-  );
+  har?.write(HAR_START);
   try {
     for await (const { fileSeq, draft } of readSession(command.from, {
       maxLineBytes: command.maxLineBytes,
@@ -52,7 +49,7 @@ export async function exportRecords(
       if (wanted && !wanted.has(fileSeq)) continue;
       const record = StoredRequest.from(fileSeq, draft);
       if (har) {
-        har.write(`${entries === 0 ? '\n' : ',\n'}${terminalSafeJson(harEntry(record))}`);
+        har.write(harEntryText(record, entries));
       }
       if (command.curl) {
         const curl = toCurl(record);
@@ -70,7 +67,7 @@ export async function exportRecords(
       }
       entries += 1;
     }
-    har?.write('\n]}}\n');
+    har?.write(HAR_END);
   } finally {
     har?.close();
   }

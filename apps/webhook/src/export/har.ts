@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { CapturedRequest } from '../capture/record.js';
 import { headerValue, headerValueText, verificationText } from '../capture/record.js';
 import type { HeaderPairs } from '../config/types.js';
+import { terminalSafeJson } from '../output/json.js';
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), ready for JSON.stringify. */
 export interface HarDocument {
@@ -119,4 +120,27 @@ export function harEntry(record: CapturedRequest): unknown {
 /** The records (oldest first) as one HAR log: request, the response sent (or the target's). */
 export function toHar(records: readonly CapturedRequest[]): HarDocument {
   return { log: { version: '1.2', creator: HAR_CREATOR, entries: records.map(harEntry) } };
+}
+
+/** The start of a HAR document written entry by entry (`harEntryText`, then HAR_END). */
+export const HAR_START = `{"log":{"version":"1.2","creator":${JSON.stringify(HAR_CREATOR)},"pages":[],"entries":[`;
+export const HAR_END = '\n]}}\n';
+
+/**
+ * One entry as text, to follow HAR_START (`index` 0) or the entry before it. A document is never
+ * one string: nine bodies of 10 MiB can exceed the longest string JavaScript holds.
+ */
+export function harEntryText(record: CapturedRequest, index: number): string {
+  return `${index === 0 ? '\n' : ',\n'}${terminalSafeJson(harEntry(record))}`;
+}
+
+/** The records as a HAR document, piece by piece (what `webhook export --har` writes). */
+export function* harPieces(records: Iterable<CapturedRequest>): Generator<string> {
+  yield HAR_START;
+  let index = 0;
+  for (const record of records) {
+    yield harEntryText(record, index);
+    index += 1;
+  }
+  yield HAR_END;
 }

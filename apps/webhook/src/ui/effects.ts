@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapturedRequest } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
 import type { CurlExport, CurlOptions } from '../export/curl.js';
-import type { HarDocument } from '../export/har.js';
 import { printableInUi } from '../format/printable.js';
 import type { ReplayEdits } from '../replay/replay.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
@@ -26,7 +25,8 @@ export interface UiServices {
     request: { to?: string; edits?: ReplayEdits },
   ): Promise<CapturedRequest>;
   curl(record: CapturedRequest, options: CurlOptions): CurlExport;
-  har(records: readonly CapturedRequest[]): HarDocument;
+  /** The records as a HAR document in pieces, written one by one (never one string). */
+  har(records: readonly CapturedRequest[]): Iterable<string>;
 }
 
 export interface EffectsContext {
@@ -96,8 +96,12 @@ export function createEffects(context: EffectsContext): UiEffects {
 
     async exportHar(records, filter) {
       const name = `webhook-${stamp(now())}.har`;
-      const document = `${JSON.stringify(services.har(records), null, 2)}\n`;
-      await writeFile(join(environment.directory, name), document);
+      const file = await open(join(environment.directory, name), 'w');
+      try {
+        for (const piece of services.har(records)) await file.write(piece);
+      } finally {
+        await file.close();
+      }
       const which = filter ? ` matching /${printableInUi(filter)}` : '';
       const count = `${records.length} request${records.length === 1 ? '' : 's'}`;
       return { text: `${count}${which} exported to ./${name} (HAR 1.2)`, tone: 'good' };

@@ -3,7 +3,7 @@ import { type Instance, render } from 'ink';
 import type { RunningCapture } from '../app.js';
 import type { RequestStore } from '../capture/store.js';
 import { toCurl } from '../export/curl.js';
-import { toHar } from '../export/har.js';
+import { harPieces } from '../export/har.js';
 import { App } from './App.js';
 import { createEffects, type UiServices } from './effects.js';
 import type { UiEnvironment } from './environment.js';
@@ -50,7 +50,7 @@ export function uiServices(capture: UiOptions['capture']): UiServices {
   return {
     replay: (record, request) => capture.replay(record, request),
     curl: toCurl,
-    har: toHar,
+    har: harPieces,
   };
 }
 
