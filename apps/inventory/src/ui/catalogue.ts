@@ -49,8 +49,19 @@ export interface UiResource {
   columns: readonly UiColumn[];
   /** Columns shown in a list when the user chose none. */
   defaultColumns: readonly string[];
-  /** The field naming a record (hostname, name). */
+  /** The field naming a record (hostname, name): the first of `titleFields`. */
   titleField: string | undefined;
+  /**
+   * The fields a record's title is made of (titleOf): its brief fields (a link: its two ends),
+   * else its first column; a log's entry adds its required text (an event's message) and time.
+   * A reference among them is shown by its record's title.
+   */
+  titleFields: readonly string[];
+  /**
+   * The required reference that makes a title unique (an interface's device: `xe-0/0/0` is one
+   * on every device), when the title's one field is not unique by itself.
+   */
+  titleQualifier: string | undefined;
   tagColumn: string | undefined;
   /** Whether the resource declares fields a text search (`?q=`) looks in. */
   searchable: boolean;
@@ -103,6 +114,20 @@ function choicesOf(column: ColumnDefinition): string[] | undefined {
   if (!Array.isArray(anyOf)) return undefined;
   const values = anyOf.map((option) => option.const).filter((v) => typeof v === 'string');
   return values.length === anyOf.length ? (values as string[]) : undefined;
+}
+
+/** See UiResource.titleFields. */
+function titleFieldsOf(definition: ResourceDefinition, visible: readonly UiColumn[]): string[] {
+  if (definition.briefFields && definition.briefFields.length > 0)
+    return [...definition.briefFields];
+  const first = visible.find((column) => column.name in definition.columns)?.name;
+  const log = definition.timeRange;
+  const text = log
+    ? Object.entries(definition.columns).find(
+        ([name, column]) => column.multiline && column.required && name !== first,
+      )?.[0]
+    : undefined;
+  return [first, text, log].filter((field): field is string => field !== undefined);
 }
 
 function describe(definition: ResourceDefinition, all: readonly ResourceDefinition[]): UiResource {
@@ -159,10 +184,14 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
       ]
     : listed;
   const names = resourceLabel(definition);
-  const titleField =
-    definition.briefFields?.length === 1
-      ? definition.briefFields[0]
-      : Object.keys(definition.columns)[0];
+  const titleFields = titleFieldsOf(definition, visible);
+  const only = titleFields.length === 1 ? definition.columns[titleFields[0] ?? ''] : undefined;
+  const titleQualifier =
+    only && !only.unique && !only.references
+      ? Object.entries(definition.columns).find(
+          ([, column]) => column.references && column.required,
+        )?.[0]
+      : undefined;
   return {
     definition,
     name: definition.name,
@@ -171,7 +200,9 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
     singular: capitalised(names.singular),
     columns,
     defaultColumns: inOrder.slice(0, 7).map((column) => column.name),
-    titleField,
+    titleField: titleFields[0],
+    titleFields,
+    titleQualifier,
     tagColumn: columns.find((column) => column.kind === 'tags')?.name,
     searchable: (definition.search?.length ?? 0) > 0,
     referencedBy: all.flatMap((other) =>

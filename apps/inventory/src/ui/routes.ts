@@ -20,7 +20,7 @@ import {
 } from '../protections/content-check.js';
 import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { cellValue, rowNumber } from '../resources/csv-import.js';
-import { SYSTEM_COLUMNS } from '../resources/definition.js';
+import { offers, SYSTEM_COLUMNS } from '../resources/definition.js';
 import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
@@ -78,6 +78,7 @@ import {
   rowLinkText,
   textOf,
   titleOf,
+  titleReferences,
   valueCell,
 } from './views.js';
 
@@ -178,6 +179,19 @@ function exportParameters(state: ListState): string {
 
 /** A record's row version, as the API's ETag reads it (rows.ts ROW_TAG). */
 const ROW_TAG_SQL = sql<string>`xmin::text`;
+
+/** A column naming a record of another resource (name and references set where used). */
+const RECORD_COLUMN: UiColumn = {
+  name: '',
+  label: 'Record',
+  kind: 'uuid',
+  filterable: false,
+  sortable: false,
+  writable: false,
+  required: false,
+  lookups: [],
+  secret: false,
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
@@ -590,9 +604,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const failed = answers.find((answer) => answer.status !== 200 && answer.status !== 400);
       if (failed) throw apiError(failed);
       const refused = answers.find((answer) => answer.status !== 200);
-      const groups = searchable
+      const found = searchable
         .map((resource, index) => ({ resource, answer: answers[index] }))
         .filter(({ answer }) => (answer?.body?.data?.length ?? 0) > 0);
+      const groups = await Promise.all(
+        found.map(async (group) => ({
+          ...group,
+          names: await titleNames(signed.api, group.resource, group.answer?.body?.data ?? []),
+        })),
+      );
       const content =
         q === ''
           ? html`<p>Type a hostname, an IP address, a serial number or a name in the search box.</p>`
@@ -601,14 +621,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             : groups.length === 0
               ? html`<p>Nothing matches “${q}”.</p>`
               : groups.map(
-                  ({ resource, answer }) => html`<section class="group"><h2>${resource.label}
+                  ({ resource, answer, names }) => html`<section class="group"><h2>${resource.label}
             <span class="count">${String(answer?.body?.meta?.total_count ?? 0)}</span></h2>
             <ul>${(answer?.body?.data ?? []).map(
               (
                 row,
-              ) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>` : titleOf(resource, row)}
+              ) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row, names)}</a>` : titleOf(resource, row, names)}
               <span class="muted">${(resource.definition.search ?? [])
-                .filter((field) => field !== resource.titleField)
+                .filter((field) => !resource.titleFields.includes(field))
                 .map((field) => row[field])
                 .filter((v) => v !== null && v !== undefined && v !== '')
                 .slice(0, 3)
@@ -640,6 +660,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     rows: readonly Row[],
     columns: readonly UiColumn[],
     known: ReferenceNames = new Map(),
+    /** How deep titles name their own references: a link's ends, each an interface of a device. */
+    depth = 2,
   ): Promise<ReferenceNames> {
     const names: ReferenceNames = new Map(known);
     const wanted = new Map<string, Set<string>>();
@@ -667,12 +689,21 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           limit: String(chosen.length),
         });
         const answer = answered(await api<{ data?: Row[] }>('GET', `/${target}?${query}`));
-        for (const record of answer.body.data ?? [])
-          names.set(referenceKey(target, String(record.id)), titleOf(referenced, record));
+        const records = answer.body.data ?? [];
+        const inner =
+          depth > 1
+            ? await referenceNames(api, records, titleReferences(referenced), new Map(), depth - 1)
+            : new Map<string, string>();
+        for (const record of records)
+          names.set(referenceKey(target, String(record.id)), titleOf(referenced, record, inner));
       }),
     );
     return names;
   }
+
+  /** What the titles of `rows` need: the titles of the records they reference (titleOf). */
+  const titleNames = (api: ApiCall, resource: UiResource, rows: readonly Row[]) =>
+    referenceNames(api, rows, titleReferences(resource));
 
   /**
    * In a list whose rows have no page of their own (the audit trail), an identifier (a
@@ -708,7 +739,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       // the page's own error, never an empty list.
       if (answer.status !== 200 && answer.status !== 400) throw apiError(answer);
       const rows = answer.status === 200 ? (answer.body.data ?? []) : [];
-      const names = await referenceNames(signed.api, rows, columns);
+      const names = await referenceNames(signed.api, rows, [
+        ...columns,
+        ...titleReferences(resource),
+      ]);
       const writable = mayWrite(resource, signed.user.role);
       const total = answer.body?.meta?.total_count;
       const next = answer.body?.meta?.next_cursor ?? undefined;
@@ -764,7 +798,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         })}</tr></thead>
       <tbody>${rows.map(
         (row, index) => html`<tr>
-        ${writable ? html`<td><input type="checkbox" name="id" value="${String(row.id)}" aria-label="Select ${titleOf(resource, row)}"></td>` : ''}
+        ${writable ? html`<td><input type="checkbox" name="id" value="${String(row.id)}" aria-label="Select ${titleOf(resource, row, names)}"></td>` : ''}
         ${columns.map((column, position) =>
           position === 0 && resource.recordPages
             ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${rowLinkText(resource, column, row, names)}</a></td>`
@@ -885,11 +919,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       );
       for (const row of answer.body.data ?? []) rows.set(String(row.id).toLowerCase(), row);
     }
-    const records = valid.flatMap((id) => {
+    const found = valid.flatMap((id) => {
       const row = rows.get(id);
       const tag = tags.get(id);
       return row ? [{ row, etag: tag === undefined ? '' : strongEtag(tag) }] : [];
     });
+    const names = await titleNames(
+      signed.api,
+      resource,
+      found.map(({ row }) => row),
+    );
+    const records = found.map((record) => ({
+      ...record,
+      title: titleOf(resource, record.row, names),
+    }));
     const missing = selected.length - records.length;
     const unread =
       missing === 0
@@ -918,7 +961,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     signed: Signed,
     resource: UiResource,
     action: string,
-    records: Array<{ row: Row; etag: string }>,
+    records: Array<{ row: Row; etag: string; title: string }>,
     error?: string,
     values: Form = {},
   ) {
@@ -926,7 +969,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ({
         row,
         etag,
-      }) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${titleOf(resource, row)}</a>` : titleOf(resource, row)}
+        title,
+      }) => html`<li>${resource.recordPages ? html`<a href="/ui/${resource.name}/${String(row.id)}">${title}</a>` : title}
       <input type="hidden" name="id" value="${String(row.id)}"><input type="hidden" name="etag" value="${etag}"></li>`,
     )}</ul>`;
     const alert = error ? html`<p class="alert" role="alert">${error}</p>` : '';
@@ -1210,12 +1254,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           const answer = answered(
             await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=100`),
           );
+          const rows = answer.body?.data ?? [];
+          const names = await titleNames(signed.api, target, rows);
           choices.set(
             column.name,
-            (answer.body?.data ?? []).map((row) => ({
-              id: String(row.id),
-              name: titleOf(target, row),
-            })),
+            rows.map((row) => ({ id: String(row.id), name: titleOf(target, row, names) })),
           );
         }),
     );
@@ -1238,6 +1281,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     state: FormState,
   ) {
     const choices = await referenceChoices(signed, resource);
+    const read = id ? { ...(state.base ?? state.values), id } : undefined;
+    const readNames = read ? await titleNames(signed.api, resource, [read]) : new Map();
     const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
     const title = id ? `Edit ${resource.names.singular}` : `Add ${resource.names.singular}`;
     return page(
@@ -1261,7 +1306,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ...(id
           ? [
               {
-                label: titleOf(resource, { ...(state.base ?? state.values), id }),
+                label: titleOf(resource, read ?? {}, readNames),
                 href: `/ui/${resource.name}/${id}`,
               },
             ]
@@ -1448,15 +1493,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
       answered(answer);
+      const title = titleOf(
+        resource,
+        answer.body,
+        await titleNames(signed.api, resource, [answer.body]),
+      );
       return send(
         reply,
         page(
           signed.context,
-          `Delete ${titleOf(resource, answer.body)}?`,
+          `Delete ${title}?`,
           html`
       <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
         <input type="hidden" name="_etag" value="${String(answer.headers.etag ?? '')}">
-        <p>This deletes the ${resource.names.singular} ${titleOf(resource, answer.body)}.</p>
+        <p>This deletes the ${resource.names.singular} ${title}.</p>
         <button type="submit" class="danger">Delete</button> <a href="/ui/${resource.name}/${id}">Cancel</a></form>`,
         ),
       );
@@ -1490,7 +1540,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       answered(answer);
       const row = answer.body;
       const shown = shownColumns(resource);
-      const names = await referenceNames(signed.api, [row], shown);
+      const names = await referenceNames(
+        signed.api,
+        [row],
+        [...shown, ...titleReferences(resource)],
+      );
       const writable = mayWrite(resource, signed.user.role);
       const sections: Html[] = [];
       sections.push(html`<section aria-labelledby="fields-heading"><h2 id="fields-heading">${resource.singular}</h2>
@@ -1528,15 +1582,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         sections.push(await topology(signed, resource.name, id, row));
       if (resource.name === 'devices') sections.push(await metricCharts(signed, id));
       if (resource.name === 'webhooks') sections.push(await deliveries(signed, id));
-      if (signed.user.role === 'admin') sections.push(await history(signed, resource, id, names));
+      // The change history, where the API keeps one (not for events: telemetry, not audited).
+      if (signed.user.role === 'admin' && offers(resource.definition, 'history'))
+        sections.push(await history(signed, resource, id, names));
       const actions = writable
         ? html`<div class="page-actions"><a class="button" href="/ui/${resource.name}/${id}/edit">Edit</a> <a class="button danger" href="/ui/${resource.name}/${id}/delete">Delete</a></div>`
         : '';
       return send(
         reply,
-        page(signed.context, titleOf(resource, row), html`${actions}${sections}`, [
+        page(signed.context, titleOf(resource, row, names), html`${actions}${sections}`, [
           { label: resource.label, href: `/ui/${resource.name}` },
-          { label: titleOf(resource, row) },
+          { label: titleOf(resource, row, names) },
         ]),
       );
     }),
@@ -1735,6 +1791,22 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       await signed.api<{ data?: Row[] }>('GET', `/webhooks/${id}/deliveries?limit=25`),
     );
     const attempts = answer.body?.data ?? [];
+    // Each attempt's record by its title (deleted since: the start of its id), as a reference.
+    const recordColumns = [...new Set(attempts.map((attempt) => String(attempt.resource)))]
+      .map((name) => uiResource(name))
+      .filter((target): target is UiResource => !!target && mayRead(target, signed.user.role))
+      .map((target) => ({ ...RECORD_COLUMN, name: target.name, references: target.name }));
+    const names = await referenceNames(
+      signed.api,
+      attempts.map((attempt) => ({ [String(attempt.resource)]: attempt.resource_id })),
+      recordColumns,
+    );
+    const recordCell = (attempt: Row) => {
+      const column = recordColumns.find((candidate) => candidate.name === attempt.resource);
+      return column
+        ? valueCell(column, attempt.resource_id, names)
+        : html`${String(attempt.resource)} ${String(attempt.resource_id).slice(0, 8)}`;
+    };
     return html`<section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Delivery attempts</h2>
       ${
         attempts.length === 0
@@ -1743,7 +1815,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       <tbody>${attempts.map(
         (
           attempt,
-        ) => html`<tr><td>${String(attempt.attempted_at)}</td><td>${String(attempt.event)}</td><td>${String(attempt.resource)} ${String(attempt.resource_id).slice(0, 8)}</td><td>${String(attempt.attempt)}</td><td>${textOf(attempt.status_code)}</td><td>${textOf(attempt.error)}</td><td>${String(attempt.delivery_state)}</td>
+        ) => html`<tr><td>${String(attempt.attempted_at)}</td><td>${String(attempt.event)}</td><td>${recordCell(attempt)}</td><td>${String(attempt.attempt)}</td><td>${textOf(attempt.status_code)}</td><td>${textOf(attempt.error)}</td><td>${String(attempt.delivery_state)}</td>
         <td>${signed.user.role === 'admin' ? html`<form method="post" action="/ui/webhooks/${id}/redeliver">${csrfField(signed.context)}<input type="hidden" name="delivery_id" value="${String(attempt.delivery_id)}"><button type="submit">Redeliver</button></form>` : ''}</td></tr>`,
       )}</tbody></table>`
       }</section>`;

@@ -9,15 +9,45 @@ export type ReferenceNames = Map<string, string>;
 
 export const referenceKey = (resource: string, id: string) => `${resource}/${id.toLowerCase()}`;
 
-/** The text naming a record: its title field, else its id. */
-export function titleOf(resource: UiResource, row: Row): string {
-  const field = resource.titleField;
-  const value = field ? row[field] : undefined;
-  if (resource.name === 'links' || value === undefined || value === null || value === '') {
-    return `${resource.singular} ${String(row.id ?? '').slice(0, 8)}`;
-  }
-  return String(value);
+/** Characters of a free text (an event's message) in a record's title. */
+const TITLE_TEXT_CHARS = 60;
+
+/**
+ * The text naming a record (UiResource.titleFields): `sw-01` for a device, `sw-01 · xe-0/0/0`
+ * for an interface, `sw-01 · xe-0/0/0 ↔ sw-02 · xe-0/0/0` for a link, an event by its severity,
+ * message and time. References are named from `names` (their records' titles, see
+ * `titleReferences`), else by the start of their id; a record with no title is named by its id.
+ */
+export function titleOf(resource: UiResource, row: Row, names: ReferenceNames = new Map()): string {
+  const part = (field: string) => {
+    const value = row[field];
+    if (value === null || value === undefined || value === '') return '';
+    const column = resource.columns.find((candidate) => candidate.name === field);
+    if (column?.references && typeof value === 'string') {
+      return names.get(referenceKey(column.references, value)) ?? value.slice(0, 8);
+    }
+    const text = textOf(value);
+    return resource.definition.columns[field]?.multiline
+      ? cutToStart(text, TITLE_TEXT_CHARS)
+      : text;
+  };
+  const parts = resource.titleFields.map(part);
+  const relation = resource.titleFields.every(
+    (field) => resource.columns.find((column) => column.name === field)?.references,
+  );
+  const title = parts.filter(Boolean).join(relation && parts.length === 2 ? ' ↔ ' : ' · ');
+  if (title === '') return `${resource.singular} ${String(row.id ?? '').slice(0, 8)}`;
+  const qualifier = resource.titleQualifier ? part(resource.titleQualifier) : '';
+  return qualifier ? `${qualifier} · ${title}` : title;
 }
+
+/** The reference columns a record's title names (its records' titles are read for it). */
+export const titleReferences = (resource: UiResource): UiColumn[] =>
+  resource.columns.filter(
+    (column) =>
+      column.references &&
+      (resource.titleFields.includes(column.name) || resource.titleQualifier === column.name),
+  );
 
 export function textOf(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -351,3 +351,31 @@ describe('the audit log', () => {
     expect(gone.body).toContain(`href="${history}"`);
   });
 });
+
+describe('records of the same name', () => {
+  it('are told apart: an interface by its device, a link by its ends, an event by its message', async () => {
+    const ends = [];
+    for (const hostname of ['apart-a', 'apart-b']) {
+      const device = await create(ctx, 'devices', { hostname, ip: `192.0.2.${ends.length + 80}` });
+      ends.push(await create(ctx, 'interfaces', { device_id: device.id, name: 'xe-0/0/0' }));
+    }
+    const form = await visit(ctx.app, admin, '/ui/links/new');
+    expect(form.body).toContain('>apart-a · xe-0/0/0</option>');
+    expect(form.body).toContain('>apart-b · xe-0/0/0</option>');
+    const link = await create(ctx, 'links', {
+      a_interface_id: ends[0]?.id,
+      b_interface_id: ends[1]?.id,
+    });
+    const linkPage = await visit(ctx.app, admin, `/ui/links/${link.id}`);
+    expect(linkPage.body).toContain('<h1>apart-a · xe-0/0/0 ↔ apart-b · xe-0/0/0</h1>');
+    const event = await create(ctx, 'events', {
+      severity: 'major',
+      type: 'link',
+      message: 'xe-0/0/0 went down',
+    });
+    const eventPage = await visit(ctx.app, admin, `/ui/events/${event.id}`);
+    expect(/<h1>([^<]*)<\/h1>/.exec(eventPage.body)?.[1], eventPage.body.slice(-1500)).toContain(
+      'xe-0/0/0 went down',
+    );
+  });
+});
