@@ -26,21 +26,18 @@ export const CSV_CONTENT_TYPE = 'text/csv';
  */
 const NEUTRALISED = /^'(?='*[=+\-@\t\r])/;
 
-/** A cell whose text cannot be read as its column's type: why, for the row's error. */
-class UnreadableCell extends Error {}
-
-/** A JSON column's cell: the object the export wrote as JSON text. */
-function jsonObjectCell(text: string): Record<string, unknown> {
-  let value: unknown;
+/**
+ * A JSON column's cell: the object the export wrote as JSON text. Text that is no JSON object
+ * stays text, which the record's schema refuses naming the row and field (`must be object`): a
+ * cell is never an error by itself, so the web interface's import preview reads every row.
+ */
+function jsonObjectCell(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : text;
   } catch {
-    throw new UnreadableCell('must be a JSON object');
+    return text;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UnreadableCell('must be a JSON object');
-  }
-  return value as Record<string, unknown>;
 }
 
 export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
@@ -102,13 +99,7 @@ export function parseCsvRecords(
     const record: Record<string, unknown> = {};
     header.forEach((field, position) => {
       if (ignored.has(field)) return;
-      let value: unknown;
-      try {
-        value = cellValue(definition, field, cells[position] ?? '');
-      } catch (error) {
-        if (!(error instanceof UnreadableCell)) throw error;
-        throw badRequest(`Row ${rowNumber(index)} (${field}): ${error.message}`);
-      }
+      const value = cellValue(definition, field, cells[position] ?? '');
       if (value !== undefined) record[field] = value;
     });
     const problem = matchingErrors(schema, record);

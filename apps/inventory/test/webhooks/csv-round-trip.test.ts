@@ -62,9 +62,9 @@ describe('webhooks through CSV', () => {
 
   it('an object cell that is not JSON, or JSON that is not an object, is refused naming the row', async () => {
     for (const [cell, reason] of [
-      ['{"a":', 'must be a JSON object'],
-      ['[1]', 'must be a JSON object'],
-      ['"x"', 'must be a JSON object'],
+      ['{"a":', 'must be object'],
+      ['[1]', 'must be object'],
+      ['"x"', 'must be object'],
     ] as const) {
       const quoted = `"${cell.replaceAll('"', '""')}"`;
       const response = await importCsv(ctx, `name,url,headers\nh,http://127.0.0.1:9/h,${quoted}\n`);
