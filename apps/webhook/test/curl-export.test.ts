@@ -13,7 +13,7 @@ import { toCurl } from '../src/export/curl.js';
 import { requestJson } from '../src/output/json.js';
 import { replay } from '../src/replay/replay.js';
 import { recordFromJson } from '../src/session/session.js';
-import { captureConfig, runCli, sendRaw, waitFor } from './helpers.js';
+import { captureConfig, makeRecord, runCli, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 const run = promisify(execFile);
@@ -152,5 +152,45 @@ describe('curl export', () => {
     const asHar = await runCli(['export', '--from', file, '--har', har], { cwd: dir });
     expect(asHar.code).toBe(0);
     expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(3);
+  });
+});
+
+describe('a url that no request line can hold', () => {
+  const hostile = 'http://127.0.0.1:4133/a HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET /b';
+  const line = JSON.stringify({
+    seq: 1,
+    time: '2026-12-06T16:53:25.691Z',
+    method: 'POST',
+    url: hostile,
+    path: '/a',
+    target: '/a',
+    query: [],
+    headers: [['Host', 'x']],
+    remote: '1.2.3.4',
+    httpVersion: '1.1',
+    size: 0,
+    truncated: false,
+    bodyEncoding: 'utf8',
+    body: '',
+    relayedVia: 'http://127.0.0.1:4131/c/EvH3Wtag7P8WDO7jp4Farw',
+  });
+
+  it('is refused when a session file is read, naming the line', async () => {
+    const file = join(dir, 'smuggle.jsonl');
+    writeFileSync(file, `${line}\n`);
+    const exported = await runCli(['export', '--from', file, '--curl'], { cwd: dir });
+    expect(exported.stdout).not.toContain('X-Injected');
+    expect(exported.stderr).toContain('smuggle.jsonl:1: url: ');
+    expect(exported.code).toBe(2);
+  });
+
+  it('makes no command: curl would send it as a second request', () => {
+    const record = makeRecord({
+      url: hostile,
+      relayedVia: 'http://127.0.0.1:4131/c/EvH3Wtag7P8WDO7jp4Farw',
+    });
+    const curl = toCurl(record);
+    expect(curl.ok).toBe(false);
+    expect(!curl.ok && curl.reason).toContain('request target');
   });
 });

@@ -2,6 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import type { CapturedRequest } from '../capture/record.js';
 import { headerValueBytes, PLAIN_AUTHORITY } from '../capture/record.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
+const REQUEST_TARGET_CHARS = /^[^\u0000-\u0020\u007f\u0100-\uffff]+$/;
+
 /** A record as a curl command, or why it cannot be one. */
 export type CurlExport =
   | {
@@ -118,6 +121,14 @@ export function toCurl(record: CapturedRequest, options: CurlOptions = {}): Curl
   if ('error' in destination) return { ok: false, reason: destination.error };
   const parts = ['curl', '--silent', '--show-error', '--include', '--globoff'];
   const { origin, target } = destination;
+  // What curl puts on the request line as it is: a space or line break would end it and start
+  // a request of the file's choosing.
+  if (!REQUEST_TARGET_CHARS.test(target)) {
+    return {
+      ok: false,
+      reason: 'its request target holds a space or control character: no request line can hold it',
+    };
+  }
   parts.push('-X', shellQuote(record.method), '--url', shellWord(Buffer.from(origin, 'latin1')));
   parts.push('--request-target', shellWord(Buffer.from(target, 'latin1')));
   for (const [name, value] of record.headers) {

@@ -172,6 +172,8 @@ const MAX_SHORT_TEXT = 1024;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
 const TARGET_CHARS = /^[^\u0000-\u0020\u007f\u0100-\uffff]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: what no URL the capture records holds
+const URL_CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const FAILURE_KINDS: readonly ExchangeFailureKind[] = [
   'refused',
   'timeout',
@@ -375,6 +377,12 @@ export function recordFromJson(line: string): LoadedRecord {
   };
   if (draft.path.length > MAX_HEADER_BYTES || draft.url.length > 2 * MAX_HEADER_BYTES) {
     throw new Error('path or url: longer than a request can be');
+  }
+  // A relayed or replayed record's command goes to its url: a line break in it would be a second
+  // request smuggled into the pasted command's request line. (A space can be there: the capture
+  // builds the url from the Host header, which may hold one, or a tab.)
+  if (URL_CONTROLS.test(draft.url)) {
+    throw new Error('url: must be a URL as sent (no line breaks or controls but tab)');
   }
   if (value.response !== undefined) draft.response = response(value.response, 'response');
   if (value.forward !== undefined) draft.forward = forward(value.forward);
