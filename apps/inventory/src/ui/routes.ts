@@ -954,8 +954,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return new Map(rows.map((row) => [row.id.toLowerCase(), row.tag]));
   }
 
+  /** The fields of a record's form: every writable column, a secret one as write-only. */
   const editableColumns = (resource: UiResource) =>
-    resource.columns.filter((column) => column.writable && !column.secret);
+    resource.columns.filter((column) => column.writable);
+  /** What a bulk edit may set to one value on many records: no secret. */
+  const bulkColumns = (resource: UiResource) =>
+    editableColumns(resource).filter((column) => !column.secret);
 
   function bulkPage(
     signed: Signed,
@@ -985,7 +989,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Delete' }],
       );
     }
-    const fields = editableColumns(resource).filter((column) => column.kind !== 'json');
+    const fields = bulkColumns(resource).filter((column) => column.kind !== 'json');
     return page(
       signed.context,
       `Edit ${countOf(resource, records.length)}`,
@@ -1030,7 +1034,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const { resource, body } = input;
       const etags = many(body.etag);
       const field = one(body.field);
-      const column = editableColumns(resource).find((candidate) => candidate.name === field);
+      const column = bulkColumns(resource).find((candidate) => candidate.name === field);
       const tagChange = (field === 'add_tags' || field === 'remove_tags') && resource.tagColumn;
       if (!column && !tagChange) throw new ApiError(400, 'Choose a field to change');
       const value = tagChange
@@ -1292,10 +1296,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ${state.formError ? html`<div class="alert" role="alert" id="form-error">${state.formError}</div>` : ''}
       <form method="post" action="${action}" class="record-form" novalidate>${csrfField(signed.context)}
         ${state.etag ? html`<input type="hidden" name="_etag" value="${state.etag}">` : ''}
-        ${Object.entries(state.base ?? {}).map(([name, value]) => html`<input type="hidden" name="_base_${name}" value="${value}">`)}
+        ${Object.entries(state.base ?? {})
+          .filter(([name]) => !secretNames(resource).has(name))
+          .map(
+            ([name, value]) => html`<input type="hidden" name="_base_${name}" value="${value}">`,
+          )}
         ${editableColumns(resource).map((column) =>
           fieldControl(column, state.values[column.name] ?? '', state.errors[column.name], {
             ...(choices.has(column.name) ? { referenceChoices: choices.get(column.name) } : {}),
+            editing: id !== undefined,
           }),
         )}
         <div class="actions"><button type="submit">Save</button> <a href="${id ? `/ui/${resource.name}/${id}` : `/ui/${resource.name}`}">Cancel</a></div>
@@ -1315,6 +1324,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ],
     );
   }
+
+  const secretNames = (resource: UiResource) =>
+    new Set(resource.columns.filter((column) => column.secret).map((column) => column.name));
 
   const recordValues = (resource: UiResource, row: Row) =>
     Object.fromEntries(

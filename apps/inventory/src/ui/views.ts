@@ -136,9 +136,12 @@ export function fieldControl(
   options: {
     referenceChoices?: readonly { id: string; name: string }[];
     listValues?: readonly string[];
+    /** An edit of a stored record (a secret left empty keeps the stored one). */
+    editing?: boolean;
   } = {},
 ): Html {
   const id = `field-${column.name}`;
+  if (column.secret) return secretControl(column, error, options.editing === true);
   const describedBy = error ? `${id}-error` : column.kind === 'tags' ? `${id}-hint` : '';
   const common = html`id="${id}" name="${column.name}"${column.required ? html` required aria-required="true"` : ''}${
     error ? html` aria-invalid="true"` : ''
@@ -178,15 +181,29 @@ export function fieldControl(
   } else if (column.kind === 'json' || column.name === 'description' || column.name === 'message') {
     control = html`<textarea ${common} rows="3">${value}</textarea>`;
   } else {
-    const type = column.secret ? 'password' : column.kind === 'integer' ? 'text' : 'text';
     const mode = column.kind === 'integer' ? html` inputmode="numeric"` : '';
-    control = html`<input type="${type}" ${common} value="${value}"${mode} autocomplete="off">`;
+    control = html`<input type="text" ${common} value="${value}"${mode} autocomplete="off">`;
   }
   return html`<div class="field${error ? ' invalid' : ''}">
     <label for="${id}">${column.label}${column.required ? html` <span aria-hidden="true">*</span>` : ''}</label>
     ${control}
     ${column.kind === 'tags' ? html`<p class="hint" id="${id}-hint">Comma-separated, e.g. core, lab</p>` : ''}
-    ${column.secret ? html`<p class="hint">Write-only: leave empty to keep the current value.</p>` : ''}
+    ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
+  </div>`;
+}
+
+/**
+ * A secret (a webhook's signing key): write-only, so never echoed back, not even the text typed
+ * into a refused form; on an edit, empty keeps the stored one. `new-password`: a browser offers
+ * to generate one rather than filling in the user's own password.
+ */
+function secretControl(column: UiColumn, error: string | undefined, editing: boolean): Html {
+  const id = `field-${column.name}`;
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${error ? ' invalid' : ''}">
+    <label for="${id}">${column.label}</label>
+    <input type="password" id="${id}" name="${column.name}"${error ? html` aria-invalid="true"` : ''} aria-describedby="${describedBy}" value="" autocomplete="new-password">
+    <p class="hint" id="${id}-hint">${editing ? 'Write-only: leave empty to keep the current value.' : 'Write-only: it is never shown again.'}</p>
     ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
   </div>`;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase } from '../../src/db/schema.js';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/webhooks/worker.js';
@@ -145,5 +146,53 @@ describe('a list’s links', () => {
       list.headers['content-security-policy'],
     );
     expect(missing.headers['content-security-policy']).toContain("style-src 'self'");
+  });
+});
+
+describe('a webhook’s secret', () => {
+  const storedSecret = async (id: string) =>
+    (
+      await sql<{ secret: string | null }>`SELECT secret FROM webhooks WHERE id = ${id}`.execute(
+        ctx.store.db as AnyDatabase,
+      )
+    ).rows[0]?.secret ?? null;
+
+  it('is a write-only field: set on create, changed on edit, kept when left empty, never in the page', async () => {
+    const fresh = await visit(ctx.app, admin, '/ui/webhooks/new');
+    expect(fresh.body).toMatch(
+      /<input type="password" id="field-secret" name="secret"[^>]* value=""[^>]*autocomplete="new-password">/,
+    );
+    const form = formAsShown(fresh.body, '/ui/webhooks/new');
+    form.set('name', 'secret-from-the-form');
+    form.set('url', 'http://127.0.0.1:9/secret');
+    const first = `whsec_${'a'.repeat(32)}`;
+    form.set('secret', first);
+    const created = await post(ctx.app, admin, '/ui/webhooks/new', form);
+    expect(created.statusCode, created.body).toBe(303);
+    const id = String(created.headers.location).split('/').pop() as string;
+    const sealed = await storedSecret(id);
+    expect(sealed).toBeTruthy();
+
+    const edit = await visit(ctx.app, admin, `/ui/webhooks/${id}/edit`);
+    expect(edit.body).not.toContain(first);
+    expect(edit.body).toContain('leave empty to keep the current value');
+    const unchanged = formAsShown(edit.body, `/ui/webhooks/${id}/edit`);
+    unchanged.set('name', 'secret-renamed');
+    expect((await post(ctx.app, admin, `/ui/webhooks/${id}/edit`, unchanged)).statusCode).toBe(303);
+    expect(await storedSecret(id)).toBe(sealed);
+
+    const again = await visit(ctx.app, admin, `/ui/webhooks/${id}/edit`);
+    const changed = formAsShown(again.body, `/ui/webhooks/${id}/edit`);
+    changed.set('secret', `whsec_${'b'.repeat(32)}`);
+    expect((await post(ctx.app, admin, `/ui/webhooks/${id}/edit`, changed)).statusCode).toBe(303);
+    expect(await storedSecret(id)).not.toBe(sealed);
+
+    // A refused form does not echo the secret typed into it.
+    const refused = formAsShown(again.body, `/ui/webhooks/${id}/edit`);
+    refused.set('secret', 'too-short-secret-is-echoed?');
+    refused.set('url', 'not a url');
+    const answer = await post(ctx.app, admin, `/ui/webhooks/${id}/edit`, refused);
+    expect(answer.statusCode).toBeGreaterThanOrEqual(400);
+    expect(answer.body).not.toContain('too-short-secret-is-echoed?');
   });
 });
