@@ -184,7 +184,12 @@ function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startC
     config.relay,
     capture,
     config.limits.maxBody,
-    (state) => publish(relayStateText(state), state.kind),
+    (state) => {
+      const text = relayStateText(state);
+      publish(text, state.kind);
+      // Too long for any status bar: printed whole once the UI has gone.
+      if (state.kind === 'refused') status.atExit.push(text);
+    },
     (gap) =>
       publish(
         `relay: connected; events after ${gap.after} were trimmed before they were read`,

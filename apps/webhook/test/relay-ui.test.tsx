@@ -4,6 +4,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { buildDetail, visibleLines } from '../src/ui/detail.js';
+import { type Filter, parseFilter } from '../src/ui/filter.js';
 import { initialState, reduce, step } from '../src/ui/reducer.js';
 import { Screen } from '../src/ui/screen.js';
 import { makeRecord, snapshotOf } from './helpers.js';
@@ -39,6 +40,42 @@ describe('the relay in the UI', () => {
       status: 'relay: refused (401 the listen token is missing or wrong)',
     });
     expect(statusBar(refused)).toContain('relay: refused (401');
+  });
+
+  it('at 120 columns, a message, the filter’s match count and the refusal’s start get room before the relay segment', () => {
+    const narrow = initialState(120, 20, [], undefined, {
+      sendUrl: SEND_URL,
+      status: 'relay: connected',
+    });
+    const message = '#3 as curl: ./webhook-3.curl.sh (clipboard not known to work here)';
+    const noticed = reduce(narrow, {
+      type: 'notice',
+      notice: { text: message, tone: 'good' },
+    });
+    expect(statusBar(noticed)).toContain(message);
+    const records = [makeRecord({ target: '/a' }), makeRecord({ target: '/b' })];
+    let filtered = reduce(narrow, { type: 'sync', snapshot: snapshotOf(records) });
+    filtered = {
+      ...filtered,
+      filter: {
+        text: '/a',
+        applied: (parseFilter('/a') as { filter: Filter }).filter,
+        error: null,
+      },
+    };
+    filtered = { ...filtered, shown: filtered.records.slice(0, 1) };
+    expect(statusBar(filtered)).toContain('1 of 2 match');
+    const refused = reduce(narrow, {
+      type: 'relay',
+      status:
+        'relay: refused (404: this channel no longer exists on the relay; it may have restarted without REDIS_URL, which loses every channel: ask its operator for a new one, webhook relay create, and use its send URL and token)',
+    });
+    const withNotice = reduce(refused, {
+      type: 'notice',
+      notice: { text: message, tone: 'good' },
+    });
+    expect(statusBar(withNotice)).toContain(message);
+    expect(statusBar(refused)).toContain('relay: refused (404: this channel no longer exists');
   });
 
   it('y copies the send URL; without --relay it says so', () => {

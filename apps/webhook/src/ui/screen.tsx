@@ -214,6 +214,9 @@ export function matchCount(state: UiState): string {
   return `${state.shown.length} of ${state.records.length} match`;
 }
 
+/** Fewer columns than this left for the relay's state: it is left out rather than cut to nothing. */
+const MIN_RELAY_COLUMNS = 16;
+
 function StatusBar({
   state,
   layout,
@@ -237,20 +240,30 @@ function StatusBar({
     hints = REPLAY_HINTS;
   } else {
     left = ` ${address} · ${state.records.length} kept / ${state.seen} seen`;
-    // The send URL is what a user pastes into the provider: shown whole while connected.
-    if (state.relay) {
-      left += ` · ${printableInUi(state.relay.status)}`;
-      if (state.relay.status === 'relay: connected')
-        left += ` ${printableInUi(state.relay.sendUrl)}`;
-    }
+    let after = '';
     if (state.filter.applied)
-      left += ` · /${printableInUi(state.filter.text)} · ${matchCount(state)}`;
-    if (state.bodyMode !== 'pretty') left += ` · body: ${state.bodyMode}`;
+      after += ` · /${printableInUi(state.filter.text)} · ${matchCount(state)}`;
+    if (state.bodyMode !== 'pretty') after += ` · body: ${state.bodyMode}`;
     const position = bodyPosition(state);
-    if (position) left += ` · ${position}`;
+    if (position) after += ` · ${position}`;
+    if (state.notice) after += ` · ${state.notice.text}`;
+    // The relay segment takes the room the rest leaves: an outcome, the match count or the body
+    // position answer what the user just did, where the relay's state stays there to be read.
+    // The send URL is what a user pastes into the provider: shown whole while connected, when
+    // it fits (`y` copies it, or shows it whole when the clipboard may not work).
+    if (state.relay) {
+      let relay = ` · ${printableInUi(state.relay.status)}`;
+      if (state.relay.status === 'relay: connected')
+        relay += ` ${printableInUi(state.relay.sendUrl)}`;
+      const room = layout.columns - columnsOf(left) - columnsOf(after) - 1;
+      if (columnsOf(relay) > room)
+        relay = room >= MIN_RELAY_COLUMNS ? fit(relay, room).trimEnd() : '';
+      left += relay;
+    }
+    left += after;
   }
   if (state.notice) {
-    left += ` · ${state.notice.text}`;
+    if (prompt) left += ` · ${state.notice.text}`;
     tone = state.notice.tone;
     hints = [''];
   }
