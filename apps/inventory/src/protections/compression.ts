@@ -18,6 +18,14 @@ export const DEFAULT_COMPRESSION_THRESHOLD = 1024;
  */
 export const compression = fp<CompressionOptions>(
   async (app, options) => {
+    // Content codings are case-insensitive (RFC 9110 §8.4.1), but the plugin compares the
+    // header as sent: `Content-Encoding: GZIP` was 415.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const coding = request.headers['content-encoding'];
+      if (typeof coding === 'string')
+        request.headers['content-encoding'] = coding.trim().toLowerCase();
+      done();
+    });
     await app.register(fastifyCompress, {
       encodings: ['br', 'gzip'],
       threshold: options.threshold ?? DEFAULT_COMPRESSION_THRESHOLD,

@@ -14,8 +14,8 @@ import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
  * lists split on commas, objects read as JSON); an empty cell is an absent field; `id`,
  * `created_at` and `updated_at` columns are ignored, so a file exported by this API (csv-export.ts) imports as new records with the same
  * data, its formula-neutralising `'` removed again. Every row is checked against the record
- * schema here, where its row number is known: errors say `Row <n> (<field>): …`, counting the
- * header as row 1, as a spreadsheet does.
+ * schema here, where its line is known: errors say `Row <n> (<field>): …`, n the line of the file
+ * the row starts on (the header's is 1), blank lines and line breaks inside quoted cells counted.
  */
 
 export const CSV_CONTENT_TYPE = 'text/csv';
@@ -58,14 +58,25 @@ export function cellValue(definition: ResourceDefinition, field: string, text: s
   return text.replace(NEUTRALISED, '');
 }
 
-/** The header's row number is 1; the first record's is 2. */
+/** The header's row number is 1; the first record's is 2 (a file without blank lines). */
 export const rowNumber = (index: number) => index + 2;
 
-export function parseCsvRecords(
-  definition: ResourceDefinition,
-  text: string,
-): Record<string, unknown>[] {
-  let rows: string[][];
+/** A request whose body was a CSV file: the line each record starts on, for its errors. */
+export interface CsvImportRequest {
+  csvLines?: readonly number[];
+}
+
+/** A CSV file's records, and for each the line of the file it starts on (errors name it). */
+export interface CsvRecords {
+  records: Record<string, unknown>[];
+  lines: number[];
+}
+
+/** How many line breaks a text holds (CRLF is one). */
+const lineBreaks = (cell: string) => cell.match(/\r\n|\n|\r/g)?.length ?? 0;
+
+export function parseCsvRecords(definition: ResourceDefinition, text: string): CsvRecords {
+  let rows: Array<{ record: string[]; raw: string }>;
   try {
     rows = parse(text, {
       bom: true,
@@ -75,15 +86,19 @@ export function parseCsvRecords(
       // takes the first line's end as the only one, and a bare LF in a CRLF file joined two
       // records into one value silently.
       record_delimiter: ['\r\n', '\n', '\r'],
-    });
+      // Each record's text, the blank lines skipped before it included: a row's index is not
+      // its line, and csv-parse's own line count takes a CRLF inside quotes for two lines.
+      raw: true,
+    }) as unknown as Array<{ record: string[]; raw: string }>;
   } catch (error) {
     throw badRequest(`Malformed CSV: ${(error as Error).message}`);
   }
-  const [header, ...records] = rows;
-  if (!header || records.length === 0)
+  const [headerRow, ...recordRows] = rows;
+  const header = headerRow?.record;
+  if (!header || recordRows.length === 0)
     throw badRequest('CSV needs a header row and at least one row');
-  if (records.length > MAX_BATCH_ITEMS) {
-    throw badRequest(`CSV has ${records.length} rows; at most ${MAX_BATCH_ITEMS} per request`);
+  if (recordRows.length > MAX_BATCH_ITEMS) {
+    throw badRequest(`CSV has ${recordRows.length} rows; at most ${MAX_BATCH_ITEMS} per request`);
   }
   const ignored = new Set<string>(SYSTEM_COLUMNS);
   const seen = new Set<string>();
@@ -95,7 +110,15 @@ export function parseCsvRecords(
     }
   }
   const schema = fullRecordSchema(definition);
-  return records.map((cells, index) => {
+  // The line a record starts on: after every line break of the text before it (the header's,
+  // earlier records' and their blank lines) and of the blank lines just before it.
+  let line = 1 + lineBreaks(headerRow?.raw ?? '');
+  const lines = recordRows.map(({ raw }) => {
+    const start = line + lineBreaks(/^(?:\r\n|\n|\r)*/.exec(raw)?.[0] ?? '');
+    line += lineBreaks(raw);
+    return start;
+  });
+  const records = recordRows.map(({ record: cells }, index) => {
     const record: Record<string, unknown> = {};
     header.forEach((field, position) => {
       if (ignored.has(field)) return;
@@ -103,9 +126,10 @@ export function parseCsvRecords(
       if (value !== undefined) record[field] = value;
     });
     const problem = matchingErrors(schema, record);
-    if (problem) throw badRequest(`Row ${rowNumber(index)}${problem}`);
+    if (problem) throw badRequest(`Row ${lines[index]}${problem}`);
     return record;
   });
+  return { records, lines };
 }
 
 /** The charsets a CSV file may declare, as the 415 names them. */
@@ -161,8 +185,8 @@ export function acceptCsv(app: FastifyInstance, definition: ResourceDefinition):
   app.addContentTypeParser(CSV_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
     try {
       const text = csvText(body as Buffer, request.headers['content-type']);
-      const records = parseCsvRecords(definition, text);
-      (request as { csvImport?: boolean }).csvImport = true;
+      const { records, lines } = parseCsvRecords(definition, text);
+      (request as CsvImportRequest).csvLines = lines;
       done(null, records);
     } catch (error) {
       done(error as Error, undefined);

@@ -14,7 +14,7 @@ import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
 import { badRequest, notFound } from '../errors.js';
-import { acceptCsv, CSV_CONTENT_TYPE, rowNumber } from './csv-import.js';
+import { acceptCsv, CSV_CONTENT_TYPE, type CsvImportRequest } from './csv-import.js';
 import {
   normaliseTags,
   offers,
@@ -103,8 +103,8 @@ function refuseDuplicateIds(ids: readonly string[]): void {
 
 /** How a bulk create's errors name an item: a CSV row by number (csv-import.ts), JSON by index. */
 function bulkItemLabel(request: FastifyRequest): (index: number) => string {
-  const csv = (request as { csvImport?: boolean }).csvImport === true;
-  return (index) => (csv ? `Row ${rowNumber(index)}` : `Item ${index}`);
+  const lines = (request as CsvImportRequest).csvLines;
+  return (index) => (lines ? `Row ${lines[index]}` : `Item ${index}`);
 }
 
 /** One endpoint of a resource: what registers it (see `endpoints` in resourceRoutes). */
