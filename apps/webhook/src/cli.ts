@@ -201,6 +201,8 @@ function startRelay(config: AppConfig, capture: Awaited<ReturnType<typeof startC
       // The UI shows it until the next change of state: said again once the screen is back.
       status.atExit.push(`relay: warning: ${warning}`);
     },
+    (id, reason) =>
+      publish(`relay: connected; the answer to event ${id} was ${reason}`, 'connected'),
   );
   onExit(() => void client.stop());
   return status;

@@ -69,6 +69,8 @@ export interface RelayClientOptions {
   readonly onGap?: (gap: GapWire) => void;
   /** A request event not delivered: a field is not what a request can hold (`reason` says which). */
   readonly onRefusedEvent?: (id: string, reason: string) => void;
+  /** The local answer for a held sender did not reach the relay (`reason` says why). */
+  readonly onAnswerFailed?: (id: string, reason: string) => void;
   readonly cursor?: CursorStore;
   /** First retry after this many ms, doubling up to `maxBackoffMs` (with jitter). */
   readonly initialBackoffMs?: number;
@@ -405,7 +407,12 @@ export class RelayClient {
     });
   }
 
-  #postAnswer(id: string, answer: RelayAnswer): void {
+  /**
+   * Posts the local answer for a held sender. One the relay refuses (larger than it takes, say) is
+   * reported, and replaced by a one-line 502 saying why: the sender hears at once, where it waited
+   * for the relay's 504 before.
+   */
+  #postAnswer(id: string, answer: RelayAnswer, replaceIfRefused = true): void {
     const wire: RelayAnswerWire = {
       status: answer.status,
       headers: answer.headers.map(([name, value]) => [name, value]),
@@ -421,8 +428,28 @@ export class RelayClient {
       redirect: 'error',
       signal: AbortSignal.timeout(15_000),
     }).then(
-      (response) => void response.body?.cancel(),
-      () => {},
+      async (response) => {
+        if (response.ok) {
+          void response.body?.cancel();
+          return;
+        }
+        // Printable ASCII only: it goes on a sender's status line as well as to the terminal.
+        const why = `${response.status} ${await messageOf(response)}`
+          .replace(/[^\x20-\x7e]/g, '?')
+          .slice(0, 200);
+        this.options.onAnswerFailed?.(id, `refused by the relay (${why})`);
+        if (!replaceIfRefused) return;
+        this.#postAnswer(
+          id,
+          {
+            status: 502,
+            headers: [['Content-Type', 'text/plain; charset=utf-8']],
+            body: Buffer.from(`refused by the relay: the listener's answer (${why})\n`),
+          },
+          false,
+        );
+      },
+      (error) => this.options.onAnswerFailed?.(id, `not delivered (${describe(error)})`),
     );
     this.#answers.add(sent);
     void sent.finally(() => this.#answers.delete(sent));

@@ -18,6 +18,7 @@ export function startRelayListener(
   onGap: (gap: GapWire) => void = () => {},
   onRefusedEvent: (id: string, reason: string) => void = () => {},
   onWarning: (warning: string) => void = () => {},
+  onAnswerFailed: (id: string, reason: string) => void = () => {},
 ): Client {
   const sendUrl = parseSendUrl(settings.sendUrl);
   if (!sendUrl) throw new Error(`not a relay send URL: ${settings.sendUrl}`);
@@ -34,6 +35,7 @@ export function startRelayListener(
     onState,
     onGap,
     onRefusedEvent,
+    onAnswerFailed,
     async deliver({ wire, body }) {
       const { path, query } = splitTarget(wire.target);
       const kept = body.length > maxBody ? body.subarray(0, maxBody) : body;
