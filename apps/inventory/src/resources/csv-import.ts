@@ -180,9 +180,23 @@ export function csvText(bytes: Buffer, contentType: string | undefined): string 
   );
 }
 
-/** Lets a resource's routes read CSV bodies (parsed into records, see parseCsvRecords). */
+/** What a route that does not read CSV answers a CSV body with. */
+export const CSV_NOT_READ =
+  'Unsupported media type: text/csv is read only by a create (POST to the list)';
+
+/**
+ * Lets a resource's create read CSV bodies (parsed into records, see parseCsvRecords). A parser
+ * serves the whole plugin, so a route whose schema does not declare that it consumes text/csv
+ * answers 415, as for any other type it does not read.
+ */
 export function acceptCsv(app: FastifyInstance, definition: ResourceDefinition): void {
   app.addContentTypeParser(CSV_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
+    const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)
+      ?.consumes;
+    if (!consumes?.includes(CSV_CONTENT_TYPE)) {
+      done(new ApiError(415, CSV_NOT_READ), undefined);
+      return;
+    }
     try {
       const text = csvText(body as Buffer, request.headers['content-type']);
       const { records, lines } = parseCsvRecords(definition, text);
