@@ -155,6 +155,37 @@ describe('curl export', () => {
   });
 });
 
+describe('webhook export --curl counts', () => {
+  it('one record exported and one skipped: says so, not “no records exported”', async () => {
+    const record = (seq: number, extra: Record<string, unknown>) =>
+      JSON.stringify({
+        seq,
+        time: '2026-12-06T16:53:25.691Z',
+        method: 'POST',
+        url: 'http://a b/x',
+        path: '/x',
+        target: '/x',
+        query: [],
+        headers: [['Host', 'x']],
+        remote: '1.2.3.4',
+        httpVersion: '1.1',
+        size: 0,
+        truncated: false,
+        bodyEncoding: 'utf8',
+        body: '',
+        ...extra,
+      });
+    const file = join(dir, 'counts.jsonl');
+    writeFileSync(file, `${record(1, { local: '127.0.0.1:9' })}\n${record(2, {})}\n`);
+    const exported = await runCli(['export', '--from', file, '--curl'], { cwd: dir });
+    expect(exported.stderr).toContain('#2: skipped');
+    expect(exported.stderr).not.toContain('no records exported');
+    expect(exported.stderr).toContain('1 of 2 records skipped');
+    expect(exported.stdout).toContain("--url 'http://127.0.0.1:9'");
+    expect(exported.code).toBe(1);
+  });
+});
+
 describe('a url that no request line can hold', () => {
   const hostile = 'http://127.0.0.1:4133/a HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET /b';
   const line = JSON.stringify({

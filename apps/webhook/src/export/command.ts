@@ -48,8 +48,10 @@ export async function exportRecords(
     })) {
       if (wanted && !wanted.has(fileSeq)) continue;
       const record = StoredRequest.from(fileSeq, draft);
+      // Every record read counts, skipped ones too: "N of M records skipped" is of all of them.
+      entries += 1;
       if (har) {
-        har.write(harEntryText(record, entries));
+        har.write(harEntryText(record, entries - 1));
       }
       if (command.curl) {
         const curl = toCurl(record);
@@ -65,7 +67,6 @@ export async function exportRecords(
         stdout.write(`${commands === 0 ? '' : '\n'}${curl.command}\n`);
         commands += 1;
       }
-      entries += 1;
     }
     har?.write(HAR_END);
   } finally {
