@@ -43,7 +43,7 @@ import {
   type UiResource,
   uiResource,
 } from './catalogue.js';
-import { type Html, html } from './html.js';
+import { type Html, html, isolate } from './html.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import {
   apiExportQuery,
@@ -632,11 +632,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                 .map((field) => row[field])
                 .filter((v) => v !== null && v !== undefined && v !== '')
                 .slice(0, 3)
+                .map((v) => isolate(textOf(v)))
                 .join(' · ')}</span></li>`,
             )}</ul>
             <p><a href="/ui/${resource.name}?${String(new URLSearchParams({ q }))}">All matching ${resource.names.plural}</a></p></section>`,
                 );
-      return send(reply, page(signed.context, q === '' ? 'Search' : `Search: ${q}`, content));
+      return send(
+        reply,
+        page(signed.context, q === '' ? 'Search' : `Search: ${isolate(q)}`, content),
+      );
     }),
   );
 
@@ -1514,7 +1518,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         reply,
         page(
           signed.context,
-          `Delete ${title}?`,
+          `Delete ${isolate(title)}?`,
           html`
       <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
         <input type="hidden" name="_etag" value="${String(answer.headers.etag ?? '')}">

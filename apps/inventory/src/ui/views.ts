@@ -1,6 +1,6 @@
 import { type UiColumn, type UiResource, uiResource } from './catalogue.js';
 import { cutToStart } from './characters.js';
-import { type Html, html, safeHref } from './html.js';
+import { type Html, html, isolate, safeHref } from './html.js';
 
 export type Row = Record<string, unknown>;
 
@@ -31,14 +31,18 @@ export function titleOf(resource: UiResource, row: Row, names: ReferenceNames = 
       ? cutToStart(text, TITLE_TEXT_CHARS)
       : text;
   };
-  const parts = resource.titleFields.map(part);
+  const parts = resource.titleFields.map(part).filter(Boolean);
   const relation = resource.titleFields.every(
     (field) => resource.columns.find((column) => column.name === field)?.references,
   );
-  const title = parts.filter(Boolean).join(relation && parts.length === 2 ? ' ↔ ' : ' · ');
-  if (title === '') return `${resource.singular} ${String(row.id ?? '').slice(0, 8)}`;
   const qualifier = resource.titleQualifier ? part(resource.titleQualifier) : '';
-  return qualifier ? `${qualifier} · ${title}` : title;
+  const all = qualifier ? [qualifier, ...parts] : parts;
+  if (all.length === 0) return `${resource.singular} ${String(row.id ?? '').slice(0, 8)}`;
+  // Parts isolated from each other: a right-to-left override in one end of a link must not
+  // turn the other around (a title of one part is isolated where it is shown).
+  const shown = all.length === 1 ? all : all.map(isolate);
+  const title = shown.slice(qualifier ? 1 : 0).join(relation && parts.length === 2 ? ' ↔ ' : ' · ');
+  return qualifier ? `${shown[0]} · ${title}` : title;
 }
 
 /** The reference columns a record's title names (its records' titles are read for it). */

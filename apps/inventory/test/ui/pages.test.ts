@@ -379,3 +379,23 @@ describe('records of the same name', () => {
     );
   });
 });
+
+describe('a stored value with a right-to-left override', () => {
+  it('reverses only itself: every value shown is isolated from the text around it', async () => {
+    const spoof = 'rlo-\u202e10.0.0.1';
+    const device = await create(ctx, 'devices', { hostname: spoof, ip: '192.0.2.99' });
+    const search = await visit(ctx.app, admin, `/ui/search?q=${encodeURIComponent('rlo-')}`);
+    expect(search.body).toContain(`<bdi>${spoof}</bdi>`);
+    const remove = await visit(ctx.app, admin, `/ui/devices/${device.id}/delete`);
+    // A value within a text (a title) is isolated by FSI … PDI, the text in turn by <bdi>.
+    expect(remove.body).toContain(`<h1><bdi>Delete \u2068${spoof}\u2069?</bdi></h1>`);
+    expect(remove.body).toContain(`This deletes the device <bdi>${spoof}</bdi>.`);
+    // Text-only places (the window's title) isolate with FSI … PDI; a form's value is kept
+    // exactly as stored.
+    expect(/<title>([^<]*)<\/title>/.exec(remove.body)?.[1]).toBe(
+      `\u2068Delete \u2068${spoof}\u2069?\u2069 · Network inventory`,
+    );
+    const edit = await visit(ctx.app, admin, `/ui/devices/${device.id}/edit`);
+    expect(edit.body).toContain(`value="${spoof}"`);
+  });
+});
