@@ -96,6 +96,32 @@ describe('forward', () => {
     expect(record.response?.status).toBe(200);
   });
 
+  it('a bodiless POST or PROPFIND, or an empty chunked body, goes with Content-Length: 0, never chunked', async () => {
+    const app = await receiver();
+    const { port, completed } = await start(forwardTo(app.url));
+    const requests = [
+      'POST /post HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n',
+      'PROPFIND /propfind HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n',
+      'DELETE /chunked HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n',
+      'GET /get HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n',
+    ];
+    for (const raw of requests) await sendRaw(port, raw);
+    await waitFor(() => completed.length === requests.length);
+    const lengthOf = (url: string) => {
+      const seen = app.received.find((request) => request.url === url);
+      const headers: Record<string, string> = {};
+      for (let i = 0; i < (seen?.rawHeaders.length ?? 0); i += 2) {
+        headers[(seen?.rawHeaders[i] ?? '').toLowerCase()] = seen?.rawHeaders[i + 1] ?? '';
+      }
+      return [headers['content-length'], headers['transfer-encoding']];
+    };
+    expect(lengthOf('/post')).toEqual(['0', undefined]);
+    expect(lengthOf('/propfind')).toEqual(['0', undefined]);
+    expect(lengthOf('/chunked')).toEqual(['0', undefined]);
+    // A GET without a body is sent as it came: no header about a body.
+    expect(lengthOf('/get')).toEqual([undefined, undefined]);
+  });
+
   it('routes: the first matching route with a forward wins; its matched path is replaced', async () => {
     const github = await receiver();
     const other = await receiver();

@@ -52,12 +52,20 @@ const NOT_FORWARDED: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Methods Node sends without a body framing when none is given; any other (POST, PUT, PROPFIND…)
+ * it would send `Transfer-Encoding: chunked`, which some targets refuse for an empty body.
+ */
+const BODILESS_BY_DEFAULT = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+
+/**
  * The request's headers for the target: hop-by-hop ones dropped, `Host` rewritten, and `via` (when
- * given) added last, after any `Via` the request already had.
+ * given) added last, after any `Via` the request already had. The body, whose length is known, always
+ * goes with a Content-Length (0 included) where it has or could have one: never chunked.
  */
 export function forwardHeaders(
   headers: HeaderPairs,
   url: URL,
+  method: string,
   bodyLength: number,
   via?: string,
 ): HeaderPairs {
@@ -65,8 +73,10 @@ export function forwardHeaders(
   const result: [string, string][] = [];
   let hostSet = false;
   let lengthAt = -1;
+  let chunked = false;
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
+    if (lower === 'transfer-encoding') chunked = true;
     if (lower === 'host') {
       if (!hostSet) result.push([name, url.host]);
       hostSet = true;
@@ -78,7 +88,8 @@ export function forwardHeaders(
     }
   }
   if (!hostSet) result.unshift(['Host', url.host]);
-  if (lengthAt === -1 && bodyLength > 0) result.push(['Content-Length', String(bodyLength)]);
+  const framed = bodyLength > 0 || chunked || !BODILESS_BY_DEFAULT.has(method.toUpperCase());
+  if (lengthAt === -1 && framed) result.push(['Content-Length', String(bodyLength)]);
   if (via !== undefined) result.push(['Via', via]);
   return result;
 }
@@ -180,7 +191,13 @@ export function sendRequest(
       resolve(result);
     };
     const https = parsed.protocol === 'https:';
-    const headers = forwardHeaders(request.headers, parsed, request.body.length, options.via);
+    const headers = forwardHeaders(
+      request.headers,
+      parsed,
+      request.method,
+      request.body.length,
+      options.via,
+    );
     const send = https ? httpsRequest : httpRequest;
     let outgoing: ClientRequest;
     try {
