@@ -130,6 +130,15 @@ describe('webhook relay …', () => {
         '--buffer-bytes must hold at least one event',
       ],
       [['serve', '--max-body', '13MiB'], '--max-body must be at most 11 MiB (got 13MiB)'],
+      [
+        ['serve', '--public-url', 'http://user:pw@relay.example'],
+        '--public-url must not hold a user name or password',
+      ],
+      [
+        ['serve', '--public-url', 'http://relay.example/\u001b[31m'],
+        '--public-url must be printable ASCII without spaces',
+      ],
+      [['serve', '--public-url', 'https://relay.example/#x'], '--public-url must be an http'],
       [['serve', '--tls-cert', '/nonexistent'], '--tls-cert and --tls-key go together'],
       [['serve', '--tls-cert', '/nonexistent', '--tls-key', '/nonexistent'], 'cannot be read'],
       [['serve', '--trust-proxy', '10.0.0.0/99'], '--trust-proxy'],

@@ -280,14 +280,23 @@ function readAdminToken(env: RelayEnvironment): string {
 /** An http(s) base URL given with `flag` (`--server`, `--public-url`), named in its messages. */
 function readServer(text: string | undefined, flag = '--server'): string {
   if (!text) throw usageError(`needs ${flag} URL (the relay, e.g. https://relay.example)`);
+  // What the URL parser would percent-encode or drop silently: a send URL built on it would then
+  // not be what was typed (or put an escape sequence on every terminal that prints it).
+  if (!/^[\x21-\x7e]+$/.test(text)) {
+    throw usageError(`${flag} must be printable ASCII without spaces (got ${text})`);
+  }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw usageError(`${flag} must be an http:// or https:// URL (got ${text})`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || /[?#]/.test(text)) {
     throw usageError(`${flag} must be an http:// or https:// URL without query (got ${text})`);
+  }
+  // `--relay` refuses a send URL with credentials; the admin calls would send them to the relay.
+  if (url.username || url.password) {
+    throw usageError(`${flag} must not hold a user name or password (got ${url.host}…)`);
   }
   return text.replace(/\/+$/, '');
 }
