@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type ConstraintMessages, translateDatabaseError } from '../db/errors.js';
 import { ApiError, errorBody } from '../errors.js';
+import { EXPECTED } from '../resources/definition.js';
 import { invalidConditionMessage } from '../resources/etags.js';
 import {
   describeIssue,
@@ -46,13 +47,16 @@ export function validationMessage(context: string, issues: readonly ValidationIs
       ? invalidConditionMessage(header)
       : `Invalid ${header} header: longer than ${issue.params.limit} characters`;
   }
-  // A query value outside its grammar (a sort key): the value, and what the grammar allows.
+  // A query value outside its grammar (a sort key, a control character): the value, and what
+  // is wrong with it or what the parameter takes.
   if (context === 'querystring' && issue.keyword === 'pattern') {
-    const parameter = path.split('/')[0];
-    const expected = issue.parentSchema?.description;
+    const refused = `Invalid ${path.split('/')[0]} ${JSON.stringify(issue.data)}`;
+    const reason = textPatternReason(issue);
+    if (reason) return `${refused}: ${reason}`;
+    const expected = issue.parentSchema?.[EXPECTED];
     return typeof expected === 'string'
-      ? `Invalid ${parameter} ${JSON.stringify(issue.data)}: expected ${expected}`
-      : `Invalid ${parameter} ${JSON.stringify(issue.data)}`;
+      ? `${refused}: expected ${expected}`
+      : `${refused}: must match pattern ${String(issue.params.pattern)}`;
   }
   if (issue.keyword === 'format' && issue.params.format === 'uuid') {
     return `${context}/${path} must be a UUID`;

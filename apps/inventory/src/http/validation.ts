@@ -2,7 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import { LINES_OF_TEXT, NO_CONTROL_CHARACTERS } from '../resources/definition.js';
+import { EXPECTED, LINES_OF_TEXT, NO_CONTROL_CHARACTERS } from '../resources/definition.js';
 import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
 
 /**
@@ -281,7 +281,7 @@ export interface ValidationIssue {
   message?: string;
   /** With `verbose`: the value that failed and the schema holding the rule. */
   data?: unknown;
-  parentSchema?: { description?: unknown };
+  parentSchema?: { description?: unknown; [EXPECTED]?: unknown };
 }
 
 /**

@@ -399,6 +399,14 @@ export const secretColumns: (definition: ResourceDefinition) => readonly string[
       .map(([name]) => name),
 );
 
+/**
+ * A schema's own words for the values it takes, where a pattern says it only to a machine
+ * (`x-expected: 'a MAC address such as 00:1a:2b:3c:4d:5e'`): a refused query value's message
+ * ends `expected <it>`. An OpenAPI extension keyword, which validators ignore. A description
+ * documents a parameter and does not complete that sentence.
+ */
+export const EXPECTED = 'x-expected';
+
 /** Text without control characters (U+0000 to U+001F, U+007F): every filter value, most text. */
 export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]+$';
 
@@ -458,6 +466,7 @@ export const macAddress = (options: Partial<ColumnDefinition> = {}) =>
     schema: Type.String({
       pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$',
       examples: ['00:1a:2b:3c:4d:5e'],
+      [EXPECTED]: 'a MAC address such as 00:1a:2b:3c:4d:5e',
     }),
     kind: 'mac',
     ...options,
@@ -512,7 +521,11 @@ export const reference = (resource: string, options: Partial<ColumnDefinition> =
 /** A tag: a slug of lower-case letters, digits, `-` and `_`, 1 to 64 characters. */
 export const TAG_PATTERN = '^[a-z0-9_-]{1,64}$';
 export const MAX_TAGS_PER_RECORD = 50;
-export const TagSchema = Type.String({ pattern: TAG_PATTERN, maxLength: 64 });
+export const TagSchema = Type.String({
+  pattern: TAG_PATTERN,
+  maxLength: 64,
+  [EXPECTED]: 'a tag: 1 to 64 lower-case letters, digits, - and _',
+});
 
 /**
  * A record's tags: a set of slugs, stored sorted and without duplicates in a `text[]` column

@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { ONE_OR_MANY } from '../http/serialization.js';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
 import {
+  EXPECTED,
   filterableColumns,
   MAX_TAGS_PER_RECORD,
   RECORD_ID,
@@ -50,9 +51,11 @@ export const PageSize = Type.Integer({
  * documents them and the validator enforces it (a bad key is a 400 naming it).
  */
 export function sortKeySchema(fields: readonly string[]) {
+  const grammar = `\`<field>:asc\` or \`<field>:desc\`, where <field> is one of ${fields.join(', ')}`;
   return Type.String({
     pattern: `^(${fields.join('|')}):(asc|desc)$`,
-    description: `\`<field>:asc\` or \`<field>:desc\`, where <field> is one of ${fields.join(', ')}`,
+    description: grammar,
+    [EXPECTED]: grammar,
   });
 }
 

@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { requirePrincipal } from '../audit/audit-log.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { notFound } from '../errors.js';
+import { EXPECTED } from '../resources/definition.js';
 import { responses } from '../resources/schemas.js';
 
 export const MAX_ATTEMPTS_PAGE = 100;
@@ -51,7 +52,11 @@ const AttemptsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ATTEMPTS_PAGE, default: 20 })),
     before: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'An attempt id: older ones.' }),
+      Type.String({
+        pattern: '^[1-9][0-9]{0,17}$',
+        description: 'An attempt id: older ones.',
+        [EXPECTED]: 'an attempt id (a positive integer)',
+      }),
     ),
   },
   { additionalProperties: false },
