@@ -2,7 +2,7 @@
 // captured request once, byte for byte, to the address it was sent to. The tool itself is the
 // receiver: what the pasted command sends is captured again and compared with the original.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -183,6 +183,42 @@ describe('webhook export --curl counts', () => {
     expect(exported.stderr).toContain('1 of 2 records skipped');
     expect(exported.stdout).toContain("--url 'http://127.0.0.1:9'");
     expect(exported.code).toBe(1);
+  });
+});
+
+describe('webhook export --curl body files', () => {
+  it('never overwrite: an existing file or link of the name is left alone, the next free name used', async () => {
+    const cwd = mkdtempSync(join(dir, 'bodies-'));
+    const victim = join(cwd, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    symlinkSync(victim, join(cwd, 'webhook-1.body'));
+    const file = join(cwd, 'binary.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({
+        seq: 1,
+        time: '2026-12-06T16:53:25.691Z',
+        method: 'POST',
+        url: 'http://127.0.0.1:9/x',
+        path: '/x',
+        target: '/x',
+        query: [],
+        headers: [['Host', 'x']],
+        remote: '1.2.3.4',
+        httpVersion: '1.1',
+        size: 3,
+        truncated: false,
+        bodyEncoding: 'base64',
+        body: Buffer.from([1, 0, 2]).toString('base64'),
+        local: '127.0.0.1:9',
+      })}\n`,
+    );
+    const exported = await runCli(['export', '--from', file, '--curl'], { cwd });
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(exported.stderr).toContain('#1: body written to webhook-1-1.body');
+    expect(exported.stdout).toContain('@webhook-1-1.body');
+    expect(readFileSync(join(cwd, 'webhook-1-1.body'))).toEqual(Buffer.from([1, 0, 2]));
+    expect(exported.code).toBe(0);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   readSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,6 +147,32 @@ describe('x: curl to the clipboard or a file', () => {
     const notice = await effects.copyCurl(makeRecord({ target: `/${'a'.repeat(80_000)}` }));
     expect(written).toEqual([]);
     expect(notice.text).toContain('too long for the clipboard');
+  });
+});
+
+describe('files x and X write', () => {
+  it('are new files: an existing file or link of the name is left alone, the next free name taken and named', async () => {
+    const { effects } = setup('file');
+    const victim = join(directory, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    const record = makeRecord({ body: Buffer.from([1, 0, 2]) });
+    symlinkSync(victim, join(directory, `webhook-${record.seq}.body`));
+    symlinkSync(victim, join(directory, `webhook-${record.seq}.curl.sh`));
+    const notice = await effects.copyCurl(record);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(notice.text).toContain(`./webhook-${record.seq}-1.curl.sh`);
+    expect(notice.text).toContain(`(body in ./webhook-${record.seq}-1.body)`);
+    expect(readFileSync(join(directory, `webhook-${record.seq}-1.body`))).toEqual(
+      Buffer.from([1, 0, 2]),
+    );
+    symlinkSync(victim, join(directory, 'webhook-20261124-043005.har'));
+    const har = await effects.exportHar([record], '');
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(har.text).toContain('./webhook-20261124-043005-1.har');
+    expect(
+      JSON.parse(readFileSync(join(directory, 'webhook-20261124-043005-1.har'), 'utf8')).log
+        .entries,
+    ).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { StoredRequest } from '../capture/record.js';
 import type { ExportCommand } from '../config/load.js';
 import { CliError } from '../errors.js';
@@ -6,6 +6,7 @@ import { printable } from '../format/printable.js';
 import { readSession } from '../session/session.js';
 import { toCurl } from './curl.js';
 import { HAR_END, HAR_START, harEntryText } from './har.js';
+import { writeNewFileSync } from './new-file.js';
 
 /** Where an export writes: a file, or stdout for `-`. */
 function output(path: string, stdout: NodeJS.WritableStream) {
@@ -60,11 +61,15 @@ export async function exportRecords(
           stderr.write(`webhook: #${fileSeq}: skipped: ${printable(curl.reason)}\n`);
           continue;
         }
+        let text = curl.command;
         if (curl.bodyFile) {
-          writeFileSync(curl.bodyFile.path, curl.bodyFile.bytes);
-          stderr.write(`webhook: #${fileSeq}: body written to ${printable(curl.bodyFile.path)}\n`);
+          const name = writeNewFileSync('.', `webhook-${record.seq}`, '.body', curl.bodyFile.bytes);
+          // The command reads the body from the file actually written.
+          const again = name === curl.bodyFile.path ? curl : toCurl(record, { bodyFilePath: name });
+          if (again.ok) text = again.command;
+          stderr.write(`webhook: #${fileSeq}: body written to ${printable(name)}\n`);
         }
-        stdout.write(`${commands === 0 ? '' : '\n'}${curl.command}\n`);
+        stdout.write(`${commands === 0 ? '' : '\n'}${text}\n`);
         commands += 1;
       }
     }

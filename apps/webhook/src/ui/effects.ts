@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CapturedRequest } from '../capture/record.js';
 import { formatSize } from '../config/size.js';
 import type { CurlExport, CurlOptions } from '../export/curl.js';
+import { openNewFile, writeNewFileSync } from '../export/new-file.js';
 import { printableInUi } from '../format/printable.js';
 import type { ReplayEdits } from '../replay/replay.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
@@ -55,16 +56,25 @@ export function createEffects(context: EffectsContext): UiEffects {
   const now = context.now ?? (() => new Date());
   return {
     async copyCurl(record) {
-      const curl = services.curl(record, { bodyFilePath: `webhook-${record.seq}.body` });
+      const stem = `webhook-${record.seq}`;
+      let curl = services.curl(record, { bodyFilePath: `${stem}.body` });
       if (!curl.ok) {
         return {
           text: `#${record.seq} cannot be copied as curl: ${printableInUi(curl.reason)}`,
           tone: 'bad',
         };
       }
-      const { command, bodyFile } = curl;
-      if (bodyFile) await writeFile(join(environment.directory, bodyFile.path), bodyFile.bytes);
-      const bodyNote = bodyFile ? ` (body in ./${printableInUi(bodyFile.path)})` : '';
+      let bodyName: string | null = null;
+      if (curl.bodyFile) {
+        bodyName = writeNewFileSync(environment.directory, stem, '.body', curl.bodyFile.bytes);
+        // The command reads the body from the file actually written.
+        if (bodyName !== curl.bodyFile.path) {
+          curl = services.curl(record, { bodyFilePath: bodyName });
+          if (!curl.ok) return { text: printableInUi(curl.reason), tone: 'bad' };
+        }
+      }
+      const { command } = curl;
+      const bodyNote = bodyName ? ` (body in ./${printableInUi(bodyName)})` : '';
       const fits = Buffer.byteLength(command) * 1.34 < OSC52_LIMIT;
       if (fits) context.writeTerminal(osc52(command));
       if (fits && environment.clipboard === 'osc52') {
@@ -73,11 +83,14 @@ export function createEffects(context: EffectsContext): UiEffects {
           tone: 'good',
         };
       }
-      const name = `webhook-${record.seq}.curl.sh`;
       // bash: the command's `$'…'` words (bytes that are not printable) are not POSIX sh.
-      await writeFile(join(environment.directory, name), `#!/usr/bin/env bash\n${command}\n`, {
-        mode: 0o755,
-      });
+      const name = writeNewFileSync(
+        environment.directory,
+        stem,
+        '.curl.sh',
+        `#!/usr/bin/env bash\n${command}\n`,
+        0o755,
+      );
       const why = fits ? 'clipboard not known to work here' : 'too long for the clipboard';
       return { text: `#${record.seq} as curl: ./${name}${bodyNote} (${why})`, tone: 'good' };
     },
@@ -95,8 +108,11 @@ export function createEffects(context: EffectsContext): UiEffects {
     },
 
     async exportHar(records, filter) {
-      const name = `webhook-${stamp(now())}.har`;
-      const file = await open(join(environment.directory, name), 'w');
+      const { name, file } = await openNewFile(
+        environment.directory,
+        `webhook-${stamp(now())}`,
+        '.har',
+      );
       try {
         for (const piece of services.har(records)) await file.write(piece);
       } finally {
