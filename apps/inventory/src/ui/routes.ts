@@ -212,12 +212,12 @@ interface Submission<Input> {
   read(signed: Signed, request: FastifyRequest): Input | Promise<Input>;
   /** The API call; undefined when there is nothing to send (an edit that changed nothing). */
   call(signed: Signed, input: Input): Promise<ApiAnswer | undefined>;
-  /** Once the API accepted: where the browser goes, or a page to show (a token shown once). */
+  /** Once the API accepted: where the browser goes (303: a reload does not post again). */
   accepted(
     input: Input,
     answer: ApiAnswer | undefined,
     signed: Signed,
-  ): { redirect: string } | { page: string } | Promise<{ redirect: string } | { page: string }>;
+  ): { redirect: string } | Promise<{ redirect: string }>;
   /** The form again with the API's refusal; without it, the refusal is an error page. */
   refused?(signed: Signed, input: Input, answer: ApiAnswer): Promise<string> | string;
 }
@@ -438,7 +438,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const answer = await form.call(signed, input);
         if (answer === undefined || (answer.status >= 200 && answer.status < 300)) {
           const next = await form.accepted(input, answer, signed);
-          return 'redirect' in next ? reply.redirect(next.redirect, 303) : send(reply, next.page);
+          return reply.redirect(next.redirect, 303);
         }
         if (!form.refused) throw apiError(answer);
         // A refusal's Retry-After (429) reaches the browser with the form shown again.
@@ -1993,6 +1993,25 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     refused: usersRefused,
   });
 
+  /**
+   * A token just created, kept for the one page that shows it: by session, for a few minutes,
+   * taken (and so forgotten) when shown. In this process's memory, never in the database or
+   * an address: behind several instances the redirect must reach the same one (sticky
+   * sessions), or the token is not shown and is revoked and made again.
+   */
+  const newTokens = new Map<string, { token: string; until: number }>();
+  const NEW_TOKEN_MS = 5 * 60 * 1000;
+  const keepNewToken = (signed: Signed, token: string) => {
+    const now = Date.now();
+    for (const [session, kept] of newTokens) if (kept.until < now) newTokens.delete(session);
+    newTokens.set(signed.session.idHash, { token, until: now + NEW_TOKEN_MS });
+  };
+  const takeNewToken = (signed: Signed): string | undefined => {
+    const kept = newTokens.get(signed.session.idHash);
+    newTokens.delete(signed.session.idHash);
+    return kept && kept.until >= Date.now() ? kept.token : undefined;
+  };
+
   const tokensPage = async (signed: Signed, notice?: Html) => {
     const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100'));
     const tokens = answer.body?.data ?? [];
@@ -2019,7 +2038,16 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     routeOptions,
     page$(async (signed, _request, reply) => {
       adminOnly(signed);
-      return send(reply, await tokensPage(signed));
+      const created = takeNewToken(signed);
+      return send(
+        reply,
+        await tokensPage(
+          signed,
+          created === undefined
+            ? undefined
+            : html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${created}</code></p></div>`,
+        ),
+      );
     }),
   );
   submit('/admin/tokens', {
@@ -2029,13 +2057,12 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       return { name: one(body.name), scopes: many(body.scopes) };
     },
     call: (signed, payload) => signed.api<{ token?: string }>('POST', '/api-tokens', { payload }),
-    // The token is shown on the answer to its creation, and never again.
-    accepted: async (_input, answer, signed) => ({
-      page: await tokensPage(
-        signed,
-        html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${String((answer?.body as { token?: unknown } | undefined)?.token ?? '')}</code></p></div>`,
-      ),
-    }),
+    // Post, redirect, get: a reload of the page that shows the token does not post again (a
+    // second token). The token waits for that one GET on the server, never in an address.
+    accepted: (_input, answer, signed) => {
+      keepNewToken(signed, String((answer?.body as { token?: unknown } | undefined)?.token ?? ''));
+      return { redirect: '/ui/admin/tokens' };
+    },
     refused: (signed, _input, answer) =>
       tokensPage(signed, html`<p class="alert" role="alert">${errorMessage(answer)}</p>`),
   });

@@ -399,3 +399,27 @@ describe('a stored value with a right-to-left override', () => {
     expect(edit.body).toContain(`value="${spoof}"`);
   });
 });
+
+describe('creating an API token', () => {
+  it('answers with a redirect, so a reload cannot create a second one, and shows the token once', async () => {
+    const tokens = await visit(ctx.app, admin, '/ui/admin/tokens');
+    const count = async () =>
+      (await ctx.as('admin', { method: 'GET', url: '/api-tokens?limit=100' })).json().data.length;
+    const before = await count();
+    const created = await post(ctx.app, admin, '/ui/admin/tokens', {
+      _csrf: csrfOf(tokens.body),
+      name: 'prg-token',
+      scopes: 'events:write',
+    });
+    expect(created.statusCode, created.body).toBe(303);
+    // The token is in no address (a URL ends up in histories and logs).
+    expect(created.headers.location).toBe('/ui/admin/tokens');
+    expect(await count()).toBe(before + 1);
+    const shown = await visit(ctx.app, admin, '/ui/admin/tokens');
+    expect(shown.body).toMatch(/id="new-token">nit_/);
+    // A reload of that page is a GET: no second token, and the token is not shown again.
+    const reloaded = await visit(ctx.app, admin, '/ui/admin/tokens');
+    expect(reloaded.body).not.toContain('id="new-token"');
+    expect(await count()).toBe(before + 1);
+  });
+});
