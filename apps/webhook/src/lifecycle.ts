@@ -35,7 +35,10 @@ export function fail(error: unknown): never {
   if (error instanceof CliError) {
     // Messages quote config files, flags and saved sessions, any of which may be hostile: one
     // filter here, so no escape sequence in them reaches the terminal.
-    process.stderr.write(`webhook: ${printable(error.message)}\n`);
+    // One line each: a message of several lines (Node's own for an ambiguous option) keeps its
+    // line breaks, and nothing else in it reaches the terminal unescaped.
+    const lines = error.message.split(/\r?\n/).map((line) => `webhook: ${printable(line)}\n`);
+    process.stderr.write(lines.join(''));
     process.exit(error.exitCode);
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

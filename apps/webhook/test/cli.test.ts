@@ -97,6 +97,16 @@ describe.concurrent('the webhook command', () => {
     expect(run.stderr).toContain('--port must be an integer from 0 to 65535 (got eighty)');
   });
 
+  it('a usage error of several lines is printed as lines, each escaped, not joined by stand-ins', async () => {
+    const run = await runCli(['--port', '-1']);
+    expect(run.stderr).not.toContain('␊');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(/^webhook: /);
+    expect(run.stderr).toContain("webhook: Option '--port' argument is ambiguous.\n");
+    expect(run.code).toBe(2);
+  });
+
   it('prints help', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
