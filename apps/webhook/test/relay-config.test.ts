@@ -55,6 +55,20 @@ describe('webhook --relay', () => {
     expect(fromEnv.kind === 'run' && fromEnv.config.relay?.token).toBe('whr_env');
   });
 
+  it('refuses a send URL on a port fetch never connects to (it retried forever with “bad port”)', () => {
+    for (const port of ['6000', '6667', '10080']) {
+      const url = `http://relay.example:${port}/c/3q2-7wD0m1y8lM5oQ1C0yA`;
+      expect(
+        failure(() => parseCommand(['--relay', url], env({ WEBHOOK_RELAY_TOKEN: 'whr_x' }))),
+      ).toContain(`--relay: port ${port} is one HTTP clients refuse to connect to`);
+    }
+    const fine = parseCommand(
+      ['--relay', 'http://relay.example:8080/c/3q2-7wD0m1y8lM5oQ1C0yA'],
+      env({ WEBHOOK_RELAY_TOKEN: 'whr_x' }),
+    );
+    expect(fine.kind).toBe('run');
+  });
+
   it('refuses a missing token, a URL that is not a send URL and hostile tokens, before listening', () => {
     expect(failure(() => parseCommand(['--relay', SEND_URL], env()))).toContain(
       'WEBHOOK_RELAY_TOKEN',

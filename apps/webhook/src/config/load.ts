@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { usageError } from '../errors.js';
 import { CREDENTIALS_PROBLEM, QUERY_PROBLEM } from '../forward/url.js';
 import { parseRelayCommand, type RelayCommand } from '../relay/config.js';
-import { parseSendUrl } from '../relay/protocol.js';
+import { blockedPort, parseSendUrl } from '../relay/protocol.js';
 import { loadConfigFile, type Variables } from './file.js';
 import { formatSize, parseSize } from './size.js';
 import type { FileConfig, RelaySettings } from './types.js';
@@ -350,6 +350,13 @@ function relaySettings(
   const sendUrl = parseSendUrl(text);
   if (!sendUrl)
     throw usageError(`--relay must be a relay send URL, https://host/c/<id> (got ${text})`);
+  const port = blockedPort(sendUrl);
+  if (port !== null) {
+    throw usageError(
+      `--relay: port ${port} is one HTTP clients refuse to connect to (the Fetch standard's ` +
+        'bad ports); run the relay on another port',
+    );
+  }
   const token = env.variables?.WEBHOOK_RELAY_TOKEN || file?.token;
   if (!token) {
     throw usageError(

@@ -104,6 +104,24 @@ export function parseSendUrl(text: string): SendUrl | null {
   return { base, channel, href: `${base}/c/${channel}` };
 }
 
+/**
+ * Ports the Fetch standard blocks (its "bad port" list, which Node's fetch applies): a relay on
+ * one can never be reached by a client, which would retry without end.
+ */
+const FETCH_BLOCKED_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
+  103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
+  512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
+  995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
+  6669, 6679, 6697, 10080,
+]);
+
+/** The send URL's port when fetch refuses to connect to it, else null. */
+export function blockedPort(url: SendUrl): number | null {
+  const port = Number(new URL(url.base).port || 0);
+  return FETCH_BLOCKED_PORTS.has(port) ? port : null;
+}
+
 export const eventsUrl = (url: SendUrl) => `${url.base}${API_PREFIX}/${url.channel}/events`;
 export const answerUrl = (url: SendUrl, eventId: string) =>
   `${url.base}${API_PREFIX}/${url.channel}/events/${eventId}/answer`;
