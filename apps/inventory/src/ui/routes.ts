@@ -193,6 +193,22 @@ const RECORD_COLUMN: UiColumn = {
   secret: false,
 };
 
+/** What a form posted with another session's CSRF token is told (it was not sent on). */
+const STALE_FORM_MESSAGE =
+  'Nothing was saved: this form was opened before you last signed in. Check the values below and send the form again.';
+const staleForm = () =>
+  new ApiError(
+    403,
+    'Forbidden: the form is out of date or was not sent by this site (CSRF token). Go back, reload the page and send it again.',
+  );
+/** The refusal a form shows itself again with when its token is stale (as if the API's). */
+const STALE_FORM_ANSWER: ApiAnswer = {
+  status: 403,
+  body: { message: STALE_FORM_MESSAGE },
+  text: '',
+  headers: {},
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
 
@@ -384,12 +400,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   /** Every state-changing form carries the session's token; anything else is refused. */
   function requireCsrf(signed: Signed, request: FastifyRequest): void {
     const body = (request.body ?? {}) as Form;
-    if (!csrfMatches(signed.session, body[CSRF_FIELD])) {
-      throw new ApiError(
-        403,
-        'Forbidden: the form is out of date or was not sent by this site (CSRF token)',
-      );
-    }
+    if (!csrfMatches(signed.session, body[CSRF_FIELD])) throw staleForm();
   }
 
   const send = (reply: FastifyReply, body: string, status = 200) =>
@@ -433,7 +444,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     app.post(
       path,
       options,
-      form$(async (signed, request, reply) => {
+      page$(async (signed, request, reply) => {
+        if (!csrfMatches(signed.session, ((request.body ?? {}) as Form)[CSRF_FIELD])) {
+          // A form opened before the user signed in again (another tab signed out and in): its
+          // token is the old session's. Nothing is written; the form comes back with what was
+          // typed and this session's token, to be checked and sent again.
+          if (!form.refused) throw staleForm();
+          const input = await form.read(signed, request);
+          return send(reply, await form.refused(signed, input, STALE_FORM_ANSWER), 403);
+        }
         const input = await form.read(signed, request);
         const answer = await form.call(signed, input);
         if (answer === undefined || (answer.status >= 200 && answer.status < 300)) {
@@ -1178,10 +1197,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   app.post(
     '/:resource/import',
     importOptions,
-    form$(async (signed, request, reply) => {
+    page$(async (signed, request, reply) => {
       const resource = writableResource(signed, request);
       const body = request.body as Form;
       const csv = one(body.csv);
+      if (!csrfMatches(signed.session, body[CSRF_FIELD])) {
+        // As `submit` does: the pasted CSV comes back with this session's token.
+        const alert = html`<p class="alert" role="alert">${STALE_FORM_MESSAGE}</p>`;
+        return send(reply, importPage(signed, resource, csv, '', alert), 403);
+      }
       const checked = preview(resource, csv);
       const table = (problemRow?: number, apiProblem?: string) =>
         'rows' in checked && checked.rows

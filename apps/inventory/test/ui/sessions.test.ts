@@ -16,7 +16,7 @@ import {
   THROWAWAY_PASSWORD,
   testConfig,
 } from '../helpers.js';
-import { type Browser, csrfOf, post, signIn, visit } from './inject.js';
+import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
 
 /**
  * The web interface's sessions over HTTP (`inject`): a session lives only as long as its account
@@ -221,5 +221,50 @@ describe('a web interface session across two instances', () => {
       .poll(() => pageState(second, browser), { timeout: PROPAGATION_MS, interval: 20 })
       .toBe('signed out');
     expect(await pageState(first, browser)).toBe('signed out');
+  });
+});
+
+describe('a form opened before the user signed out and in again', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await startTestApp();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('is shown again with the typed values, a fresh token and a message, and writes nothing', async () => {
+    const device = (
+      await ctx.as('admin', {
+        method: 'POST',
+        url: '/devices',
+        payload: { hostname: 'stale-form', ip: '192.0.2.31' },
+      })
+    ).json<{ id: string }>();
+    const before = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+    const edit = await visit(ctx.app, before, `/ui/devices/${device.id}/edit`);
+    const form = formAsShown(edit.body, `/ui/devices/${device.id}/edit`);
+    form.set('model', 'typed-before-signing-in-again');
+    // Elsewhere (another tab): sign out, sign in again. The open form's token is the old one.
+    await post(ctx.app, before, '/ui/logout', { _csrf: csrfOf(edit.body) });
+    const after = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+    const sent = await post(ctx.app, after, `/ui/devices/${device.id}/edit`, form);
+    expect(sent.statusCode).toBe(403);
+    expect(sent.body).toContain('value="typed-before-signing-in-again"');
+    expect(sent.body).toMatch(/role="alert"[^>]*>[^<]*(signed in|sign-in)/);
+    const fresh = csrfOf(sent.body);
+    expect(fresh).not.toBe(csrfOf(edit.body));
+    const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });
+    expect(stored.json().model ?? null).toBeNull();
+    // Sent again from the page it got back, the form saves.
+    const again = await post(
+      ctx.app,
+      after,
+      `/ui/devices/${device.id}/edit`,
+      formAsShown(sent.body, `/ui/devices/${device.id}/edit`),
+    );
+    expect(again.statusCode, again.body).toBe(303);
+    const saved = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });
+    expect(saved.json().model).toBe('typed-before-signing-in-again');
   });
 });
