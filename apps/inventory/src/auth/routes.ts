@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { type AuditEntry, actorOf, writeAuditEntries } from '../audit/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { responses, SuccessMessage } from '../resources/schemas.js';
+import { errorAnswer, responses, SuccessMessage } from '../resources/schemas.js';
 import { INACTIVE_ACCOUNT_MESSAGE, presentedToken, TOKEN_COOKIE } from './guard.js';
 import type { LoginLockout } from './login-lockout.js';
 import type { PasswordHasher } from './passwords.js';
@@ -54,7 +54,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
     '/users/login',
     {
       config: { access: 'public' },
-      schema: { body: LoginBody, response: responses({ 200: LoginResult }) },
+      schema: {
+        body: LoginBody,
+        // Public, yet it answers 401 and 403 itself: the document's own statuses for public
+        // routes name neither.
+        response: responses({
+          200: LoginResult,
+          401: errorAnswer('Wrong username or password.'),
+          403: errorAnswer(
+            'The account is inactive; or, as on every route, a browser request from an origin not allowed or from another site.',
+          ),
+        }),
+      },
     },
     async (request, reply) => {
       const { username, password } = request.body;

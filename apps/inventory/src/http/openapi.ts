@@ -18,12 +18,17 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
-/** How a route's declared access reads in the document. */
-function describeAccess(access: Access): string {
-  if (access === 'public') return 'Public.';
-  if (access === 'authenticated') return 'Any valid token.';
-  if (Array.isArray(access)) return `Roles: ${access.join(', ')}.`;
-  return `The account's owner, or roles: ${(access as { ownerOr: readonly string[] }).ownerOr.join(', ')}.`;
+/** How a route's declared access, and the API token scope it accepts, read in the document. */
+function describeAccess(access: Access, apiTokenScope?: string): string {
+  const people =
+    access === 'public'
+      ? 'Public.'
+      : access === 'authenticated'
+        ? 'Any valid token.'
+        : Array.isArray(access)
+          ? `Roles: ${access.join(', ')}.`
+          : `The account's owner, or roles: ${(access as { ownerOr: readonly string[] }).ownerOr.join(', ')}.`;
+  return apiTokenScope ? `${people} Also API tokens with scope ${apiTokenScope}.` : people;
 }
 
 /** ErrorResponse as it reads in the document (@fastify/swagger writes `const` as `enum`). */
@@ -275,12 +280,28 @@ const errorAnswer = (description: string) =>
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** A body naming existing records by id (a batch PATCH's items, a batch DELETE's ids). */
+function namesRecords(body: unknown): boolean {
+  const items = (body as { type?: unknown; items?: Record<string, unknown> } | undefined)?.items;
+  if ((body as { type?: unknown } | undefined)?.type !== 'array' || !items) return false;
+  const id = (items.properties as Record<string, { format?: unknown }> | undefined)?.id;
+  return items.format === 'uuid' || id?.format === 'uuid';
+}
+
 /**
- * The errors a route can answer, from what it declares: its access (401, 403), a path id (404),
- * a write (409), a body (413, 415), the rate limit (429); every route may get 400 (a repeated
- * query parameter, a bad value), 421 (a Host the service does not serve) and 503 (the database
- * cannot be reached). Statuses the route's own schema names (304, 412) stay as it writes them;
- * the 4XX and 5XX ranges cover the rest (405, 414, 431, 500).
+ * Every route may answer a browser 403: an Origin outside CORS_ORIGINS (protections/cors.ts),
+ * and on writes a request another site sent (Sec-Fetch-Site, protections/fetch-metadata.ts).
+ */
+const BROWSER_REFUSAL =
+  'a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site)';
+
+/**
+ * The errors a route can answer, from what it declares: its access (401), a path id or a body
+ * naming records by id (404), a write (409), a body (413, 415), the rate limit (429); every route
+ * may get 400 (a repeated query parameter, a bad value), 403 (a browser request refused, and the
+ * token's role or scope), 421 (a Host the service does not serve) and 503 (the database cannot be
+ * reached). Statuses the route's own schema names (304, 412, a public login's 401) stay as it
+ * writes them; the 4XX and 5XX ranges cover the rest (405, 414, 431, 500).
  */
 function errorStatuses(route: {
   method: string | string[];
@@ -298,9 +319,15 @@ function errorStatuses(route: {
   };
   if (access !== 'public') {
     statuses[401] = errorAnswer('No valid token (missing, expired, revoked or malformed).');
-    statuses[403] = errorAnswer("The token's role, scope or account may not do this.");
   }
-  if (route.url.includes(':')) statuses[404] = errorAnswer('No such record.');
+  statuses[403] = errorAnswer(
+    access === 'public'
+      ? `Forbidden: ${BROWSER_REFUSAL}.`
+      : `The token's role, scope or account may not do this; or ${BROWSER_REFUSAL}.`,
+  );
+  if (route.url.includes(':') || namesRecords(route.schema?.body)) {
+    statuses[404] = errorAnswer('No such record (a batch: one of the ids names none).');
+  }
   if (writes && access !== 'public') {
     statuses[409] = errorAnswer(
       'Conflict: a unique value is taken, or the change would leave no active admin.',
@@ -348,7 +375,15 @@ export const openApi = fp(
             'an audit log and user accounts. Every error is `{"status": "error", "message"}`.',
         },
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'A JWT from POST /users/login (also sent as the `Bearer` cookie), or an API ' +
+                'token (`nit_…`) from POST /api-tokens where the operation names its scope.',
+            },
+          },
         },
         security: [{ bearer: [] }],
         // Relative: the server the document was read from, whatever its address.
@@ -356,13 +391,13 @@ export const openApi = fp(
       },
       transform: ({ schema, url, route }) => {
         const access: Access = route.config?.access ?? 'authenticated';
+        const own = schema.response as object | undefined;
         const documented = {
           ...schema,
-          description: describeAccess(access),
-          response: {
-            ...(schema.response as object | undefined),
-            ...errorStatuses({ ...route, schema }),
-          },
+          description: describeAccess(access, route.config?.apiTokenScope),
+          // The route's own statuses first and winning (a public login declares the 401 it
+          // answers), the generic ones between.
+          response: { ...own, ...errorStatuses({ ...route, schema }), ...own },
         };
         // A prefixed plugin's `/` route answers at `/devices` and `/devices/`: document one.
         const path = url.length > 1 ? url.replace(/\/$/, '') : url;

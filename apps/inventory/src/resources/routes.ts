@@ -72,6 +72,7 @@ import {
   recordSchema,
   responses,
   TAG_CHANGES,
+  withEtagHeader,
   withExample,
 } from './schemas.js';
 import type { SecretSealer } from './sealing.js';
@@ -604,7 +605,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       schema: {
         consumes: ['application/json', CSV_CONTENT_TYPE],
         body: createBodySchema(definition),
-        response: responses({ 201: createdSchema(definition) }),
+        response: responses({ 201: withEtagHeader(createdSchema(definition)) }),
       },
       handler: createRecords,
     },
@@ -620,7 +621,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
           exampleRecord(definition, definition.createInputs),
         ),
         response: responses({
-          201: Type.Object({ ...record.properties, ...definition.createdFields }),
+          201: withEtagHeader(Type.Object({ ...record.properties, ...definition.createdFields })),
         }),
       },
       handler: (request, reply) => createOne(request, reply, request.body as Row),
@@ -653,7 +654,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         params: IdParams,
         querystring: readQuerySchema(definition),
         headers: conditionalHeaders('If-None-Match'),
-        response: responses({ 200: recordSchema(definition, true), 304: NotModified }),
+        response: responses({
+          200: withEtagHeader(recordSchema(definition, true)),
+          304: NotModified,
+        }),
       },
       handler: readRecord,
     },
@@ -666,7 +670,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         params: IdParams,
         headers: conditional,
         body: definition.putChangesFieldsSent ? partialRecord : fullRecord,
-        response: responses({ 200: record, 412: PreconditionFailed }),
+        response: responses({ 200: withEtagHeader(record), 412: PreconditionFailed }),
       },
       handler: replaceRecord,
     },
@@ -679,7 +683,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         params: IdParams,
         headers: conditional,
         body: partialRecord,
-        response: responses({ 200: record, 412: PreconditionFailed }),
+        response: responses({ 200: withEtagHeader(record), 412: PreconditionFailed }),
       },
       handler: updateRecord,
     },

@@ -396,6 +396,22 @@ export function pageSchema(definition: ResourceDefinition) {
   });
 }
 
+/**
+ * An answer that carries the record's ETag header (a read, a create, PUT, PATCH): declared on its
+ * schema, where @fastify/swagger documents response headers; the serialiser ignores it.
+ */
+export const withEtagHeader = <T extends TSchema>(schema: T): T => ({
+  ...schema,
+  headers: {
+    ETag: Type.String({
+      description:
+        'The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or ' +
+        '`brief` chose the fields): send it in If-Match to change this version only. A create ' +
+        'of several records (an array, a CSV file) sends none.',
+    }),
+  },
+});
+
 /** 204: no body at all. */
 export const NoContent = Type.Null();
 
@@ -444,6 +460,10 @@ export const ErrorResponse = Type.Object({
   status: Type.Literal('error'),
   message: Type.String(),
 });
+
+/** The error shape as one status of a route's answers, with when the route gives it. */
+export const errorAnswer = (description: string) =>
+  Type.Object({ status: Type.Literal('error'), message: Type.String() }, { description });
 
 export const BatchResult = Type.Object({
   status: Type.Literal('success'),

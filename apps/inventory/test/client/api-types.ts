@@ -906,13 +906,13 @@ export interface paths {
     };
     /**
      * List events (signed-in users; API tokens with scope events:read)
-     * @description Any valid token.
+     * @description Any valid token. Also API tokens with scope events:read.
      */
     get: operations['getEvents'];
     put?: never;
     /**
      * Report an event (admins, editors; API tokens with scope events:write)
-     * @description Roles: admin, editor.
+     * @description Roles: admin, editor. Also API tokens with scope events:write.
      */
     post: operations['postEvents'];
     delete?: never;
@@ -930,7 +930,7 @@ export interface paths {
     };
     /**
      * Read an event (signed-in users; API tokens with scope events:read)
-     * @description Any valid token.
+     * @description Any valid token. Also API tokens with scope events:read.
      */
     get: operations['getEventsById'];
     put?: never;
@@ -1098,6 +1098,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1153,6 +1162,15 @@ export interface operations {
       };
       /** @description Bad request: a parameter, header or body value is invalid (the message names it). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1260,7 +1278,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1350,6 +1368,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1413,6 +1440,15 @@ export interface operations {
       };
       /** @description Bad request: a parameter, header or body value is invalid (the message names it). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1493,6 +1529,24 @@ export interface operations {
       };
       /** @description Bad request: a parameter, header or body value is invalid (the message names it). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong username or password. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is inactive; or, as on every route, a browser request from an origin not allowed or from another site. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1593,6 +1647,15 @@ export interface operations {
       };
       /** @description Bad request: a parameter, header or body value is invalid (the message names it). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1777,7 +1840,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1870,6 +1933,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1907,7 +1972,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2016,6 +2081,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2060,7 +2127,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2069,7 +2136,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2159,6 +2226,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2196,7 +2265,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2205,7 +2274,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2342,7 +2411,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2351,7 +2420,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2477,7 +2546,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2486,7 +2555,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2611,6 +2680,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
         headers: {
@@ -2720,7 +2798,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description Forbidden: a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2921,7 +3008,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3019,6 +3106,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3069,7 +3158,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3201,8 +3290,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -3347,8 +3445,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -3465,6 +3572,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3508,7 +3617,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3517,7 +3626,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3606,6 +3715,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3642,7 +3753,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3651,7 +3762,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3788,7 +3899,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3797,7 +3908,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3904,6 +4015,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3940,7 +4053,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3949,7 +4062,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4193,7 +4306,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4202,7 +4315,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4498,7 +4611,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4507,7 +4620,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4763,7 +4876,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4772,7 +4885,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5072,7 +5185,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5188,6 +5301,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5254,7 +5369,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5386,8 +5501,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -5540,8 +5664,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -5658,6 +5791,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5709,7 +5844,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5718,7 +5853,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5815,6 +5950,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5859,7 +5996,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5868,7 +6005,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6005,7 +6142,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6014,7 +6151,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6129,6 +6266,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6173,7 +6312,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6182,7 +6321,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6426,7 +6565,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6435,7 +6574,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6726,7 +6865,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6735,7 +6874,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6983,7 +7122,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6992,7 +7131,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7287,7 +7426,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7408,6 +7547,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7480,7 +7621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7612,8 +7753,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -7769,8 +7919,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -7887,6 +8046,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7941,7 +8102,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7950,7 +8111,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8050,6 +8211,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8097,7 +8260,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8106,7 +8269,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8243,7 +8406,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8252,7 +8415,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8370,6 +8533,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8417,7 +8582,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8426,7 +8591,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8670,7 +8835,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8679,7 +8844,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8857,7 +9022,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8956,6 +9121,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9006,7 +9173,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9138,8 +9305,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9284,8 +9460,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9402,6 +9587,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9445,7 +9632,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9454,7 +9641,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9543,6 +9730,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9579,7 +9768,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9588,7 +9777,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9725,7 +9914,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9734,7 +9923,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9841,6 +10030,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9877,7 +10068,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9886,7 +10077,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10130,7 +10321,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10139,7 +10330,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10318,7 +10509,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10422,6 +10613,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10476,7 +10669,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10608,8 +10801,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -10756,8 +10958,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -10874,6 +11085,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10919,7 +11132,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10928,7 +11141,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11019,6 +11232,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11057,7 +11272,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11066,7 +11281,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11203,7 +11418,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11212,7 +11427,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11321,6 +11536,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11359,7 +11576,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11368,7 +11585,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11612,7 +11829,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11621,7 +11838,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11793,7 +12010,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11931,6 +12148,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12011,7 +12230,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12143,8 +12362,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -12301,8 +12529,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such record (a batch: one of the ids names none). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -12419,6 +12656,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12477,7 +12716,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12486,7 +12725,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12591,6 +12830,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12642,7 +12883,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12651,7 +12892,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12788,7 +13029,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12797,7 +13038,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12920,6 +13161,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12971,7 +13214,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12980,7 +13223,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13224,7 +13467,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13233,7 +13476,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13351,7 +13594,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13481,7 +13724,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13490,7 +13733,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13593,7 +13836,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13602,7 +13845,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13778,7 +14021,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13866,6 +14109,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13899,7 +14144,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14008,6 +14253,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14048,7 +14295,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14057,7 +14304,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14176,7 +14423,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14301,7 +14548,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14460,7 +14707,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14469,7 +14716,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14703,7 +14950,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14854,7 +15101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14942,6 +15189,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14979,7 +15228,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15088,6 +15337,8 @@ export interface operations {
       /** @description Every field, or only those chosen with `fields` or `brief`. */
       200: {
         headers: {
+          /** @description The version of the record as stored (`"1234567"`; weak, `W/"…"`, when `fields` or `brief` chose the fields): send it in If-Match to change this version only. A create of several records (an array, a CSV file) sends none. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15130,7 +15381,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15139,7 +15390,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15240,7 +15491,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token's role, scope or account may not do this. */
+      /** @description The token's role, scope or account may not do this; or a browser request from an origin CORS_ORIGINS does not allow, or a write sent by another site (Sec-Fetch-Site: cross-site). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15249,7 +15500,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description No such record. */
+      /** @description No such record (a batch: one of the ids names none). */
       404: {
         headers: {
           [name: string]: unknown;
