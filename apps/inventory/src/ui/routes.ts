@@ -193,6 +193,14 @@ const RECORD_COLUMN: UiColumn = {
   secret: false,
 };
 
+/** An error page's title by its status; any other is "Something went wrong". */
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+  403: 'Forbidden',
+  404: 'No such page',
+  412: 'Changed meanwhile',
+  429: 'Too many requests',
+};
+
 /** What a form posted with another session's CSRF token is told (it was not sent on). */
 const STALE_FORM_MESSAGE =
   'Nothing was saved: this form was opened before you last signed in. Check the values below and send the form again.';
@@ -275,7 +283,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       .send(
         page(
           context,
-          status === 403 ? 'Forbidden' : 'Something went wrong',
+          ERROR_TITLES[status] ?? 'Something went wrong',
           html`<p class="alert" role="alert">${message}</p><p><a href="/ui/">Back to the start page</a></p>`,
         ),
       );
@@ -1525,6 +1533,44 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     },
   });
 
+  /**
+   * The delete confirmation: the record as read (its ETag and its values, so a refusal can say
+   * what changed since), and, after a refusal, what changed.
+   */
+  async function deletePage(
+    signed: Signed,
+    resource: UiResource,
+    id: string,
+    current: ApiAnswer<Row>,
+    notice?: Html,
+  ) {
+    const title = titleOf(
+      resource,
+      current.body,
+      await titleNames(signed.api, resource, [current.body]),
+    );
+    const values = recordValues(resource, current.body);
+    return page(
+      signed.context,
+      `Delete ${isolate(title)}?`,
+      html`${notice ?? ''}
+      <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
+        <input type="hidden" name="_etag" value="${String(current.headers.etag ?? '')}">
+        ${Object.entries(values)
+          .filter(([name]) => !secretNames(resource).has(name))
+          .map(
+            ([name, value]) => html`<input type="hidden" name="_base_${name}" value="${value}">`,
+          )}
+        <p>This deletes the ${resource.names.singular} ${title}.</p>
+        <button type="submit" class="danger">Delete</button> <a href="/ui/${resource.name}/${id}">Cancel</a></form>`,
+      [
+        { label: resource.label, href: `/ui/${resource.name}` },
+        { label: title, href: `/ui/${resource.name}/${id}` },
+        { label: 'Delete' },
+      ],
+    );
+  }
+
   app.get(
     '/:resource/:id/delete',
     routeOptions,
@@ -1532,38 +1578,59 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const { id } = idOf(request);
       const resource = writableResource(signed, request);
       const answer = await signed.api<Row>('GET', `/${resource.name}/${id}`);
-      answered(answer);
-      const title = titleOf(
-        resource,
-        answer.body,
-        await titleNames(signed.api, resource, [answer.body]),
-      );
-      return send(
-        reply,
-        page(
-          signed.context,
-          `Delete ${isolate(title)}?`,
-          html`
-      <form method="post" action="/ui/${resource.name}/${id}/delete">${csrfField(signed.context)}
-        <input type="hidden" name="_etag" value="${String(answer.headers.etag ?? '')}">
-        <p>This deletes the ${resource.names.singular} ${title}.</p>
-        <button type="submit" class="danger">Delete</button> <a href="/ui/${resource.name}/${id}">Cancel</a></form>`,
-        ),
-      );
+      if (answer.status === 404) return send(reply, missingRecord(signed, resource, id), 404);
+      return send(reply, await deletePage(signed, resource, id, answered(answer)));
     }),
   );
 
   submit('/:resource/:id/delete', {
-    read: (signed, request) => ({
-      id: idOf(request).id,
-      resource: routeResource(signed, request),
-      etag: one((request.body as Form)._etag),
-    }),
+    read: (signed, request) => {
+      const resource = writableResource(signed, request);
+      const body = request.body as Form;
+      const base = Object.fromEntries(
+        editableColumns(resource).map((column) => [column.name, one(body[`_base_${column.name}`])]),
+      );
+      return { id: idOf(request).id, resource, base, etag: one(body._etag) };
+    },
     call: (signed, { resource, id, etag }) =>
       signed.api('DELETE', `/${resource.name}/${id}`, {
         headers: etag ? { 'if-match': etag } : {},
       }),
     accepted: ({ resource }) => ({ redirect: `/ui/${resource.name}` }),
+    async refused(signed, { resource, id, base }, answer) {
+      const current = await signed.api<Row>('GET', `/${resource.name}/${id}`);
+      // Deleted meanwhile by someone else: there is nothing left to delete.
+      if (current.status === 404) return missingRecord(signed, resource, id);
+      answered(current);
+      if (answer.status !== 412) {
+        return deletePage(
+          signed,
+          resource,
+          id,
+          current,
+          html`<p class="alert" role="alert">${errorMessage(answer)}</p>`,
+        );
+      }
+      // Someone saved first: say what they changed; the form now carries the version shown.
+      const now = recordValues(resource, current.body);
+      const changed = editableColumns(resource).filter(
+        (column) => !column.secret && !sameFormValue(column, now[column.name], base[column.name]),
+      );
+      return deletePage(
+        signed,
+        resource,
+        id,
+        current,
+        html`<div class="alert" role="alert" id="form-error"><p><strong>Someone else changed this ${resource.names.singular} after you opened this page.</strong> Nothing was deleted.</p>
+        ${
+          changed.length > 0
+            ? html`<table class="diff"><caption>Changed meanwhile</caption><thead><tr><th scope="col">Field</th><th scope="col">When you opened the page</th><th scope="col">Now</th></tr></thead>
+        <tbody>${changed.map((column) => html`<tr><th scope="row">${column.label}</th><td>${shownValue(base[column.name], 'del')}</td><td>${shownValue(now[column.name], 'ins')}</td></tr>`)}</tbody></table>`
+            : ''
+        }
+        <p>Press Delete to delete it as it is now, or <a href="/ui/${resource.name}/${id}">go back to the ${resource.names.singular}</a>.</p></div>`,
+      );
+    },
   });
 
   // ---- Object page ----------------------------------------------------------------------------

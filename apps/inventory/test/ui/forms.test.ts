@@ -196,3 +196,56 @@ describe('a webhook’s secret', () => {
     expect(answer.body).not.toContain('too-short-secret-is-echoed?');
   });
 });
+
+describe('deleting a record changed since its page was opened', () => {
+  it('says what changed, offers the delete again and the way back, and deletes nothing yet', async () => {
+    const created = await ctx.as('admin', {
+      method: 'POST',
+      url: '/devices',
+      payload: { hostname: 'delete-412', ip: '192.0.2.41', model: 'before' },
+    });
+    const id = created.json<{ id: string }>().id;
+    const confirm = await visit(ctx.app, admin, `/ui/devices/${id}/delete`);
+    const changed = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${id}`,
+      payload: { model: 'after' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const refused = await post(
+      ctx.app,
+      admin,
+      `/ui/devices/${id}/delete`,
+      formAsShown(confirm.body, `/ui/devices/${id}/delete`),
+    );
+    expect(refused.statusCode).toBe(412);
+    expect(refused.body).not.toContain('Something went wrong');
+    expect(refused.body).toMatch(
+      /<th scope="row">Model<\/th><td><del>before<\/del><\/td><td><ins>after<\/ins><\/td>/,
+    );
+    expect(refused.body).toContain(`href="/ui/devices/${id}"`);
+    expect((await ctx.as('admin', { method: 'GET', url: `/devices/${id}` })).statusCode).toBe(200);
+    // Confirmed again, with the version now shown, it is deleted.
+    const again = await post(
+      ctx.app,
+      admin,
+      `/ui/devices/${id}/delete`,
+      formAsShown(refused.body, `/ui/devices/${id}/delete`),
+    );
+    expect(again.statusCode, again.body).toBe(303);
+    expect((await ctx.as('admin', { method: 'GET', url: `/devices/${id}` })).statusCode).toBe(404);
+  });
+
+  it('a missing record’s pages are titled as not found', async () => {
+    const missing = '01900000-0000-7000-8000-000000000000';
+    for (const url of [
+      `/ui/devices/${missing}`,
+      `/ui/devices/${missing}/edit`,
+      `/ui/devices/${missing}/delete`,
+    ]) {
+      const page = await visit(ctx.app, admin, url);
+      expect(page.statusCode, url).toBe(404);
+      expect(page.body, url).toMatch(/<h1>No such (page|device)<\/h1>/);
+    }
+  });
+});
