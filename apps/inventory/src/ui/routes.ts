@@ -1042,7 +1042,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     '/:resource/bulk',
     formOptions,
     form$(async (signed, request, reply) => {
-      const resource = routeResource(signed, request);
+      const resource = writableResource(signed, request);
       const body = request.body as Form;
       const ids = many(body.id);
       if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
@@ -1054,7 +1054,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   /** A bulk form's records, as listed on it: the ids, and the ETags as read for the page. */
   const bulkInput = (signed: Signed, request: FastifyRequest) => {
-    const resource = routeResource(signed, request);
+    const resource = writableResource(signed, request);
     const body = request.body as Form;
     return { resource, body, ids: many(body.id), backToList: { redirect: `/ui/${resource.name}` } };
   };

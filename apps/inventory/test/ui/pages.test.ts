@@ -423,3 +423,20 @@ describe('creating an API token', () => {
     expect(await count()).toBe(before + 1);
   });
 });
+
+describe('a viewer', () => {
+  it('cannot open the bulk edit or delete forms (403), as with Add and Edit', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'viewer-bulk', ip: '192.0.2.51' });
+    const viewer = await signIn(ctx.app, 'viewer', TEST_PASSWORD);
+    const list = await visit(ctx.app, viewer, '/ui/devices');
+    for (const action of ['edit', 'delete']) {
+      const bulk = await post(ctx.app, viewer, '/ui/devices/bulk', {
+        _csrf: csrfOf(list.body),
+        action,
+        id: device.id,
+      });
+      expect(bulk.statusCode, action).toBe(403);
+      expect(bulk.body).not.toContain('action="/ui/devices/bulk-');
+    }
+  });
+});
