@@ -57,6 +57,13 @@ export interface ColumnDefinition {
    * can hold could never be found by its exact value.
    */
   multiline?: boolean;
+  /**
+   * What the range lookups (`__lt`, `__lte`, `__gt`, `__gte`) compare, when the stored text's
+   * order is not the values' order: an SQL expression applied alike to the column and to the
+   * value (a speed `2.5Gbps` read as the number 2.5; as text, `100Gbps` < `2Gbps`). `operand` is
+   * either, as an `sql` template takes it.
+   */
+  rangeAs?: (operand: unknown) => RawBuilder<unknown>;
   /** Exact-match query filter `?column=value`. */
   filterable?: boolean;
   /** Usable in `?sortby=column:asc|desc`. */

@@ -56,6 +56,13 @@ export const LOOKUP_MEANINGS: Readonly<Record<Lookup, string>> = {
 export type Operator = Lookup | 'exact' | 'all' | 'search';
 
 const ORDERED: readonly Lookup[] = ['lt', 'lte', 'gt', 'gte'];
+type RangeLookup = 'lt' | 'lte' | 'gt' | 'gte';
+const RANGE_OPERATORS: Readonly<Record<RangeLookup, string>> = {
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+};
 const TEXT_MATCH: readonly Lookup[] = ['ic', 'nic', 'isw', 'iew', 'ie'];
 
 /** The one table: which lookups each kind of column offers. */
@@ -386,6 +393,9 @@ export function conditionSql(
   const value = param(parameterName(condition));
   const spec = filterColumnOf(definition, column);
   const kind = spec ? kindOf(spec) : 'timestamp';
+  if (spec?.rangeAs && ORDERED.includes(operator as Lookup)) {
+    return sql`${spec.rangeAs(ref)} ${sql.raw(RANGE_OPERATORS[operator as RangeLookup])} ${spec.rangeAs(value)}`;
+  }
   switch (operator) {
     case 'exact':
       return sql`${ref} = ${value}`;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Type } from 'typebox';
 import {
   integer,
@@ -27,9 +28,11 @@ export const interfaces: ResourceDefinition = {
     description: text({ maxLength: 1000, multiline: true }),
     type: text({ filterable: true, sortable: true }),
     // "a number followed by Gbps", e.g. 10Gbps or 2.5Gbps; below a million Gbps, so that the
-    // speed_mbps it gives (prepareWrite) fits the column.
+    // speed_mbps it gives (prepareWrite) fits the column. Its ranges compare the number, which
+    // the pattern guarantees is one; a sort orders the text (speed_mbps sorts by number).
     speed: {
       schema: Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]+)?Gbps$', maxLength: 32 }),
+      rangeAs: (operand) => sql`CAST(left(${operand}, -4) AS numeric)`,
       filterable: true,
       sortable: true,
     },
