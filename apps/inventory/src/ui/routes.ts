@@ -6,6 +6,7 @@ import type { HelmetOptions } from 'helmet';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { auditLogs } from '../audit/definition.js';
+import { API_TOKEN_SCOPES } from '../auth/api-tokens.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { UserCache } from '../auth/user-cache.js';
 import type { AnyDatabase } from '../db/schema.js';
@@ -65,6 +66,7 @@ import {
 } from './sessions.js';
 import { lineChartSvg, type TopologyEdge, type TopologyNode, topologySvg } from './svg.js';
 import {
+  checkboxGroup,
   fieldControl,
   fieldMessage,
   fieldNamedIn,
@@ -1972,9 +1974,18 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     label: string,
     control: (attributes: Html) => Html,
     hint?: string,
+  ) => labelledField(`new-${name}`, form.errors[name], label, control, hint);
+  /**
+   * One field of an admin form: its label, hint and the refusal beside it, the control told
+   * which (aria-describedby) and whether it was refused (aria-invalid).
+   */
+  const labelledField = (
+    id: string,
+    error: string | undefined,
+    label: string,
+    control: (attributes: Html) => Html,
+    hint?: string,
   ) => {
-    const id = `new-${name}`;
-    const error = form.errors[name];
     const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : '']
       .filter(Boolean)
       .join(' ');
@@ -2103,9 +2114,21 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     return kept && kept.until >= Date.now() ? kept.token : undefined;
   };
 
-  const tokensPage = async (signed: Signed, notice?: Html) => {
+  /** The new-token form as the admin left it, and the API's refusal beside its field. */
+  interface NewTokenForm {
+    values: { name: string; scopes: readonly string[]; expiresOn: string };
+    errors: Record<string, string>;
+  }
+  const noNewToken: NewTokenForm = {
+    values: { name: '', scopes: ['events:write'], expiresOn: '' },
+    errors: {},
+  };
+  const NEW_TOKEN_FIELDS = ['name', 'scopes', 'expires_at'];
+
+  const tokensPage = async (signed: Signed, notice?: Html, form: NewTokenForm = noNewToken) => {
     const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100'));
     const tokens = answer.body?.data ?? [];
+    const typed = form.values;
     return page(
       signed.context,
       'API tokens',
@@ -2119,8 +2142,30 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       )}</tbody></table>
       <h2>New token</h2>
       <form method="post" action="/ui/admin/tokens" class="record-form">${csrfField(signed.context)}
-        <div class="field"><label for="token-name">Name</label><input id="token-name" name="name" required></div>
-        <fieldset><legend>Scopes</legend><label class="inline"><input type="checkbox" name="scopes" value="events:write" checked> events:write</label></fieldset>
+        ${labelledField(
+          'token-name',
+          form.errors.name,
+          'Name',
+          (attributes) =>
+            html`<input id="token-name" name="name" required maxlength="100" value="${typed.name}"${attributes}>`,
+        )}
+        ${checkboxGroup({
+          id: 'token-scopes',
+          name: 'scopes',
+          legend: 'Scopes',
+          choices: API_TOKEN_SCOPES,
+          chosen: typed.scopes,
+          error: form.errors.scopes,
+          hint: 'events:write reports events; events:read lists and reads them.',
+        })}
+        ${labelledField(
+          'token-expires',
+          form.errors.expires_at,
+          'Expires on (optional)',
+          (attributes) =>
+            html`<input id="token-expires" type="date" name="expires_on" value="${typed.expiresOn}"${attributes}>`,
+          'At the end of that day (UTC). Empty: the token does not expire.',
+        )}
         <button type="submit">Create token</button></form>`,
     );
   };
@@ -2145,17 +2190,42 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     read(signed, request) {
       adminOnly(signed);
       const body = request.body as Form;
-      return { name: one(body.name), scopes: many(body.scopes) };
+      return { name: one(body.name), scopes: many(body.scopes), expiresOn: one(body.expires_on) };
     },
-    call: (signed, payload) => signed.api<{ token?: string }>('POST', '/api-tokens', { payload }),
+    call: (signed, { name, scopes, expiresOn }) =>
+      signed.api<{ token?: string }>('POST', '/api-tokens', {
+        payload: {
+          name,
+          scopes,
+          // A day (the date input's value) ends the token at its last second, UTC; anything
+          // else typed is passed on for the API to refuse beside the field.
+          ...(expiresOn === ''
+            ? {}
+            : {
+                expires_at: /^\d{4}-\d{2}-\d{2}$/.test(expiresOn)
+                  ? `${expiresOn}T23:59:59Z`
+                  : expiresOn,
+              }),
+        },
+      }),
     // Post, redirect, get: a reload of the page that shows the token does not post again (a
     // second token). The token waits for that one GET on the server, never in an address.
     accepted: (_input, answer, signed) => {
       keepNewToken(signed, String((answer?.body as { token?: unknown } | undefined)?.token ?? ''));
       return { redirect: '/ui/admin/tokens' };
     },
-    refused: (signed, _input, answer) =>
-      tokensPage(signed, html`<p class="alert" role="alert">${errorMessage(answer)}</p>`),
+    refused(signed, { name, scopes, expiresOn }, answer) {
+      const message = errorMessage(answer);
+      const field = fieldNamedIn(NEW_TOKEN_FIELDS, message);
+      return tokensPage(
+        signed,
+        field ? undefined : html`<p class="alert" role="alert">${message}</p>`,
+        {
+          values: { name, scopes, expiresOn },
+          errors: field ? { [field]: fieldMessage(message, field) } : {},
+        },
+      );
+    },
   });
   submit('/admin/tokens/:id/revoke', {
     read(signed, request) {

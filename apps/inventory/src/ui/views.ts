@@ -152,15 +152,14 @@ export function fieldControl(
   }${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
   let control: Html;
   if (column.kind === 'list') {
-    const chosen = new Set(options.listValues ?? value.split(',').filter(Boolean));
-    return html`<fieldset class="field${error ? ' invalid' : ''}"><legend>${column.label}</legend>
-      ${(listChoices(column) ?? []).map(
-        (choice) =>
-          html`<label class="inline"><input type="checkbox" name="${column.name}" value="${choice}"${
-            chosen.has(choice) ? ' checked' : ''
-          }> ${choice}</label>`,
-      )}
-      ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</fieldset>`;
+    return checkboxGroup({
+      id,
+      name: column.name,
+      legend: column.label,
+      choices: listChoices(column) ?? [],
+      chosen: options.listValues ?? value.split(',').filter(Boolean),
+      error,
+    });
   } else if (column.choices) {
     control = html`<select ${common}>
       ${column.required ? '' : html`<option value="">—</option>`}
@@ -210,6 +209,37 @@ function secretControl(column: UiColumn, error: string | undefined, editing: boo
     <p class="hint" id="${id}-hint">${editing ? 'Write-only: leave empty to keep the current value.' : 'Write-only: it is never shown again.'}</p>
     ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
   </div>`;
+}
+
+/**
+ * Boxes for a set of values, in a fieldset its legend names. Each box is told of the group's
+ * hint and error (aria-describedby) and whether the group was refused (aria-invalid): a screen
+ * reader on any box hears why. The first box has the group's id, for an error summary's link.
+ */
+export function checkboxGroup(group: {
+  id: string;
+  name: string;
+  legend: string;
+  choices: readonly string[];
+  chosen: readonly string[];
+  error?: string | undefined;
+  hint?: string;
+}): Html {
+  const { id, error, hint } = group;
+  const chosen = new Set(group.chosen);
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const aria = html`${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
+  return html`<fieldset class="field${error ? ' invalid' : ''}"><legend>${group.legend}</legend>
+      ${group.choices.map(
+        (choice, index) =>
+          html`<label class="inline"><input type="checkbox" name="${group.name}" value="${choice}"${
+            chosen.has(choice) ? ' checked' : ''
+          }${index === 0 ? html` id="${id}"` : ''}${aria}> ${choice}</label>`,
+      )}
+      ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+      ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</fieldset>`;
 }
 
 /** The enumeration behind a `list` column (its items' literals). */
@@ -287,9 +317,13 @@ export function fieldNamedIn(fields: readonly string[], message: string): string
  * (`body/password `), which the label already says, and the validator's length wording in
  * plain words.
  */
-export function fieldMessage(message: string): string {
+export function fieldMessage(message: string, field?: string): string {
   const text = message
     .replace(/^body\/[a-z_]+ /, '')
+    .replace(field ? new RegExp(`^${field}:? `) : /^$/, '')
+    .replace(/^must NOT have fewer than 1 characters$/, 'must not be empty')
+    .replace(/^must NOT have fewer than 1 items$/, 'choose at least one')
+    .replace(/^must NOT have fewer than (\d+) items$/, 'choose at least $1')
     .replace(/^must NOT have fewer than (\d+) characters$/, 'must be at least $1 characters long')
     .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long');
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -30,7 +30,7 @@ afterAll(() => ctx?.close());
 const checked = (page: string, name: string) =>
   [
     ...page.matchAll(
-      new RegExp(`<input type="checkbox" name="${name}" value="([^"]+)" checked>`, 'g'),
+      new RegExp(`<input type="checkbox" name="${name}" value="([^"]+)" checked[^>]*>`, 'g'),
     ),
   ].map((match) => match[1]);
 

@@ -440,3 +440,44 @@ describe('a viewer', () => {
     }
   });
 });
+
+describe('the new-token form', () => {
+  it('offers every scope and an expiry, and says a refusal beside its field, keeping the input', async () => {
+    const tokens = await visit(ctx.app, admin, '/ui/admin/tokens');
+    expect(tokens.body).toMatch(/<input type="checkbox" name="scopes" value="events:read"/);
+    expect(tokens.body).toMatch(/<input[^>]*type="date"[^>]*name="expires_on"/);
+    const refused = await post(
+      ctx.app,
+      admin,
+      '/ui/admin/tokens',
+      new URLSearchParams([
+        ['_csrf', csrfOf(tokens.body)],
+        ['name', ''],
+        ['scopes', 'events:read'],
+        ['expires_on', '2999-01-31'],
+      ]),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toMatch(/aria-invalid="true" aria-describedby="token-name-error"/);
+    expect(refused.body).toMatch(/id="token-name-error">Must not be empty</);
+    expect(refused.body).not.toContain('body/name');
+    expect(refused.body).toMatch(/value="events:read" checked/);
+    expect(refused.body).toContain('value="2999-01-31"');
+    const created = await post(
+      ctx.app,
+      admin,
+      '/ui/admin/tokens',
+      new URLSearchParams([
+        ['_csrf', csrfOf(tokens.body)],
+        ['name', 'reader'],
+        ['scopes', 'events:read'],
+        ['expires_on', '2999-01-31'],
+      ]),
+    );
+    expect(created.statusCode, created.body).toBe(303);
+    const listed = (await ctx.as('admin', { method: 'GET', url: '/api-tokens?name=reader' })).json()
+      .data[0];
+    expect(listed.scopes).toEqual(['events:read']);
+    expect(listed.expires_at).toMatch(/^2999-01-31T23:59:59/);
+  });
+});
