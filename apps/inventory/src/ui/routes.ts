@@ -1394,7 +1394,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   ): Pick<FormState, 'errors' | 'formError'> {
     const message = errorMessage(answer);
     const field = fieldOfMessage(resource, message);
-    return field ? { errors: { [field]: message } } : { errors: {}, formError: message };
+    return field
+      ? { errors: { [field]: fieldMessage(message, field) } }
+      : { errors: {}, formError: message };
   }
 
   app.get(
@@ -1422,11 +1424,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const payload: Row = {};
       for (const column of editableColumns(resource)) {
         const value = parseFormValue(column, body[column.name] ?? '');
-        if (
-          value !== null &&
-          !(Array.isArray(value) && value.length === 0 && column.kind !== 'tags')
-        )
-          payload[column.name] = value;
+        // A set with no box ticked is sent as empty: the API refuses it where one is needed (a
+        // webhook's events), rather than its default (all) being saved instead.
+        if (value !== null) payload[column.name] = value;
       }
       return { resource, body, payload };
     },

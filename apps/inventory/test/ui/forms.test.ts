@@ -249,3 +249,27 @@ describe('deleting a record changed since its page was opened', () => {
     }
   });
 });
+
+describe('a webhook created with no event ticked', () => {
+  it('is refused beside the boxes, in plain words, tied to every box, and nothing is saved', async () => {
+    const fresh = await visit(ctx.app, admin, '/ui/webhooks/new');
+    const form = formAsShown(fresh.body, '/ui/webhooks/new');
+    form.set('name', 'no-events-ticked');
+    form.set('url', 'http://127.0.0.1:9/none');
+    form.delete('events');
+    const refused = await post(ctx.app, admin, '/ui/webhooks/new', form);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.body).toMatch(/<fieldset class="field invalid"><legend>Events<\/legend>/);
+    expect(refused.body).toMatch(/id="field-events-error">Choose at least one</);
+    expect(refused.body).not.toContain('must NOT have');
+    const boxes = [...refused.body.matchAll(/<input type="checkbox" name="events"[^>]*>/g)];
+    expect(boxes).toHaveLength(3);
+    for (const [box] of boxes) {
+      expect(box).toContain('aria-invalid="true"');
+      expect(box).toContain('aria-describedby="field-events-error"');
+      expect(box).not.toContain(' checked');
+    }
+    const saved = await ctx.as('admin', { method: 'GET', url: '/webhooks?name=no-events-ticked' });
+    expect(saved.json().data).toHaveLength(0);
+  });
+});
