@@ -528,6 +528,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       </form>`,
     );
 
+  /**
+   * The API's refusal of what was typed, as a sentence about the field it names ("The password
+   * contains HTML or script content", "The username must not be empty").
+   */
+  const signInRefusal = (answer: ApiAnswer) => {
+    const message = errorMessage(answer);
+    const field = fieldNamedIn(['username', 'password'], message);
+    if (!field) return message;
+    const reason = fieldMessage(message, field);
+    return `The ${field} ${reason.charAt(0).toLowerCase()}${reason.slice(1)}.`;
+  };
+
   app.get('/login', routeOptions, async (request, reply) =>
     send(reply, loginPage(safeNext(one((request.query as Query).next)), '')),
   );
@@ -546,8 +558,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       payload: { username, password: one(body.password) },
     });
     if (answer.status !== 200 || typeof answer.body?.token !== 'string') {
-      const message =
-        answer.status === 400 ? 'Enter a username and a password' : errorMessage(answer);
+      const message = answer.status === 400 ? signInRefusal(answer) : errorMessage(answer);
       if (answer.status === 429) reply.headers(apiError(answer).headers);
       return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 200);
     }

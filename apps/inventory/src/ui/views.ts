@@ -320,7 +320,7 @@ export function fieldNamedIn(fields: readonly string[], message: string): string
 export function fieldMessage(message: string, field?: string): string {
   const text = message
     .replace(/^body\/[a-z_]+ /, '')
-    .replace(field ? new RegExp(`^${field}:? `) : /^$/, '')
+    .replace(field ? new RegExp(`^(Field "${field}" |${field}:? )`) : /^$/, '')
     .replace(/^must NOT have fewer than 1 characters$/, 'must not be empty')
     .replace(/^must NOT have fewer than 1 items$/, 'choose at least one')
     .replace(/^must NOT have fewer than (\d+) items$/, 'choose at least $1')

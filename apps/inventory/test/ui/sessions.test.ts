@@ -268,3 +268,30 @@ describe('a form opened before the user signed out and in again', () => {
     expect(saved.json().model).toBe('typed-before-signing-in-again');
   });
 });
+
+describe('the sign-in page', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await startTestApp();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('says why the API refused what was typed, in plain words, keeping the username', async () => {
+    for (const [username, password, reason] of [
+      ['admin', 'x&amp;y', /The password contains HTML or script content/],
+      ['a<b', 'secret-12', /The username contains HTML or script content/],
+      ['x'.repeat(300), 'secret-12', /The username must be at most 255 characters long/],
+    ] as const) {
+      const answer = await ctx.app.inject({
+        method: 'POST',
+        url: '/ui/login',
+        payload: new URLSearchParams({ username, password, next: '/ui/' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(answer.body, username).toMatch(reason);
+      expect(answer.body, username).not.toContain('Enter a username and a password');
+    }
+  });
+});
