@@ -81,23 +81,28 @@ describe('the record JSON kept in the row', () => {
 
   it('is the record as the API writes it after every kind of write', async () => {
     const location = await create(ctx, 'locations', { name: unique('site') });
-    // Text a serialiser could write differently: quotes, backslashes, a control character, a
-    // character outside the BMP; an IPv6 address; tags; null and non-null timestamps.
+    // Text a serialiser could write differently: quotes, backslashes, a character outside the
+    // BMP; an IPv6 address; tags; null and non-null timestamps.
     const device = await create(ctx, 'devices', {
       hostname: unique('kept'),
       ip: '2001:db8::7',
       vendor: 'Ven "dor" \\ ü',
-      model: 'tab\there 𝄞',
+      model: 'model 𝄞',
       location_id: location.id,
       last_seen: '2026-01-02T03:04:05.678Z',
       tags: ['prod', 'dc1'],
     });
     await expectKeptAsServed([device.id]);
+    // Control characters: refused by every write now, but a row stored before that rule may
+    // hold them, and its kept JSON must escape them as the serialiser does.
+    await sql`UPDATE devices SET model = ${'tab\there 𝄞'}, os = ${'línea\nnueva\u0001'}
+      WHERE id = ${device.id}`.execute(db);
+    await expectKeptAsServed([device.id]);
 
     const patched = await ctx.as('admin', {
       method: 'PATCH',
       url: `/devices/${device.id}`,
-      payload: { status: 'maintenance', last_seen: null, os: 'línea\nnueva' },
+      payload: { status: 'maintenance', last_seen: null, os_version: 'ü "1"' },
     });
     expect(patched.statusCode, patched.body).toBe(200);
     await expectKeptAsServed([device.id]);
