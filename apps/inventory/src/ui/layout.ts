@@ -11,7 +11,7 @@ export interface PageContext {
 }
 
 /** Versioned asset paths: a new build is a new URL, so assets can be cached for a year. */
-export const ASSET_VERSION = '1';
+export const ASSET_VERSION = '2';
 export const STYLESHEET = `/ui/static/ui.css?v=${ASSET_VERSION}`;
 export const SCRIPT = `/ui/static/ui.js?v=${ASSET_VERSION}`;
 
@@ -60,12 +60,38 @@ function header(context: PageContext): Html {
     </header>`;
 }
 
+/** One refusal in a page's error summary: its text, and the control it is about. */
+export interface PageError {
+  text: string;
+  /** The id of the field the refusal is about; none for the form as a whole. */
+  field?: string | undefined;
+  /** The element's own id (a test or a script finds the message by it). */
+  id?: string;
+}
+
+/**
+ * The refusals of a form, first thing under the title: announced (role=alert), and focused by
+ * ui.js, so a keyboard or screen reader user is not left on a page that looks unchanged; each
+ * links to its field.
+ */
+function errorSummary(errors: readonly PageError[]): Html {
+  if (errors.length === 0) return html``;
+  return html`<div class="error-summary" id="error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title">
+<h2 id="error-summary-title">${errors.length === 1 ? 'There is a problem' : `There are ${errors.length} problems`}</h2>
+<ul>${errors.map(
+    (error) =>
+      html`<li${error.id ? html` id="${error.id}"` : ''}>${error.field ? html`<a href="#${error.field}">${error.text}</a>` : error.text}</li>`,
+  )}</ul></div>`;
+}
+
 /** A whole page: every page of the interface is this shell around its content. */
 export function page(
   context: PageContext,
   title: string,
   content: Interpolation,
   breadcrumbs: readonly { label: string; href?: string }[] = [],
+  /** The refusals of the page's form, summarised under the title. */
+  errors: readonly PageError[] = [],
 ): string {
   const trail =
     breadcrumbs.length > 0
@@ -93,6 +119,7 @@ ${navigation(context)}
 <main id="main">
 ${trail}
 <h1>${title}</h1>
+${errorSummary(errors)}
 ${content}
 </main>
 </div>

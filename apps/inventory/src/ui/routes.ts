@@ -44,8 +44,8 @@ import {
   type UiResource,
   uiResource,
 } from './catalogue.js';
-import { type Html, html, isolate } from './html.js';
-import { csrfField, type PageContext, page } from './layout.js';
+import { Html, html, isolate } from './html.js';
+import { csrfField, type PageContext, type PageError, page } from './layout.js';
 import {
   apiExportQuery,
   apiListQuery,
@@ -517,7 +517,6 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       {},
       'Sign in',
       html`
-      ${error ? html`<p class="alert" role="alert" id="login-error">${error}</p>` : ''}
       <form method="post" action="/ui/login" class="login">
         <input type="hidden" name="next" value="${next}">
         <div class="field"><label for="username">Username</label>
@@ -526,6 +525,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></div>
         <button type="submit">Sign in</button>
       </form>`,
+      [],
+      error
+        ? [
+            {
+              text: error,
+              id: 'login-error',
+              // The field a refusal names; a wrong password or a lock-out is about both.
+              field:
+                /\bpassword\b/.test(error) && !/\busername\b/.test(error) ? 'password' : 'username',
+            },
+          ]
+        : [],
     );
 
   /**
@@ -1342,7 +1353,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       signed.context,
       title,
       html`
-      ${state.formError ? html`<div class="alert" role="alert" id="form-error">${state.formError}</div>` : ''}
+      ${state.formError instanceof Html ? html`<div class="alert" id="form-error">${state.formError}</div>` : ''}
       <form method="post" action="${action}" class="record-form" novalidate>${csrfField(signed.context)}
         ${state.etag ? html`<input type="hidden" name="_etag" value="${state.etag}">` : ''}
         ${Object.entries(state.base ?? {})
@@ -1370,6 +1381,21 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             ]
           : []),
         { label: id ? 'Edit' : 'Add' },
+      ],
+      [
+        ...(typeof state.formError === 'string'
+          ? [{ text: state.formError, id: 'form-error' }]
+          : []),
+        // A refusal explained at length below (what changed meanwhile) is pointed to.
+        ...(state.formError instanceof Html
+          ? [{ text: 'Nothing was saved: see why below.', field: 'form-error' }]
+          : []),
+        ...editableColumns(resource)
+          .filter((column) => state.errors[column.name])
+          .map((column) => ({
+            text: `${column.label}: ${state.errors[column.name]}`,
+            field: `field-${column.name}`,
+          })),
       ],
     );
   }
@@ -2014,10 +2040,17 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/users?limit=100'));
     const users = answer.body?.data ?? [];
     const typed = newUser.values;
+    const problems: PageError[] = [
+      ...(error ? [{ text: error }] : []),
+      ...Object.entries(newUser.errors).map(([name, text]) => ({
+        text: `${NEW_USER_LABELS[name] ?? name}: ${text}`,
+        field: `new-${name}`,
+      })),
+    ];
     const body = page(
       signed.context,
       'Users',
-      html`${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
+      html`
       <table class="list"><thead><tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Active</th><th scope="col">Change</th></tr></thead>
       <tbody>${users.map(
         (
@@ -2044,6 +2077,8 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
         )}
         ${newUserField(newUser, 'role', 'Role', (attributes) => html`<select id="new-role" name="role"${attributes}>${['viewer', 'editor', 'admin'].map((role) => html`<option${role === typed.role ? ' selected' : ''}>${role}</option>`)}</select>`)}
         <button type="submit">Add user</button></form>`,
+      [],
+      problems,
     );
     return reply ? send(reply, body, status) : body;
   };
@@ -2059,6 +2094,12 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   const usersRefused = (signed: Signed, _input: unknown, answer: ApiAnswer) =>
     usersPage(signed, errorMessage(answer));
   const NEW_USER_FIELDS = ['username', 'email', 'password', 'role'];
+  const NEW_USER_LABELS: Readonly<Record<string, string>> = {
+    username: 'Username',
+    email: 'E-mail',
+    password: 'Password',
+    role: 'Role',
+  };
   submit('/admin/users', {
     read(signed, request) {
       adminOnly(signed);
@@ -2135,8 +2176,23 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     errors: {},
   };
   const NEW_TOKEN_FIELDS = ['name', 'scopes', 'expires_at'];
+  const NEW_TOKEN_LABELS: Readonly<Record<string, string>> = {
+    name: 'Name',
+    scopes: 'Scopes',
+    expires_at: 'Expires on',
+  };
+  const NEW_TOKEN_IDS: Readonly<Record<string, string>> = {
+    name: 'token-name',
+    scopes: 'token-scopes',
+    expires_at: 'token-expires',
+  };
 
-  const tokensPage = async (signed: Signed, notice?: Html, form: NewTokenForm = noNewToken) => {
+  const tokensPage = async (
+    signed: Signed,
+    notice?: Html,
+    form: NewTokenForm = noNewToken,
+    formError?: string,
+  ) => {
     const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100'));
     const tokens = answer.body?.data ?? [];
     const typed = form.values;
@@ -2178,6 +2234,14 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
           'At the end of that day (UTC). Empty: the token does not expire.',
         )}
         <button type="submit">Create token</button></form>`,
+      [],
+      [
+        ...(formError ? [{ text: formError }] : []),
+        ...Object.entries(form.errors).map(([name, text]) => ({
+          text: `${NEW_TOKEN_LABELS[name] ?? name}: ${text}`,
+          field: NEW_TOKEN_IDS[name],
+        })),
+      ],
     );
   };
   app.get(
@@ -2230,11 +2294,12 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       const field = fieldNamedIn(NEW_TOKEN_FIELDS, message);
       return tokensPage(
         signed,
-        field ? undefined : html`<p class="alert" role="alert">${message}</p>`,
+        undefined,
         {
           values: { name, scopes, expiresOn },
           errors: field ? { [field]: fieldMessage(message, field) } : {},
         },
+        field ? undefined : message,
       );
     },
   });

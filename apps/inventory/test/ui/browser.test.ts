@@ -154,6 +154,7 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await expect(admin.locator('#login-error').textContent()).resolves.toMatch(
       /invalid|credentials/i,
     );
+    await expect(admin.evaluate('document.activeElement?.id')).resolves.toBe('error-summary');
     await admin.goto(`${base}/ui/login?next=${encodeURIComponent('/ui/devices')}`);
     await admin.getByLabel('Username').fill('admin');
     await admin.getByLabel('Password').fill(TEST_PASSWORD);
@@ -258,6 +259,10 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect(admin.locator('#field-ip-error').textContent()).resolves.toMatch(/ip|IP/);
     await expect(admin.locator('#field-hostname').inputValue()).resolves.toBe('edge-01');
+    // The refusal announces itself: focus on the summary at the top, which links to the field.
+    await expect(admin.evaluate('document.activeElement?.id')).resolves.toBe('error-summary');
+    await admin.locator('#error-summary a[href="#field-ip"]').click();
+    await expect(admin.evaluate('document.activeElement?.id')).resolves.toBe('field-ip');
     await checkAccessibility(admin, 'device-new-error');
     await admin.locator('#field-ip').fill('192.0.2.10');
     await admin.getByRole('button', { name: 'Save' }).click();

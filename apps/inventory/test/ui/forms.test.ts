@@ -273,3 +273,23 @@ describe('a webhook created with no event ticked', () => {
     expect(saved.json().data).toHaveLength(0);
   });
 });
+
+describe('a refused form', () => {
+  it('opens with an error summary that links to each refused field', async () => {
+    const fresh = await visit(ctx.app, admin, '/ui/devices/new');
+    const form = formAsShown(fresh.body, '/ui/devices/new');
+    form.set('hostname', 'summary-01');
+    form.set('ip', '999.1.1.1');
+    const refused = await post(ctx.app, admin, '/ui/devices/new', form);
+    expect(refused.statusCode).toBe(400);
+    const summary = /<div class="error-summary"[^>]*>[\s\S]*?<\/div>/.exec(refused.body)?.[0] ?? '';
+    expect(summary).toContain('id="error-summary"');
+    expect(summary).toContain('role="alert"');
+    expect(summary).toContain('tabindex="-1"');
+    expect(summary).toMatch(/<a href="#field-ip">IP: [^<]+<\/a>/);
+    // Before the form, right under the title.
+    expect(refused.body.indexOf('error-summary')).toBeLessThan(
+      refused.body.indexOf('<form method="post" action="/ui/devices/new"'),
+    );
+  });
+});

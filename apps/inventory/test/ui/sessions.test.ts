@@ -251,7 +251,8 @@ describe('a form opened before the user signed out and in again', () => {
     const sent = await post(ctx.app, after, `/ui/devices/${device.id}/edit`, form);
     expect(sent.statusCode).toBe(403);
     expect(sent.body).toContain('value="typed-before-signing-in-again"');
-    expect(sent.body).toMatch(/role="alert"[^>]*>[^<]*(signed in|sign-in)/);
+    expect(sent.body).toMatch(/id="error-summary" role="alert"/);
+    expect(sent.body).toMatch(/id="form-error">[^<]*signed in/);
     const fresh = csrfOf(sent.body);
     expect(fresh).not.toBe(csrfOf(edit.body));
     const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });

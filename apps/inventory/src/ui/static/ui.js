@@ -1,6 +1,9 @@
 // Progressive enhancement only: every page works without this file.
 
 document.addEventListener('DOMContentLoaded', () => {
+  // A refused form's summary of its errors takes the focus: the page announces what went wrong
+  // instead of leaving the user at the top of what looks like the same form.
+  document.getElementById('error-summary')?.focus();
   // "Select all" in a list's header ticks every row of that table.
   for (const all of document.querySelectorAll('input.select-all')) {
     all.addEventListener('change', () => {
