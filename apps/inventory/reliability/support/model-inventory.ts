@@ -30,11 +30,16 @@ const RULES: Record<string, ResourceRules> = {
   devices: { defaults: { status: 'active', ...TAGGED } },
   interfaces: {
     defaults: TAGGED,
-    // "speed_mbps (derived from speed when not given)".
-    derive: (values) =>
-      typeof values.speed === 'string' && (values.speed_mbps ?? null) === null
+    // "speed_mbps (derived from speed when not given)"; "mac_address (… stored in lower case)".
+    derive: (sent) => {
+      const values =
+        typeof sent.mac_address === 'string'
+          ? { ...sent, mac_address: sent.mac_address.toLowerCase() }
+          : sent;
+      return typeof values.speed === 'string' && (values.speed_mbps ?? null) === null
         ? { ...values, speed_mbps: Math.round(Number.parseFloat(values.speed) * 1000) }
-        : values,
+        : values;
+    },
   },
   vlans: { defaults: TAGGED },
   links: { defaults: { status: 'up', ...TAGGED } },
