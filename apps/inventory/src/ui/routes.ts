@@ -205,7 +205,7 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
 
 /** What a form posted with another session's CSRF token is told (it was not sent on). */
 const STALE_FORM_MESSAGE =
-  'Nothing was saved: this form was opened before you last signed in. Check the values below and send the form again.';
+  "Nothing was saved: this form's CSRF token is not this session's (it was opened before you last signed in, or was not sent by this site). Check the values below and send the form again.";
 const staleForm = () =>
   new ApiError(
     403,
