@@ -58,9 +58,6 @@ export function cellValue(definition: ResourceDefinition, field: string, text: s
   return text.replace(NEUTRALISED, '');
 }
 
-/** The header's row number is 1; the first record's is 2 (a file without blank lines). */
-export const rowNumber = (index: number) => index + 2;
-
 /** A request whose body was a CSV file: the line each record starts on, for its errors. */
 export interface CsvImportRequest {
   csvLines?: readonly number[];
@@ -75,26 +72,52 @@ export interface CsvRecords {
 /** How many line breaks a text holds (CRLF is one). */
 const lineBreaks = (cell: string) => cell.match(/\r\n|\n|\r/g)?.length ?? 0;
 
+/** A CSV file's header and records, each record with the line of the file it starts on. */
+export interface CsvRows {
+  header: string[] | undefined;
+  rows: Array<{ cells: string[]; line: number }>;
+}
+
+/**
+ * Reads a CSV file's rows as an import and its preview in the web interface both do: a BOM
+ * dropped, blank lines skipped, and each record's line counted (the header's is 1) with the
+ * blank lines and the line breaks inside quoted cells before it. `relaxColumnCount` lets a row
+ * have another number of cells than the header (the preview names it); otherwise that row is a
+ * parse error. Throws csv-parse's error for a malformed file.
+ */
+export function readCsvRows(text: string, relaxColumnCount = false): CsvRows {
+  const parsed = parse(text, {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: relaxColumnCount,
+    // Any of CRLF, LF and CR ends a record, as for Python's csv module: csv-parse otherwise
+    // takes the first line's end as the only one, and a bare LF in a CRLF file joined two
+    // records into one value silently.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // Each record's text, the blank lines skipped before it included: a row's index is not
+    // its line, and csv-parse's own line count takes a CRLF inside quotes for two lines.
+    raw: true,
+  }) as unknown as Array<{ record: string[]; raw: string }>;
+  const [headerRow, ...recordRows] = parsed;
+  // The line a record starts on: after every line break of the text before it (the header's,
+  // earlier records' and their blank lines) and of the blank lines just before it.
+  let line = 1 + lineBreaks(headerRow?.raw ?? '');
+  const rows = recordRows.map(({ record, raw }) => {
+    const start = line + lineBreaks(/^(?:\r\n|\n|\r)*/.exec(raw)?.[0] ?? '');
+    line += lineBreaks(raw);
+    return { cells: record, line: start };
+  });
+  return { header: headerRow?.record, rows };
+}
+
 export function parseCsvRecords(definition: ResourceDefinition, text: string): CsvRecords {
-  let rows: Array<{ record: string[]; raw: string }>;
+  let read: CsvRows;
   try {
-    rows = parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: false,
-      // Any of CRLF, LF and CR ends a record, as for Python's csv module: csv-parse otherwise
-      // takes the first line's end as the only one, and a bare LF in a CRLF file joined two
-      // records into one value silently.
-      record_delimiter: ['\r\n', '\n', '\r'],
-      // Each record's text, the blank lines skipped before it included: a row's index is not
-      // its line, and csv-parse's own line count takes a CRLF inside quotes for two lines.
-      raw: true,
-    }) as unknown as Array<{ record: string[]; raw: string }>;
+    read = readCsvRows(text);
   } catch (error) {
     throw badRequest(`Malformed CSV: ${(error as Error).message}`);
   }
-  const [headerRow, ...recordRows] = rows;
-  const header = headerRow?.record;
+  const { header, rows: recordRows } = read;
   if (!header || recordRows.length === 0)
     throw badRequest('CSV needs a header row and at least one row');
   if (recordRows.length > MAX_BATCH_ITEMS) {
@@ -110,15 +133,8 @@ export function parseCsvRecords(definition: ResourceDefinition, text: string): C
     }
   }
   const schema = fullRecordSchema(definition);
-  // The line a record starts on: after every line break of the text before it (the header's,
-  // earlier records' and their blank lines) and of the blank lines just before it.
-  let line = 1 + lineBreaks(headerRow?.raw ?? '');
-  const lines = recordRows.map(({ raw }) => {
-    const start = line + lineBreaks(/^(?:\r\n|\n|\r)*/.exec(raw)?.[0] ?? '');
-    line += lineBreaks(raw);
-    return start;
-  });
-  const records = recordRows.map(({ record: cells }, index) => {
+  const lines = recordRows.map((row) => row.line);
+  const records = recordRows.map(({ cells }, index) => {
     const record: Record<string, unknown> = {};
     header.forEach((field, position) => {
       if (ignored.has(field)) return;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import { sql } from 'kysely';
@@ -20,7 +19,7 @@ import {
   NOT_UNICODE,
 } from '../protections/content-check.js';
 import { routeSecurityHeaders } from '../protections/security-headers.js';
-import { cellValue, rowNumber } from '../resources/csv-import.js';
+import { type CsvRows, cellValue, readCsvRows } from '../resources/csv-import.js';
 import { offers, SYSTEM_COLUMNS } from '../resources/definition.js';
 import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
@@ -1191,13 +1190,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
    * the content check's (HTML, entities, broken Unicode), which refuses the import as a whole.
    */
   function preview(resource: UiResource, text: string) {
-    let cells: string[][];
+    let read: CsvRows;
     try {
-      cells = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true });
+      read = readCsvRows(text, true);
     } catch (error) {
       return { error: `Malformed CSV: ${(error as Error).message}` };
     }
-    const [header, ...rows] = cells;
+    const { header, rows } = read;
     if (!header || rows.length === 0)
       return { error: 'CSV needs a header row and at least one row' };
     if (rows.length > MAX_BATCH_ITEMS)
@@ -1210,7 +1209,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const schema = fullRecordSchema(resource.definition);
     return {
       header,
-      rows: rows.map((row, index) => {
+      rows: rows.map(({ cells: row, line }) => {
         const record: Row = {};
         header.forEach((field, position) => {
           if (ignored.has(field)) return;
@@ -1221,7 +1220,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           row.length !== header.length
             ? `: has ${row.length} cells, the header ${header.length}`
             : (matchingErrors(schema, record) ?? refusedText(record));
-        return { number: rowNumber(index), cells: row, problem };
+        return { number: line, cells: row, problem };
       }),
     };
   }

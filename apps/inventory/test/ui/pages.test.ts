@@ -56,6 +56,17 @@ describe('input holding markup or an entity', () => {
     expect(preview.body).toContain('1 of 2 rows have errors');
   });
 
+  it('is named by the line of the file it is on, blank lines counted, as the API names it', async () => {
+    const csv = 'name,vlan_id\n\nplain,103\n\n<b>bold</b>,104\n';
+    const importPage = await visit(ctx.app, admin, '/ui/vlans/import');
+    const preview = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(importPage.body),
+      csv,
+      step: 'preview',
+    });
+    expect(preview.body).toMatch(/Row 5 \(name\): [^<]*HTML or script content/);
+  });
+
   it('in a search or a list filter gets an in-page message, the input kept', async () => {
     for (const [url, kept] of [
       ['/ui/search?q=%3Cnone%3E', 'value="&lt;none&gt;"'],
