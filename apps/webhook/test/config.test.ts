@@ -66,15 +66,14 @@ describe('config file', () => {
   });
 
   it('replaces NAME and NAME:-default references by the environment, as the chat service does', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
-    const text = [
-      'response:',
-      '  headers:',
-      '    X-Set: ${SET}',
-      '    X-Default: "${UNSET:-fallback}"',
-      '    X-Empty: "${EMPTY:-fallback}"',
-      '    X-Given: "${SET:-fallback}"',
-    ].join('\n');
+    // Escaped: `\${NAME}` is the config file's syntax, not this template's.
+    const text = `response:
+  headers:
+    X-Set: \${SET}
+    X-Default: "\${UNSET:-fallback}"
+    X-Empty: "\${EMPTY:-fallback}"
+    X-Given: "\${SET:-fallback}"
+`;
     const config = parseConfigText(text, 'config.yaml', { SET: 'from-env', EMPTY: '' });
     expect(config.response?.headers).toEqual([
       ['X-Set', 'from-env'],
@@ -82,8 +81,7 @@ describe('config file', () => {
       ['X-Empty', 'fallback'],
       ['X-Given', 'from-env'],
     ]);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
-    expect(() => parseConfigText('response:\n  body: ${UNSET}\n', 'config.yaml', {})).toThrow(
+    expect(() => parseConfigText(`response:\n  body: \${UNSET}\n`, 'config.yaml', {})).toThrow(
       'config.yaml:2: response.body: environment variable UNSET is not set',
     );
   });
