@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CapturedRequest } from '../src/capture/record.js';
 import type { StoreSnapshot } from '../src/capture/store.js';
@@ -241,4 +242,62 @@ export async function createRelayChannel(base: string, body: unknown = {}) {
     throw new Error(`creating a channel: ${response.status} ${await response.text()}`);
   }
   return (await response.json()) as { id: string; sendUrl: string; token: string };
+}
+
+/**
+ * A hand-written relay serving `events` (wire objects, as the relay's stream writes them) on one
+ * channel, then keeping the stream open: what a hostile or broken relay can send. Its send URL;
+ * the server is closed by the cleanup given to `onCleanup`.
+ */
+export async function fakeRelay(
+  events: readonly unknown[],
+  onCleanup: (cleanup: () => Promise<unknown>) => void,
+): Promise<string> {
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.resume();
+      res.writeHead(202).end('{}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('event: ready\ndata: {"channel":"x","sendUrl":"x","waitForLocal":false}\n\n');
+    events.forEach((wire, index) => {
+      res.write(`id: ${index + 1}\nevent: request\ndata: ${JSON.stringify(wire)}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCleanup(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/c/${FAKE_CHANNEL}`;
+}
+
+/** The one channel fakeRelay serves. */
+export const FAKE_CHANNEL = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+/**
+ * `webhook --json --relay <channel>` with the channel's token, its files in `dir` (the cursor
+ * under `state`, default `dir`) and `args` added, once the relay has accepted it.
+ */
+export async function listenToChannel(
+  channel: { sendUrl: string; token: string },
+  options: { dir: string; state?: string; args?: readonly string[] },
+  onCleanup: (cleanup: () => Promise<unknown>) => void,
+): Promise<RunningCli> {
+  const { dir, state = dir, args = [] } = options;
+  const cli = new RunningCli(['--json', '--port', '0', '--relay', channel.sendUrl, ...args], {
+    cwd: dir,
+    env: { WEBHOOK_RELAY_TOKEN: channel.token, HOME: dir, XDG_STATE_HOME: state },
+  });
+  onCleanup(() => cli.stop());
+  await cli.address();
+  await waitFor(
+    () => /relay: connected/.test(cli.stderr),
+    () => cli.stderr,
+  );
+  return cli;
 }

@@ -1,14 +1,12 @@
 // Fields no HTTP message can carry (a line break or control character in a header value, a name
 // that is not a token) from a relay event or a saved record: refused with a message, never a crash.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sendRequest } from '../src/forward/client.js';
 import { ForwardQueue } from '../src/forward/queue.js';
-import { RunningCli, runCli, waitFor } from './helpers.js';
+import { fakeRelay, RunningCli, runCli, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-hostile-'));
@@ -22,33 +20,6 @@ async function receiver() {
   const app = await startReceiver();
   cleanups.push(() => app.close());
   return app;
-}
-
-const CHANNEL = 'AAAAAAAAAAAAAAAAAAAAAA';
-
-/** A relay that serves `events` (wire objects) on its one channel, then keeps the stream open. */
-async function fakeRelay(events: unknown[]): Promise<string> {
-  const server: Server = createServer((req, res) => {
-    if (req.method === 'POST') {
-      req.resume();
-      res.writeHead(202).end('{}');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write('event: ready\ndata: {"channel":"x","sendUrl":"x","waitForLocal":false}\n\n');
-    events.forEach((wire, index) => {
-      res.write(`id: ${index + 1}\nevent: request\ndata: ${JSON.stringify(wire)}\n\n`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/c/${CHANNEL}`;
 }
 
 const wire = (headers: [string, string][], target = '/hook') => ({
@@ -96,13 +67,16 @@ describe('a header Node cannot send', () => {
 
   it('a relay event with one is refused with a message; the next event is forwarded', async () => {
     const app = await receiver();
-    const relay = await fakeRelay([
-      wire([['X-Evil', 'a\nb']]),
-      wire([['X-Ctl', 'a\u0001b']]),
-      wire([['Bad Name', 'v']]),
-      wire([['X-Ok', 'fine']], '/a b'),
-      wire([['X-Ok', 'fine']], '/good'),
-    ]);
+    const relay = await fakeRelay(
+      [
+        wire([['X-Evil', 'a\nb']]),
+        wire([['X-Ctl', 'a\u0001b']]),
+        wire([['Bad Name', 'v']]),
+        wire([['X-Ok', 'fine']], '/a b'),
+        wire([['X-Ok', 'fine']], '/good'),
+      ],
+      (cleanup) => cleanups.push(cleanup),
+    );
     const cli = new RunningCli(
       ['--json', '--port', '0', '--relay', relay, '--forward-to', app.url],
       { cwd: dir, env: { WEBHOOK_RELAY_TOKEN: 'whr_test', HOME: dir, XDG_CONFIG_HOME: dir } },

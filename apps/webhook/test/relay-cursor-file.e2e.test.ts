@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRelayChannel, RunningCli, startRelay, waitFor } from './helpers.js';
+import { createRelayChannel, listenToChannel, startRelay, waitFor } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-relay-cursor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,16 +22,7 @@ describe('a cursor file that cannot be written', () => {
     const state = join(dir, 'state');
     mkdirSync(state);
     writeFileSync(join(state, 'webhook'), '');
-    const cli = new RunningCli(['--json', '--port', '0', '--relay', channel.sendUrl], {
-      cwd: dir,
-      env: { WEBHOOK_RELAY_TOKEN: channel.token, HOME: dir, XDG_STATE_HOME: state },
-    });
-    cleanups.push(() => cli.stop());
-    await cli.address();
-    await waitFor(
-      () => /relay: connected/.test(cli.stderr),
-      () => cli.stderr,
-    );
+    const cli = await listenToChannel(channel, { dir, state }, (cleanup) => cleanups.push(cleanup));
     for (const path of ['/one', '/two']) {
       await fetch(`${channel.sendUrl}${path}`, { method: 'POST', body: '{}' });
     }

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RELAY_LIMITS } from '../src/relay/config.js';
-import { createRelayChannel, RunningCli, startRelay, waitFor } from './helpers.js';
+import {
+  createRelayChannel,
+  fakeRelay,
+  listenToChannel,
+  RunningCli,
+  startRelay,
+  waitFor,
+} from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-relay-bounds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,16 +40,7 @@ describe('an event larger than the client accepts', () => {
     cleanups.push(() => relay.app.close());
     const channel = await createRelayChannel(relay.base);
     const state = join(dir, 'state-big');
-    const cli = new RunningCli(['--json', '--port', '0', '--relay', channel.sendUrl], {
-      cwd: dir,
-      env: { WEBHOOK_RELAY_TOKEN: channel.token, HOME: dir, XDG_STATE_HOME: state },
-    });
-    cleanups.push(() => cli.stop());
-    await cli.address();
-    await waitFor(
-      () => /relay: connected/.test(cli.stderr),
-      () => cli.stderr,
-    );
+    const cli = await listenToChannel(channel, { dir, state }, (cleanup) => cleanups.push(cleanup));
     const big = await fetch(`${channel.sendUrl}/big`, {
       method: 'POST',
       body: Buffer.alloc(13 * 1024 * 1024, 'a'),
@@ -109,40 +107,12 @@ describe('a relay event whose receivedAt is no time a clock could show', () => {
       awaitsAnswer: false,
     });
     const events = [wire(1e300, '/far'), wire(-8.64e15, '/past'), wire(Date.now(), '/now')];
-    const server = createServer((req, res) => {
-      if (req.method === 'POST') {
-        req.resume();
-        res.writeHead(202).end('{}');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('event: ready\ndata: {"channel":"x","sendUrl":"x","waitForLocal":false}\n\n');
-      events.forEach((event, index) => {
-        res.write(`id: ${index + 1}\nevent: request\ndata: ${JSON.stringify(event)}\n\n`);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise((resolve) => {
-          server.closeAllConnections();
-          server.close(resolve);
-        }),
-    );
-    const port = (server.address() as AddressInfo).port;
+    const relay = await fakeRelay(events, (cleanup) => cleanups.push(cleanup));
     const save = join(dir, 'times.jsonl');
-    const cli = new RunningCli(
-      [
-        '--json',
-        '--port',
-        '0',
-        '--save',
-        save,
-        '--relay',
-        `http://127.0.0.1:${port}/c/AAAAAAAAAAAAAAAAAAAAAA`,
-      ],
-      { cwd: dir, env: { WEBHOOK_RELAY_TOKEN: 'whr_test', HOME: dir, XDG_STATE_HOME: dir } },
-    );
+    const cli = new RunningCli(['--json', '--port', '0', '--save', save, '--relay', relay], {
+      cwd: dir,
+      env: { WEBHOOK_RELAY_TOKEN: 'whr_test', HOME: dir, XDG_STATE_HOME: dir },
+    });
     cleanups.push(() => cli.stop());
     await cli.address();
     await waitFor(

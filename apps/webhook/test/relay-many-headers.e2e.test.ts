@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createRelayChannel, RunningCli, sendRaw, startRelay, waitFor } from './helpers.js';
+import { createRelayChannel, listenToChannel, sendRaw, startRelay, waitFor } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-relay-headers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,18 +36,10 @@ describe('a request with more than a thousand headers', () => {
     const relay = await startRelay();
     cleanups.push(() => relay.app.close());
     const channel = await createRelayChannel(relay.base);
-    const cli = new RunningCli(
-      ['--json', '--port', '0', '--relay', channel.sendUrl, '--forward-to', channel.sendUrl],
-      {
-        cwd: dir,
-        env: { WEBHOOK_RELAY_TOKEN: channel.token, HOME: dir, XDG_STATE_HOME: dir },
-      },
-    );
-    cleanups.push(() => cli.stop());
-    await cli.address();
-    await waitFor(
-      () => /relay: connected/.test(cli.stderr),
-      () => cli.stderr,
+    const cli = await listenToChannel(
+      channel,
+      { dir, args: ['--forward-to', channel.sendUrl] },
+      (cleanup) => cleanups.push(cleanup),
     );
     const path = new URL(channel.sendUrl).pathname;
     await sendRaw(
