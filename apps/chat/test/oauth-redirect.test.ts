@@ -78,6 +78,27 @@ async function atProvider(location: string): Promise<string> {
 }
 
 /** The `name=value` pairs a response set, as a browser sends them back. */
+/**
+ * The authorization address of a flow a client starts itself at the provider (as Rocket.Chat's
+ * mobile app does for GitHub and Facebook), not through `/_oauth/<service>/authorize`.
+ */
+function startedAtProvider(
+  provider: 'github' | 'facebook',
+  state: Parameters<typeof encodeOAuthState>[0],
+  redirectUri = `${SITE_URL}/_oauth/${provider}`,
+): string {
+  const authorize = new URL(
+    provider === 'github'
+      ? `${h.fake.url}/github/login/oauth/authorize`
+      : `${h.fake.url}/facebook/dialog/oauth`,
+  );
+  authorize.searchParams.set('client_id', provider === 'github' ? 'gh-client-id' : 'fb-app-id');
+  authorize.searchParams.set('redirect_uri', redirectUri);
+  authorize.searchParams.set('response_type', 'code');
+  authorize.searchParams.set('state', encodeOAuthState(state));
+  return authorize.toString();
+}
+
 function cookiesOf(response: { headers: Record<string, unknown> }): string {
   const set = response.headers['set-cookie'];
   const all = Array.isArray(set) ? set : set === undefined ? [] : [String(set)];
@@ -165,12 +186,9 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     const app = await h.app();
     signInAt('github');
     const credentialToken = newToken();
-    const authorize = new URL(`${h.fake.url}/github/login/oauth/authorize`);
-    authorize.searchParams.set('client_id', 'gh-client-id');
-    authorize.searchParams.set('redirect_uri', `${SITE_URL}/_oauth/github`);
-    authorize.searchParams.set('response_type', 'code');
-    authorize.searchParams.set('state', encodeOAuthState({ credentialToken }));
-    const result = await app.inject({ url: await atProvider(authorize.toString()) });
+    const result = await app.inject({
+      url: await atProvider(startedAtProvider('github', { credentialToken })),
+    });
     expect(result.statusCode).toBe(200);
     const secret = pageConfig(result.body).credentialSecret;
     expect(
@@ -186,16 +204,9 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
       const redirectUri = `${SITE_URL}/_oauth/${provider}?close`;
       h.fake.registeredRedirectUris.set(provider, redirectUri);
       const credentialToken = newToken();
-      const authorize = new URL(
-        provider === 'github'
-          ? `${h.fake.url}/github/login/oauth/authorize`
-          : `${h.fake.url}/facebook/dialog/oauth`,
+      const callback = await atProvider(
+        startedAtProvider(provider, { credentialToken, isCordova: true }, redirectUri),
       );
-      authorize.searchParams.set('client_id', provider === 'github' ? 'gh-client-id' : 'fb-app-id');
-      authorize.searchParams.set('redirect_uri', redirectUri);
-      authorize.searchParams.set('response_type', 'code');
-      authorize.searchParams.set('state', encodeOAuthState({ credentialToken, isCordova: true }));
-      const callback = await atProvider(authorize.toString());
       expect(callback).toMatch(new RegExp(`^/_oauth/${provider}\\?close=?&state=`));
       const result = await app.inject({ url: callback });
       expect(h.fake.tokenRefusals).toEqual([]);
@@ -706,12 +717,9 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     signInAt('github');
     const credentialToken = newToken();
     // A flow the client started at the provider: its return inserts a row, then the write fails.
-    const authorize = new URL(`${h.fake.url}/github/login/oauth/authorize`);
-    authorize.searchParams.set('client_id', 'gh-client-id');
-    authorize.searchParams.set('redirect_uri', `${SITE_URL}/_oauth/github`);
-    authorize.searchParams.set('response_type', 'code');
-    authorize.searchParams.set('state', encodeOAuthState({ credentialToken }));
-    const result = await app.inject({ url: await atProvider(authorize.toString()) });
+    const result = await app.inject({
+      url: await atProvider(startedAtProvider('github', { credentialToken })),
+    });
     expect(result.statusCode).toBe(500);
     expect(result.headers['content-type']).toContain('text/html');
     expect(result.headers['content-security-policy']).toContain("script-src 'self'");
