@@ -218,6 +218,33 @@ const STALE_FORM_ANSWER: ApiAnswer = {
   headers: {},
 };
 
+/** Rows per page of the accounts and API tokens pages. */
+const ADMIN_PAGE_SIZE = 100;
+
+/** A list answer's rows and the totals the pages below read. */
+type PagedRows = { data?: Row[]; meta?: { total_pages?: number; total_count?: number } };
+
+/**
+ * The page of an admin list (`?page=`): 1 when absent or not a whole number from 1 on, as a link
+ * someone edited by hand should still show a page.
+ */
+function pageNumberOf(request: FastifyRequest): number {
+  const asked = Number(one((request.query as Query).page));
+  return Number.isSafeInteger(asked) && asked >= 1 ? asked : 1;
+}
+
+/** Previous and Next of an admin list paged by number; nothing when it fits on one page. */
+function numberedPaging(path: string, pageNumber: number, meta: PagedRows['meta']): Html | string {
+  const pages = meta?.total_pages ?? 1;
+  if (pages <= 1 && pageNumber <= 1) return '';
+  const at = (number: number) => (number === 1 ? path : `${path}?page=${number}`);
+  return html`<nav class="paging" aria-label="Pages">
+      ${pageNumber > 1 ? html`<a rel="prev" href="${at(Math.min(pageNumber - 1, Math.max(pages, 1)))}">Previous</a>` : html`<span class="disabled">Previous</span>`}
+      <span>Page ${String(pageNumber)} of ${String(Math.max(pages, 1))} (${String(meta?.total_count ?? 0)} in all)</span>
+      ${pageNumber < pages ? html`<a rel="next" href="${at(pageNumber + 1)}">Next</a>` : html`<span class="disabled">Next</span>`}
+      </nav>`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
 
@@ -2035,8 +2062,11 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     status = 200,
     reply?: FastifyReply,
     newUser: NewUserForm = noNewUser,
+    pageNumber = 1,
   ) => {
-    const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/users?limit=100'));
+    const answer = answered(
+      await signed.api<PagedRows>('GET', `/users?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}`),
+    );
     const users = answer.body?.data ?? [];
     const typed = newUser.values;
     const problems: PageError[] = [
@@ -2061,6 +2091,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
           <label class="inline"><input type="checkbox" name="inactive_status" value="true"${user.inactive_status ? ' checked' : ''}> Deactivated</label>
           <button type="submit">Save</button></form></td></tr>`,
       )}</tbody></table>
+      ${numberedPaging('/ui/admin/users', pageNumber, answer.body?.meta)}
       <h2>Add a user</h2>
       <form method="post" action="/ui/admin/users" class="record-form">${csrfField(signed.context)}
         ${newUserField(newUser, 'username', 'Username', (attributes) => html`<input id="new-username" name="username" required value="${typed.username}"${attributes}>`)}
@@ -2084,9 +2115,9 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   app.get(
     '/admin/users',
     routeOptions,
-    page$(async (signed, _request, reply) => {
+    page$(async (signed, request, reply) => {
       adminOnly(signed);
-      return usersPage(signed, undefined, 200, reply);
+      return usersPage(signed, undefined, 200, reply, noNewUser, pageNumberOf(request));
     }),
   );
   const toUsers = { redirect: '/ui/admin/users' };
@@ -2191,8 +2222,11 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     notice?: Html,
     form: NewTokenForm = noNewToken,
     formError?: string,
+    pageNumber = 1,
   ) => {
-    const answer = answered(await signed.api<{ data?: Row[] }>('GET', '/api-tokens?limit=100'));
+    const answer = answered(
+      await signed.api<PagedRows>('GET', `/api-tokens?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}`),
+    );
     const tokens = answer.body?.data ?? [];
     const typed = form.values;
     return page(
@@ -2206,6 +2240,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
         ) => html`<tr><td>${textOf(token.name)}</td><td><code>${textOf(token.token_prefix)}</code></td><td>${textOf(token.scopes)}</td><td>${textOf(token.expires_at)}</td>
         <td><form method="post" action="/ui/admin/tokens/${String(token.id)}/revoke">${csrfField(signed.context)}<button type="submit" class="danger">Revoke</button></form></td></tr>`,
       )}</tbody></table>
+      ${numberedPaging('/ui/admin/tokens', pageNumber, answer.body?.meta)}
       <h2>New token</h2>
       <form method="post" action="/ui/admin/tokens" class="record-form">${csrfField(signed.context)}
         ${labelledField(
@@ -2246,7 +2281,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
   app.get(
     '/admin/tokens',
     routeOptions,
-    page$(async (signed, _request, reply) => {
+    page$(async (signed, request, reply) => {
       adminOnly(signed);
       const created = takeNewToken(signed);
       return send(
@@ -2256,6 +2291,9 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
           created === undefined
             ? undefined
             : html`<div class="notice" role="status"><p>Copy the token now: it is shown only once.</p><p><code class="secret" id="new-token">${created}</code></p></div>`,
+          noNewToken,
+          undefined,
+          pageNumberOf(request),
         ),
       );
     }),

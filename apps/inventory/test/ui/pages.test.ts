@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
 import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
@@ -490,5 +491,27 @@ describe('the new-token form', () => {
       .data[0];
     expect(listed.scopes).toEqual(['events:read']);
     expect(listed.expires_at).toMatch(/^2999-01-31T23:59:59/);
+  });
+});
+
+describe('the accounts page of a service with more accounts than a page holds', () => {
+  it('pages them by number, every account reachable', async () => {
+    // 120 accounts beside the test's three: no password of theirs is ever checked here.
+    await sql`INSERT INTO users (id, username, email, role, password_hash)
+      SELECT gen_random_uuid(), 'paged-' || lpad(n::text, 3, '0'),
+             'paged-' || n || '@example.test', 'viewer', 'x'
+      FROM generate_series(1, 120) AS n`.execute(ctx.store.db);
+    const first = await visit(ctx.app, admin, '/ui/admin/users');
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('rel="next" href="/ui/admin/users?page=2"');
+    const second = await visit(ctx.app, admin, '/ui/admin/users?page=2');
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toContain('rel="prev" href="/ui/admin/users"');
+    const shown = [first.body, second.body].flatMap((body) => [
+      ...body.matchAll(/<td class="text">(paged-\d{3})<\/td>/g),
+    ]);
+    expect(new Set(shown.map((match) => match[1])).size).toBe(120);
+    // A hand-edited page number shows the first page rather than failing.
+    expect((await visit(ctx.app, admin, '/ui/admin/users?page=x')).statusCode).toBe(200);
   });
 });
