@@ -12,6 +12,9 @@ export const auditLogs: ResourceDefinition = {
   notFoundMessage: 'Audit log entry not found',
   label: { singular: 'audit log entry', plural: 'audit log entries' },
   writeRoles: [],
+  // Its one route is the list (audit/routes.ts); what a route could show of one entry, the list
+  // filtered by its id shows.
+  operations: ['list'],
   systemColumns: ['id', 'created_at'],
   defaultSort: [{ column: 'created_at', direction: 'desc' }],
   timeRange: 'created_at',

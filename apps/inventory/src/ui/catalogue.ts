@@ -211,9 +211,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
         .map(([column]) => ({ resource: other.name, column })),
     ),
     readOnly: definition === events || definition === auditLogs,
-    // The audit trail's routes are its own (audit/routes.ts: the list only); its definition
-    // describes its rows, not its endpoints.
-    recordPages: offers(definition, 'read') && definition !== auditLogs,
+    recordPages: offers(definition, 'read'),
   };
 }
 
