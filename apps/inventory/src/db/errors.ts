@@ -1,4 +1,5 @@
 import { type ApiError, badRequest, conflict, unauthorized } from '../errors.js';
+import { PLAIN_UUID } from '../http/validation.js';
 
 /**
  * PostgreSQL errors a client can cause, turned into the API's answers. The constraints live in
@@ -114,8 +115,6 @@ interface KeyPart {
   valueOf(item: Readonly<Record<string, unknown>>): string | undefined;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A field's value as the detail prints it: exactly as given (a plain column compares case by
  * case, so `R1` is not the `r1` a detail names), except a uuid, which PostgreSQL prints in lower
@@ -124,7 +123,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const textOf = (held: unknown) => {
   if (held === undefined || held === null) return undefined;
   const text = String(held);
-  return UUID_PATTERN.test(text) ? text.toLowerCase() : text;
+  return PLAIN_UUID.test(text) ? text.toLowerCase() : text;
 };
 
 /**

@@ -39,7 +39,7 @@ function createAjv(coerceTypes: Options['coerceTypes'], verbose = false) {
  * A uuid as PostgreSQL's uuid type reads it in every query: the 8-4-4-4-12 hexadecimal form.
  * ajv's own format also takes `urn:uuid:…`, which reached the database as a nameless 400.
  */
-const PLAIN_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const PLAIN_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RFC3339_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;

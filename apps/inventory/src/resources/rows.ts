@@ -119,6 +119,24 @@ export async function rowExists(
   return result.rows.length > 0;
 }
 
+/**
+ * The current tag (the ETag's value) of each of `ids` that exists, by lower-case id: what a page
+ * listing records reads before offering a batch that carries their tags.
+ */
+export async function rowTags(
+  db: AnyDatabase,
+  definition: ResourceDefinition,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db
+    .selectFrom(definition.table)
+    .select(['id', ROW_TAG])
+    .where('id', 'in', ids)
+    .execute()) as Row[];
+  return new Map(rows.map((row) => [String(row.id).toLowerCase(), String(row[ETAG_COLUMN])]));
+}
+
 /** A single record with its tag (column ETAG_COLUMN), or undefined. */
 export function findRecord(
   db: AnyDatabase,

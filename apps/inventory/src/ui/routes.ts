@@ -10,7 +10,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { UserCache } from '../auth/user-cache.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import { matchingErrors } from '../http/validation.js';
+import { matchingErrors, PLAIN_UUID } from '../http/validation.js';
 import {
   findMarkup,
   findUnpairedSurrogate,
@@ -23,6 +23,7 @@ import { type CsvRows, cellValue, readCsvRows } from '../resources/csv-import.js
 import { offers, SYSTEM_COLUMNS } from '../resources/definition.js';
 import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
+import { rowTags } from '../resources/rows.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { MIN_PASSWORD_LENGTH } from '../users/definition.js';
 import {
@@ -178,9 +179,6 @@ function exportParameters(state: ListState): string {
   return query.toString();
 }
 
-/** A record's row version, as the API's ETag reads it (rows.ts ROW_TAG). */
-const ROW_TAG_SQL = sql<string>`xmin::text`;
-
 /** A column naming a record of another resource (name and references set where used). */
 const RECORD_COLUMN: UiColumn = {
   name: '',
@@ -245,7 +243,6 @@ function numberedPaging(path: string, pageNumber: number, meta: PagedRows['meta'
       </nav>`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
 
 /** A form value in a table of changes: an empty one shown as empty, not as a blank cell. */
@@ -753,7 +750,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const id = row[column.name];
         if (
           typeof id === 'string' &&
-          UUID.test(id) &&
+          PLAIN_UUID.test(id) &&
           !names.has(referenceKey(column.references, id))
         )
           ids.add(id);
@@ -989,8 +986,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (selected.length > MAX_BATCH_ITEMS) {
       throw new ApiError(400, `Select at most ${MAX_BATCH_ITEMS} records at once`);
     }
-    const valid = selected.filter((id) => UUID.test(id));
-    const tags = await rowTags(resource, valid);
+    const valid = selected.filter((id) => PLAIN_UUID.test(id));
+    const tags = await rowTags(options.db, resource.definition, valid);
     const rows = new Map<string, Row>();
     for (let start = 0; start < valid.length; start += IN_MAX_VALUES) {
       const chunk = valid.slice(start, start + IN_MAX_VALUES);
@@ -1020,19 +1017,6 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ? undefined
         : `${missing} of the ${selected.length} selected ${resource.names.plural} could not be read (deleted meanwhile?): ${missing === 1 ? 'it is' : 'they are'} not listed below and will not be changed.`;
     return { records, unread };
-  }
-
-  /** The current row version of each record (the API's ETag), by lower-case id. */
-  async function rowTags(resource: UiResource, ids: readonly string[]) {
-    if (ids.length === 0) return new Map<string, string>();
-    const { rows } = await sql<{
-      id: string;
-      tag: string;
-    }>`SELECT id::text AS id, ${ROW_TAG_SQL} AS tag
-      FROM ${sql.table(resource.definition.table)} WHERE id = ANY(${sql.val(ids)}::uuid[])`.execute(
-      options.db,
-    );
-    return new Map(rows.map((row) => [row.id.toLowerCase(), row.tag]));
   }
 
   /** The fields of a record's form: every writable column, a secret one as write-only. */
@@ -1507,7 +1491,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   const idOf = (request: FastifyRequest) => {
     const { resource, id } = request.params as { resource: string; id: string };
-    if (!UUID.test(id)) throw new ApiError(404, 'No such page');
+    if (!PLAIN_UUID.test(id)) throw new ApiError(404, 'No such page');
     return { name: resource, id };
   };
 
@@ -1997,7 +1981,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     read(_signed, request) {
       const id = (request.params as { id: string }).id;
       const deliveryId = one((request.body as Form).delivery_id);
-      if (!UUID.test(id) || !UUID.test(deliveryId)) throw new ApiError(400, 'Invalid delivery');
+      if (!PLAIN_UUID.test(id) || !PLAIN_UUID.test(deliveryId))
+        throw new ApiError(400, 'Invalid delivery');
       return { id, deliveryId };
     },
     call: (signed, { id, deliveryId }) =>
@@ -2156,7 +2141,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     read(signed, request) {
       adminOnly(signed);
       const id = (request.params as { id: string }).id;
-      if (!UUID.test(id)) throw new ApiError(404, 'No such user');
+      if (!PLAIN_UUID.test(id)) throw new ApiError(404, 'No such user');
       const body = request.body as Form;
       return { id, role: one(body.role), inactive: one(body.inactive_status) === 'true' };
     },
@@ -2344,7 +2329,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     read(signed, request) {
       adminOnly(signed);
       const id = (request.params as { id: string }).id;
-      if (!UUID.test(id)) throw new ApiError(404, 'No such token');
+      if (!PLAIN_UUID.test(id)) throw new ApiError(404, 'No such token');
       return { id };
     },
     call: (signed, { id }) => signed.api('DELETE', `/api-tokens/${id}`),
