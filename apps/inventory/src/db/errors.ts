@@ -172,6 +172,14 @@ function violatedKey(detail: string | undefined) {
 }
 
 /**
+ * Whether `error` is a key violation naming its value (`Key (hostname)=(r1) already exists.`):
+ * the only error withItemIndex can name an item for, so the only one worth reading stored rows
+ * for. A timeout or a lost connection is not one; reading again would only wait again.
+ */
+export const namesKeyValue = (error: unknown): boolean =>
+  isPostgresError(error) && violatedKey(error.detail) !== undefined;
+
+/**
  * A database error of a bulk write or batch PATCH, named after the item that caused it: `Item 3
  * (hostname): Hostname already exists`. The item is the one whose fields give the key value
  * PostgreSQL names in its detail (`Key (hostname)=(r1) ...`), compared as a whole, so a value

@@ -10,7 +10,7 @@ import {
 } from '../audit/audit-log.js';
 import { auditLogs } from '../audit/definition.js';
 import type { Access } from '../auth/roles.js';
-import { type ConstraintMessages, withItemIndex } from '../db/errors.js';
+import { type ConstraintMessages, namesKeyValue, withItemIndex } from '../db/errors.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
 import { badRequest, notFound } from '../errors.js';
@@ -447,7 +447,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   /**
    * The rows of `ids` as stored, in their order (undefined for an unknown id): read only after a
-   * batch failed, to name the item behind a key it changed in part. A failed read names none.
+   * batch failed on a key, to name the item behind a key it changed in part. A failed read names
+   * none.
    */
   const storedRows = async (ids: readonly string[]): Promise<(Row | undefined)[]> => {
     try {
@@ -498,7 +499,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         updates.map((update) => update.values),
         constraintMessages,
         undefined,
-        await storedRows(updates.map((update) => update.id)),
+        namesKeyValue(error) ? await storedRows(updates.map((update) => update.id)) : [],
       );
     }
     checkBatch(
