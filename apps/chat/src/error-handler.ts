@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ChatError, type ErrorCode, errorBody, invalidRequest, notFound } from './errors.js';
+import { RESULT_PAGE_HEADERS, renderResultPage } from './ui/oauth-result.js';
 import { describeSchemaErrors, type SchemaError } from './validation.js';
 
 /**
@@ -80,9 +81,28 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   socket.destroy();
 }
 
-/** Fastify's router refusals (a URL it cannot parse), in the service's shape. */
-export function frameworkErrors(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+/**
+ * Fastify's router refusals (a URL it cannot parse), in the service's shape. Under `/_oauth/` the
+ * address is a person's browser (often a popup a client watches), so the answer is the result
+ * page the redirect flow answers every other failure with; no route ran, so nothing of the
+ * address, its state included, is trusted to choose a destination: the page stays open and says
+ * why.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const chatError = toChatError(error);
+  if (request.url.startsWith('/_oauth/')) {
+    reply
+      .status(chatError.statusCode)
+      .headers(RESULT_PAGE_HEADERS)
+      .send(
+        renderResultPage({ loginStyle: 'popup', isCordova: false, problem: chatError.message }),
+      );
+    return;
+  }
   reply.status(chatError.statusCode).send(errorBody(chatError));
 }
 

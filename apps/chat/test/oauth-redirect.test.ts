@@ -783,4 +783,26 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     expect(pageMessage(overlong.body)).toMatch(/^Sign-in failed: code: /);
     expect(pageConfig(overlong.body).setCredentialToken).toBe(false);
   });
+
+  it("the router's own refusals under /_oauth/ (an overlong service name, a broken escape) are failure pages too", async () => {
+    const app = await h.app();
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    for (const [url, status] of [
+      [`/_oauth/${'s'.repeat(300)}?state=${state}&code=x`, 414],
+      [`/_oauth/${'s'.repeat(300)}/authorize?state=${state}`, 414],
+      [`/_oauth/git%E0%A4%A?state=${state}&code=x`, 400],
+    ] as const) {
+      const refused = await app.inject({ url });
+      expect(refused.statusCode, url).toBe(status);
+      expect(refused.headers['content-type'], url).toContain('text/html');
+      expect(refused.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(pageMessage(refused.body)).toMatch(/^Sign-in failed: /);
+      expect(pageConfig(refused.body).setCredentialToken).toBe(false);
+    }
+    // Elsewhere the same refusals keep the API's JSON shape.
+    const api = await app.inject({ url: `/avatar/${'a'.repeat(300)}` });
+    expect(api.statusCode).toBe(414);
+    expect(api.headers['content-type']).toContain('application/json');
+  });
 });
