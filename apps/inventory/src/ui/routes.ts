@@ -2050,7 +2050,10 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     pageNumber = 1,
   ) => {
     const answer = answered(
-      await signed.api<PagedRows>('GET', `/users?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}`),
+      await signed.api<PagedRows>(
+        'GET',
+        `/users?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}&sortby=username:asc`,
+      ),
     );
     const users = answer.body?.data ?? [];
     const typed = newUser.values;
@@ -2210,7 +2213,10 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     pageNumber = 1,
   ) => {
     const answer = answered(
-      await signed.api<PagedRows>('GET', `/api-tokens?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}`),
+      await signed.api<PagedRows>(
+        'GET',
+        `/api-tokens?limit=${ADMIN_PAGE_SIZE}&page=${pageNumber}&sortby=name:asc`,
+      ),
     );
     const tokens = answer.body?.data ?? [];
     const typed = form.values;

@@ -495,7 +495,7 @@ describe('the new-token form', () => {
 });
 
 describe('the accounts page of a service with more accounts than a page holds', () => {
-  it('pages them by number, every account reachable', async () => {
+  it('pages them by number in username order, every account reachable', async () => {
     // 120 accounts beside the test's three: no password of theirs is ever checked here.
     await sql`INSERT INTO users (id, username, email, role, password_hash)
       SELECT gen_random_uuid(), 'paged-' || lpad(n::text, 3, '0'),
@@ -511,6 +511,9 @@ describe('the accounts page of a service with more accounts than a page holds', 
       ...body.matchAll(/<td class="text">(paged-\d{3})<\/td>/g),
     ]);
     expect(new Set(shown.map((match) => match[1])).size).toBe(120);
+    // In username order across both pages, as a person looks for an account (ids are random).
+    const names = shown.map((match) => match[1]);
+    expect(names).toEqual([...names].sort());
     // A hand-edited page number shows the first page rather than failing.
     expect((await visit(ctx.app, admin, '/ui/admin/users?page=x')).statusCode).toBe(200);
   });
