@@ -64,15 +64,23 @@ export function describeSchemaErrors(errors: readonly SchemaError[], root = ''):
  */
 export function describeEachSchemaError(errors: readonly SchemaError[], root = ''): string[] {
   const byField = new Map<string, SchemaError[]>();
+  const add = (field: string, error: SchemaError) =>
+    byField.set(field, [...(byField.get(field) ?? []), error]);
   for (const error of errors) {
     // `schema is false` at an unknown property repeats its `additionalProperties` error.
     if (error.keyword === 'boolean') continue;
-    const unknown =
-      error.keyword === 'additionalProperties'
-        ? String((error.params.additionalProperties as string[] | undefined)?.[0])
-        : '';
-    const field = `${error.keyword === 'required' ? 'required' : ''}${error.instancePath}/${unknown}`;
-    byField.set(field, [...(byField.get(field) ?? []), error]);
+    if (error.keyword === 'additionalProperties') {
+      // One error names every unknown property of its object: each becomes a field of its own.
+      const names = (error.params.additionalProperties as string[] | undefined) ?? ['?'];
+      for (const name of names) {
+        add(`${error.instancePath}/${name}`, {
+          ...error,
+          params: { ...error.params, additionalProperties: [name] },
+        });
+      }
+      continue;
+    }
+    add(`${error.keyword === 'required' ? 'required' : ''}${error.instancePath}/`, error);
   }
   return [...byField.values()].map((fieldErrors) => describeSchemaErrors(fieldErrors, root));
 }

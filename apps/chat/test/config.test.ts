@@ -147,6 +147,27 @@ describe('the services file’s errors', () => {
     ]);
   });
 
+  it('name every unknown key of a service, not only the first', () => {
+    expect(
+      problems(
+        'services:\n  github: { type: github, appId: k, appSecret: s, client_id: x, client_secret: y, bogus: 1 }',
+      ),
+    ).toEqual([
+      'services.github.client_id: unknown property',
+      'services.github.client_secret: unknown property',
+      'services.github.bogus: unknown property',
+    ]);
+    // An unknown key whose variable is unset is named for the variable, the others still listed.
+    expect(
+      problems(
+        `services:\n  github: { type: github, appId: k, appSecret: s, client_id: "${ref('CID')}", bogus: 1 }`,
+      ),
+    ).toEqual([
+      'services.github.client_id: environment variable CID is not set',
+      'services.github.bogus: unknown property',
+    ]);
+  });
+
   it('quote no line of the file when it is not YAML (the line may hold a secret)', () => {
     const message = failure('services:\n  github: { appSecret: "TopSecretPw }\n');
     expect(message).toMatch(/^chat\.config\.yaml: not valid YAML: .*line \d+/);
