@@ -20,11 +20,17 @@ export interface ListState {
 const lookupParameter = (column: UiColumn, lookup: string) =>
   lookup === 'exact' ? column.name : `${column.name}__${lookup}`;
 
+/** Parameters the page itself reads or sets: never passed on as filters. */
+const PAGE_PARAMETERS = new Set(['limit', 'cursor', 'trail', 'sortby', 'fields', 'format']);
+
 /**
  * The list's state from the page's query. Filters arrive either as the API's parameters
  * (`hostname__ic=core`, what links carry) or from the filter form, a value per column with its
  * lookup chosen beside it (`hostname=core&hostname__op=ic`); both become the API's parameters.
- * Names the resource does not declare are dropped, never passed on.
+ * Any other parameter (`hostname__sw`, `tag`, `id__in`) is passed on as it is: the API applies
+ * what it knows and refuses the rest (400 "Unknown query parameter"), which the page shows over
+ * an empty list. Dropped, the list, its export and its bulk actions would cover rows the
+ * address did not ask for.
  */
 export function readListState(resource: UiResource, query: Record<string, unknown>): ListState {
   const filters = new URLSearchParams();
@@ -41,11 +47,32 @@ export function readListState(resource: UiResource, query: Record<string, unknow
         filters.append(lookupParameter(column, operator), value);
       }
     }
-    for (const lookup of column.lookups) {
-      const parameter = `${column.name}__${lookup}`;
-      if (filters.has(parameter)) continue;
+    // Every bound given is kept (a range is two: `ip__gte` and `ip__lt`), the form's own
+    // field and the hidden inputs that carry the bounds it cannot show alike.
+    // In the address's order: the form's field shows the first one.
+    for (const parameter of Object.keys(query)) {
+      const lookup = parameter.startsWith(`${column.name}__`)
+        ? parameter.slice(column.name.length + 2)
+        : '';
+      if (!column.lookups.includes(lookup as never)) continue;
       for (const value of texts(query[parameter])) filters.append(parameter, value);
     }
+  }
+  // Where the resource declares no tags or text search, `tags` and `q` are passed on too.
+  const read = new Set<string>();
+  if (resource.tagColumn) read.add('tags');
+  if (resource.searchable) read.add('q');
+  for (const column of resource.columns) {
+    if (!column.filterable || column.kind === 'tags') continue;
+    read.add(column.name);
+    read.add(`${column.name}__op`);
+    for (const lookup of column.lookups) read.add(`${column.name}__${lookup}`);
+  }
+  const passedOn: Array<[string, string]> = [];
+  for (const [name, given] of Object.entries(query)) {
+    if (read.has(name) || PAGE_PARAMETERS.has(name) || name.endsWith('__op')) continue;
+    for (const value of Array.isArray(given) ? given : [given])
+      passedOn.push([name, typeof value === 'string' ? value : '']);
   }
   if (resource.tagColumn) {
     // The filter form sends one field (`core, edge`); the list's own links repeat the parameter.
@@ -58,6 +85,7 @@ export function readListState(resource: UiResource, query: Record<string, unknow
     }
   }
   if (resource.searchable) for (const q of texts(query.q)) filters.append('q', q);
+  for (const [name, value] of passedOn) filters.append(name, value);
   const sortby = text(query.sortby);
   const sortable = new Set(resource.columns.filter((c) => c.sortable).map((c) => c.name));
   const [sortColumn, direction] = sortby.split(':');
@@ -121,15 +149,74 @@ export function apiExportQuery(state: ListState, fields: readonly string[]): str
   return query.toString();
 }
 
-/** The current value and lookup of a column's filter, for the filter form. */
+/**
+ * The current value and lookup of a column's filter, for the filter form: the first of the
+ * column's filters in the address (a range's lower bound when it is written first); the others
+ * are kept beside the form (keptFilters).
+ */
 export function filterOf(state: ListState, column: UiColumn): { value: string; lookup: string } {
-  const exact = state.filters.get(column.name);
-  if (exact !== null) return { value: exact, lookup: 'exact' };
-  for (const lookup of column.lookups) {
-    const value = state.filters.get(`${column.name}__${lookup}`);
-    if (value !== null) return { value, lookup };
+  for (const [name, value] of state.filters) {
+    if (name === column.name) return { value, lookup: 'exact' };
+    const lookup = name.startsWith(`${column.name}__`) ? name.slice(column.name.length + 2) : '';
+    if (column.lookups.includes(lookup as never)) return { value, lookup };
   }
   return { value: '', lookup: 'exact' };
+}
+
+/** An active filter the filter form's fields do not hold, kept as a hidden input. */
+export interface KeptFilter {
+  name: string;
+  value: string;
+  /** In words: `IP < 10.0.1.0`, or the parameter as given for one the page does not know. */
+  label: string;
+  /** The list's filters without this one (its "remove" link). */
+  without: URLSearchParams;
+}
+
+/**
+ * The active filters the form's fields cannot show: a second bound of a field (a range), a
+ * repeated value, a parameter the page does not know. The form carries them as hidden inputs,
+ * so Apply keeps every filter, and the page lists them, each with a link that removes it.
+ */
+export function keptFilters(resource: UiResource, state: ListState): KeptFilter[] {
+  const entries = [...state.filters];
+  const shown = new Set<number>();
+  for (const column of resource.columns) {
+    if (!column.filterable || column.kind === 'tags') continue;
+    const current = filterOf(state, column);
+    if (current.value === '') continue;
+    const name = lookupParameter(column, current.lookup);
+    const at = entries.findIndex(([entry]) => entry === name);
+    if (at >= 0) shown.add(at);
+  }
+  if (resource.searchable) {
+    const at = entries.findIndex(([entry]) => entry === 'q');
+    if (at >= 0) shown.add(at);
+  }
+  if (resource.tagColumn)
+    entries.forEach(([entry], at) => {
+      if (entry === 'tags') shown.add(at);
+    });
+  const labelOf = (name: string, value: string) => {
+    const [field = '', lookup = 'exact'] = name.split('__');
+    const column = resource.columns.find((candidate) => candidate.name === field);
+    if (column?.filterable && (lookup === 'exact' || column.lookups.includes(lookup as never)))
+      return `${column.label} ${LOOKUP_LABELS[lookup] ?? lookup} ${value}`;
+    if (name === 'q') return `Text ${value}`;
+    return `${name} = ${value}`;
+  };
+  return entries.flatMap(([name, value], at) =>
+    shown.has(at)
+      ? []
+      : [
+          {
+            name,
+            value,
+            label: labelOf(name, value),
+            without: new URLSearchParams(entries.filter((_, other) => other !== at)),
+          },
+        ],
+  );
 }
 
 /** What each lookup means, for the filter form's choices. */

@@ -50,6 +50,7 @@ import {
   apiExportQuery,
   apiListQuery,
   filterOf,
+  keptFilters,
   type ListState,
   LOOKUP_LABELS,
   listUrl,
@@ -839,8 +840,19 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         };
       };
       const exportHref = `/ui/${resource.name}/export.csv?${exportParameters(state)}`;
-      const filterForm = html`<details class="filters"${state.filters.size > 0 ? ' open' : ''}><summary>Filters</summary>
+      const kept = keptFilters(resource, state);
+      // Filters the fields cannot show (a range's second bound, a parameter the page does not
+      // know) ride along as hidden inputs and are listed, each with a link that removes it.
+      const keptList =
+        kept.length === 0
+          ? ''
+          : html`<div class="kept-filters"><p id="kept-filters-heading">Also filtered by:</p><ul aria-labelledby="kept-filters-heading">${kept.map(
+              (filter) =>
+                html`<li><span class="chip">${filter.label}</span> <a href="${listUrl(resource, { ...state, filters: filter.without }, { cursor: undefined })}" aria-label="Remove the filter ${filter.label}">Remove</a></li>`,
+            )}</ul></div>`;
+      const filterForm = html`${keptList}<details class="filters"${state.filters.size > 0 ? ' open' : ''}><summary>Filters</summary>
       <form method="get" action="/ui/${resource.name}" class="filter-form">
+        ${kept.map((filter) => html`<input type="hidden" name="${filter.name}" value="${filter.value}">`)}
         ${resource.searchable ? html`<div class="field"><label for="filter-q">Text</label><input id="filter-q" name="q" value="${state.filters.get('q') ?? ''}"></div>` : ''}
         ${resource.tagColumn ? html`<div class="field"><label for="filter-tags">Tags (all of)</label><input id="filter-tags" name="tags" value="${state.filters.getAll('tags').join(', ')}"></div>` : ''}
         ${resource.columns
