@@ -118,6 +118,8 @@ export async function buildApp(
   // POST without parameters (api-client's post('/v1/logout')). Fastify's own parser (with its
   // prototype-poisoning protection) parses everything else; a route that needs a body says so below.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Fastify parses text/plain by default; every body here is JSON, so any other type is a 415.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') {

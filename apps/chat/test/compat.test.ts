@@ -316,4 +316,22 @@ describe('login failure statuses (Rocket.Chat answers 401 to a refused login)', 
       message: 'Send the body as application/json',
     });
   });
+
+  it('a text/plain body is 415 too, even when it holds JSON', async () => {
+    const app = await h.app();
+    for (const payload of ['serviceName=twitter', JSON.stringify(loginBody('twitter', 'x'))]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/login',
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        payload,
+      });
+      expect(response.statusCode, payload).toBe(415);
+      expect(response.json()).toEqual({
+        status: 'error',
+        error: 'unsupported-media-type',
+        message: 'Send the body as application/json',
+      });
+    }
+  });
 });
