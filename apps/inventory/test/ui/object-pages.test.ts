@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+import { type Browser, signIn, visit } from './inject.js';
+
+/** What a record's own page draws and lists: its topology, metrics and change history. */
+
+let ctx: TestContext;
+let admin: Browser;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  admin = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+});
+afterAll(() => ctx?.close());
+
+const post = async (url: string, payload: unknown) => {
+  const answer = await ctx.as('admin', { method: 'POST', url, payload: payload as object });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json();
+};
+
+describe('the topology', () => {
+  it('draws every link of a location, however many interfaces its devices have', async () => {
+    const location = await create(ctx, 'locations', { name: 'many-ports' });
+    const ports: Record<string, Array<{ id: string }>> = {};
+    for (const [index, hostname] of ['sw-a', 'sw-b', 'sw-c', 'sw-d'].entries()) {
+      const device = await create(ctx, 'devices', {
+        hostname,
+        ip: `10.210.0.${index + 1}`,
+        location_id: location.id,
+      });
+      ports[hostname] = await post(
+        '/interfaces',
+        Array.from({ length: 48 }, (_, port) => ({ device_id: device.id, name: `ge-0/0/${port}` })),
+      );
+    }
+    const at = (hostname: string, port: number) => String(ports[hostname]?.[port]?.id);
+    // Links on ports past the first 100 interfaces of the location (sw-c and sw-d).
+    await post('/links', [
+      { a_interface_id: at('sw-a', 0), b_interface_id: at('sw-b', 0) },
+      ...Array.from({ length: 8 }, (_, port) => ({
+        a_interface_id: at('sw-c', port),
+        b_interface_id: at('sw-d', port),
+      })),
+      { a_interface_id: at('sw-c', 20), b_interface_id: at('sw-a', 20), status: 'down' },
+      { a_interface_id: at('sw-d', 47), b_interface_id: at('sw-b', 47) },
+    ]);
+    const page = await visit(ctx.app, admin, `/ui/locations/${location.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Topology: 4 devices, 11 links');
+    expect(page.body).toContain('ge-0/0/47 — ge-0/0/47');
+  });
+
+  it('draws every link of a device with more than 100 interfaces on its own page', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'big-chassis', ip: '10.211.0.1' });
+    const peer = await create(ctx, 'devices', { hostname: 'peer', ip: '10.211.0.2' });
+    const mine = await post(
+      '/interfaces',
+      Array.from({ length: 130 }, (_, port) => ({ device_id: device.id, name: `et-${port}` })),
+    );
+    const theirs = await post('/interfaces', [{ device_id: peer.id, name: 'et-0' }]);
+    await post('/links', { a_interface_id: theirs[0].id, b_interface_id: mine[129].id });
+    const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    expect(page.body).toContain('Topology: 2 devices, 1 links');
+    expect(page.body).toContain('et-0 — et-129');
+  });
+});
