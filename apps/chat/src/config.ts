@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   ConfigError,
@@ -395,6 +395,39 @@ export function parseReservedUsernames(raw: string | undefined): readonly string
 const DAY = 24 * 60 * 60;
 
 /**
+ * The largest value each numeric variable takes (README, "Configuration"): past them a timestamp
+ * overflows a date or a timer (Node's timers hold at most 2^31 - 1 ms), and no deployment needs more.
+ */
+export const MAXIMA = {
+  LOGIN_EXPIRATION: 3650 * DAY,
+  LOGIN_RATE_LIMIT: 1_000_000_000,
+  API_RATE_LIMIT: 1_000_000_000,
+  LOGIN_LOCKOUT_ATTEMPTS: 1000,
+  LOGIN_LOCKOUT_SECONDS: 7 * DAY,
+  LOCKOUT_MAX_ENTRIES: 10_000_000,
+  PROVIDER_TIMEOUT_MS: 60_000,
+  PROVIDER_MAX_BYTES: 64 * 1024 * 1024,
+  ID_TOKEN_MAX_AGE: DAY,
+  OAUTH_FLOW_TTL: 3600,
+  OAUTH_CREDENTIAL_TTL: 3600,
+} as const;
+
+/** The services file's text, or why it cannot be read, or `missing`. */
+function readServicesFile(
+  path: string,
+): { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'problem'; problem: string } {
+  if (!existsSync(path)) return { kind: 'missing' };
+  try {
+    if (statSync(path).isDirectory())
+      return { kind: 'problem', problem: 'is a directory, not a file' };
+    return { kind: 'text', text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { kind: 'problem', problem: `cannot be read (${code ?? (error as Error).message})` };
+  }
+}
+
+/**
  * Reads the environment and the services file once; throws ConfigError listing every bad
  * setting (one per line when there are several).
  */
@@ -435,6 +468,11 @@ export function loadConfig(
       if (parsed.username !== '' || parsed.password !== '') {
         throw new Error('must not hold credentials (user:password@)');
       }
+      // A base: paths are appended to it (the OAuth callback, avatars), which a query or a
+      // fragment would silently break, and a redirect_uri has no fragment (RFC 6749 3.1.2).
+      if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(url)) {
+        throw new Error(`a base URL has no query or fragment: "${shownUrl(url)}"`);
+      }
       return url;
     },
     'http://127.0.0.1',
@@ -444,17 +482,20 @@ export function loadConfig(
   const configPath = resolve(cwd, configText ?? 'chat.config.yaml');
   let services: ServiceConfig[] = [];
   let servicesSource = `no file at ${configPath}`;
-  try {
-    if (existsSync(configPath)) {
-      services = parseServices(readFileSync(configPath, 'utf8'), configPath, env);
+  const configFile = readServicesFile(configPath);
+  if (configFile.kind === 'text') {
+    try {
+      services = parseServices(configFile.text, configPath, env);
       servicesSource = configPath;
-    } else if (configText !== undefined) {
-      vars.problem(`CHAT_CONFIG: ${configPath} does not exist`);
+    } catch (error) {
+      // A problem inside the services file names its key (services.github.appId).
+      if (!(error instanceof ConfigError)) throw error;
+      vars.problem(...error.problems);
     }
-  } catch (error) {
-    // A problem inside the services file names its key (services.github.appId).
-    if (!(error instanceof ConfigError)) throw error;
-    vars.problem(...error.problems);
+  } else if (configFile.kind === 'problem') {
+    vars.problem(`CHAT_CONFIG: ${configPath} ${configFile.problem}`);
+  } else if (configText !== undefined) {
+    vars.problem(`CHAT_CONFIG: ${configPath} does not exist`);
   }
 
   const config: AppConfig = {
@@ -464,22 +505,37 @@ export function loadConfig(
     ...readStoreSettings(vars, DEFAULT_DATA_DIR, cwd),
     sessionCache: vars.onOff('SESSION_CACHE', true),
     redisUrl: vars.url('REDIS_URL', ['redis', 'rediss']),
-    loginExpirationSeconds: vars.integer('LOGIN_EXPIRATION', 90 * DAY, 1),
-    loginRateLimit: vars.integer('LOGIN_RATE_LIMIT', 10, 1),
-    apiRateLimit: vars.integer('API_RATE_LIMIT', 120, 1),
+    loginExpirationSeconds: vars.integer('LOGIN_EXPIRATION', 90 * DAY, 1, MAXIMA.LOGIN_EXPIRATION),
+    loginRateLimit: vars.integer('LOGIN_RATE_LIMIT', 10, 1, MAXIMA.LOGIN_RATE_LIMIT),
+    apiRateLimit: vars.integer('API_RATE_LIMIT', 120, 1, MAXIMA.API_RATE_LIMIT),
     lockout: {
-      attempts: vars.integer('LOGIN_LOCKOUT_ATTEMPTS', 5, 1),
-      seconds: vars.integer('LOGIN_LOCKOUT_SECONDS', 300, 1),
-      maxKeys: vars.integer('LOCKOUT_MAX_ENTRIES', 100_000, 100),
+      attempts: vars.integer('LOGIN_LOCKOUT_ATTEMPTS', 5, 1, MAXIMA.LOGIN_LOCKOUT_ATTEMPTS),
+      seconds: vars.integer('LOGIN_LOCKOUT_SECONDS', 300, 1, MAXIMA.LOGIN_LOCKOUT_SECONDS),
+      maxKeys: vars.integer('LOCKOUT_MAX_ENTRIES', 100_000, 100, MAXIMA.LOCKOUT_MAX_ENTRIES),
     },
     provider: {
-      timeoutMs: vars.integer('PROVIDER_TIMEOUT_MS', 5000, 1),
-      maxBytes: vars.integer('PROVIDER_MAX_BYTES', 1024 * 1024, 1024),
+      timeoutMs: vars.integer('PROVIDER_TIMEOUT_MS', 5000, 1, MAXIMA.PROVIDER_TIMEOUT_MS),
+      maxBytes: vars.integer('PROVIDER_MAX_BYTES', 1024 * 1024, 1024, MAXIMA.PROVIDER_MAX_BYTES),
     },
-    idTokenMaxAgeSeconds: vars.integer('ID_TOKEN_MAX_AGE', ID_TOKEN_MAX_AGE_DEFAULT_SECONDS, 1),
+    idTokenMaxAgeSeconds: vars.integer(
+      'ID_TOKEN_MAX_AGE',
+      ID_TOKEN_MAX_AGE_DEFAULT_SECONDS,
+      1,
+      MAXIMA.ID_TOKEN_MAX_AGE,
+    ),
     oauth: {
-      flowSeconds: vars.integer('OAUTH_FLOW_TTL', OAUTH_DEFAULTS.flowSeconds, 10),
-      credentialSeconds: vars.integer('OAUTH_CREDENTIAL_TTL', OAUTH_DEFAULTS.credentialSeconds, 5),
+      flowSeconds: vars.integer(
+        'OAUTH_FLOW_TTL',
+        OAUTH_DEFAULTS.flowSeconds,
+        10,
+        MAXIMA.OAUTH_FLOW_TTL,
+      ),
+      credentialSeconds: vars.integer(
+        'OAUTH_CREDENTIAL_TTL',
+        OAUTH_DEFAULTS.credentialSeconds,
+        5,
+        MAXIMA.OAUTH_CREDENTIAL_TTL,
+      ),
       redirectOrigins: [
         new URL(siteUrl).origin,
         ...vars.read('OAUTH_REDIRECT_ORIGINS', (text) => parseCorsOrigins(text, []), []),

@@ -267,6 +267,67 @@ describe('the environment', () => {
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env, dir)).toThrow(message);
   });
+
+  it.each([
+    ['https://chat.example.com/base?x=1#frag', 'https://chat.example.com/base?…'],
+    ['https://chat.example.com/?x=1', 'https://chat.example.com/?…'],
+    ['https://chat.example.com/#frag', 'https://chat.example.com/#…'],
+    ['https://chat.example.com/?', 'https://chat.example.com/?…'],
+  ])('refuses ROOT_URL %s: a base URL has no query or fragment', (rootUrl, shown) => {
+    expect(() => loadConfig({ ROOT_URL: rootUrl }, dir)).toThrow(
+      `ROOT_URL: a base URL has no query or fragment: "${shown}"`,
+    );
+  });
+
+  it('never repeats what a refused ROOT_URL holds after its host', () => {
+    for (const rootUrl of [
+      'https://chat.example.com/?token=QuerySecret',
+      'https://u:PwSecret@chat.example.com/?token=QuerySecret',
+    ]) {
+      expect(() => loadConfig({ ROOT_URL: rootUrl }, dir)).toThrow(/^ROOT_URL: /);
+      try {
+        loadConfig({ ROOT_URL: rootUrl }, dir);
+      } catch (error) {
+        expect((error as Error).message).not.toMatch(/Secret/);
+      }
+    }
+  });
+
+  it.each([
+    ['LOGIN_EXPIRATION', 315_360_000],
+    ['LOGIN_RATE_LIMIT', 1_000_000_000],
+    ['API_RATE_LIMIT', 1_000_000_000],
+    ['LOGIN_LOCKOUT_ATTEMPTS', 1000],
+    ['LOGIN_LOCKOUT_SECONDS', 604_800],
+    ['LOCKOUT_MAX_ENTRIES', 10_000_000],
+    ['PROVIDER_TIMEOUT_MS', 60_000],
+    ['PROVIDER_MAX_BYTES', 67_108_864],
+    ['ID_TOKEN_MAX_AGE', 86_400],
+    ['OAUTH_FLOW_TTL', 3600],
+    ['OAUTH_CREDENTIAL_TTL', 3600],
+  ])('takes %s up to %i and refuses more, up to huge values', (name, max) => {
+    expect(() => loadConfig({ [name]: String(max) }, dir)).not.toThrow();
+    for (const value of [max + 1, 4_294_967_296, 99_999_999_999_999]) {
+      expect(() => loadConfig({ [name]: String(value) }, dir)).toThrow(
+        `${name}: must be at most ${max}, not ${value}`,
+      );
+    }
+  });
+
+  it('says CHAT_CONFIG names a directory, among every other problem', () => {
+    const folder = mkdtempSync(join(dir, 'services-'));
+    let message = '';
+    try {
+      loadConfig({ CHAT_CONFIG: folder, PORT: 'x', LOG_LEVEL: 'loud' }, dir);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`CHAT_CONFIG: ${folder} is a directory, not a file`);
+    expect(message).toContain('PORT: must be an integer');
+    expect(message).toContain('LOG_LEVEL: must be one of');
+    expect(message).not.toContain('EISDIR');
+  });
 });
 
 describe('the demo services file', () => {
