@@ -21,10 +21,20 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
 }
 
+/**
+ * A database URL as a message may show it: the password and every query parameter's value
+ * masked (`pg` reads `?password=` and `?sslpassword=` as secrets too), any fragment dropped.
+ */
 export function maskUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    const names = [...parsed.searchParams.keys()];
+    parsed.search =
+      names.length > 0
+        ? `?${names.map((name) => `${encodeURIComponent(name)}=***`).join('&')}`
+        : '';
+    parsed.hash = '';
     return parsed.toString();
   } catch {
     return 'postgres://(unparsable URL)';
