@@ -100,10 +100,21 @@ export function parseCorsOrigins(
       !url.password &&
       !entry.replace(/\/$/, '').endsWith('/');
     if (!url || !bare) {
-      throw new Error(`"${entry}" is not an origin like https://app.example.com`);
+      throw new Error(`"${shownEntry(entry)}" is not an origin like https://app.example.com`);
     }
     return url.origin;
   });
+}
+
+/**
+ * A refused entry as a message repeats it: a password, a query and a fragment are secrets an
+ * entry may hold by mistake (`https://user:pw@host`), so they are masked.
+ */
+function shownEntry(entry: string): string {
+  return entry
+    .replace(/^([^:/?#]*:\/\/[^:/?#@]*):[^/?#]*@/, '$1:***@')
+    .replace(/\?.*$/s, '?…')
+    .replace(/#.*$/s, '#…');
 }
 
 export function splitList(text: string): string[] {

@@ -71,8 +71,22 @@ describe('parseCorsOrigins', () => {
 
   it('refuses "*" and anything that is not a bare http(s) origin', () => {
     expect(() => parseCorsOrigins('*')).toThrow('"*" is not accepted');
-    for (const bad of ['https://a.example/app', 'ftp://a.example', 'https://u:p@a.example', 'x']) {
+    for (const bad of ['https://a.example/app', 'ftp://a.example', 'https://u@a.example', 'x']) {
       expect(() => parseCorsOrigins(bad), bad).toThrow(`"${bad}" is not an origin`);
+    }
+  });
+
+  it('never repeats a password, query or fragment of a refused entry', () => {
+    for (const [bad, shown] of [
+      ['https://user:OriginPw@b.example.com', 'https://user:***@b.example.com'],
+      ['https://user:Origin@Pw@b.example.com/', 'https://user:***@b.example.com/'],
+      ['https://b.example.com/?token=QuerySecret#FragmentSecret', 'https://b.example.com/?…'],
+      ['https://b.example.com#FragmentSecret', 'https://b.example.com#…'],
+    ]) {
+      expect(() => parseCorsOrigins(`https://ok.example, ${bad}`), bad).toThrow(
+        `"${shown}" is not an origin like https://app.example.com`,
+      );
+      expect(() => parseCorsOrigins(bad)).not.toThrow(/Pw|Secret/);
     }
   });
 });
