@@ -314,6 +314,28 @@ describe('the environment', () => {
     }
   });
 
+  it('refuses origins holding credentials without repeating the password', () => {
+    let message = '';
+    try {
+      loadConfig(
+        {
+          CORS_ORIGINS: 'https://admin:CorsPw@c.example.com',
+          OAUTH_REDIRECT_ORIGINS: 'https://user:OriginPw@b.example.com/?token=QueryPw',
+        },
+        dir,
+      );
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'CORS_ORIGINS: "https://admin:***@c.example.com" is not an origin like https://app.example.com',
+    );
+    expect(message).toContain(
+      'OAUTH_REDIRECT_ORIGINS: "https://user:***@b.example.com/?…" is not an origin like',
+    );
+    expect(message).not.toMatch(/Pw/);
+  });
+
   it('says CHAT_CONFIG names a directory, among every other problem', () => {
     const folder = mkdtempSync(join(dir, 'services-'));
     let message = '';
