@@ -8,10 +8,12 @@ export interface PageContext {
   csrfToken?: string;
   /** The search box's current text. */
   query?: string;
+  /** What the last form did, said once on the page it led to (a flash, see routes.ts). */
+  flash?: string;
 }
 
 /** Versioned asset paths: a new build is a new URL, so assets can be cached for a year. */
-export const ASSET_VERSION = '2';
+export const ASSET_VERSION = '3';
 export const STYLESHEET = `/ui/static/ui.css?v=${ASSET_VERSION}`;
 export const SCRIPT = `/ui/static/ui.js?v=${ASSET_VERSION}`;
 
@@ -119,6 +121,7 @@ ${navigation(context)}
 <main id="main">
 ${trail}
 <h1>${title}</h1>
+${context.flash ? html`<p class="notice" role="status" id="flash">${context.flash}</p>` : ''}
 ${errorSummary(errors)}
 ${content}
 </main>

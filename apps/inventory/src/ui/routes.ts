@@ -129,6 +129,12 @@ declare module 'fastify' {
 }
 
 const HTML = 'text/html; charset=utf-8';
+/**
+ * What a form did, said once on the page it redirects to: a cookie (so it holds behind several
+ * instances and is never part of an address), read and cleared by the next page shown.
+ */
+const FLASH_COOKIE = 'inventory_ui_flash';
+const FLASH_CHARS = 300;
 const ASSETS = new Map(
   (['ui.css', 'ui.js'] as const).map((name) => {
     const body = readFileSync(new URL(`./static/${name}`, import.meta.url));
@@ -256,6 +262,9 @@ const shownValue = (value: string | undefined, mark?: 'del' | 'ins') =>
         ? html`<ins>${value}</ins>`
         : html`${value}`;
 
+/** Where a form that was accepted sends the browser, and what that page says it did. */
+type Accepted = { redirect: string; flash?: string };
+
 /** What a form that writes declares (see `submit`). */
 interface Submission<Input> {
   /** The form's fields as the API call needs them; nonsense is refused here (400). */
@@ -267,7 +276,7 @@ interface Submission<Input> {
     input: Input,
     answer: ApiAnswer | undefined,
     signed: Signed,
-  ): { redirect: string } | Promise<{ redirect: string }>;
+  ): Accepted | Promise<Accepted>;
   /** The form again with the API's refusal; without it, the refusal is an error page. */
   refused?(signed: Signed, input: Input, answer: ApiAnswer): Promise<string> | string;
 }
@@ -351,10 +360,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       epoch: session.tokenEpoch,
       session: session.idHash,
     };
+    const flash = request.method === 'GET' ? request.cookies[FLASH_COOKIE] : undefined;
     const context: PageContext = {
       user,
       csrfToken: session.csrfToken,
       query: one((request.query as Query | undefined)?.q),
+      ...(flash ? { flash: flash.slice(0, FLASH_CHARS) } : {}),
     };
     return { signed: { user, session, api: apiFor(app, options.tokens, request, user), context } };
   }
@@ -459,8 +470,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   const page$ = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
+    // A flash is said once: the page that shows it forgets it.
+    if (signed.context.flash) reply.clearCookie(FLASH_COOKIE, cookieOptions);
     return handler(signed, request, reply);
   };
+  const setFlash = (reply: FastifyReply, text: string) =>
+    reply.setCookie(FLASH_COOKIE, text.slice(0, FLASH_CHARS), { ...cookieOptions, maxAge: 300 });
   const form$ = (handler: Handler) =>
     page$(async (signed, request, reply) => {
       requireCsrf(signed, request);
@@ -491,6 +506,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const answer = await form.call(signed, input);
         if (answer === undefined || (answer.status >= 200 && answer.status < 300)) {
           const next = await form.accepted(input, answer, signed);
+          if (next.flash) setFlash(reply, next.flash);
           return reply.redirect(next.redirect, 303);
         }
         if (!form.refused) throw apiError(answer);
@@ -898,7 +914,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       )}
       </tbody></table>`;
       const bulk = writable
-        ? html`<form method="post" action="/ui/${resource.name}/bulk" id="bulk-form">${csrfField(signed.context)}
+        ? // A GET: the page it opens only lists the selection (no token in the address, none
+          // needed), so Back and Reload show it again instead of posting or failing.
+          html`<form method="get" action="/ui/${resource.name}/bulk" id="bulk-form">
           <div class="bulk-bar"><span>With selected:</span>
             <button type="submit" name="action" value="edit">Edit selected</button>
             <button type="submit" name="action" value="delete" class="danger">Delete selected</button></div>
@@ -1084,18 +1102,30 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     );
   }
 
+  /** The bulk edit or delete page of the records a list's rows selected (`id`, `action`). */
+  const bulkSelection = async (
+    signed: Signed,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields: Form,
+  ) => {
+    const resource = writableResource(signed, request);
+    const ids = many(fields.id);
+    if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
+    const action = one(fields.action) === 'delete' ? 'delete' : 'edit';
+    const { records, unread } = await selectedRecords(signed, resource, ids);
+    return send(reply, bulkPage(signed, resource, action, records, unread));
+  };
+  app.get(
+    '/:resource/bulk',
+    routeOptions,
+    page$((signed, request, reply) => bulkSelection(signed, request, reply, request.query as Form)),
+  );
+  // The same page posted to, as list pages opened before the selection became a GET do.
   app.post(
     '/:resource/bulk',
     formOptions,
-    form$(async (signed, request, reply) => {
-      const resource = writableResource(signed, request);
-      const body = request.body as Form;
-      const ids = many(body.id);
-      if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
-      const action = one(body.action) === 'delete' ? 'delete' : 'edit';
-      const { records, unread } = await selectedRecords(signed, resource, ids);
-      return send(reply, bulkPage(signed, resource, action, records, unread));
-    }),
+    form$((signed, request, reply) => bulkSelection(signed, request, reply, request.body as Form)),
   );
 
   /** A bulk form's records, as listed on it: the ids, and the ETags as read for the page. */
@@ -1129,11 +1159,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         [field]: value,
         ...(etags[index] ? { etag: etags[index] } : {}),
       }));
-      return { ...input, items };
+      return { ...input, items, field };
     },
     call: (signed, { resource, items }) =>
       signed.api('PATCH', `/${resource.name}`, { payload: items }),
-    accepted: ({ backToList }) => backToList,
+    accepted: ({ backToList, resource, items, field }) => ({
+      ...backToList,
+      flash: `${
+        field === 'add_tags'
+          ? 'Added tags to'
+          : field === 'remove_tags'
+            ? 'Removed tags from'
+            : `Set ${bulkColumns(resource).find((column) => column.name === field)?.label ?? field} on`
+      } ${countOf(resource, items.length)}.`,
+    }),
     async refused(signed, { resource, ids, body }, answer) {
       const message =
         answer.status === 412
@@ -1155,7 +1194,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     read: bulkInput,
     call: (signed, { resource, ids }) =>
       signed.api('DELETE', `/${resource.name}`, { payload: ids }),
-    accepted: ({ backToList }) => backToList,
+    accepted: ({ backToList, resource, ids }) => ({
+      ...backToList,
+      flash: `Deleted ${countOf(resource, new Set(ids).size)}.`,
+    }),
     async refused(signed, { resource, ids }, answer) {
       const { records, unread } = await selectedRecords(signed, resource, ids);
       const message = [errorMessage(answer), unread].filter(Boolean).join(' ');
@@ -1299,17 +1341,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         headers: { 'content-type': 'text/csv' },
       });
       if (answer.status === 201) {
+        // Post, redirect, get: a reload of the list does not import again (which the database
+        // would refuse as duplicates), and Back returns to the import page, not to a post.
         const count = Array.isArray(answer.body) ? answer.body.length : 1;
-        return send(
-          reply,
-          importPage(
-            signed,
-            resource,
-            '',
-            html`<p><a href="/ui/${resource.name}">Back to ${resource.names.plural}</a></p>`,
-            html`<p class="notice" role="status">Imported ${countOf(resource, count)}.</p>`,
-          ),
-        );
+        setFlash(reply, `Imported ${countOf(resource, count)}.`);
+        return reply.redirect(`/ui/${resource.name}`, 303);
       }
       const message = errorMessage(answer);
       const rowMatch = /^Row (\d+)/.exec(message);

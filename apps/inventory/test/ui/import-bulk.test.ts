@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
+
+/** Import and bulk pages: what they accept, where they lead, what they say. */
+
+let ctx: TestContext;
+let admin: Browser;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  admin = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+});
+afterAll(() => ctx?.close());
+
+/** The browser's cookies after an answer: the session's, plus the flash it set (or cleared). */
+const withCookies = (
+  browser: Browser,
+  answer: { cookies: Array<{ name: string; value: string }> },
+) => {
+  const jar = new Map(
+    browser.cookie.split('; ').map((pair) => pair.split('=') as [string, string]),
+  );
+  for (const cookie of answer.cookies) {
+    if (cookie.value === '') jar.delete(cookie.name);
+    else jar.set(cookie.name, cookie.value);
+  }
+  return { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') };
+};
+
+describe('a successful import', () => {
+  it('redirects (303) to the list, which says once what was imported', async () => {
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: 'name,vlan_id\nprg-a,701\nprg-b,702\n',
+      step: 'import',
+    });
+    expect(imported.statusCode, imported.body).toBe(303);
+    expect(imported.headers.location).toBe('/ui/vlans');
+    const browser = withCookies(admin, imported);
+    const list = await visit(ctx.app, browser, '/ui/vlans');
+    expect(list.body).toContain('<p class="notice" role="status" id="flash">Imported 2 VLANs.</p>');
+    // Said once: a reload of the list shows it no more (and imports nothing).
+    const again = await visit(ctx.app, withCookies(browser, list), '/ui/vlans');
+    expect(again.body).not.toContain('id="flash"');
+  });
+});
+
+describe('a bulk edit', () => {
+  it('is opened with a GET (Back and Reload work) and says what it changed after its 303', async () => {
+    const a = await create(ctx, 'devices', { hostname: 'prg-bulk-a', ip: '10.90.0.1' });
+    const b = await create(ctx, 'devices', { hostname: 'prg-bulk-b', ip: '10.90.0.2' });
+    const list = await visit(ctx.app, admin, '/ui/devices?hostname__isw=prg-bulk');
+    expect(list.body).toContain('<form method="get" action="/ui/devices/bulk" id="bulk-form">');
+    const opened = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices/bulk?${new URLSearchParams([
+        ['action', 'edit'],
+        ['id', String(a.id)],
+        ['id', String(b.id)],
+      ])}`,
+    );
+    expect(opened.statusCode).toBe(200);
+    expect(opened.body).toContain('Edit 2 devices');
+    const form = formAsShown(opened.body, '/ui/devices/bulk-edit');
+    form.set('field', 'model');
+    form.set('value', 'C9300');
+    const applied = await post(ctx.app, admin, '/ui/devices/bulk-edit', form);
+    expect(applied.statusCode).toBe(303);
+    const after = await visit(ctx.app, withCookies(admin, applied), '/ui/devices');
+    expect(after.body).toContain('id="flash">Set Model on 2 devices.</p>');
+  });
+});
