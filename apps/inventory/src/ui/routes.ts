@@ -155,6 +155,8 @@ type Query = Record<string, unknown>;
 const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
 /** Forms hold a few fields; an import's CSV may take the API's whole body limit. */
 const FORM_BODY_LIMIT = 64 * 1024;
+/** How much larger a CSV may grow once urlencoded by the import form (%XX per byte). */
+const IMPORT_EXPANSION = 3;
 
 interface PageRouteOptions {
   config: { access: 'public'; rateLimit: false; inputCheckedByApi: true };
@@ -204,6 +206,7 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'No such page',
   412: 'Changed meanwhile',
+  413: 'Too large',
   429: 'Too many requests',
 };
 
@@ -308,7 +311,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ? error.statusCode
         : ((error as { statusCode?: number }).statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'web interface error');
-    const message = status >= 500 ? 'Internal Server Error' : (error as Error).message;
+    const message =
+      status >= 500
+        ? 'Internal Server Error'
+        : status === 413
+          ? /\/import$/.test(request.url.split('?')[0] ?? '')
+            ? `The CSV is too large for one import: at most ${importLimitText} (BODY_LIMIT) can be imported at once. Nothing was imported; split the file and import each part.`
+            : `The form sent more than the ${FORM_BODY_LIMIT / 1024} KB a form may send. Nothing was saved.`
+          : (error as Error).message;
     if (error instanceof ApiError) reply.headers(error.headers ?? {});
     const context = await signedInContext(request);
     return reply
@@ -464,7 +474,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     schema: { hide: true },
   };
   const formOptions = formRouteOptions(routeOptions, FORM_BODY_LIMIT);
-  const importOptions = formRouteOptions(routeOptions, options.bodyLimit);
+  // The form sends the CSV urlencoded: a comma or a quote takes 3 bytes, a non-ASCII letter up
+  // to 12. The page takes room for that, then refuses (in words) a CSV over the API's limit.
+  const importOptions = formRouteOptions(
+    routeOptions,
+    IMPORT_EXPANSION * options.bodyLimit + FORM_BODY_LIMIT,
+  );
+  const importLimitText = `${Math.floor(options.bodyLimit / 1024).toLocaleString('en')} KB`;
 
   type Handler = (signed: Signed, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   const page$ = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -1301,6 +1317,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         // As `submit` does: the pasted CSV comes back with this session's token.
         const alert = html`<p class="alert" role="alert">${STALE_FORM_MESSAGE}</p>`;
         return send(reply, importPage(signed, resource, csv, '', alert), 403);
+      }
+      const size = Buffer.byteLength(csv);
+      if (size > options.bodyLimit) {
+        const alert = html`<p class="alert" role="alert">The CSV is ${Math.ceil(size / 1024).toLocaleString('en')} KB: at most ${importLimitText} (BODY_LIMIT) can be imported at once. Nothing was imported; split it and import each part.</p>`;
+        return send(reply, importPage(signed, resource, csv, '', alert), 413);
       }
       const checked = preview(resource, csv);
       const table = (problemRow?: number, apiProblem?: string) =>
