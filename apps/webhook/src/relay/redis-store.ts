@@ -90,6 +90,18 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 `;
 
+/**
+ * Adds a listener unless the channel holds `max` already, dropping expired entries first: one
+ * step, so listeners connecting at once to any relay never overshoot the limit.
+ * KEYS: listeners. ARGV: now, max, expiry, member. Returns 1 when added.
+ */
+const ADD_LISTENER = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+return 1
+`;
+
 /** Compares stream ids `ms-seq`. */
 function compareIds(a: string, b: string): number {
   const [aMs = 0n, aSeq = 0n] = a.split('-').map(BigInt);
@@ -271,10 +283,20 @@ export class RedisRelayStore implements RelayStore {
     return this.redis.zcard(listeners);
   }
 
-  addListener(id: string) {
+  async addListener(id: string, max: number) {
     const member = `${this.#instance}:${this.#nextListener++}`;
+    const now = Date.now();
+    const added = await this.redis.eval(
+      ADD_LISTENER,
+      1,
+      key.listeners(id),
+      now,
+      max,
+      now + LISTENER_TTL_MS,
+      member,
+    );
+    if (added !== 1) return null;
     this.#listeners.set(member, id);
-    void this.redis.zadd(key.listeners(id), Date.now() + LISTENER_TTL_MS, member).catch(() => {});
     return () => {
       if (!this.#listeners.delete(member)) return;
       void this.redis.zrem(key.listeners(id), member).catch(() => {});

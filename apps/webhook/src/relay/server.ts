@@ -332,7 +332,10 @@ export async function buildRelay(
           'Last-Event-ID must be an event id the relay sent',
         );
       }
-      if ((await store.countListeners(channel.id)) >= limits.maxListenersPerChannel) {
+      // Checked and counted in one step (a Lua script with Redis): listeners connecting at once,
+      // to this relay or another, never get past the limit together.
+      const removeListener = await store.addListener(channel.id, limits.maxListenersPerChannel);
+      if (!removeListener) {
         throw new RelayError(
           429,
           'too_many_listeners',
@@ -351,7 +354,7 @@ export async function buildRelay(
         'X-Accel-Buffering': 'no',
       });
       request.log.info({ channel: channel.id, remote: request.ip }, 'listener connected');
-      await streamEvents(request, res, channel, lastEventId ?? null);
+      await streamEvents(request, res, channel, lastEventId ?? null, removeListener);
     },
   );
 
@@ -361,8 +364,10 @@ export async function buildRelay(
     res: ServerResponse,
     channel: Channel,
     lastEventId: string | null,
+    removeListener: () => void,
   ): Promise<void> {
-    let closed = false;
+    // A listener gone while it was being counted: its 'close' came before anyone listened.
+    let closed = request.raw.socket.destroyed;
     let wake: (() => void) | null = null;
     let woken = false;
     const signal = () => {
@@ -375,7 +380,6 @@ export async function buildRelay(
     });
     res.on('error', () => {});
     const unsubscribe = store.onAppend(channel.id, signal);
-    const removeListener = store.addListener(channel.id);
     const heartbeat = setInterval(() => {
       if (res.writableLength < limits.listenerBufferBytes) res.write(': ping\n\n');
     }, limits.heartbeatMs);

@@ -67,8 +67,11 @@ export interface RelayStore {
   onAppend(id: string, wake: () => void): () => void;
   /** Listeners connected to the channel, on every relay. */
   countListeners(id: string): Promise<number>;
-  /** Counts a listener until the returned function is called. */
-  addListener(id: string): () => void;
+  /**
+   * Counts a listener until the returned function is called, in one step with the check that the
+   * channel holds fewer than `max` on every relay; null: it holds `max` already.
+   */
+  addListener(id: string, max: number): Promise<(() => void) | null>;
   /** Hands a listener's answer to the relay holding that sender. */
   publishAnswer(id: string, eventId: string, answer: string): Promise<void>;
   /** Calls `receive` with the first answer posted for that event. */
@@ -217,8 +220,9 @@ export class MemoryRelayStore implements RelayStore {
     return this.#channels.get(id)?.listeners ?? 0;
   }
 
-  addListener(id: string) {
+  async addListener(id: string, max: number) {
     const entry = this.#channels.get(id);
+    if (entry && entry.listeners >= max) return null;
     if (entry) entry.listeners += 1;
     let removed = false;
     return () => {

@@ -1,0 +1,78 @@
+// --max-listeners with Redis: relays sharing one Redis hold a channel's limit together, even when
+// listeners connect at the same instant, and a relay stopped cleanly takes its listeners with it
+// (a reconnecting client was refused by its own ghost for 30 s). Runs when TEST_REDIS_URL is set,
+// in a Redis database of its own (13) so its keys meet no other test's.
+import { request } from 'node:http';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { parseRelayCommand } from '../src/relay/config.js';
+import { RedisRelayStore } from '../src/relay/redis-store.js';
+import { buildRelay } from '../src/relay/server.js';
+import { createRelayChannel, RELAY_ADMIN_TOKEN } from './helpers.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const ownDatabase = () => {
+  const url = new URL(redisUrl ?? '');
+  url.pathname = '/13';
+  return url.toString();
+};
+
+/** A relay in this process over Redis, as `relay serve --max-listeners <n>` builds it. */
+async function redisRelay(maxListeners: number) {
+  const command = parseRelayCommand(
+    ['serve', '--host', '127.0.0.1', '--port', '0', '--max-listeners', String(maxListeners)],
+    { variables: { WEBHOOK_RELAY_ADMIN_TOKEN: RELAY_ADMIN_TOKEN } },
+  );
+  if (command.kind !== 'relay-serve') throw new Error('not serve');
+  const store = await RedisRelayStore.connect(ownDatabase(), command.config.limits.buffer);
+  const app = await buildRelay({ ...command.config, redisUrl: ownDatabase() }, { store });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  onTestFinished(async () => {
+    app.server.closeAllConnections();
+    await app.close();
+    await store.close();
+  });
+  return { port, base: `http://127.0.0.1:${port}` };
+}
+
+/** Opens a listener's stream; resolves with its status, the connection left open (or closed). */
+function listen(port: number, id: string, token: string, open: (() => void)[]) {
+  return new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/channels/${id}/events`,
+        headers: { Authorization: `Bearer ${token}` },
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        open.push(() => res.destroy());
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.skipIf(!redisUrl)('--max-listeners with Redis (TEST_REDIS_URL)', () => {
+  it('holds across two relays when 30 listeners connect at once: one 200, 29 refused 429', async () => {
+    const [a, b] = await Promise.all([redisRelay(1), redisRelay(1)]);
+    const channel = await createRelayChannel(a.base);
+    const open: (() => void)[] = [];
+    onTestFinished(() => {
+      for (const close of open) close();
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        listen(i % 2 === 0 ? a.port : b.port, channel.id, channel.token, open),
+      ),
+    );
+    const counts: Record<number, number> = {};
+    for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+    expect(counts).toEqual({ 200: 1, 429: 29 });
+  });
+});
