@@ -49,8 +49,13 @@ export function toChatError(error: FastifyError | Error): ChatError {
   if (status >= 400 && status < 500) {
     return new ChatError(status, status === 404 ? 'not-found' : 'invalid-request', error.message);
   }
-  const pgCode = (error as { code?: unknown }).code;
-  if (STORE_DOWN.test(`${error.message} ${typeof pgCode === 'string' ? pgCode : ''}`)) {
+  const { code: pgCode, severity } = error as { code?: unknown; severity?: unknown };
+  // A FATAL ends the session it is sent on: at connect, PostgreSQL refusing the database
+  // (55000 "not currently accepting connections", 57P03 starting up, 53300 too many clients).
+  if (
+    severity === 'FATAL' ||
+    STORE_DOWN.test(`${error.message} ${typeof pgCode === 'string' ? pgCode : ''}`)
+  ) {
     return new ChatError(503, 'service-unavailable', 'The database is not available; try again');
   }
   return new ChatError(500, 'internal-error', 'Internal error');

@@ -1,4 +1,6 @@
 import { openStore } from '@netops/store';
+import { createThrowawayDatabase, testDatabaseUrl } from '@netops/store/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { Database } from '../src/db/schema.js';
@@ -35,4 +37,30 @@ describe('a database that cannot be reached', () => {
       await store.close();
     }
   });
+
+  it.runIf(testDatabaseUrl())(
+    'answers 503 while PostgreSQL refuses new connections to the database (allow_connections off)',
+    async () => {
+      const serverUrl = testDatabaseUrl() as string;
+      const database = await createThrowawayDatabase(serverUrl);
+      const name = new URL(database.url).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      // PostgreSQL answers such a connection with FATAL 55000, "not currently accepting connections".
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+      const store = await openStore<Database>({ databaseUrl: database.url, dataDir: '' });
+      const app = await buildApp(testConfig(fake.url), { store });
+      try {
+        const response = await login(app, { ...loginBody('github', ''), ...accounts.github(fake) });
+        expect(response.statusCode, response.body).toBe(503);
+        expect(response.json().error).toBe('service-unavailable');
+      } finally {
+        await app.close();
+        await store.close();
+        await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+        await admin.end();
+        await database.drop();
+      }
+    },
+  );
 });
