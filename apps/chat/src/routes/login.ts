@@ -427,7 +427,9 @@ const loginRoute: FastifyPluginAsyncTypebox<LoginRouteOptions> = async (
             `The application credentials do not match the service "${service.name}"`,
           );
         }
-        const identity = await verifiedIdentity(service, credentials, deadline);
+        const identity = await verifiedIdentity(service, credentials, deadline, (message) =>
+          request.log.warn(message),
+        );
         const lifetime = Math.min(body.expiresIn, config.loginExpirationSeconds);
         const result = await signIn(request, secondFactor, identity, lifetime, async () => {
           const use = identity.oneTimeUse;

@@ -369,7 +369,9 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         },
         signal,
       );
-      const identity = await verifiedIdentity(service, credentials, signal);
+      const identity = await verifiedIdentity(service, credentials, signal, (message) =>
+        request.log.warn(message),
+      );
       const secret = randomBytes(32).toString('base64url');
       const pair = { token: state.credentialToken, secret };
       await pendingCredentials.complete(
