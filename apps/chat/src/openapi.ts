@@ -11,6 +11,8 @@ interface OperationText {
   tag: Tag;
   summary: string;
   operationId: string;
+  /** Answers a route's schema does not declare (it declares none that are not JSON). */
+  responses?: Record<string, unknown>;
 }
 
 type Tag = 'Login' | 'Session' | 'Sessions' | 'Two-factor' | 'Public';
@@ -103,6 +105,21 @@ const OPERATIONS: Record<string, OperationText> = {
     tag: 'Public',
     summary: "A user's picture (a redirect, or initials as SVG)",
     operationId: 'avatar',
+    responses: {
+      '200': {
+        description: "The user's initials, when no picture on an allowed host is known.",
+        content: { 'image/svg+xml': { schema: { type: 'string' } } },
+      },
+      '302': {
+        description: "The user's picture, at the provider (a host in the service's `avatarHosts`).",
+        headers: {
+          Location: {
+            description: "The picture's URL.",
+            schema: { type: 'string', format: 'uri' },
+          },
+        },
+      },
+    },
   },
   'GET /health': { tag: 'Public', summary: 'Liveness', operationId: 'health' },
 };
@@ -159,7 +176,12 @@ function describeOperations(paths: unknown): void {
         tags: [text.tag],
         summary: text.summary,
         operationId: text.operationId,
-        responses: { ...operation.responses, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
+        responses: {
+          ...operation.responses,
+          ...text.responses,
+          '4XX': ERROR_RESPONSE,
+          '5XX': ERROR_RESPONSE,
+        },
       };
     }
   }

@@ -72,6 +72,15 @@ describe('the API description', () => {
     expect(document.paths['/avatar/{username}']).toBeDefined();
   });
 
+  it("documents the avatar's two successful answers: the redirect and the initials", async () => {
+    const document = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>>;
+    };
+    const responses = document.paths['/avatar/{username}']?.get?.responses ?? {};
+    expect(responses['302']?.headers).toHaveProperty('Location');
+    expect(responses['200']?.content).toHaveProperty(['image/svg+xml']);
+  });
+
   it('lists POST /api/v1/login with the schema that validates its body', async () => {
     const document = await fetchDocument();
     const body = document.paths['/api/v1/login']?.post?.requestBody?.content['application/json'];
