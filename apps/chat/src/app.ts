@@ -175,8 +175,19 @@ export async function buildApp(
     ),
     users: new UserDirectory(store.db, config.reservedUsernames),
     sessions: new SessionRepository(store.db, sessionCache),
-    lockout: new Lockout(failures, policy, (error) =>
-      app.log.warn({ err: error }, 'lock-out store unavailable; not counting'),
+    // With Redis, this instance's memory counts while Redis fails: a second factor or a token is
+    // never open to unlimited guessing because Redis is down.
+    lockout: new Lockout(
+      failures,
+      policy,
+      (error) =>
+        app.log.warn(
+          { err: error },
+          redis
+            ? "lock-out store unavailable; counting in this instance's memory"
+            : 'lock-out store unavailable; not counting',
+        ),
+      redis ? new MemoryFailureStore(policy, () => now().getTime()) : undefined,
     ),
     now,
   };

@@ -357,15 +357,39 @@ export const SESSION_GLOBAL_FACTOR = 10;
  * on one user id from all addresses together past SESSION_GLOBAL_FACTOR x attempts leave every
  * address a single failure before its lock (guessing spread over many addresses stays bounded),
  * while an address that has not failed is still served, so a valid token keeps working (hostile
- * review, finding 2). Store failures fail open and are logged: an unreachable Redis must not take
- * logins down with it.
+ * review, finding 2). A store that fails (an unreachable Redis) is logged and, when a `fallback`
+ * is given (the instance's memory store, bounded by LOCKOUT_MAX_ENTRIES), counting goes on there
+ * until it answers again: an outage must not take logins down with it, nor leave a second factor
+ * or a token open to unlimited guessing. Without a fallback a failing store lets attempts through.
  */
 export class Lockout {
   constructor(
     private readonly store: FailureStore,
     private readonly policy: LockoutPolicy,
     private readonly onStoreError: (error: unknown) => void,
+    private readonly fallback?: FailureStore,
   ) {}
+
+  /**
+   * `operation` on the store, or, when it fails, on the fallback (undefined without one, or when
+   * the fallback fails too: nothing is counted).
+   */
+  async #either<T>(
+    operation: (store: FailureStore) => Promise<T>,
+  ): Promise<{ value: T; store: FailureStore } | undefined> {
+    try {
+      return { value: await operation(this.store), store: this.store };
+    } catch (error) {
+      this.onStoreError(error);
+    }
+    if (!this.fallback) return undefined;
+    try {
+      return { value: await operation(this.fallback), store: this.fallback };
+    } catch (error) {
+      this.onStoreError(error);
+      return undefined;
+    }
+  }
 
   static loginKey(serviceName: string, accessToken: string): string {
     return createHash('sha256').update(`login\0${serviceName}\0${accessToken}`).digest('base64url');
@@ -395,12 +419,7 @@ export class Lockout {
   /** An attempt to authenticate as `userId` with a token, from `clientIp` (see the class). */
   async beginSession(userId: string, clientIp: string): Promise<Attempt> {
     const globalKey = Lockout.sessionGlobalKey(userId);
-    let spread = 0;
-    try {
-      spread = await this.store.failures(globalKey);
-    } catch (error) {
-      this.onStoreError(error);
-    }
+    const spread = (await this.#either((store) => store.failures(globalKey)))?.value ?? 0;
     const attempts =
       spread >= this.policy.attempts * SESSION_GLOBAL_FACTOR ? 1 : this.policy.attempts;
     const attempt = await this.#begin(Lockout.sessionKey(userId, clientIp), attempts);
@@ -408,7 +427,7 @@ export class Lockout {
       ...attempt,
       failed: async () => {
         await attempt.failed();
-        await this.store.addFailure(globalKey).catch(this.onStoreError);
+        await this.#either((store) => store.addFailure(globalKey));
       },
     };
   }
@@ -422,31 +441,27 @@ export class Lockout {
    * same decision as beginSession's two reads and admission) instead of four.
    */
   async checkSession(userId: string, clientIp: string): Promise<void> {
-    let seconds = 0;
-    try {
-      seconds = await this.store.lockedSeconds(
-        Lockout.sessionKey(userId, clientIp),
-        this.policy.attempts,
-        Lockout.sessionGlobalKey(userId),
-        this.policy.attempts * SESSION_GLOBAL_FACTOR,
-      );
-    } catch (error) {
-      this.onStoreError(error);
-    }
+    const seconds =
+      (
+        await this.#either((store) =>
+          store.lockedSeconds(
+            Lockout.sessionKey(userId, clientIp),
+            this.policy.attempts,
+            Lockout.sessionGlobalKey(userId),
+            this.policy.attempts * SESSION_GLOBAL_FACTOR,
+          ),
+        )
+      )?.value ?? 0;
     if (seconds > 0) throw accountLocked(seconds);
   }
 
   async #begin(key: string, attempts: number, signal?: AbortSignal): Promise<Attempt> {
     const deadline = Date.now() + BUSY_WAIT_MS;
     for (let pause = BUSY_POLL_MS.first; ; pause = Math.min(pause * 2, BUSY_POLL_MS.max)) {
-      let admission: Admission;
-      try {
-        admission = await this.store.admit(key, attempts);
-      } catch (error) {
-        this.onStoreError(error);
-        return UNCOUNTED;
-      }
-      if (admission.kind === 'admitted') return this.#attempt(key, attempts);
+      const answer = await this.#either((store) => store.admit(key, attempts));
+      if (!answer) return UNCOUNTED;
+      const { value: admission, store } = answer;
+      if (admission.kind === 'admitted') return this.#attempt(store, key, attempts);
       if (admission.kind === 'locked') throw accountLocked(admission.seconds);
       if (admission.kind === 'full') {
         throw tooManyRequests(
@@ -463,12 +478,21 @@ export class Lockout {
     }
   }
 
-  #attempt(key: string, attempts: number): Attempt {
+  /** An attempt `store` admitted, settled there (its attempt in flight is counted there). */
+  #attempt(store: FailureStore, key: string, attempts: number): Attempt {
     let settled = false;
     const settle = async (outcome: Outcome) => {
       if (settled) return;
       settled = true;
-      await this.store.settle(key, outcome, attempts).catch(this.onStoreError);
+      try {
+        await store.settle(key, outcome, attempts);
+      } catch (error) {
+        this.onStoreError(error);
+        // Admitted by Redis, which failed since: the failure still counts, in memory.
+        if (outcome === 'failure' && store !== this.fallback) {
+          await this.fallback?.addFailure(key).catch(this.onStoreError);
+        }
+      }
     };
     return {
       failed: () => settle('failure'),
@@ -478,7 +502,7 @@ export class Lockout {
   }
 }
 
-/** What an attempt is when the counters cannot be reached: nothing is counted (fail open). */
+/** What an attempt is when no counter can be reached: nothing is counted (fail open). */
 const UNCOUNTED: Attempt = {
   failed: async () => {},
   succeeded: async () => {},
