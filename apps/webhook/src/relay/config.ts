@@ -46,8 +46,18 @@ export interface RelayLimits {
   readonly headersTimeoutMs: number;
   /** A sender's whole request must arrive within this (slow senders). */
   readonly requestTimeoutMs: number;
-  /** TCP connections open at once. */
+  /** TCP connections open at once; past it a new one is closed without an answer. */
   readonly maxConnections: number;
+  /**
+   * Listener streams open at once over every channel, below `maxConnections` so that senders and
+   * /health always find room; past it a listener gets 503.
+   */
+  readonly maxStreams: number;
+  /**
+   * Connections one address may hold open that are not listener streams (idle, or a request under
+   * way); past it a new one gets 503 and is closed. Trusted proxies (--trust-proxy) are exempt.
+   */
+  readonly maxAddressConnections: number;
 }
 
 export const DEFAULT_RELAY_LIMITS: RelayLimits = {
@@ -67,6 +77,8 @@ export const DEFAULT_RELAY_LIMITS: RelayLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   maxConnections: 1024,
+  maxStreams: 768,
+  maxAddressConnections: 64,
 };
 
 export interface RelayServerConfig {
@@ -113,6 +125,10 @@ serve options:
       --channel-rate <n>     requests per second per channel, bursts of 4x (default ${DEFAULT_RELAY_LIMITS.channelRate.perSecond})
       --address-rate <n>     requests per second per sender address, bursts of 4x (default ${DEFAULT_RELAY_LIMITS.addressRate.perSecond})
       --wait-timeout <s>     seconds a wait-for-local sender is held (default ${DEFAULT_RELAY_LIMITS.waitTimeoutMs / 1000})
+      --max-connections <n>  TCP connections open at once (default ${DEFAULT_RELAY_LIMITS.maxConnections})
+      --max-streams <n>      listeners over all channels, below --max-connections (default 3/4 of it: ${DEFAULT_RELAY_LIMITS.maxStreams})
+      --max-address-connections <n>
+                             connections one address holds besides its listeners (default ${DEFAULT_RELAY_LIMITS.maxAddressConnections})
       --log-level <level>    info, warn, error, debug or silent (default info)
 
 Environment: WEBHOOK_RELAY_ADMIN_TOKEN (required to serve, create, rotate and delete),
@@ -187,6 +203,9 @@ export function parseRelayCommand(argv: readonly string[], env: RelayEnvironment
       'channel-rate',
       'address-rate',
       'wait-timeout',
+      'max-connections',
+      'max-streams',
+      'max-address-connections',
       'log-level',
     ],
     create: ['server', 'json', 'wait-for-local', 'status', 'header', 'body'],
@@ -256,6 +275,9 @@ const RELAY_OPTIONS = {
   'channel-rate': { type: 'string' },
   'address-rate': { type: 'string' },
   'wait-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-streams': { type: 'string' },
+  'max-address-connections': { type: 'string' },
   'log-level': { type: 'string' },
   server: { type: 'string' },
   channel: { type: 'string' },
@@ -382,6 +404,31 @@ function readMaxBody(text: string | undefined, fallback: number): number {
   return bytes;
 }
 
+/**
+ * The connection budget: listeners (streams held for hours) get at most --max-streams of
+ * --max-connections, so what is left always takes senders and /health.
+ */
+function connectionLimits(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+) {
+  const d = DEFAULT_RELAY_LIMITS;
+  const maxConnections = int('max-connections', d.maxConnections, 2, 1_000_000);
+  const maxStreams = int('max-streams', Math.floor((maxConnections * 3) / 4), 1, 1_000_000);
+  if (maxStreams >= maxConnections) {
+    throw usageError(
+      `--max-streams must be below --max-connections (got ${maxStreams} of ${maxConnections}): ` +
+        'what is left is for senders and /health',
+    );
+  }
+  const maxAddressConnections = int(
+    'max-address-connections',
+    d.maxAddressConnections,
+    1,
+    1_000_000,
+  );
+  return { maxConnections, maxStreams, maxAddressConnections };
+}
+
 function serveConfig(
   values: Record<string, string | boolean | string[] | undefined>,
   env: RelayEnvironment,
@@ -409,6 +456,7 @@ function serveConfig(
     channelRate: { perSecond: channelRate, burst: channelRate * 4 },
     addressRate: { perSecond: addressRate, burst: addressRate * 4 },
     waitTimeoutMs: int('wait-timeout', d.waitTimeoutMs / 1000, 1, 600) * 1000,
+    ...connectionLimits(int),
   };
   // Base64 makes a body a third longer on the wire; one event must fit a channel's buffer.
   if (Math.ceil(limits.maxBody * 1.34) + 64 * 1024 > limits.buffer.bytes) {

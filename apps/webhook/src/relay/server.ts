@@ -8,6 +8,7 @@ import {
   validateHeaderValue,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, {
@@ -68,6 +69,11 @@ export const DEFAULT_CHANNEL_RESPONSE: ChannelResponse = {
   body: '{"status":"ok"}',
 };
 
+/** What a connection past its address's limit gets (plain HTTP), as other busy refusals. */
+const BUSY_ANSWER =
+  'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n' +
+  'Retry-After: 1\r\nContent-Length: 23\r\nConnection: close\r\n\r\nrelay: busy; try again\n';
+
 /** Events sent to a listener per read of the buffer. */
 const READ_BATCH = 64;
 
@@ -120,6 +126,47 @@ export async function buildRelay(
   const addressRate = new RateLimiter(limits.addressRate);
   const channelRate = new RateLimiter(limits.channelRate);
   let inFlightBytes = 0;
+  /** Listener streams open on this relay (their connections count against --max-streams only). */
+  let streams = 0;
+  /** Connections that are not listener streams, per remote address; and each one's address. */
+  const perAddress = new Map<string, number>();
+  const counted = new Map<string, string>();
+  const refused = new WeakSet<object>();
+  const connectionKey = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
+  /** Stops counting a connection against its address (closed, or now a listener's stream). */
+  const release = (key: string) => {
+    const address = counted.get(key);
+    if (address === undefined) return;
+    counted.delete(key);
+    const open = (perAddress.get(address) ?? 1) - 1;
+    if (open <= 0) perAddress.delete(address);
+    else perAddress.set(address, open);
+  };
+  /**
+   * One address holds at most --max-address-connections besides its listeners: idle connections
+   * from one place cannot take the room senders and /health need. Trusted proxies are exempt
+   * (every sender behind them shares their address).
+   */
+  const admit = (socket: Socket) => {
+    const address = socket.remoteAddress ?? '?';
+    if (trust?.(address, 0)) return;
+    const open = perAddress.get(address) ?? 0;
+    if (open >= limits.maxAddressConnections) {
+      refused.add(socket);
+      // Plain HTTP gets the same answer as any busy refusal; TLS has not shaken hands yet.
+      if (config.tls) socket.destroy();
+      else {
+        // Closed once written, whether or not the other side reads or closes its own end.
+        socket.write(BUSY_ANSWER);
+        socket.destroySoon();
+      }
+      return;
+    }
+    perAddress.set(address, open + 1);
+    const key = connectionKey(socket);
+    counted.set(key, address);
+    socket.once('close', () => release(key));
+  };
 
   const serverOptions = {
     headersTimeout: limits.headersTimeoutMs,
@@ -140,6 +187,8 @@ export async function buildRelay(
       // Senders bypass Fastify: their requests are recorded as raw bytes, whatever the method or
       // content type, and never parsed.
       const dispatch: RequestListener = (req, res) => {
+        // A connection refused as its address's one too many: nothing it sends is served.
+        if (refused.has(req.socket)) return void req.socket.destroy();
         if (req.url?.startsWith(SEND_PREFIX)) void relaySend(req, res);
         else fastifyHandler(req, res);
       };
@@ -154,6 +203,7 @@ export async function buildRelay(
       // last, which is what stops a forwarding loop through a channel.
       server.maxHeadersCount = 0;
       server.maxConnections = limits.maxConnections;
+      server.on('connection', admit);
       refuseClientError = answerBeforeRefusing(server);
       return server;
     },
@@ -332,9 +382,31 @@ export async function buildRelay(
           'Last-Event-ID must be an event id the relay sent',
         );
       }
+      if (streams >= limits.maxStreams) {
+        request.log.warn(
+          {
+            channel: channel.id,
+            remote: request.ip,
+            reason: 'relay holds --max-streams listeners',
+          },
+          'listener refused',
+        );
+        throw new RelayError(
+          503,
+          'busy',
+          `this relay holds ${limits.maxStreams} listeners; try again later`,
+          { 'Retry-After': '30' },
+        );
+      }
+      streams += 1;
       // Checked and counted in one step (a Lua script with Redis): listeners connecting at once,
       // to this relay or another, never get past the limit together.
-      const removeListener = await store.addListener(channel.id, limits.maxListenersPerChannel);
+      let removeListener: (() => void) | null = null;
+      try {
+        removeListener = await store.addListener(channel.id, limits.maxListenersPerChannel);
+      } finally {
+        if (!removeListener) streams -= 1;
+      }
       if (!removeListener) {
         throw new RelayError(
           429,
@@ -345,6 +417,8 @@ export async function buildRelay(
           },
         );
       }
+      // A stream now: counted against --max-streams, no longer against its address.
+      release(connectionKey(request.raw.socket));
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -354,7 +428,11 @@ export async function buildRelay(
         'X-Accel-Buffering': 'no',
       });
       request.log.info({ channel: channel.id, remote: request.ip }, 'listener connected');
-      await streamEvents(request, res, channel, lastEventId ?? null, removeListener);
+      try {
+        await streamEvents(request, res, channel, lastEventId ?? null, removeListener);
+      } finally {
+        streams -= 1;
+      }
     },
   );
 

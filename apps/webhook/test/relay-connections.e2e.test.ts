@@ -1,0 +1,117 @@
+// The relay's connections: listeners (long-lived streams) and one address's idle connections
+// cannot take them all; senders and /health always find room, and a refused listener is told so.
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createRelayChannel, startRelay } from './helpers.js';
+
+/** A listener's stream: its status (200 held open; anything else read and closed). */
+function listen(port: number, id: string, token: string, open: (() => void)[]) {
+  return new Promise<{ status: number; body: string }>((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/channels/${id}/events`,
+        headers: { Authorization: `Bearer ${token}` },
+        agent: false,
+      },
+      (res) => {
+        if (res.statusCode === 200) {
+          open.push(() => res.destroy());
+          res.resume();
+          resolve({ status: 200, body: '' });
+          return;
+        }
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', (error) => resolve({ status: 0, body: error.message }));
+    req.end();
+  });
+}
+
+const send = (url: string) =>
+  fetch(url, { method: 'POST', body: '{"x":1}' }).then(
+    (response) => response.status,
+    () => 0,
+  );
+
+describe('relay connections', { timeout: 60_000 }, () => {
+  it('listeners filling the relay leave room for senders and /health; past the stream budget a listener gets 503', async () => {
+    const relay = await startRelay([], {
+      maxConnections: 40,
+      maxStreams: 30,
+      maxAddressConnections: 8,
+    } as never);
+    onTestFinished(() => relay.app.close());
+    const open: (() => void)[] = [];
+    onTestFinished(() => {
+      for (const close of open) close();
+    });
+    const channels = await Promise.all([1, 2, 3].map(() => createRelayChannel(relay.base)));
+    const statuses: number[] = [];
+    let refusal = '';
+    // 45 listeners, 15 a channel (within --max-listeners 16), one after another.
+    for (let i = 0; i < 45; i++) {
+      const channel = channels[i % 3] as { id: string; token: string };
+      const result = await listen(relay.port, channel.id, channel.token, open);
+      statuses.push(result.status);
+      if (result.status !== 200) refusal = result.body;
+    }
+    expect(statuses.filter((status) => status === 200).length).toBe(30);
+    expect(statuses.filter((status) => status === 503).length).toBe(15);
+    expect(JSON.parse(refusal)).toEqual({
+      error: 'busy',
+      message: 'this relay holds 30 listeners; try again later',
+    });
+    const sender = channels[0] as { sendUrl: string };
+    for (let i = 0; i < 3; i++) expect(await send(`${sender.sendUrl}/hook`)).toBe(200);
+    expect((await fetch(`${relay.base}/health`)).status).toBe(200);
+  });
+
+  it('one address holding idle connections (no bytes sent) leaves senders from other addresses alone', async () => {
+    const relay = await startRelay([], {
+      maxConnections: 40,
+      maxStreams: 30,
+      maxAddressConnections: 8,
+    } as never);
+    onTestFinished(() => relay.app.close());
+    const channel = await createRelayChannel(relay.base);
+    const sockets: Socket[] = [];
+    onTestFinished(() => {
+      for (const socket of sockets) socket.destroy();
+    });
+    // From 127.0.0.2: the senders below come from 127.0.0.1.
+    await Promise.all(
+      Array.from(
+        { length: 100 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect({
+              host: '127.0.0.1',
+              port: relay.port,
+              localAddress: '127.0.0.2',
+            });
+            sockets.push(socket);
+            // Read, so that a close from the relay is seen here.
+            socket.resume();
+            socket.on('connect', () => resolve());
+            socket.on('error', () => resolve());
+            socket.on('close', () => resolve());
+          }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push(await send(`${channel.sendUrl}/hook`));
+    expect(statuses).toEqual(Array(10).fill(200));
+    expect((await fetch(`${relay.base}/health`)).status).toBe(200);
+    // The ninth and later connections from 127.0.0.2 were answered 503 and closed at once.
+    expect(sockets.filter((socket) => !socket.destroyed).length).toBe(8);
+  });
+});
