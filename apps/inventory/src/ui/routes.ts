@@ -1241,7 +1241,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ', ',
         )}); each further row is one record. Nothing is written unless every row is valid.</p>
       <form method="post" action="/ui/${resource.name}/import" class="import">${csrfField(signed.context)}
-        <div class="field"><label for="csv-file">CSV file (optional)</label><input id="csv-file" type="file" accept=".csv,text/csv" data-fills="csv-text"></div>
+        <div class="field"><label for="csv-file">CSV file (optional)</label><input id="csv-file" type="file" accept=".csv,text/csv" data-fills="csv-text" data-note="csv-file-note" aria-describedby="csv-file-note">
+          <p class="warning" id="csv-file-note" role="status" hidden></p></div>
         <div class="field"><label for="csv-text">CSV data</label><textarea id="csv-text" name="csv" rows="10">${csv}</textarea></div>
         <button type="submit" name="step" value="preview">Preview</button>
         <button type="submit" name="step" value="import">Import</button>

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -493,6 +493,38 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     expect((await ctx.as('admin', { method: 'GET', url: '/vlans' })).json().meta.total_count).toBe(
       2,
     );
+  });
+
+  it('reads a chosen CSV file that is not UTF-8 as Windows-1252 and says so', async () => {
+    const file = '/tmp/inventory-ui-latin1.csv';
+    // "München" as Excel writes it: ü is the one byte 0xFC.
+    writeFileSync(file, Buffer.from('name,vlan_id\nM\xfcnchen,801\n', 'latin1'));
+    const page = await newPage(await signedInContext('admin'));
+    await page.goto(`${base}/ui/vlans/import`);
+    await expect(page.locator('#csv-file-note').isVisible()).resolves.toBe(false);
+    await page.getByLabel('CSV file (optional)').setInputFiles(file);
+    await page.waitForFunction(() =>
+      (document.getElementById('csv-text') as HTMLTextAreaElement).value.includes('801'),
+    );
+    const text = await page.getByLabel('CSV data').inputValue();
+    expect(text).toContain('München');
+    expect(text).not.toContain('\uFFFD');
+    await expect(page.locator('#csv-file-note').textContent()).resolves.toContain(
+      'is not UTF-8: it was read as Windows-1252',
+    );
+    await checkAccessibility(page, 'import-latin1-file');
+    // A UTF-8 file afterwards clears the note.
+    const utf8 = '/tmp/inventory-ui-utf8.csv';
+    writeFileSync(utf8, 'name,vlan_id\nZürich,802\n');
+    await page.getByLabel('CSV file (optional)').setInputFiles(utf8);
+    await page.waitForFunction(() =>
+      (document.getElementById('csv-text') as HTMLTextAreaElement).value.includes('802'),
+    );
+    await expect(page.locator('#csv-file-note').isVisible()).resolves.toBe(false);
+    expect(await page.getByLabel('CSV data').inputValue()).toContain('Zürich');
+    unlinkSync(file);
+    unlinkSync(utf8);
+    await page.context().close();
   });
 
   it('renders hostile values written straight into the database as text', async () => {

@@ -13,12 +13,29 @@ document.addEventListener('DOMContentLoaded', () => {
       }
     });
   }
-  // A chosen CSV file fills the text area (the upload stays a paste for the server).
+  // A chosen CSV file fills the text area (the upload stays a paste for the server). UTF-8 is
+  // read strictly: a file that is not (Excel's "CSV" is Windows-1252) is read as Windows-1252
+  // and the page says so, instead of storing U+FFFD in place of every accented letter.
   for (const input of document.querySelectorAll('input[type="file"][data-fills]')) {
     input.addEventListener('change', async () => {
       const target = document.getElementById(input.dataset.fills);
+      const note = document.getElementById(input.dataset.note);
       const file = input.files?.[0];
-      if (target && file) target.value = await file.text();
+      if (!target || !file) return;
+      const bytes = await file.arrayBuffer();
+      let text;
+      let message = '';
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        text = new TextDecoder('windows-1252').decode(bytes);
+        message = `${file.name} is not UTF-8: it was read as Windows-1252 (Western European, as Excel saves CSV). Check the accented letters in the preview before importing.`;
+      }
+      target.value = text;
+      if (note) {
+        note.textContent = message;
+        note.hidden = message === '';
+      }
     });
   }
   // Keyboard: "/" focuses the search box, as in many tools.
