@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
 import { createPipeline } from './capture/pipeline.js';
-import type { CapturedRequest, RequestDraft } from './capture/record.js';
+import { type CapturedRequest, type RequestDraft, StoredRequest } from './capture/record.js';
 import { type Answer, createCaptureServer, formatAddress, listen } from './capture/server.js';
 import { RequestStore } from './capture/store.js';
 import type { AppConfig } from './config/types.js';
 import { CliError } from './errors.js';
 import { loopMark, ownAddressTarget, viaValue } from './forward/loop.js';
 import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/queue.js';
-import { type ReplayEdits, replay } from './replay/replay.js';
+import { prepareReplay, type ReplayEdits } from './replay/replay.js';
 import { createRouter, type Router } from './respond/routes.js';
 
 /** What the UI asks for a replay (`r`, or `e` with edits). */
@@ -156,15 +156,25 @@ export async function startCapture(
       const plan = replayPlan(config, route, record, request);
       if (!plan)
         throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
-      const draft = await replay(record, {
+      const { draft, send } = prepareReplay(record, {
         ...plan,
         ...(request.edits ? { edits: request.edits } : {}),
         timeoutMs: config.forward.timeoutMs,
         maxResponseBody: config.limits.maxBody,
       });
+      // Its row shows at once, under way (→ …), as a forward's does; the answer updates it. One
+      // still under way when the tool stops is handed on pending (completePending), as forwards.
       const added = store.add(draft);
-      complete(added);
-      return added;
+      if (!send) {
+        complete(added);
+        return added;
+      }
+      pending.set(added.seq, added);
+      const forward = await send();
+      const updated =
+        store.update(added.seq, { forward }) ?? StoredRequest.from(added.seq, added, { forward });
+      if (pending.delete(added.seq)) complete(updated);
+      return updated;
     },
     async inject(draft) {
       let recorded!: (record: CapturedRequest) => void;

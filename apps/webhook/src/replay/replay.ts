@@ -1,8 +1,8 @@
-import type { CapturedRequest, RequestDraft } from '../capture/record.js';
+import type { CapturedRequest, ForwardResult, RequestDraft } from '../capture/record.js';
 import { targetPath } from '../capture/record.js';
 import type { HeaderPairs, RouteSpec, VerifySpec } from '../config/types.js';
 import { sendRequest } from '../forward/client.js';
-import { forwardUrl } from '../forward/url.js';
+import { forwardUrl, recordedTarget } from '../forward/url.js';
 import { sign } from '../verify/verify.js';
 
 /** Changes made before a replay ("replay with modifications"); anything absent stays as captured. */
@@ -42,6 +42,19 @@ export async function replay(
   record: CapturedRequest,
   options: ReplayOptions,
 ): Promise<RequestDraft> {
+  const { draft, send } = prepareReplay(record, options);
+  return send ? { ...draft, forward: await send() } : draft;
+}
+
+/**
+ * The replay's record before it is sent (`forward` pending, or the failure that keeps it from
+ * being sent) and what sends it: the UI shows the row at once, under way, and updates it with the
+ * answer.
+ */
+export function prepareReplay(
+  record: CapturedRequest,
+  options: ReplayOptions,
+): { draft: RequestDraft; send: (() => Promise<ForwardResult>) | null } {
   const now = options.now ?? Date.now;
   const edits = options.edits ?? {};
   const method = edits.method ?? record.method;
@@ -69,7 +82,7 @@ export async function replay(
     replayOf: record.replayOf ?? record.seq,
   };
   if (record.truncated && edits.body === undefined) {
-    return {
+    const draft: RequestDraft = {
       ...base,
       forward: {
         kind: 'failure',
@@ -79,10 +92,14 @@ export async function replay(
         durationMs: 0,
       },
     };
+    return { draft, send: null };
   }
-  const forward = await sendRequest({ method, target, headers, body }, url, {
-    timeoutMs: options.timeoutMs ?? REPLAY_DEFAULTS.timeoutMs,
-    maxResponseBody: options.maxResponseBody ?? REPLAY_DEFAULTS.maxResponseBody,
-  });
-  return { ...base, forward };
+  return {
+    draft: { ...base, forward: { kind: 'pending', ...recordedTarget(url) } },
+    send: () =>
+      sendRequest({ method, target, headers, body }, url, {
+        timeoutMs: options.timeoutMs ?? REPLAY_DEFAULTS.timeoutMs,
+        maxResponseBody: options.maxResponseBody ?? REPLAY_DEFAULTS.maxResponseBody,
+      }),
+  };
 }
