@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import {
   ConfigError,
@@ -558,4 +559,49 @@ export function loadConfig(
   };
   vars.finish();
   return config;
+}
+
+/** A port free on `host` now (the system's choice), or undefined when none can be had there. */
+function freePort(host: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen({ host, port: 0 }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : undefined;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `PORT=0` (any free port) without ROOT_URL: the port is chosen here, before the service is
+ * built, so that the default ROOT_URL (`http://HOST:PORT`, in every advertised URL: the OAuth
+ * redirect_uri, settings.oauth, the OpenAPI servers, avatar URLs) names the port it listens on,
+ * not 0. With ROOT_URL set, or another PORT, the configuration is returned as it is. When no port
+ * can be had, PORT stays 0 and listening reports why.
+ */
+export async function withChosenPort(
+  config: AppConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<AppConfig> {
+  const rootUrlGiven = [env.ROOT_URL, env.SITE_URL].some((value) => (value?.trim() ?? '') !== '');
+  if (config.port !== 0 || rootUrlGiven) return config;
+  const port = await freePort(config.host);
+  if (port === undefined) return config;
+  const siteUrl = `http://${formatAddress(config.host, port)}`;
+  const origin = new URL(siteUrl).origin;
+  return {
+    ...config,
+    port,
+    siteUrl,
+    ...(config.oauth
+      ? {
+          oauth: {
+            ...config.oauth,
+            redirectOrigins: [origin, ...config.oauth.redirectOrigins.slice(1)],
+          },
+        }
+      : {}),
+  };
 }

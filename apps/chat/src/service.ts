@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
-import { type AppConfig, CHAT_VARIABLES, loadConfig } from './config.js';
+import { type AppConfig, CHAT_VARIABLES, loadConfig, withChosenPort } from './config.js';
 import { type Database, MIGRATIONS } from './db/schema.js';
 
 /**
@@ -58,7 +58,8 @@ export const chatService: ServiceDefinition<AppConfig> = {
     docs: ['README: apps/chat/README.md (every variable, the services file, the demo provider)'],
   },
   variables: CHAT_VARIABLES,
-  configure: (env, logLevel) => loadConfig(env, process.cwd(), { logLevel }),
+  // PORT=0 without ROOT_URL: the free port is chosen now, so the default ROOT_URL names it.
+  configure: (env, logLevel) => withChosenPort(loadConfig(env, process.cwd(), { logLevel }), env),
 
   async start(config, { output, note }) {
     const services = config.services.map((service) => `${service.name} (${service.type})`);

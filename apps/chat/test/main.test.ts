@@ -124,6 +124,31 @@ async function listening(run: ReturnType<typeof start>) {
 // signals, a reader of its output that goes away). What the start-up decides before it listens
 // is checked in-process below.
 describe('src/main.ts in a process', () => {
+  it('PORT=0 without ROOT_URL advertises the port it listens on, not 0', async () => {
+    for (const run of [withServices, withoutServices]) {
+      const url = await listening(run);
+      const openapi = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+        servers: { url: string }[];
+      };
+      expect(openapi.servers).toEqual([{ url }]);
+    }
+    const url = await listening(withServices);
+    const state = Buffer.from(
+      JSON.stringify({
+        loginStyle: 'popup',
+        credentialToken: 'port-zero-0123456789',
+        isCordova: false,
+      }),
+    ).toString('base64');
+    const started = await fetch(`${url}/_oauth/github/authorize?state=${state}`, {
+      redirect: 'manual',
+    });
+    expect(started.status).toBe(302);
+    const target = new URL(started.headers.get('location') ?? '');
+    expect(target.searchParams.get('redirect_uri')).toBe(`${url}/_oauth/github`);
+    // Both processes start here (PGlite's start is slow on a busy machine).
+  }, 90_000);
+
   it('starts from a YAML file with secrets from the environment, signs in, then keeps answering with its stdout closed and exits 0 on time on SIGTERM', async () => {
     const run = withServices;
     const url = await listening(run);
