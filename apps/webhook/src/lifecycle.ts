@@ -13,6 +13,33 @@ export function onExit(cleanup: () => void): void {
   cleanups.push(cleanup);
 }
 
+/** What a signal waits for before the cleanups and the exit (a relay leaving Redis tidy). */
+const shutdowns: (() => Promise<void>)[] = [];
+/** How long a signal waits for them: a stuck one must not keep the process from stopping. */
+const SHUTDOWN_GRACE_MS = 3_000;
+let stopping = false;
+
+/**
+ * `task` runs when a signal stops the process, awaited (at most 3 s) before the cleanups; a
+ * second signal meanwhile exits at once.
+ */
+export function onSignalShutdown(task: () => Promise<void>): void {
+  shutdowns.push(task);
+}
+
+async function stopOnSignal(code: number): Promise<void> {
+  if (stopping || shutdowns.length === 0) exitProcess(code);
+  stopping = true;
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+  });
+  const tasks = shutdowns.splice(0).map((task) => task().catch(() => {}));
+  await Promise.race([Promise.all(tasks), grace]);
+  clearTimeout(timer);
+  exitProcess(code);
+}
+
 /** Runs each cleanup once, in order. */
 function restore(): void {
   for (const cleanup of cleanups.splice(0)) {
@@ -52,7 +79,7 @@ export function fail(error: unknown): never {
  */
 export function installExitHandlers(): void {
   for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-    process.on(signal, () => exitProcess(code));
+    process.on(signal, () => void stopOnSignal(code));
   }
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseRelayCommand } from '../src/relay/config.js';
 import { RedisRelayStore } from '../src/relay/redis-store.js';
 import { buildRelay } from '../src/relay/server.js';
-import { createRelayChannel, RELAY_ADMIN_TOKEN } from './helpers.js';
+import { createRelayChannel, RELAY_ADMIN_TOKEN, RunningCli, waitFor } from './helpers.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const ownDatabase = () => {
@@ -75,4 +75,45 @@ describe.skipIf(!redisUrl)('--max-listeners with Redis (TEST_REDIS_URL)', () => 
     for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
     expect(counts).toEqual({ 200: 1, 429: 29 });
   });
+
+  it('a relay stopped with SIGTERM takes its listeners with it; a refusal past the limit is logged without the token', async () => {
+    const serve = () => {
+      const relay = new RunningCli(
+        ['relay', 'serve', '--host', '127.0.0.1', '--port', '0', '--max-listeners', '1'],
+        { env: { WEBHOOK_RELAY_ADMIN_TOKEN: RELAY_ADMIN_TOKEN, REDIS_URL: ownDatabase() } },
+      );
+      onTestFinished(async () => {
+        await relay.stop();
+      });
+      return relay;
+    };
+    const portOf = (base: string) => Number(new URL(base).port);
+    const first = serve();
+    const firstBase = await first.address();
+    const channel = await createRelayChannel(firstBase);
+    const open: (() => void)[] = [];
+    onTestFinished(() => {
+      for (const close of open) close();
+    });
+    expect(await listen(portOf(firstBase), channel.id, channel.token, open)).toBe(200);
+    const stopped = await first.stop();
+    expect(stopped.signal ?? stopped.code).toBeTruthy();
+    // The same client reconnecting to the relay that replaced it is not refused by its own ghost.
+    const second = serve();
+    const secondBase = await second.address();
+    expect(await listen(portOf(secondBase), channel.id, channel.token, open)).toBe(200);
+    expect(await listen(portOf(secondBase), channel.id, channel.token, open)).toBe(429);
+    await waitFor(
+      () => second.stdout.includes('too many listeners'),
+      () => second.stdout,
+    );
+    const line = second.stdout.split('\n').find((text) => text.includes('too many listeners'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      level: 40,
+      msg: 'listener refused',
+      channel: channel.id,
+      reason: 'too many listeners (--max-listeners 1)',
+    });
+    expect(second.stdout).not.toContain(channel.token);
+  }, 120_000);
 });

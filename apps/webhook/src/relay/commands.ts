@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { CliError } from '../errors.js';
 import { printable } from '../format/printable.js';
-import { onExit } from '../lifecycle.js';
+import { onExit, onSignalShutdown } from '../lifecycle.js';
 import { RELAY_HELP, type RelayCommand, type RelayServerConfig } from './config.js';
 import { API_PREFIX, parseSendUrl } from './protocol.js';
 import { LISTEN_TOKEN } from './secrets.js';
@@ -49,6 +49,9 @@ async function serveRelay(config: RelayServerConfig, stdout: Writable, stderr: W
       1,
     );
   }
+  // Stopped by a signal: this relay's listeners leave Redis at once (they counted against
+  // --max-listeners for 30 s more, refusing the same clients reconnecting to another relay).
+  onSignalShutdown(() => store.close());
   onExit(() => {
     void app.close().then(() => store.close());
   });

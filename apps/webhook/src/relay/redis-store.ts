@@ -121,6 +121,7 @@ export class RedisRelayStore implements RelayStore {
   readonly #listeners = new Map<string, string>();
   readonly #refresh: NodeJS.Timeout;
   #nextListener = 0;
+  #closed = false;
 
   private constructor(
     private readonly redis: Redis,
@@ -341,7 +342,16 @@ export class RedisRelayStore implements RelayStore {
   }
 
   async close() {
+    if (this.#closed) return;
+    this.#closed = true;
     clearInterval(this.#refresh);
+    // This relay's listeners stop counting now, not when their entries expire.
+    if (this.#listeners.size > 0) {
+      const pipeline = this.redis.pipeline();
+      for (const [member, id] of this.#listeners) pipeline.zrem(key.listeners(id), member);
+      this.#listeners.clear();
+      await pipeline.exec().catch(() => {});
+    }
     await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
   }
 }

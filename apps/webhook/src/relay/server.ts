@@ -387,7 +387,7 @@ export async function buildRelay(
           {
             channel: channel.id,
             remote: request.ip,
-            reason: 'relay holds --max-streams listeners',
+            reason: `relay full (--max-streams ${limits.maxStreams})`,
           },
           'listener refused',
         );
@@ -408,6 +408,14 @@ export async function buildRelay(
         if (!removeListener) streams -= 1;
       }
       if (!removeListener) {
+        request.log.warn(
+          {
+            channel: channel.id,
+            remote: request.ip,
+            reason: `too many listeners (--max-listeners ${limits.maxListenersPerChannel})`,
+          },
+          'listener refused',
+        );
         throw new RelayError(
           429,
           'too_many_listeners',
