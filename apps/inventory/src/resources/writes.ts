@@ -145,7 +145,9 @@ export function updateStatement(
         .updateTable(definition.table)
         .set({
           ...Object.fromEntries(fields.map((field) => [field, param(fieldParam(field))])),
-          updated_at: sql`now()`,
+          // When the row is written, after its lock (not the transaction's start, now()): a
+          // change applied after another is later, as in its history (migration 033).
+          updated_at: sql`clock_timestamp()`,
         })
         .where('id', '=', param('id'));
       if (checked) update = update.where(tagMatches(param));
@@ -319,7 +321,7 @@ export function updateRowsStatement(
           : sql``;
         return step(
           updated(index),
-          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, ...tagChanges, sql`updated_at = now()`])}
+          sql`UPDATE ${table} AS t SET ${sql.join([...assignments, ...tagChanges, sql`updated_at = clock_timestamp()`])}
             FROM jsonb_populate_recordset(NULL::${table}, ${items}::jsonb) AS r ${deltas}
             WHERE t.id = r.id AND ${BATCH_COMPLETE}
             RETURNING t.id`,

@@ -1,0 +1,17 @@
+-- A record's history is in the order its changes were applied (README "Audit trail").
+--
+-- An audit row's created_at, and with it the webhook payload's `timestamp` and the delivery's
+-- created_at (migration 022 copies it), was now(): the time the writing transaction started.
+-- A batch PATCH that started first but reached a record only after a single PATCH of it had
+-- committed (it waited for that record's lock, or for another of its records) was applied last
+-- yet recorded as the earlier change, so a history read newest first showed the single PATCH as
+-- the record's latest change, and webhook receivers keeping the newest timestamp dropped the
+-- change that stuck. clock_timestamp() is read when the row is written: by the tables' triggers,
+-- after the statement has changed (and so locked) every record it names, so a later change of a
+-- record always gets a later time than the one it was applied after (which had committed before
+-- the lock was granted). The service's writes set updated_at the same way (src/resources/writes.ts).
+--
+-- Rows written before keep their time. A statement's rows now differ by microseconds, in the order
+-- they are written (by record id); the API shows milliseconds, and ties sort by id. Reading the
+-- clock once per row costs nothing measurable (README "Audit trail").
+ALTER TABLE audit_logs ALTER COLUMN created_at SET DEFAULT clock_timestamp();
