@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import { buildApp } from '../src/app.js';
 import { encodeOAuthState, type OAuthState } from '../src/auth/oauth-state.js';
 import { totpFor } from '../src/auth/totp.js';
+import { MAXIMA } from '../src/config.js';
 import { purgeExpired } from '../src/db/single-use.js';
 import { chatLogger } from '../src/service.js';
 import { accounts } from './support/accounts.js';
@@ -180,6 +181,21 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect(log).not.toContain(
       encodeURIComponent(encodeOAuthState({ credentialToken })).slice(0, 40),
     );
+  });
+
+  it('completes at the largest OAUTH_FLOW_TTL and OAUTH_CREDENTIAL_TTL', async () => {
+    const app = await h.app({
+      oauth: {
+        flowSeconds: MAXIMA.OAUTH_FLOW_TTL,
+        credentialSeconds: MAXIMA.OAUTH_CREDENTIAL_TTL,
+        redirectOrigins: [SITE_URL],
+        mobileAppReturn: true,
+      },
+    });
+    signInAt('github');
+    const { result } = await runFlow(app, 'github', { credentialToken: newToken() });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(pageConfig(result.body).credentialSecret).toBeDefined();
   });
 
   it('a flow the client started itself (no PKCE) completes; the exchange sends the client secret', async () => {

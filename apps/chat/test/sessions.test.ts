@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAXIMA } from '../src/config.js';
 import { MAX_LIVE_TOKENS } from '../src/db/sessions.js';
 import { accounts } from './support/accounts.js';
 import { Harness, login, loginBody, logout, me } from './support/harness.js';
@@ -100,6 +101,23 @@ describe('sessions', () => {
     expect(row.expires_at.getTime() - row.created_at.getTime()).toBe(120_000);
     h.advance(121);
     expect((await me(app, data.userId, data.authToken)).statusCode).toBe(401);
+  });
+
+  it('at the largest LOGIN_EXPIRATION a huge expiresIn still signs in, for 10 years', async () => {
+    const app = await h.app({ loginExpirationSeconds: MAXIMA.LOGIN_EXPIRATION });
+    const credentials = accounts.github(h.fake);
+    const response = await login(app, {
+      ...loginBody('github', '', { expiresIn: 99_999_999_999_999 }),
+      ...credentials,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const row = await h.store.db
+      .selectFrom('sessions')
+      .select(['created_at', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    expect(row.expires_at.getTime() - row.created_at.getTime()).toBe(
+      MAXIMA.LOGIN_EXPIRATION * 1000,
+    );
   });
 
   it('the database holds only SHA-256 hashes of tokens, never a token', async () => {
