@@ -268,6 +268,21 @@ const shownValue = (value: string | undefined, mark?: 'del' | 'ins') =>
 /** Where a form that was accepted sends the browser, and what that page says it did. */
 type Accepted = { redirect: string; flash?: string };
 
+/**
+ * A rate-limited write (429) as a refusal in plain words with the wait (Retry-After), which the
+ * form is shown again with; nothing was written.
+ */
+function rateLimited(answer: ApiAnswer): ApiAnswer {
+  const wait = Number(answer.headers['retry-after']);
+  const seconds = Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 60;
+  return {
+    ...answer,
+    body: {
+      message: `Too many requests: nothing was saved. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    },
+  };
+}
+
 /** What a form that writes declares (see `submit`). */
 interface Submission<Input> {
   /** The form's fields as the API call needs them; nonsense is refused here (400). */
@@ -525,10 +540,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           if (next.flash) setFlash(reply, next.flash);
           return reply.redirect(next.redirect, 303);
         }
-        if (!form.refused) throw apiError(answer);
+        const refusal = answer.status === 429 ? rateLimited(answer) : answer;
+        if (!form.refused) throw apiError(refusal);
         // A refusal's Retry-After (429) reaches the browser with the form shown again.
-        reply.headers(apiError(answer).headers);
-        return send(reply, await form.refused(signed, input, answer), answer.status);
+        reply.headers(apiError(refusal).headers);
+        let shown: string;
+        try {
+          shown = await form.refused(signed, input, refusal);
+        } catch (error) {
+          // The form's page needs API calls of its own (the records of a bulk page), which a
+          // rate limit refuses too: the wait is said on an error page instead.
+          if (refusal.status === 429) throw apiError(refusal);
+          throw error;
+        }
+        return send(reply, shown, refusal.status);
       }),
     );
 
@@ -1416,6 +1441,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     etag?: string;
     errors: Record<string, string>;
     formError?: string | Html;
+    /** Shown again after a 429: nothing more is read from the API. */
+    rateLimited?: boolean;
   }
 
   async function editPage(
@@ -1424,9 +1451,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     id: string | undefined,
     state: FormState,
   ) {
-    const choices = await referenceChoices(signed, resource);
+    // Rate limited, the form is shown again without reading anything more (each read would be
+    // refused too): references as their ids, the breadcrumb by the start of its id.
+    const offline = state.rateLimited === true;
+    const choices = offline
+      ? new Map<string, { id: string; name: string }[]>()
+      : await referenceChoices(signed, resource);
     const read = id ? { ...(state.base ?? state.values), id } : undefined;
-    const readNames = read ? await titleNames(signed.api, resource, [read]) : new Map();
+    const readNames =
+      read && !offline ? await titleNames(signed.api, resource, [read]) : new Map();
     const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
     const title = id ? `Edit ${resource.names.singular}` : `Add ${resource.names.singular}`;
     return page(
@@ -1444,6 +1477,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${editableColumns(resource).map((column) =>
           fieldControl(column, state.values[column.name] ?? '', state.errors[column.name], {
             ...(choices.has(column.name) ? { referenceChoices: choices.get(column.name) } : {}),
+            ...(offline && column.references ? { referenceChoices: [] } : {}),
             editing: id !== undefined,
           }),
         )}
@@ -1508,8 +1542,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   function refusal(
     resource: UiResource,
     answer: ApiAnswer,
-  ): Pick<FormState, 'errors' | 'formError'> {
+  ): Pick<FormState, 'errors' | 'formError' | 'rateLimited'> {
     const message = errorMessage(answer);
+    if (answer.status === 429) return { errors: {}, formError: message, rateLimited: true };
     const field = fieldOfMessage(resource, message);
     return field
       ? { errors: { [field]: fieldMessage(message, field) } }

@@ -174,3 +174,30 @@ describe('a page whose API calls are refused', () => {
     }
   });
 });
+
+describe('a form sent when the rate limit is spent', () => {
+  it('comes back with what was typed and the wait in words, nothing saved', async () => {
+    const [id] = await createDevices('limited-form', 1);
+    const browser = await client();
+    const edit = await browser.visit(`/ui/devices/${id}/edit`);
+    expect(edit.statusCode).toBe(200);
+    const form = new URLSearchParams();
+    for (const [, name, value] of edit.body.matchAll(
+      /<input type="(?:hidden|text)"[^>]*?name="([^"]+)"[^>]*?value="([^"]*)"/g,
+    ))
+      form.append(String(name), String(value).replaceAll('&quot;', '"'));
+    form.set('_csrf', csrfOf(edit.body));
+    form.set('model', 'typed-before-429');
+    await browser.spend(0);
+    const refused = await browser.post(`/ui/devices/${id}/edit`, form);
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toMatch(
+      /Too many requests: nothing was saved\. Try again in \d+ seconds?\./,
+    );
+    expect(refused.body).toContain('value="typed-before-429"');
+    expect(refused.body).toContain('action="/ui/devices/');
+    const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${id}` });
+    expect(stored.json().model ?? null).toBeNull();
+  });
+});
