@@ -1458,8 +1458,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ? new Map<string, { id: string; name: string }[]>()
       : await referenceChoices(signed, resource);
     const read = id ? { ...(state.base ?? state.values), id } : undefined;
-    const readNames =
-      read && !offline ? await titleNames(signed.api, resource, [read]) : new Map();
+    const readNames = read && !offline ? await titleNames(signed.api, resource, [read]) : new Map();
     const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
     const title = id ? `Edit ${resource.names.singular}` : `Add ${resource.names.singular}`;
     return page(
