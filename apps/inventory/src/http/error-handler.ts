@@ -124,6 +124,16 @@ const CONNECTION_ERROR_CODES = new Set([
 const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|53300)$/;
 
 /**
+ * SQLSTATEs that mean "unavailable" only as a FATAL error, which the server sends when it refuses
+ * a new connection or ends a session: 55000 (`ALTER DATABASE … ALLOW_CONNECTIONS false`, during a
+ * restore or maintenance: "database … is not currently accepting connections"), 3D000 (the
+ * database is gone, dropped or renamed, as a restore does) and 57P04 database_dropped. From a
+ * statement (severity ERROR) the same codes are the statement's fault, a 500: 55000 is also
+ * currval before nextval. Authentication failures (28000, 28P01) stay 500: a configuration error.
+ */
+const UNAVAILABLE_WHEN_FATAL = /^(55000|3D000|57P04)$/;
+
+/**
  * What `pg` and its pool say without a code: a connection lost mid-query, a client used after
  * its connection died, the pool's connect timeout (connectTimeoutMs in packages/store).
  */
@@ -137,8 +147,9 @@ const UNAVAILABLE_MESSAGES =
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > 4) return false;
-  const { code, syscall, message, cause, errors } = error as {
+  const { code, severity, syscall, message, cause, errors } = error as {
     code?: unknown;
+    severity?: unknown;
     syscall?: unknown;
     message?: unknown;
     cause?: unknown;
@@ -150,6 +161,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   if (typeof code === 'string' && UNAVAILABLE_SQLSTATES.test(code)) return true;
+  if (typeof code === 'string' && severity === 'FATAL' && UNAVAILABLE_WHEN_FATAL.test(code)) {
+    return true;
+  }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) {
     return true;
