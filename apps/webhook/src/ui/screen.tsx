@@ -138,7 +138,13 @@ function RequestList({ state, layout }: { state: UiState; layout: Layout }) {
   });
   return (
     <Pane width={layout.listWidth}>
-      {rows.length > 0 ? rows : <Text dimColor>Waiting for requests…</Text>}
+      {rows.length > 0 ? (
+        rows
+      ) : (
+        <Text dimColor wrap="truncate">
+          {noMatch(state) ? 'No match' : 'Waiting for requests…'}
+        </Text>
+      )}
     </Pane>
   );
 }
@@ -163,6 +169,14 @@ function DetailPane({
   address: string;
 }) {
   const document = selectedDetail(state);
+  const empty = noMatch(state);
+  if (!document && empty) {
+    return (
+      <Pane width={layout.detailWidth}>
+        <Text wrap="truncate">{empty}</Text>
+      </Pane>
+    );
+  }
   if (!document) {
     return (
       <Pane width={layout.detailWidth}>
@@ -207,6 +221,16 @@ export function bodyPosition(state: UiState): string | null {
   const line = Math.min(bodyLength, Math.max(1, state.detailTop - bodyStart + 1));
   const count = (n: number) => n.toLocaleString('en-US');
   return `body line ${count(line)} of ${count(bodyLength)}`;
+}
+
+/**
+ * `No request matches /zzz (3 kept; Esc clears the filter)` while an applied filter matches none of
+ * the records kept; null otherwise (no filter, a match, or nothing kept: the first-run panes).
+ */
+export function noMatch(state: UiState): string | null {
+  const applied = state.filter.applied;
+  if (!applied || state.shown.length > 0 || state.records.length === 0) return null;
+  return `No request matches /${printableInUi(applied.text)} (${state.records.length} kept; Esc clears the filter)`;
 }
 
 /** `12 of 340 match` while a filter is applied. */
