@@ -608,6 +608,50 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await viewer.close();
   });
 
+  it('draws a focus ring of at least 3:1 against the background around each control', async () => {
+    const page = await newPage(await signedInContext('admin'));
+    await page.goto(`${base}/ui/devices`);
+    // The focused element's outline colour against the first opaque background behind it.
+    const contrastOf = (selector: string) =>
+      page.evaluate(`(() => {
+        const element = document.querySelector(${JSON.stringify(selector)});
+        element.focus({ focusVisible: true });
+        const rgb = (text) => text.match(/[0-9.]+/g).map(Number);
+        const luminance = ([r, g, b]) => {
+          const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+          return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+        };
+        const ring = rgb(getComputedStyle(element).outlineColor);
+        let around = element.parentElement;
+        let background = [255, 255, 255, 0];
+        while (around) {
+          const colour = rgb(getComputedStyle(around).backgroundColor);
+          if (colour.length === 3 || colour[3] > 0) { background = colour; break; }
+          around = around.parentElement;
+        }
+        if (background.length === 4 && background[3] === 0) background = [255, 255, 255];
+        const [a, b] = [luminance(ring), luminance(background)];
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      })()`) as Promise<number>;
+    for (const selector of [
+      'main a.button',
+      'nav[aria-label="Main"] a',
+      '#global-search',
+      'header.top a.brand',
+      'header.top button',
+    ]) {
+      // Keyboard focus: the ring is drawn for :focus-visible.
+      await page.keyboard.press('Tab');
+      expect(await contrastOf(selector), selector).toBeGreaterThanOrEqual(3);
+    }
+    await page.locator('main a.button').first().focus();
+    await page.screenshot({
+      path: `${SCREENSHOTS}/focus-ring.png`,
+      clip: { x: 0, y: 0, width: 900, height: 200 },
+    });
+    await page.context().close();
+  });
+
   it('signs out, and the session no longer works', async () => {
     await admin.goto(`${base}/ui/`);
     await checkAccessibility(admin, 'home');
