@@ -23,8 +23,12 @@ let stopping = false;
  * `task` runs when a signal stops the process, awaited (at most 3 s) before the cleanups; a
  * second signal meanwhile exits at once.
  */
-export function onSignalShutdown(task: () => Promise<void>): void {
+export function onSignalShutdown(task: () => Promise<void>): () => void {
   shutdowns.push(task);
+  return () => {
+    const index = shutdowns.indexOf(task);
+    if (index !== -1) shutdowns.splice(index, 1);
+  };
 }
 
 async function stopOnSignal(code: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { formatSize } from '../config/size.js';
 import type { CurlExport, CurlOptions } from '../export/curl.js';
 import { openNewFile, writeNewFileSync } from '../export/new-file.js';
 import { printableInUi } from '../format/printable.js';
+import { onSignalShutdown } from '../lifecycle.js';
 import type { ReplayEdits } from '../replay/replay.js';
 import { OSC52_LIMIT, osc52 } from './clipboard.js';
 import type { Notice } from './commands.js';
@@ -173,11 +174,27 @@ async function editInEditor(
 ): Promise<{ ok: true; request: EditableRequest } | { ok: false; error: string }> {
   const directory = await mkdtemp(join(tmpdir(), 'webhook-edit-'));
   const file = join(directory, 'request.http');
+  let child: ChildProcess | null = null;
+  // Stopped by a signal meanwhile: the editor goes too (left running, it fought the shell for the
+  // terminal) and so does the file, which holds the request's headers (Authorization…).
+  const stopEditor = onSignalShutdown(async () => {
+    const running = child;
+    if (running && running.exitCode === null && running.signalCode === null) {
+      const gone = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      const killed = await Promise.race([gone, delay(EDITOR_STOP_MS).then(() => false)]);
+      if (killed === false) running.kill('SIGKILL');
+    }
+    await rm(directory, { recursive: true, force: true });
+    // Whatever mode the editor left the terminal in: back to the one the tool started with.
+    resetTerminalMode();
+  });
   try {
     const text = toEditableText(request);
     await writeFile(file, text, { mode: 0o600 });
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(`${editor} ${shellQuote(file)}`, { shell: true, stdio: 'inherit' });
+      // `exec`: the shell becomes the editor, so stopping this child stops the editor itself.
+      child = spawn(`exec ${editor} ${shellQuote(file)}`, { shell: true, stdio: 'inherit' });
       child.on('error', reject);
       child.on('exit', (exitCode) => resolve(exitCode));
     });
@@ -186,7 +203,28 @@ async function editInEditor(
     if (edited.equals(Buffer.alloc(0))) return { ok: false, error: 'Empty file: nothing replayed' };
     return fromEditableText(edited, request);
   } finally {
+    stopEditor();
     await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** How long the editor has to exit on SIGTERM before it is killed. */
+const EDITOR_STOP_MS = 1_500;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Puts the terminal back in the mode it had when the tool started: Node restores the mode it saved
+ * before its first switch to raw mode whenever raw mode is turned off.
+ */
+function resetTerminalMode(): void {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) return;
+  try {
+    stdin.setRawMode(true);
+    stdin.setRawMode(false);
+  } catch {
+    // No terminal any more: nothing to restore.
   }
 }
 
