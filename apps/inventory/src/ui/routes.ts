@@ -1327,7 +1327,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           row.length !== header.length
             ? `: has ${row.length} cells, the header ${header.length}`
             : (matchingErrors(schema, record) ?? refusedText(record));
-        return { number: line, cells: row, problem };
+        // Each cell as it will be stored: a formula's neutralising `'` (`'=SUM(1)`, as the
+        // export writes it) is removed by the import, so the preview shows it removed too.
+        const shown = row.map((cell, position) => {
+          const field = header[position] ?? '';
+          if (ignored.has(field)) return cell;
+          const value = cellValue(resource.definition, field, cell);
+          return value === undefined ? '' : textOf(value);
+        });
+        return { number: line, cells: shown, problem };
       }),
     };
   }
