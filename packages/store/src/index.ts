@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
 import { startAutovacuum } from './autovacuum.js';
 import { startCheckpoints } from './checkpoints.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import {
   bestTemplateFor,
   createFromTemplate,
@@ -17,7 +18,7 @@ import { migrate } from './migrate.js';
 import { listenPGlite } from './notifications.js';
 import { ConnectionLease, PGliteDialect } from './pglite-dialect.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
-import type { Store, StoreConfig } from './store.js';
+import { type Store, type StoreConfig, StoreOpenError } from './store.js';
 import { timestamptzParser } from './timestamps.js';
 import { keepText, parseNumber } from './value-types.js';
 import { registerWritesFirst } from './writes-first.js';
@@ -32,6 +33,7 @@ export {
 } from './autovacuum.js';
 export type { CheckpointSchedule } from './checkpoints.js';
 export { type CopyOut, copyOutOf, inlineParameters } from './copy-out.js';
+export { DataDirBusyError } from './data-dir-lock.js';
 export {
   embeddedTemplateDir,
   holdsEmbeddedDatabase,
@@ -47,7 +49,13 @@ export {
   maskUrl,
   serverDeadline,
 } from './postgres.js';
-export type { ScriptTransaction, Store, StoreConfig, StoreKind } from './store.js';
+export {
+  type ScriptTransaction,
+  type Store,
+  type StoreConfig,
+  type StoreKind,
+  StoreOpenError,
+} from './store.js';
 export { defaultReadsBesideWrites, writesFirst } from './writes-first.js';
 
 /**
@@ -126,35 +134,20 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   const durable = config.durable ?? true;
   const sharedBuffersMb = config.sharedBuffersMb ?? DEFAULT_EMBEDDED_SHARED_BUFFERS_MB;
   const settings = embeddedSettings(sharedBuffersMb);
-  // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
-  // from the template.
-  if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
-    config.onCreate?.();
-    // The templates are made at install (postinstall): the one holding the migrated schema
-    // leaves the migrator nothing to apply. If only the initdb template is missing, it is made
-    // now, once for every later folder; without a writable cache, PGlite runs initdb in the
-    // folder itself.
-    const template = bestTemplateFor(config.migrations) ?? (await prepareEmbeddedTemplate());
-    if (template !== undefined) createFromTemplate(config.dataDir, durable, template);
+  // One process at a time: the lock is taken before anything in the folder is touched, a first
+  // start's copy of the template included, and held until close (see data-dir-lock.ts).
+  let lock: DataDirLock | undefined;
+  if (!inMemory) {
+    mkdirSync(config.dataDir, { recursive: true });
+    lock = await lockDataDir(config.dataDir);
   }
-  if (!inMemory) mkdirSync(config.dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(inMemory
-      ? { startParams: [...PGlite.defaultStartParams, ...settings] }
-      : embeddedOptions(config.dataDir, durable, settings)),
-    // Trigram indexes (`CREATE EXTENSION pg_trgm` in the apps' migrations): PostgreSQL ships the
-    // extension with the server, PGlite as a module loaded here.
-    extensions: { pg_trgm },
-    ...(config.loadDataDir ? { loadDataDir: config.loadDataDir } : {}),
-    parsers: {
-      [pgliteTypes.INT8]: parseNumber,
-      [pgliteTypes.NUMERIC]: parseNumber,
-      [pgliteTypes.DATE]: keepText,
-      [pgliteTypes.TIMESTAMPTZ]: timestamptzParser(
-        (text) => pgliteTypes.parseType(text, pgliteTypes.TIMESTAMPTZ) as unknown,
-      ),
-    },
-  });
+  let pglite: PGlite;
+  try {
+    pglite = await openPGlite(config, inMemory, durable, settings);
+  } catch (error) {
+    await lock?.release();
+    throw inMemory ? error : openFailure(config.dataDir, error);
+  }
   const lease = new ConnectionLease();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease) });
   registerWritesFirst(
@@ -187,6 +180,64 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
       await Promise.all([checkpoints.stop(), autovacuum.stop()]);
       await db.destroy();
       await pglite.close();
+      await lock?.release();
     },
   };
+}
+
+/**
+ * Why an embedded folder would not open, in one line naming DATA_DIR and what to do. PGlite
+ * answers every start-up failure of PostgreSQL inside it (a PG_VERSION of random bytes, a
+ * pg_control or catalog overwritten, a folder half deleted) with the one "PGlite failed to
+ * initialize properly" and a stack into its bundle, which told an operator nothing.
+ */
+function openFailure(dataDir: string, error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+    // The host refused a file operation (EACCES, ENOSPC, EROFS): its message names the file.
+    return new StoreOpenError(`DATA_DIR ${dataDir} could not be opened: ${error.message}`);
+  }
+  if (error.message.includes('PGlite failed to initialize')) {
+    return new StoreOpenError(
+      `DATA_DIR ${dataDir} holds files the embedded PostgreSQL cannot start from (damaged, or not a database): restore it from a backup, or point DATA_DIR at another folder (an empty or new one starts a new store).`,
+    );
+  }
+  return error;
+}
+
+async function openPGlite(
+  config: StoreConfig,
+  inMemory: boolean,
+  durable: boolean,
+  settings: string[],
+): Promise<PGlite> {
+  // A given dump (loadDataDir) is the cluster to start from; otherwise a new folder is created
+  // from the template.
+  if (!inMemory && !config.loadDataDir && !holdsEmbeddedDatabase(config.dataDir)) {
+    config.onCreate?.();
+    // The templates are made at install (postinstall): the one holding the migrated schema
+    // leaves the migrator nothing to apply. If only the initdb template is missing, it is made
+    // now, once for every later folder; without a writable cache, PGlite runs initdb in the
+    // folder itself.
+    const template = bestTemplateFor(config.migrations) ?? (await prepareEmbeddedTemplate());
+    if (template !== undefined) createFromTemplate(config.dataDir, durable, template);
+  }
+  return PGlite.create({
+    ...(inMemory
+      ? { startParams: [...PGlite.defaultStartParams, ...settings] }
+      : embeddedOptions(config.dataDir, durable, settings)),
+    // Trigram indexes (`CREATE EXTENSION pg_trgm` in the apps' migrations): PostgreSQL ships the
+    // extension with the server, PGlite as a module loaded here.
+    extensions: { pg_trgm },
+    ...(config.loadDataDir ? { loadDataDir: config.loadDataDir } : {}),
+    parsers: {
+      [pgliteTypes.INT8]: parseNumber,
+      [pgliteTypes.NUMERIC]: parseNumber,
+      [pgliteTypes.DATE]: keepText,
+      [pgliteTypes.TIMESTAMPTZ]: timestamptzParser(
+        (text) => pgliteTypes.parseType(text, pgliteTypes.TIMESTAMPTZ) as unknown,
+      ),
+    },
+  });
 }

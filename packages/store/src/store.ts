@@ -82,6 +82,15 @@ export interface StoreConfig {
   onCreate?: () => void;
 }
 
+/**
+ * The store could not be opened for a reason its message says in one line, for a person: the
+ * setting involved and what to do (an embedded folder another process holds, or one whose files
+ * are not a database). A service prints it as it is, without a stack.
+ */
+export class StoreOpenError extends Error {
+  override readonly name: string = 'StoreOpenError';
+}
+
 /** One multi-statement script runner inside a transaction: what migrations and test resets need. */
 export interface ScriptTransaction {
   query<R>(text: string, params?: unknown[]): Promise<R[]>;
