@@ -33,6 +33,7 @@ export {
   type ServiceIO,
   type ServiceOutput,
   type StartedService,
+  StartRefusal,
 } from './run-service.js';
 export {
   type ListenSettings,

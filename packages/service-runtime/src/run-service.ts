@@ -101,11 +101,15 @@ export function processIO(): ServiceIO {
 /** The log output gets this long to drain at exit; a reader that is gone or stuck never holds it. */
 const EXIT_FLUSH_MS = 1000;
 
-/** A refusal to start: its message goes to stderr as it is, and the process exits with `code`. */
-class Refusal extends Error {
+/**
+ * A refusal to start: its message goes to stderr as it is (no stack), and the process exits with
+ * `code`. A service's `start` throws one for a failure its message explains in full (the store's
+ * StoreOpenError: a data folder another process holds, or one that is not a database).
+ */
+export class StartRefusal extends Error {
   constructor(
     message: string,
-    readonly code: number,
+    readonly code = 1,
   ) {
     super(message);
   }
@@ -128,9 +132,9 @@ export async function runService<Config extends ListenSettings>(
     return ended;
   } catch (error) {
     const refusal =
-      error instanceof Refusal
+      error instanceof StartRefusal
         ? error
-        : new Refusal(
+        : new StartRefusal(
             `Start-up failed: ${error instanceof Error ? error.stack : String(error)}`,
             1,
           );
@@ -155,7 +159,7 @@ async function startService<Config extends ListenSettings>(
     io.stdout(formatUsage({ ...definition.usage, variables: usageLines(definition.variables) }));
     return 0;
   }
-  if (commandLine.action === 'refuse') throw new Refusal(commandLine.message, 2);
+  if (commandLine.action === 'refuse') throw new StartRefusal(commandLine.message, 2);
 
   const output = await openLogOutput(io.logOutput);
   opened(output);
@@ -164,7 +168,7 @@ async function startService<Config extends ListenSettings>(
   const config = await configure(definition, io.env, output.pretty ? 'warn' : 'info');
   // A busy port is found before the store is opened, not after a first start's seconds.
   const portProblem = await findListenProblem(config.host, config.port);
-  if (portProblem !== undefined) throw new Refusal(portProblem, 1);
+  if (portProblem !== undefined) throw new StartRefusal(portProblem, 1);
 
   // Off a terminal every line is JSON (a log collector parses them all), in pino's shape.
   const note = (text: string, level = 30) =>
@@ -187,7 +191,7 @@ async function startService<Config extends ListenSettings>(
     uninstall();
     await service.app.close();
     await service.close();
-    throw new Refusal(message, 1);
+    throw new StartRefusal(message, 1);
   }
   const address = service.app.server.address();
   const port =
@@ -207,8 +211,8 @@ async function configure<Config extends ListenSettings>(
     return await definition.configure(env, defaultLogLevel);
   } catch (error) {
     // A ConfigError names every problem; anything else (an unreadable secret file) says what.
-    if (error instanceof ConfigError) throw new Refusal(describeConfigError(error), 1);
-    if (error instanceof Error) throw new Refusal(`configuration error: ${error.message}`, 1);
+    if (error instanceof ConfigError) throw new StartRefusal(describeConfigError(error), 1);
+    if (error instanceof Error) throw new StartRefusal(`configuration error: ${error.message}`, 1);
     throw error;
   }
 }
