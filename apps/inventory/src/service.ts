@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@netops/service-runtime';
+import { type ServiceDefinition, StartRefusal } from '@netops/service-runtime';
 import type { Store } from '@netops/store';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
@@ -45,7 +45,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
 
   async start(config, { output, note }) {
     const [
-      { embeddedUpkeepNotes, migrate, openStore, readServerUpkeepWarning },
+      { embeddedUpkeepNotes, migrate, openStore, readServerUpkeepWarning, StoreOpenError },
       { buildApp },
       { generatePassword, PasswordHasher },
       { seedInitialAccounts },
@@ -57,6 +57,8 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       import('./auth/users.js'),
       import('./db/schema.js'),
     ]);
+    // A store refusing to open says why in a line of its own (DATA_DIR held by another
+    // process, or not a database): printed as it is, without a stack.
     const store = await openStore<Database>({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -70,6 +72,8 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       ...embeddedUpkeepNotes(note),
       onCreate: () =>
         output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),
+    }).catch((error: unknown) => {
+      throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
     });
     try {
       await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);

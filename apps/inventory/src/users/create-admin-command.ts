@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, describeConfigError } from '@netops/service-runtime';
-import { migrate, openStore, type Store } from '@netops/store';
+import { migrate, openStore, type Store, StoreOpenError } from '@netops/store';
 import { generatePassword, PasswordHasher } from '../auth/passwords.js';
 import { loadConfig } from '../config.js';
 import { type Database, MIGRATIONS_FOLDER } from '../db/schema.js';
@@ -51,13 +49,6 @@ export async function runCreateAdmin(
     output.err(`${error instanceof ConfigError ? describeConfigError(error) : String(error)}\n`);
     return 1;
   }
-  const embedded = config.databaseUrl === undefined;
-  if (embedded && existsSync(join(config.dataDir, 'postmaster.pid'))) {
-    output.err(
-      `The embedded store in ${config.dataDir} is open (is the service running?). Stop the service, then run this again. (If it is not running, a crash left the store marked open: start and stop the service once.)\n`,
-    );
-    return 1;
-  }
   let store: Store<Database> | undefined;
   try {
     store = await openStore<Database>({
@@ -89,6 +80,12 @@ export async function runCreateAdmin(
     );
     return 0;
   } catch (error) {
+    // The embedded store held by the running service (one process at a time opens it; the lock
+    // goes with the process, so a crash leaves nothing to clear) is refused in its own words.
+    if (error instanceof StoreOpenError) {
+      output.err(`${error.message}\n`);
+      return 1;
+    }
     output.err(`create-admin failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
