@@ -1,10 +1,16 @@
-import { formatAddress, type LogOutput, type ServiceDefinition } from '@netops/service-runtime';
+import {
+  formatAddress,
+  type LogOutput,
+  type ServiceDefinition,
+  StartRefusal,
+} from '@netops/service-runtime';
 import {
   embeddedUpkeepNotes,
   migrate,
   openStore,
   readServerUpkeepWarning,
   type Store,
+  StoreOpenError,
 } from '@netops/store';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -77,6 +83,9 @@ export const chatService: ServiceDefinition<AppConfig> = {
       ...embeddedUpkeepNotes(note),
       onCreate: () =>
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),
+    }).catch((error: unknown) => {
+      // DATA_DIR held by another process, or not a database: one line, without a stack.
+      throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
     });
     await migrate(store as Store<unknown>, MIGRATIONS);
     const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
