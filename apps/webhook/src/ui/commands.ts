@@ -7,6 +7,8 @@ import type { CapturedRequest } from '../capture/record.js';
  */
 export type UiCommand =
   | { readonly type: 'quit' }
+  /** Ctrl+Z: hand the terminal back to the shell and stop, as SIGTSTP does (run.tsx). */
+  | { readonly type: 'suspend' }
   /** Empty the store (the `seen` count keeps counting). */
   | { readonly type: 'clear' }
   /**

@@ -18,6 +18,7 @@ export interface Binding {
 const char = (wanted: string) => (input: string) => input === wanted;
 const command = (name: UiKey): UiEvent => ({ type: 'key', key: name });
 const ctrlC = (input: string, key: Key) => (key.ctrl && input === 'c') || input === '\x03';
+const ctrlZ = (input: string, key: Key) => (key.ctrl && input === 'z') || input === '\x1a';
 
 /**
  * Every key, in one table (as mitmproxy binds its console's keys), by mode: the key handler and
@@ -30,6 +31,13 @@ export const KEY_TABLE: readonly Binding[] = [
     description: 'Quit (exit code 0), terminal restored.',
     matches: (input, key) => input === 'q' || ctrlC(input, key),
     event: command('quit'),
+  },
+  {
+    mode: 'list',
+    label: 'Ctrl+Z',
+    description: 'Suspend to the shell (terminal restored); `fg` comes back. Capturing pauses.',
+    matches: ctrlZ,
+    event: command('suspend'),
   },
   {
     mode: 'list',
@@ -178,6 +186,13 @@ export const KEY_TABLE: readonly Binding[] = [
     description: 'Quit.',
     matches: ctrlC,
     event: command('quit'),
+  },
+  {
+    mode: 'prompt',
+    label: 'Ctrl+Z',
+    description: 'Suspend to the shell; the line is kept.',
+    matches: ctrlZ,
+    event: command('suspend'),
   },
   {
     mode: 'prompt',

@@ -54,6 +54,11 @@ export function perform(
     case 'quit':
       props.onQuit();
       return;
+    case 'suspend':
+      // Raw mode turns Ctrl+Z into a key: the signal the terminal would have sent, handled in
+      // one place (run.tsx) whether it came from the key or from `kill -TSTP`.
+      process.kill(process.pid, 'SIGTSTP');
+      return;
     case 'clear':
       props.store.clear();
       return;

@@ -103,6 +103,7 @@ export type UiKey =
   | 'copySendUrl'
   | 'exportHar'
   | 'escape'
+  | 'suspend'
   | 'quit';
 
 export type UiEvent =
@@ -254,6 +255,8 @@ function press(state: UiState, key: UiKey): Step {
   switch (key) {
     case 'quit':
       return { state, commands: [{ type: 'quit' }] };
+    case 'suspend':
+      return { state, commands: [{ type: 'suspend' }] };
     case 'escape':
       if (state.prompt?.kind === 'replayTarget') return only({ ...state, prompt: null });
       if (state.prompt || state.filter.text !== '') {

@@ -141,11 +141,32 @@ export function startUi(
     if (relayView) relayView.status = status;
     channel.current?.({ type: 'relay', status });
   });
+  // Ctrl+Z or SIGTSTP: the terminal goes back as it was (as less and vim do), then the process
+  // stops; SIGCONT (`fg`) takes it again and redraws from the last state. With the editor open
+  // (the UI already down), the editor has the terminal: the process only stops.
+  let suspended = false;
+  const onStop = () => {
+    if (closed) return;
+    if (ink) {
+      takeDown();
+      suspended = true;
+    }
+    process.kill(process.pid, 'SIGSTOP');
+  };
+  const onContinue = () => {
+    if (!suspended || closed) return;
+    suspended = false;
+    mount();
+  };
+  process.on('SIGTSTP', onStop);
+  process.on('SIGCONT', onContinue);
   mount();
   return {
     close() {
       if (closed) return;
       closed = true;
+      process.off('SIGTSTP', onStop);
+      process.off('SIGCONT', onContinue);
       takeDown();
     },
   };
