@@ -85,6 +85,18 @@ export interface ColumnDefinition {
   /** Another resource this column points to; a dangling value is a 400 naming the column. */
   references?: string;
   /**
+   * The value of another column in another form (an interface's speed_mbps is its speed in
+   * Mbps): `from` turns that column's value into this one's, `to` this one's into that one's. A
+   * write that gives either sets both, so no write leaves them disagreeing: a value fills the
+   * other form, null for the one given clears both, and two values that differ are a 400. The
+   * write's own values decide; no stored row is read (routes.ts, inBothForms).
+   */
+  formOf?: {
+    column: string;
+    from: (value: unknown) => unknown;
+    to: (value: unknown) => unknown;
+  };
+  /**
    * Few distinct values, filtered often (a vendor, a status): the writes keep a count per value
    * and per pair of values of two counted columns (migration 014), so a list filtered by one or
    * two of them has its exact total without counting. The migration installing the counters

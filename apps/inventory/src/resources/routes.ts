@@ -288,9 +288,43 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     }
     return canonicalised;
   };
-  /** The definition's own adjustments, values in their canonical form, tags as a sorted set. */
+  const forms = Object.entries(definition.columns).flatMap(([name, column]) =>
+    column.formOf ? [{ name, ...column.formOf }] : [],
+  );
+  /**
+   * A column declared as another's value in another form (ColumnDefinition.formOf) and that
+   * column, both set whenever a write gives either: from the value given, null when the one given
+   * is null; both given must agree.
+   */
+  const inBothForms = (given: Row): Row => {
+    let values = given;
+    for (const { name, column, from, to } of forms) {
+      if (given[name] === undefined && given[column] === undefined) continue;
+      const own = given[name] ?? null;
+      const other = given[column] ?? null;
+      let pair: [unknown, unknown] = [null, null];
+      if (other !== null) {
+        const derived = from(other);
+        if (own !== null && own !== derived) {
+          throw badRequest(
+            `${name}: ${own} is not ${column} ${other} (${derived}): give one of them, or both alike`,
+          );
+        }
+        pair = [derived, other];
+      } else if (own !== null) {
+        pair = [own, to(own)];
+      }
+      values = { ...values, [name]: pair[0], [column]: pair[1] };
+    }
+    return values;
+  };
+  /**
+   * The definition's own adjustments, both forms of a value, values in their canonical form, tags
+   * as a sorted set.
+   */
   const prepare = (given: Row) => {
-    const values = seal(inCanonicalForm(definition.prepareWrite?.(given) ?? given));
+    const adjusted = definition.prepareWrite?.(given) ?? given;
+    const values = seal(inCanonicalForm(forms.length > 0 ? inBothForms(adjusted) : adjusted));
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {
