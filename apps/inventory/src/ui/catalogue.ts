@@ -29,6 +29,8 @@ export interface UiColumn {
   sortable: boolean;
   writable: boolean;
   required: boolean;
+  /** Never null (a status with a default): a form offers no empty choice for it. */
+  notNull?: boolean;
   lookups: readonly Lookup[];
   /** The resource a reference column points to. */
   references?: string;
@@ -147,6 +149,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
         sortable: sortable.has(name),
         writable: true,
         required: column.required === true,
+        ...(column.notNull ? { notNull: true } : {}),
         lookups: filterable.has(name) ? LOOKUPS_BY_KIND[kind] : [],
         ...(column.references ? { references: column.references } : {}),
         ...(choices ? { choices } : {}),

@@ -161,15 +161,16 @@ export function fieldControl(
       error,
     });
   } else if (column.choices) {
+    // No empty choice where the field cannot be empty (required, or never null: a status).
     control = html`<select ${common}>
-      ${column.required ? '' : html`<option value="">—</option>`}
+      ${column.required || column.notNull ? '' : html`<option value="">—</option>`}
       ${column.choices.map(
         (choice) =>
           html`<option value="${choice}"${choice === value ? ' selected' : ''}>${choice}</option>`,
       )}</select>`;
   } else if (column.kind === 'boolean') {
     control = html`<select ${common}>
-      <option value="">—</option>
+      ${column.notNull ? '' : html`<option value="">—</option>`}
       <option value="true"${value === 'true' ? ' selected' : ''}>yes</option>
       <option value="false"${value === 'false' ? ' selected' : ''}>no</option></select>`;
   } else if (column.references && options.referenceChoices) {

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
+import { type Browser, signIn, visit } from './inject.js';
+
+/** The fields of the record forms and filters: what they offer and what they say. */
+
+let ctx: TestContext;
+let admin: Browser;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  admin = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+});
+afterAll(() => ctx?.close());
+
+/** The options of a form's select, by the select's id. */
+const optionsOf = (page: string, id: string) => {
+  const start = page.indexOf(`id="${id}"`);
+  expect(start, id).toBeGreaterThan(-1);
+  const select = page.slice(start, page.indexOf('</select>', start));
+  return [...select.matchAll(/<option value="([^"]*)"/g)].map((match) => match[1]);
+};
+
+describe('a field that cannot be empty', () => {
+  it('offers no empty choice (a device’s and a link’s status)', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'status-1', ip: '10.70.0.1' });
+    for (const url of ['/ui/devices/new', `/ui/devices/${device.id}/edit`, '/ui/links/new']) {
+      const page = await visit(ctx.app, admin, url);
+      const options = optionsOf(page.body, 'field-status');
+      expect(options, url).not.toContain('');
+      expect(options.length, url).toBeGreaterThan(1);
+    }
+    // A field that may be empty keeps its empty choice (an interface's status).
+    const iface = await visit(ctx.app, admin, '/ui/interfaces/new');
+    expect(optionsOf(iface.body, 'field-status')).toContain('');
+  });
+});
