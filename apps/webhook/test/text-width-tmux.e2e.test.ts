@@ -72,3 +72,39 @@ describe('the UI in tmux', { timeout: 60_000 }, () => {
     }
   });
 });
+
+/** Hangul vowel and final jamo: zero columns to glibc's wcwidth, xterm and tmux. */
+const JAMO = /[\u1160-\u11ff\ud7b0-\ud7ff]/u;
+/** Columns tmux drew a captured row in: per code point, the jamo it draws in none counting 0. */
+const drawn = (text: string) =>
+  [...text].reduce((sum, char) => sum + (JAMO.test(char) ? 0 : stringWidth(char)), 0);
+
+describe('Hangul vowel and final jamo (U+1160-U+11FF) in the UI in tmux', {
+  timeout: 60_000,
+}, () => {
+  it('are shown as stand-ins, so a header or a path holding them moves no border', async () => {
+    const { pane, address, stop } = await startUiInTmux('webhook-jamo', 120, 16);
+    try {
+      await fetch(`${address}/a${encodeURIComponent('\u1161\u11a8')}hangul`);
+      const value = `A${'\u1161'.repeat(40)}B`;
+      await fetch(`${address}/hdr`, {
+        // The header's bytes as UTF-8, as a sender on the wire would send them.
+        headers: { 'X-Jamo': Buffer.from(value, 'utf8').toString('latin1') },
+      });
+      await waitFor(() => /2 kept \/ 2 seen/.test(pane()), pane);
+      await waitFor(() => pane().includes('X-Jamo'), pane);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const rows = pane().split('\n').slice(0, 16);
+      expect(rows[0], pane()).toMatch(/^╭─+╮╭─+╮$/);
+      for (const row of rows.slice(1, 14)) {
+        expect(row, pane()).toMatch(/^│.*│$/);
+        expect(drawn(row), pane()).toBe(120);
+      }
+      expect(pane()).toContain('X-Jamo: A<U+1161><U+1161>');
+      // The path's stand-ins are longer than the list's room: cut in the middle, whole.
+      expect(pane()).toMatch(/GET \/a…hangul +200 │/);
+    } finally {
+      stop();
+    }
+  });
+});

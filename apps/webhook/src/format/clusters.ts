@@ -21,12 +21,18 @@ export const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 /** Each code point's string-width, measured once (string-width segments whatever it measures). */
 const charWidths = new Map<number, number>();
 
-/** string-width of one code point. */
+/**
+ * Hangul vowel and final jamo (U+1160-U+11FF, U+D7B0-U+D7FF): string-width gives each a column,
+ * glibc's wcwidth, xterm and tmux none (they join the syllable before them, or vanish alone).
+ */
+const ZERO_WIDTH_JAMO = /^[\u1160-\u11ff\ud7b0-\ud7ff]$/u;
+
+/** Columns of one code point: string-width's, but 0 where terminals draw nothing (jamo above). */
 export function charColumns(char: string): number {
   const code = char.codePointAt(0) ?? 0;
   let width = charWidths.get(code);
   if (width === undefined) {
-    width = stringWidth(char);
+    width = ZERO_WIDTH_JAMO.test(char) ? 0 : stringWidth(char);
     charWidths.set(code, width);
   }
   return width;
