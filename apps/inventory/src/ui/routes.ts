@@ -2361,7 +2361,7 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
         (
           token,
         ) => html`<tr><td>${textOf(token.name)}</td><td><code>${textOf(token.token_prefix)}</code></td><td>${textOf(token.scopes)}</td><td>${textOf(token.expires_at)}</td>
-        <td><form method="post" action="/ui/admin/tokens/${String(token.id)}/revoke">${csrfField(signed.context)}<button type="submit" class="danger">Revoke</button></form></td></tr>`,
+        <td><a class="button danger" href="/ui/admin/tokens/${String(token.id)}/revoke">Revoke<span class="visually-hidden"> token ${textOf(token.name)}</span></a></td></tr>`,
       )}</tbody></table>
       ${numberedPaging('/ui/admin/tokens', pageNumber, answer.body?.meta)}
       <h2>New token</h2>
@@ -2463,14 +2463,43 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       );
     },
   });
+  const tokenIdOf = (signed: Signed, request: FastifyRequest) => {
+    adminOnly(signed);
+    const id = (request.params as { id: string }).id;
+    if (!PLAIN_UUID.test(id)) throw new ApiError(404, 'No such token');
+    return id;
+  };
+  // Revoking asks first, as deleting a record does: the clients using the token stop working.
+  app.get(
+    '/admin/tokens/:id/revoke',
+    routeOptions,
+    page$(async (signed, request, reply) => {
+      const id = tokenIdOf(signed, request);
+      const token = answered(await signed.api<Row>('GET', `/api-tokens/${id}`)).body;
+      const name = textOf(token.name);
+      return send(
+        reply,
+        page(
+          signed.context,
+          `Revoke the token ${isolate(name)}?`,
+          html`<form method="post" action="/ui/admin/tokens/${id}/revoke">${csrfField(signed.context)}
+          <input type="hidden" name="name" value="${name}">
+          <p>The token ${name} (prefix <code>${textOf(token.token_prefix)}</code>, scopes ${textOf(token.scopes)}) stops working at once: every client that uses it is refused from then on. This cannot be undone.</p>
+          <button type="submit" class="danger">Revoke token ${name}</button> <a href="/ui/admin/tokens">Cancel</a></form>`,
+          [{ label: 'API tokens', href: '/ui/admin/tokens' }, { label: 'Revoke' }],
+        ),
+      );
+    }),
+  );
   submit('/admin/tokens/:id/revoke', {
-    read(signed, request) {
-      adminOnly(signed);
-      const id = (request.params as { id: string }).id;
-      if (!PLAIN_UUID.test(id)) throw new ApiError(404, 'No such token');
-      return { id };
-    },
+    read: (signed, request) => ({
+      id: tokenIdOf(signed, request),
+      name: one((request.body as Form).name),
+    }),
     call: (signed, { id }) => signed.api('DELETE', `/api-tokens/${id}`),
-    accepted: () => ({ redirect: '/ui/admin/tokens' }),
+    accepted: ({ name }) => ({
+      redirect: '/ui/admin/tokens',
+      flash: name ? `Revoked the token ${name}.` : 'Revoked the token.',
+    }),
   });
 }
