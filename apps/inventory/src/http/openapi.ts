@@ -300,8 +300,11 @@ const BROWSER_REFUSAL =
  * naming records by id (404), a write (409), a body (413, 415), the rate limit (429); every route
  * may get 400 (a repeated query parameter, a bad value), 403 (a browser request refused, and the
  * token's role or scope), 421 (a Host the service does not serve) and 503 (the database cannot be
- * reached). Statuses the route's own schema names (304, 412, a public login's 401) stay as it
- * writes them; the 4XX and 5XX ranges cover the rest (405, 414, 431, 500).
+ * reached), and what Node's HTTP server and the router answer before any route runs, whatever
+ * the route (protections/server-options.ts, http/routing.ts): 400 (a malformed request), 408
+ * (too slow), 413 (a chunk extension over Node's limit), 414 (a URI too long) and 431 (headers
+ * too large); and the 5XX range (500, an unexpected failure). Statuses the route's own schema
+ * names (304, 412, a public login's 401) stay as it writes them.
  */
 function errorStatuses(route: {
   method: string | string[];
@@ -333,17 +336,33 @@ function errorStatuses(route: {
       'Conflict: a unique value is taken, or the change would leave no active admin.',
     );
   }
+  // Node's parser refuses the chunk extensions of any chunked body past its limit with 413.
+  statuses[413] = errorAnswer(
+    route.schema?.body !== undefined
+      ? 'Request body too large (BODY_LIMIT).'
+      : "Request body too large: a chunked body's extensions over Node's limit.",
+  );
   if (route.schema?.body !== undefined) {
-    statuses[413] = errorAnswer('Request body too large (BODY_LIMIT).');
     statuses[415] = errorAnswer('Unsupported media type: send a Content-Type the operation reads.');
   }
   statuses[421] = errorAnswer(
     'Misdirected request: a Host the service does not serve (ALLOWED_HOSTS).',
   );
+  statuses[408] = errorAnswer(
+    'Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed.',
+  );
+  statuses[414] = errorAnswer(
+    'URI too long: the request target over 8,190 characters, or a path parameter over its limit.',
+  );
+  statuses[431] = errorAnswer(
+    'Request headers too large: the request line or headers over 16 KiB; the connection is closed.',
+  );
   if (route.config?.rateLimit !== false) {
     statuses[429] = errorAnswer('Too many requests: wait Retry-After seconds.');
   }
   statuses[503] = errorAnswer('Database unavailable: retry after Retry-After seconds.');
+  // As responses() writes it (resources/schemas.ts): a route declaring it keeps its own.
+  statuses['5xx'] = errorAnswer('Internal error: the service failed (logged with the request id).');
   return statuses;
 }
 

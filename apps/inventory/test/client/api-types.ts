@@ -1107,6 +1107,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1127,11 +1154,29 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Database unavailable: retry after Retry-After seconds. */
       503: {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error: the service failed (logged with the request id). */
+      '5XX': {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1178,6 +1223,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1192,6 +1264,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1287,6 +1368,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1301,6 +1409,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1377,8 +1494,44 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1456,8 +1609,44 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1554,8 +1743,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -1586,6 +1793,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1663,6 +1879,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1677,6 +1920,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1849,6 +2101,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -1863,6 +2142,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1981,6 +2269,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -1992,6 +2289,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2022,6 +2328,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2145,6 +2460,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -2159,6 +2501,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2283,6 +2634,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -2303,6 +2663,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2333,6 +2702,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2429,6 +2807,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -2440,6 +2827,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2461,6 +2866,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2564,6 +2978,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -2575,6 +2998,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2605,6 +3037,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2689,8 +3130,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2721,6 +3180,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2816,8 +3284,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2848,6 +3334,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3017,6 +3512,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -3031,6 +3553,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3167,6 +3698,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -3178,6 +3718,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3208,6 +3757,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3308,6 +3866,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -3319,6 +3886,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3349,6 +3925,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3463,6 +4048,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -3483,6 +4077,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3513,6 +4116,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3635,6 +4247,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -3649,6 +4288,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3771,6 +4419,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -3791,6 +4448,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3821,6 +4487,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3917,6 +4592,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -3928,6 +4612,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3949,6 +4651,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4071,6 +4782,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -4091,6 +4811,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4121,6 +4850,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4324,6 +5062,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -4338,6 +5103,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4629,6 +5403,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -4643,6 +5444,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4894,6 +5704,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -4908,6 +5745,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5194,6 +6040,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -5208,6 +6081,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5378,6 +6260,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -5389,6 +6280,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -5419,6 +6319,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5519,6 +6428,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -5530,6 +6448,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -5560,6 +6487,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5682,6 +6618,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -5702,6 +6647,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -5732,6 +6686,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5862,6 +6825,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -5876,6 +6866,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6014,6 +7013,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -6034,6 +7042,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -6064,6 +7081,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6160,6 +7186,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -6171,6 +7206,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -6192,6 +7245,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6330,6 +7392,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -6350,6 +7421,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -6380,6 +7460,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6583,6 +7672,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -6597,6 +7713,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6883,6 +8008,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -6897,6 +8049,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7140,6 +8301,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -7154,6 +8342,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7435,6 +8632,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -7449,6 +8673,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7630,6 +8863,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -7641,6 +8883,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -7671,6 +8922,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7771,6 +9031,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -7782,6 +9051,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -7812,6 +9090,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7937,6 +9224,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -7957,6 +9253,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -7987,6 +9292,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8120,6 +9434,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -8134,6 +9475,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8278,6 +9628,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -8298,6 +9657,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -8328,6 +9696,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8424,6 +9801,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -8435,6 +9821,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -8456,6 +9860,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8600,6 +10013,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -8620,6 +10042,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -8650,6 +10081,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8853,6 +10293,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -8867,6 +10334,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9031,6 +10507,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -9045,6 +10548,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9182,6 +10694,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -9193,6 +10714,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -9223,6 +10753,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9323,6 +10862,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -9334,6 +10882,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -9364,6 +10921,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9478,6 +11044,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -9498,6 +11073,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -9528,6 +11112,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9650,6 +11243,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -9664,6 +11284,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9786,6 +11415,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -9806,6 +11444,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -9836,6 +11483,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9932,6 +11588,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -9943,6 +11608,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -9964,6 +11647,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10086,6 +11778,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -10106,6 +11807,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -10136,6 +11846,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10339,6 +12058,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -10353,6 +12099,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10518,6 +12273,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -10532,6 +12314,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10678,6 +12469,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -10689,6 +12489,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -10719,6 +12528,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10819,6 +12637,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -10830,6 +12657,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -10860,6 +12696,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -10976,6 +12821,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -10996,6 +12850,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -11026,6 +12889,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -11150,6 +13022,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -11164,6 +13063,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -11290,6 +13198,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -11310,6 +13227,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -11340,6 +13266,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -11436,6 +13371,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -11447,6 +13391,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -11468,6 +13430,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -11594,6 +13565,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -11614,6 +13594,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -11644,6 +13633,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -11847,6 +13845,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -11861,6 +13886,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12019,6 +14053,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -12033,6 +14094,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12239,6 +14309,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -12250,6 +14329,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -12280,6 +14368,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12380,6 +14477,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -12391,6 +14497,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -12421,6 +14536,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12547,6 +14671,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -12567,6 +14700,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -12597,6 +14739,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12734,6 +14885,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -12748,6 +14926,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -12901,6 +15088,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -12921,6 +15117,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -12951,6 +15156,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13047,6 +15261,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -13058,6 +15281,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -13079,6 +15320,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13232,6 +15482,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -13252,6 +15511,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -13282,6 +15550,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13485,6 +15762,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -13499,6 +15803,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13603,6 +15916,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -13617,6 +15957,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13742,6 +16091,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -13756,6 +16132,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -13854,8 +16239,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -13877,6 +16289,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14030,6 +16451,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -14044,6 +16492,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14153,6 +16610,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -14164,6 +16630,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -14194,6 +16669,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14313,6 +16797,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -14327,6 +16838,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14432,6 +16952,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -14446,6 +16993,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14557,6 +17113,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -14568,6 +17133,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -14598,6 +17172,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14725,6 +17308,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -14739,6 +17349,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -14959,6 +17578,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -14973,6 +17619,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -15110,6 +17765,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -15124,6 +17806,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -15237,6 +17928,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -15248,6 +17948,15 @@ export interface operations {
       };
       /** @description Request body too large (BODY_LIMIT). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -15278,6 +17987,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -15399,6 +18117,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Misdirected request: a Host the service does not serve (ALLOWED_HOSTS). */
       421: {
         headers: {
@@ -15413,6 +18158,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -15509,6 +18263,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Conflict: a unique value is taken, or the change would leave no active admin. */
       409: {
         headers: {
@@ -15520,6 +18283,24 @@ export interface operations {
       };
       /** @description Precondition Failed: the record changed since the ETag sent was read; nothing was changed. Read it again (its new ETag) and retry. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large: a chunked body's extensions over Node's limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI too long: the request target over 8,190 characters, or a path parameter over its limit. */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -15541,6 +18322,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers too large: the request line or headers over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
