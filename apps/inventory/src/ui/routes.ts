@@ -244,13 +244,36 @@ function pageNumberOf(request: FastifyRequest): number {
 /** Previous and Next of an admin list paged by number; nothing when it fits on one page. */
 function numberedPaging(path: string, pageNumber: number, meta: PagedRows['meta']): Html | string {
   const pages = meta?.total_pages ?? 1;
-  if (pages <= 1 && pageNumber <= 1) return '';
+  // A page past the last one says so above (adminTable), with a link back.
+  if ((pages <= 1 && pageNumber <= 1) || pageNumber > Math.max(pages, 1)) return '';
   const at = (number: number) => (number === 1 ? path : `${path}?page=${number}`);
   return html`<nav class="paging" aria-label="Pages">
       ${pageNumber > 1 ? html`<a rel="prev" href="${at(Math.min(pageNumber - 1, Math.max(pages, 1)))}">Previous</a>` : html`<span class="disabled">Previous</span>`}
       <span>Page ${String(pageNumber)} of ${String(Math.max(pages, 1))} (${String(meta?.total_count ?? 0)} in all)</span>
       ${pageNumber < pages ? html`<a rel="next" href="${at(pageNumber + 1)}">Next</a>` : html`<span class="disabled">Next</span>`}
       </nav>`;
+}
+
+/**
+ * An admin list's rows as a table, or a sentence when there are none: none yet, or none on a
+ * page past the last one (`?page=5` of 1), which says so and links to the last page.
+ */
+function adminTable(
+  rows: readonly Row[],
+  plural: string,
+  path: string,
+  pageNumber: number,
+  meta: PagedRows['meta'],
+  table: () => Html,
+): Html {
+  if (rows.length > 0) return table();
+  const pages = Math.max(meta?.total_pages ?? 1, 1);
+  if (pageNumber > 1) {
+    const count = meta?.total_count ?? 0;
+    const last = pages === 1 ? path : `${path}?page=${pages}`;
+    return html`<p class="alert" role="alert">There is no page ${String(pageNumber)}: ${count === 0 ? `there are no ${plural}` : `the ${String(count)} ${plural} fit on ${pages === 1 ? '1 page' : `${String(pages)} pages`}`}. <a href="${last}">Go to ${pages === 1 ? 'the first page' : `the last page (${String(pages)})`}</a>.</p>`;
+  }
+  return html`<p class="empty">No ${plural} yet.</p>`;
 }
 
 const FORBIDDEN = 'Forbidden: You do not have permission to perform this action';
@@ -954,6 +977,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         </tr>${void index}`,
       )}
       </tbody></table>`;
+      const filtered = [...state.filters.keys()].length > 0;
+      const empty =
+        answer.status === 200 && rows.length === 0
+          ? html`<p class="empty">${
+              state.cursor !== undefined
+                ? `No more ${resource.names.plural}.`
+                : filtered
+                  ? `No ${resource.names.plural} match these filters.`
+                  : `No ${resource.names.plural} yet.`
+            }</p>`
+          : '';
       const bulk = writable
         ? // A GET: the page it opens only lists the selection (no token in the address, none
           // needed), so Back and Reload show it again instead of posting or failing.
@@ -986,7 +1020,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           resource.label,
           html`${actions}
       <p class="total" id="total-count">${total === undefined ? '' : countOf(resource, total)}</p>
-      ${error}${filterForm}${columnForm}${bulk}${paging}`,
+      ${error}${filterForm}${columnForm}${rows.length > 0 ? bulk : empty}${paging}`,
         ),
       );
     }),
@@ -2200,7 +2234,13 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       signed.context,
       'Users',
       html`
-      <table class="list"><thead><tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Active</th><th scope="col">Change</th></tr></thead>
+      ${adminTable(
+        users,
+        'users',
+        '/ui/admin/users',
+        pageNumber,
+        answer.body?.meta,
+        () => html`<table class="list"><thead><tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Active</th><th scope="col">Change</th></tr></thead>
       <tbody>${users.map(
         (
           user,
@@ -2210,7 +2250,8 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
           <select id="role-${String(user.id)}" name="role">${['admin', 'editor', 'viewer'].map((role) => html`<option${role === user.role ? ' selected' : ''}>${role}</option>`)}</select>
           <label class="inline"><input type="checkbox" name="inactive_status" value="true"${user.inactive_status ? ' checked' : ''}> Deactivated</label>
           <button type="submit">Save</button></form></td></tr>`,
-      )}</tbody></table>
+      )}</tbody></table>`,
+      )}
       ${numberedPaging('/ui/admin/users', pageNumber, answer.body?.meta)}
       <h2>Add a user</h2>
       <form method="post" action="/ui/admin/users" class="record-form">${csrfField(signed.context)}
@@ -2356,13 +2397,20 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       signed.context,
       'API tokens',
       html`${notice ?? ''}
-      <table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      ${adminTable(
+        tokens,
+        'API tokens',
+        '/ui/admin/tokens',
+        pageNumber,
+        answer.body?.meta,
+        () => html`<table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
       <tbody>${tokens.map(
         (
           token,
         ) => html`<tr><td>${textOf(token.name)}</td><td><code>${textOf(token.token_prefix)}</code></td><td>${textOf(token.scopes)}</td><td>${textOf(token.expires_at)}</td>
         <td><a class="button danger" href="/ui/admin/tokens/${String(token.id)}/revoke">Revoke<span class="visually-hidden"> token ${textOf(token.name)}</span></a></td></tr>`,
-      )}</tbody></table>
+      )}</tbody></table>`,
+      )}
       ${numberedPaging('/ui/admin/tokens', pageNumber, answer.body?.meta)}
       <h2>New token</h2>
       <form method="post" action="/ui/admin/tokens" class="record-form">${csrfField(signed.context)}

@@ -65,3 +65,24 @@ describe('the topology', () => {
     expect(page.body).toContain('et-0 — et-129');
   });
 });
+
+describe('an empty list', () => {
+  it('says so in a sentence, not with a bare header row', async () => {
+    const vlans = await visit(ctx.app, admin, '/ui/vlans');
+    expect(vlans.body).toContain('<p class="empty">No VLANs yet.</p>');
+    expect(vlans.body).not.toContain('<table class="list">');
+    const filtered = await visit(ctx.app, admin, '/ui/devices?hostname=no-such-host');
+    expect(filtered.body).toContain('<p class="empty">No devices match these filters.</p>');
+    const tokens = await visit(ctx.app, admin, '/ui/admin/tokens');
+    expect(tokens.body).toContain('<p class="empty">No API tokens yet.</p>');
+  });
+
+  it('past its last page says there is no such page and links to the last one', async () => {
+    const tokens = await visit(ctx.app, admin, '/ui/admin/tokens?page=5');
+    expect(tokens.body).not.toContain('Page 5 of 1');
+    expect(tokens.body).toContain('There is no page 5: there are no API tokens.');
+    expect(tokens.body).toContain('<a href="/ui/admin/tokens">Go to the first page</a>');
+    const users = await visit(ctx.app, admin, '/ui/admin/users?page=3');
+    expect(users.body).toContain('There is no page 3: the 3 users fit on 1 page.');
+  });
+});
