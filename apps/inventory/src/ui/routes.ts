@@ -226,6 +226,9 @@ const STALE_FORM_ANSWER: ApiAnswer = {
   headers: {},
 };
 
+/** Changes an object page shows of its history (the audit log has them all). */
+const HISTORY_SHOWN = 25;
+
 /** Rows per page of the accounts and API tokens pages. */
 const ADMIN_PAGE_SIZE = 100;
 
@@ -1931,9 +1934,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     pageNames: ReferenceNames,
   ): Promise<Html> {
     const answer = answered(
-      await signed.api<{ data?: Row[] }>('GET', `/${resource.name}/${id}/history?limit=25`),
+      await signed.api<{ data?: Row[]; meta?: { total_count?: number } }>(
+        'GET',
+        `/${resource.name}/${id}/history?limit=${HISTORY_SHOWN}`,
+      ),
     );
     const entries = answer.body?.data ?? [];
+    const total = answer.body?.meta?.total_count ?? entries.length;
     const columnOf = (field: string) => resource.columns.find((column) => column.name === field);
     const labelOf = (field: string) => columnOf(field)?.label ?? field;
     const changesOf = (entry: Row) => (entry.changes ?? {}) as Record<string, unknown>;
@@ -1959,8 +1966,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       return mark === 'del' ? html`<del>${link}</del>` : html`<ins>${link}</ins>`;
     };
     const trail = auditTrailOf(signed, resource, id);
+    // The latest changes only: said, with the way to the rest (the oldest, its creation, last).
+    const shownCount =
+      total > entries.length
+        ? html`<p>The latest ${String(entries.length)} of ${String(total)} changes, newest first${trail ? html`: <a href="${trail}">all ${String(total)} in the audit log</a>` : ''}.</p>`
+        : trail
+          ? html`<p><a href="${trail}">All its entries in the audit log</a></p>`
+          : '';
     return html`<section class="history" aria-labelledby="history-heading"><h2 id="history-heading">Change history</h2>
-      ${trail ? html`<p><a href="${trail}">All its entries in the audit log</a></p>` : ''}
+      ${shownCount}
       ${
         entries.length === 0
           ? html`<p class="muted">No changes recorded.</p>`

@@ -503,7 +503,7 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await page.goto(`${base}/ui/vlans/import`);
     await expect(page.locator('#csv-file-note').isVisible()).resolves.toBe(false);
     await page.getByLabel('CSV file (optional)').setInputFiles(file);
-    await page.waitForFunction("document.getElementById('csv-text').value.includes('801')");
+    await expect.poll(() => page.getByLabel('CSV data').inputValue()).toContain('801');
     const text = await page.getByLabel('CSV data').inputValue();
     expect(text).toContain('München');
     expect(text).not.toContain('\uFFFD');
@@ -515,7 +515,7 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     const utf8 = '/tmp/inventory-ui-utf8.csv';
     writeFileSync(utf8, 'name,vlan_id\nZürich,802\n');
     await page.getByLabel('CSV file (optional)').setInputFiles(utf8);
-    await page.waitForFunction("document.getElementById('csv-text').value.includes('802')");
+    await expect.poll(() => page.getByLabel('CSV data').inputValue()).toContain('802');
     await expect(page.locator('#csv-file-note').isVisible()).resolves.toBe(false);
     expect(await page.getByLabel('CSV data').inputValue()).toContain('Zürich');
     unlinkSync(file);

@@ -86,3 +86,25 @@ describe('an empty list', () => {
     expect(users.body).toContain('There is no page 3: the 3 users fit on 1 page.');
   });
 });
+
+describe('a record’s change history', () => {
+  it('says it shows the latest 25 of all its changes, and links to the rest', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'many-changes', ip: '10.212.0.1' });
+    for (let change = 0; change < 30; change++) {
+      const answer = await ctx.as('admin', {
+        method: 'PATCH',
+        url: `/devices/${device.id}`,
+        payload: { model: `model-${change}` },
+      });
+      expect(answer.statusCode).toBe(200);
+    }
+    const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    expect(page.body).toContain(
+      `The latest 25 of 31 changes, newest first: <a href="/ui/audit-logs?resource_id=${String(device.id).toLowerCase()}">all 31 in the audit log</a>.`,
+    );
+    const few = await create(ctx, 'devices', { hostname: 'few-changes', ip: '10.212.0.2' });
+    const shown = await visit(ctx.app, admin, `/ui/devices/${few.id}`);
+    expect(shown.body).not.toContain('The latest');
+    expect(shown.body).toContain('All its entries in the audit log');
+  });
+});
