@@ -111,7 +111,36 @@ describe('relay connections', { timeout: 60_000 }, () => {
     for (let i = 0; i < 10; i++) statuses.push(await send(`${channel.sendUrl}/hook`));
     expect(statuses).toEqual(Array(10).fill(200));
     expect((await fetch(`${relay.base}/health`)).status).toBe(200);
-    // The ninth and later connections from 127.0.0.2 were answered 503 and closed at once.
+    // Each connection past the eighth from 127.0.0.2 closed that address's oldest idle one.
     expect(sockets.filter((socket) => !socket.destroyed).length).toBe(8);
+
+    // From 127.0.0.3, eight requests under way (their bodies not sent yet): a ninth connection
+    // has no idle one to replace and is refused.
+    const busy = (): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: relay.port, localAddress: '127.0.0.3' });
+        sockets.push(socket);
+        let answer = '';
+        socket.setEncoding('latin1').on('data', (chunk: string) => {
+          answer += chunk;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', () => {});
+        socket.on('connect', () =>
+          socket.write(
+            `POST /c/${channel.id}/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n`,
+          ),
+        );
+      });
+    const held = Array.from({ length: 8 }, busy);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ninth = await busy();
+    expect(ninth).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(ninth).toContain('Retry-After: 1\r\n');
+    expect(ninth.endsWith('\r\n\r\nrelay: busy; try again\n')).toBe(true);
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(held);
+    // Senders from elsewhere were never affected.
+    expect(await send(`${channel.sendUrl}/hook`)).toBe(200);
   });
 });

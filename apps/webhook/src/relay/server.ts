@@ -128,43 +128,79 @@ export async function buildRelay(
   let inFlightBytes = 0;
   /** Listener streams open on this relay (their connections count against --max-streams only). */
   let streams = 0;
-  /** Connections that are not listener streams, per remote address; and each one's address. */
-  const perAddress = new Map<string, number>();
-  const counted = new Map<string, string>();
+  /** A connection counted against its address: whether a request is being served on it. */
+  interface Counted {
+    readonly socket: Socket;
+    readonly address: string;
+    busy: boolean;
+    /** When it last started or finished a request (or opened): the longest idle goes first. */
+    lastActive: number;
+  }
+  /** Connections that are not listener streams, per remote address (oldest first), and by key. */
+  const perAddress = new Map<string, Set<Counted>>();
+  const counted = new Map<string, Counted>();
   const refused = new WeakSet<object>();
   const connectionKey = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
   /** Stops counting a connection against its address (closed, or now a listener's stream). */
   const release = (key: string) => {
-    const address = counted.get(key);
-    if (address === undefined) return;
+    const entry = counted.get(key);
+    if (!entry) return;
     counted.delete(key);
-    const open = (perAddress.get(address) ?? 1) - 1;
-    if (open <= 0) perAddress.delete(address);
-    else perAddress.set(address, open);
+    const open = perAddress.get(entry.address);
+    open?.delete(entry);
+    if (open?.size === 0) perAddress.delete(entry.address);
+  };
+  /** A request is being served on the connection (false again once it is answered). */
+  const serving = (socket: Socket, res: ServerResponse) => {
+    const entry = counted.get(connectionKey(socket));
+    if (!entry) return;
+    entry.busy = true;
+    entry.lastActive = Date.now();
+    res.once('close', () => {
+      entry.busy = false;
+      entry.lastActive = Date.now();
+    });
   };
   /**
-   * One address holds at most --max-address-connections besides its listeners: idle connections
-   * from one place cannot take the room senders and /health need. Trusted proxies are exempt
-   * (every sender behind them shares their address).
+   * One address holds at most --max-address-connections besides its listeners, so idle
+   * connections from one place cannot take the room senders and /health need. At the limit, a new
+   * connection closes that address's connection idle the longest (no request under way: held
+   * open without a request, or kept alive since its last answer); when every one is serving a
+   * request, the new one is refused. Trusted proxies are exempt (every sender
+   * behind them shares their address).
    */
   const admit = (socket: Socket) => {
     const address = socket.remoteAddress ?? '?';
     if (trust?.(address, 0)) return;
-    const open = perAddress.get(address) ?? 0;
-    if (open >= limits.maxAddressConnections) {
-      refused.add(socket);
-      // Plain HTTP gets the same answer as any busy refusal; TLS has not shaken hands yet.
-      if (config.tls) socket.destroy();
-      else {
-        // Closed once written, whether or not the other side reads or closes its own end.
-        socket.write(BUSY_ANSWER);
-        socket.destroySoon();
-      }
-      return;
+    let open = perAddress.get(address);
+    if (!open) {
+      open = new Set();
+      perAddress.set(address, open);
     }
-    perAddress.set(address, open + 1);
+    if (open.size >= limits.maxAddressConnections) {
+      let idle: Counted | undefined;
+      for (const entry of open) {
+        if (!entry.busy && (!idle || entry.lastActive < idle.lastActive)) idle = entry;
+      }
+      if (idle) {
+        release(connectionKey(idle.socket));
+        idle.socket.destroy();
+      } else {
+        refused.add(socket);
+        // Plain HTTP gets the same answer as any busy refusal; TLS has not shaken hands yet.
+        if (config.tls) socket.destroy();
+        else {
+          // Closed once written, whether or not the other side reads or closes its own end.
+          socket.write(BUSY_ANSWER);
+          socket.destroySoon();
+        }
+        return;
+      }
+    }
     const key = connectionKey(socket);
-    counted.set(key, address);
+    const entry: Counted = { socket, address, busy: false, lastActive: Date.now() };
+    open.add(entry);
+    counted.set(key, entry);
     socket.once('close', () => release(key));
   };
 
@@ -189,6 +225,7 @@ export async function buildRelay(
       const dispatch: RequestListener = (req, res) => {
         // A connection refused as its address's one too many: nothing it sends is served.
         if (refused.has(req.socket)) return void req.socket.destroy();
+        serving(req.socket, res);
         if (req.url?.startsWith(SEND_PREFIX)) void relaySend(req, res);
         else fastifyHandler(req, res);
       };
