@@ -3,7 +3,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createRelayChannel, startRelay } from './helpers.js';
+import { createRelayChannel, startRelay, waitFor } from './helpers.js';
 
 /** A listener's stream: its status (200 held open; anything else read and closed). */
 function listen(port: number, id: string, token: string, open: (() => void)[]) {
@@ -111,8 +111,14 @@ describe('relay connections', { timeout: 60_000 }, () => {
     for (let i = 0; i < 10; i++) statuses.push(await send(`${channel.sendUrl}/hook`));
     expect(statuses).toEqual(Array(10).fill(200));
     expect((await fetch(`${relay.base}/health`)).status).toBe(200);
-    // Each connection past the eighth from 127.0.0.2 closed that address's oldest idle one.
+    // Past the eighth, connections from 127.0.0.2 were refused: the eight had only just opened.
     expect(sockets.filter((socket) => !socket.destroyed).length).toBe(8);
+    // A second later the eight count as idle: a new one takes the place of the longest idle.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const late = connect({ host: '127.0.0.1', port: relay.port, localAddress: '127.0.0.2' });
+    sockets.push(late.resume());
+    await waitFor(() => sockets.filter((socket) => !socket.destroyed).length === 8);
+    expect(late.destroyed).toBe(false);
 
     // From 127.0.0.3, eight requests under way (their bodies not sent yet): a ninth connection
     // has no idle one to replace and is refused.

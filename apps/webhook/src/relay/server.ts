@@ -74,6 +74,12 @@ const BUSY_ANSWER =
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n' +
   'Retry-After: 1\r\nContent-Length: 23\r\nConnection: close\r\n\r\nrelay: busy; try again\n';
 
+/**
+ * A connection that has not sent a request yet is not closed to make room for its address's next
+ * one until it has been open this long (a client opening several at once is about to use them).
+ */
+const FIRST_REQUEST_GRACE_MS = 1_000;
+
 /** Events sent to a listener per read of the buffer. */
 const READ_BATCH = 64;
 
@@ -133,6 +139,8 @@ export async function buildRelay(
     readonly socket: Socket;
     readonly address: string;
     busy: boolean;
+    /** Requests it has carried: a new connection gets a moment to send its first. */
+    served: number;
     /** When it last started or finished a request (or opened): the longest idle goes first. */
     lastActive: number;
   }
@@ -155,6 +163,7 @@ export async function buildRelay(
     const entry = counted.get(connectionKey(socket));
     if (!entry) return;
     entry.busy = true;
+    entry.served += 1;
     entry.lastActive = Date.now();
     res.once('close', () => {
       entry.busy = false;
@@ -164,9 +173,9 @@ export async function buildRelay(
   /**
    * One address holds at most --max-address-connections besides its listeners, so idle
    * connections from one place cannot take the room senders and /health need. At the limit, a new
-   * connection closes that address's connection idle the longest (no request under way: held
-   * open without a request, or kept alive since its last answer); when every one is serving a
-   * request, the new one is refused. Trusted proxies are exempt (every sender
+   * connection closes that address's connection idle the longest (no request under way: kept
+   * alive since its last answer, or held open a second or more without sending one); when there
+   * is none, the new one is refused. Trusted proxies are exempt (every sender
    * behind them shares their address).
    */
   const admit = (socket: Socket) => {
@@ -178,9 +187,12 @@ export async function buildRelay(
       perAddress.set(address, open);
     }
     if (open.size >= limits.maxAddressConnections) {
+      const now = Date.now();
       let idle: Counted | undefined;
       for (const entry of open) {
-        if (!entry.busy && (!idle || entry.lastActive < idle.lastActive)) idle = entry;
+        if (entry.busy || (entry.served === 0 && now - entry.lastActive < FIRST_REQUEST_GRACE_MS))
+          continue;
+        if (!idle || entry.lastActive < idle.lastActive) idle = entry;
       }
       if (idle) {
         release(connectionKey(idle.socket));
@@ -198,7 +210,7 @@ export async function buildRelay(
       }
     }
     const key = connectionKey(socket);
-    const entry: Counted = { socket, address, busy: false, lastActive: Date.now() };
+    const entry: Counted = { socket, address, busy: false, served: 0, lastActive: Date.now() };
     open.add(entry);
     counted.set(key, entry);
     socket.once('close', () => release(key));
