@@ -65,7 +65,14 @@ import {
   safeNext,
   type UiSession,
 } from './sessions.js';
-import { lineChartSvg, type TopologyEdge, type TopologyNode, topologySvg } from './svg.js';
+import {
+  chartTime,
+  legendSwatch,
+  lineChartSvg,
+  type TopologyEdge,
+  type TopologyNode,
+  topologySvg,
+} from './svg.js';
 import {
   checkboxGroup,
   fieldControl,
@@ -225,6 +232,9 @@ const STALE_FORM_ANSWER: ApiAnswer = {
   text: '',
   headers: {},
 };
+
+/** Measurements a device's charts draw: the latest of the last 7 days (the API's largest page). */
+const METRIC_POINTS = 100;
 
 /** Changes an object page shows of its history (the audit log has them all). */
 const HISTORY_SHOWN = 25;
@@ -2091,14 +2101,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     return html`<section class="topology-section" aria-labelledby="topology-heading"><h2 id="topology-heading">Topology</h2>
       ${topologySvg([...nodes.values()], edges)}
       ${edges.length === 0 ? html`<p class="muted">No links ${kind === 'locations' ? 'between these devices' : 'to other devices'} yet.</p>` : ''}
-      <p class="legend"><span class="swatch up"></span> link up <span class="swatch down"></span> link down</p></section>`;
+      <p class="legend">${legendSwatch(true)} link up ${legendSwatch(false)} link down (dashed)</p></section>`;
   }
 
   async function metricCharts(signed: Signed, id: string): Promise<Html> {
     const from = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
     const answer = await signed.api<{ data?: Array<Record<string, number | string | null>> }>(
       'GET',
-      `/metrics/device/${id}?${new URLSearchParams({ from, limit: '100' })}`,
+      `/metrics/device/${id}?${new URLSearchParams({ from, limit: String(METRIC_POINTS) })}`,
     );
     // 404 is the API's "no metrics for this device"; any other refusal fails the page.
     const data = answer.status === 404 ? [] : (answered(answer).body?.data ?? []);
@@ -2110,16 +2120,24 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         .map((point) => ({ at: Date.parse(String(point.ts)), value: point[field] as number }))
         .sort((a, b) => a.at - b.at),
     });
-    return html`<section class="metrics" aria-labelledby="metrics-heading"><h2 id="metrics-heading">Metrics (last 7 days)</h2>
-      ${
-        data.length === 0
-          ? html`<p class="muted">No metrics reported for this device.</p>`
-          : [
-              lineChartSvg(series('cpu', 'CPU', '%')),
-              lineChartSvg(series('memory', 'Memory', '%')),
-              lineChartSvg(series('temperature', 'Temperature', '°C')),
-            ]
-      }</section>`;
+    const heading = html`<h2 id="metrics-heading">Metrics</h2>`;
+    if (data.length === 0) {
+      if (answer.status === 404)
+        return html`<section class="metrics" aria-labelledby="metrics-heading">${heading}<p class="muted">No metrics reported for this device.</p></section>`;
+      // Older ones exist (the API answered 200): say when the latest was.
+      const latest = await signed.api<Record<string, unknown>>('GET', `/metrics/device/${id}`);
+      const at = latest.status === 200 ? Date.parse(String(latest.body?.ts)) : Number.NaN;
+      return html`<section class="metrics" aria-labelledby="metrics-heading">${heading}<p class="muted">No metrics in the last 7 days${Number.isNaN(at) ? '' : ` (the latest is from ${chartTime(at)})`}.</p></section>`;
+    }
+    const times = data.map((point) => Date.parse(String(point.ts))).filter((t) => !Number.isNaN(t));
+    const span = `from ${chartTime(Math.min(...times))} to ${chartTime(Math.max(...times))}`;
+    return html`<section class="metrics" aria-labelledby="metrics-heading">${heading}
+      <p>${data.length >= METRIC_POINTS ? `The latest ${METRIC_POINTS} measurements of the last 7 days, ${span}.` : `All ${data.length} measurements of the last 7 days, ${span}.`}</p>
+      ${[
+        lineChartSvg(series('cpu', 'CPU', '%')),
+        lineChartSvg(series('memory', 'Memory', '%')),
+        lineChartSvg(series('temperature', 'Temperature', '°C')),
+      ]}</section>`;
   }
 
   async function deliveries(signed: Signed, id: string): Promise<Html> {

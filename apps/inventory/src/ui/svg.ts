@@ -99,6 +99,14 @@ export function topologySvg(nodes: readonly TopologyNode[], edges: readonly Topo
     ${lines}${circles}</svg>`;
 }
 
+/**
+ * A legend's sample of an edge: the same line as the picture draws, in SVG (a CSS background
+ * would vanish in forced colours, where the picture's own lines keep their colours).
+ */
+export function legendSwatch(up: boolean): Html {
+  return html`<svg class="swatch" aria-hidden="true" focusable="false" width="24" height="8" viewBox="0 0 24 8" xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="4" x2="24" y2="4" stroke="${up ? '#1a7f37' : '#c62828'}" stroke-width="3"${up ? '' : html` stroke-dasharray="6 4"`}></line></svg>`;
+}
+
 export interface Series {
   name: string;
   unit: string;
@@ -106,10 +114,25 @@ export interface Series {
 }
 
 const CHART_WIDTH = 600;
-const CHART_HEIGHT = 160;
+const CHART_HEIGHT = 176;
 const PAD = 36;
+/** Where the time axis is drawn; its first and last times are written under it. */
+const AXIS_Y = CHART_HEIGHT - 34;
 
-/** A line chart of one series over time, with its range written out for screen readers. */
+/** A measurement as written out: at most one decimal (16.40647706065106 -> 16.4). */
+export const roundedValue = (value: number): string => String(Math.round(value * 10) / 10);
+
+/** A time as the charts write it: `2026-12-06 19:04 UTC`. */
+export const chartTime = (at: number): string =>
+  `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A line chart of one series over time, with its range written out for screen readers. Its
+ * axes and their labels are drawn in currentColor (the style sheet's grey; in forced colours,
+ * the system's text colour), the value axis from a whole number at or under the lowest value
+ * (0 at most) to one at or over the highest, the time axis from the first to the last
+ * measurement drawn.
+ */
 export function lineChartSvg(series: Series): Html {
   const points = series.points;
   if (points.length === 0) return html`<p>No ${series.name.toLowerCase()} measurements.</p>`;
@@ -117,29 +140,30 @@ export function lineChartSvg(series: Series): Html {
   const values = points.map((point) => point.value);
   const minT = Math.min(...times);
   const maxT = Math.max(...times);
-  const minV = Math.min(0, ...values);
-  const maxV = Math.max(...values, minV + 1);
+  const minV = Math.floor(Math.min(0, ...values));
+  const maxV = Math.max(Math.ceil(Math.max(...values)), minV + 1);
   const x = (t: number) =>
     PAD +
     (maxT === minT
       ? (CHART_WIDTH - 2 * PAD) / 2
       : ((t - minT) / (maxT - minT)) * (CHART_WIDTH - 2 * PAD));
-  const y = (v: number) =>
-    CHART_HEIGHT - PAD / 2 - ((v - minV) / (maxV - minV)) * (CHART_HEIGHT - PAD);
+  const y = (v: number) => AXIS_Y - ((v - minV) / (maxV - minV)) * (AXIS_Y - PAD / 2);
   const path = points
     .map(
       (point, index) =>
         `${index === 0 ? 'M' : 'L'}${x(point.at).toFixed(1)} ${y(point.value).toFixed(1)}`,
     )
     .join(' ');
-  const last = values[values.length - 1] ?? 0;
-  const summary = `${series.name}: ${points.length} measurements from ${new Date(minT).toISOString()} to ${new Date(maxT).toISOString()}, between ${Math.min(...values)} and ${Math.max(...values)} ${series.unit}, latest ${last} ${series.unit}`;
+  const last = roundedValue(values[values.length - 1] ?? 0);
+  const summary = `${series.name}: ${points.length} measurements from ${chartTime(minT)} to ${chartTime(maxT)}, between ${roundedValue(Math.min(...values))} and ${roundedValue(Math.max(...values))} ${series.unit}, latest ${last} ${series.unit}`;
   return html`<figure class="chart"><figcaption>${series.name} (${series.unit}) — latest ${last}</figcaption>
     <svg role="img" aria-label="${summary}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" width="100%" xmlns="http://www.w3.org/2000/svg">
-    <line x1="${PAD}" y1="${CHART_HEIGHT - PAD / 2}" x2="${CHART_WIDTH - PAD}" y2="${CHART_HEIGHT - PAD / 2}" stroke="#888"></line>
-    <line x1="${PAD}" y1="${PAD / 2}" x2="${PAD}" y2="${CHART_HEIGHT - PAD / 2}" stroke="#888"></line>
-    <text x="4" y="${PAD / 2 + 4}" font-size="11" fill="#444">${String(maxV)}</text>
-    <text x="4" y="${CHART_HEIGHT - PAD / 2}" font-size="11" fill="#444">${String(minV)}</text>
+    <line x1="${PAD}" y1="${AXIS_Y}" x2="${CHART_WIDTH - PAD}" y2="${AXIS_Y}" stroke="currentColor"></line>
+    <line x1="${PAD}" y1="${PAD / 2}" x2="${PAD}" y2="${AXIS_Y}" stroke="currentColor"></line>
+    <text x="${PAD - 4}" y="${PAD / 2 + 4}" font-size="11" fill="currentColor" text-anchor="end">${String(maxV)}</text>
+    <text x="${PAD - 4}" y="${AXIS_Y}" font-size="11" fill="currentColor" text-anchor="end">${String(minV)}</text>
+    <text x="${PAD}" y="${AXIS_Y + 16}" font-size="11" fill="currentColor">${chartTime(minT)}</text>
+    <text x="${CHART_WIDTH - PAD}" y="${AXIS_Y + 16}" font-size="11" fill="currentColor" text-anchor="end">${chartTime(maxT)}</text>
     <path d="${path}" fill="none" stroke="#0b57d0" stroke-width="2"></path>
     ${points.map((point) => html`<circle cx="${x(point.at).toFixed(1)}" cy="${y(point.value).toFixed(1)}" r="2.5" fill="#0b57d0"></circle>`)}
     </svg></figure>`;

@@ -108,3 +108,45 @@ describe('a record’s change history', () => {
     expect(shown.body).toContain('All its entries in the audit log');
   });
 });
+
+describe('a device’s metric charts', () => {
+  const report = async (deviceId: string, ts: Date, cpu: number) => {
+    const answer = await ctx.as('admin', {
+      method: 'POST',
+      url: '/metrics',
+      payload: { device_id: deviceId, cpu, memory: 41.25, temperature: 35, ts: ts.toISOString() },
+    });
+    expect(answer.statusCode, answer.body).toBeLessThan(300);
+  };
+
+  it('round their values and say which span they draw, first and last time', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'charted', ip: '10.213.0.1' });
+    const first = new Date(Date.now() - 2 * 3600_000);
+    const last = new Date(Date.now() - 3600_000);
+    await report(String(device.id), first, 12.5);
+    await report(String(device.id), last, 16.40647706065106);
+    const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    const time = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(page.body).toContain(
+      `All 2 measurements of the last 7 days, from ${time(first)} to ${time(last)}.`,
+    );
+    expect(page.body).toContain('CPU (%) — latest 16.4</figcaption>');
+    expect(page.body).not.toContain('16.40647706065106');
+    expect(page.body).not.toContain('Metrics (last 7 days)');
+    // The time axis is labelled with the first and last times.
+    expect(page.body).toContain(`text-anchor="end">${time(last)}</text>`);
+  });
+
+  it('say when there are none in the last 7 days but older ones', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'quiet', ip: '10.213.0.2' });
+    const old = new Date(Date.now() - 9 * 24 * 3600_000);
+    await report(String(device.id), old, 10);
+    const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
+    expect(page.body).toContain(
+      `No metrics in the last 7 days (the latest is from ${old.toISOString().slice(0, 16).replace('T', ' ')} UTC).`,
+    );
+    const none = await create(ctx, 'devices', { hostname: 'silent', ip: '10.213.0.3' });
+    const empty = await visit(ctx.app, admin, `/ui/devices/${none.id}`);
+    expect(empty.body).toContain('No metrics reported for this device.');
+  });
+});
