@@ -13,6 +13,7 @@ import {
   prepareEmbeddedTemplate,
   prepareMigratedTemplateWith,
 } from './embedded.js';
+import { guardFatalFailures } from './fatal.js';
 import { registerGenericPlans } from './generic-plans.js';
 import { migrate } from './migrate.js';
 import { listenPGlite } from './notifications.js';
@@ -39,6 +40,7 @@ export {
   holdsEmbeddedDatabase,
   prepareEmbeddedTemplate,
 } from './embedded.js';
+export { StoreFailedError } from './fatal.js';
 export { withGenericPlans } from './generic-plans.js';
 export { type MigrationResult, migrate } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
@@ -148,6 +150,13 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     await lock?.release();
     throw inMemory ? error : openFailure(config.dataDir, error);
   }
+  // A PANIC (a WAL write failing on a full disk) is final: later statements are refused at once
+  // instead of entering PGlite again, where they spun for good (see fatal.ts).
+  const guard = guardFatalFailures(
+    pglite,
+    inMemory ? 'memory' : `DATA_DIR ${config.dataDir}`,
+    (error) => config.onFailure?.(error),
+  );
   const lease = new ConnectionLease();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lease) });
   registerWritesFirst(
@@ -179,7 +188,9 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     async close() {
       await Promise.all([checkpoints.stop(), autovacuum.stop()]);
       await db.destroy();
-      await pglite.close();
+      // After a failure PGlite is not entered again, its close included: the folder is as
+      // PostgreSQL left it, and the next start recovers it from the WAL.
+      if (guard.failure === undefined) await pglite.close();
       await lock?.release();
     },
   };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AutovacuumSchedule } from './autovacuum.js';
 import type { CheckpointSchedule } from './checkpoints.js';
+import type { StoreFailedError } from './fatal.js';
 import type { NotificationHandlers, Subscription } from './notifications.js';
 
 /** `postgres`: a server through `pg`; `embedded`: PGlite persisted in a folder; `memory`: PGlite thrown away on close. */
@@ -75,6 +76,15 @@ export interface StoreConfig {
    * by prepareMigratedTemplate), so that a first start has few or none left to apply.
    */
   migrations?: string | URL;
+  /**
+   * Embedded store (a folder or `memory://`): called once if PostgreSQL inside the process fails
+   * past recovery (a PANIC, as when a WAL write fails on a full disk; a FATAL; the WebAssembly
+   * module aborting). Every later statement is then refused with the StoreFailedError given here
+   * (code 57P02, crash_shutdown), and close() only releases the folder. The service should exit
+   * with a non-zero code so that it is restarted: a restart recovers every committed write from
+   * the WAL, as a PostgreSQL server does after a PANIC (see fatal.ts).
+   */
+  onFailure?: (error: StoreFailedError) => void;
   /**
    * Called before an embedded store's folder is created (its first start), so the caller can
    * say what the pause is.
