@@ -55,6 +55,13 @@ export interface ServiceOutput {
    * log collector parses every line. (`output.print` writes text as it is, always.)
    */
   note(text: string, level?: number): void;
+  /**
+   * Ends the service at once for a failure it cannot go on after (its embedded store's
+   * PostgreSQL PANICked): `text`, one line, on stderr (and off a terminal as a fatal JSON log
+   * line too), the log output flushed within a bounded moment, exit code 1 so that a supervisor
+   * restarts it. No graceful shutdown: what it would close is what failed.
+   */
+  fail(text: string): void;
 }
 
 export interface ListeningServer extends ClosableServer {
@@ -173,7 +180,15 @@ async function startService<Config extends ListenSettings>(
   // Off a terminal every line is JSON (a log collector parses them all), in pino's shape.
   const note = (text: string, level = 30) =>
     output.print(output.pretty ? text : JSON.stringify({ level, time: Date.now(), msg: text }));
-  const service = await definition.start(config, { output, note });
+  let failed = false;
+  const fail = (text: string) => {
+    if (failed) return;
+    failed = true;
+    if (!output.pretty) output.print(JSON.stringify({ level: 60, time: Date.now(), msg: text }));
+    io.stderr(`${text}\n`);
+    void output.flush(EXIT_FLUSH_MS).then(() => io.exit(1));
+  };
+  const service = await definition.start(config, { output, note, fail });
   // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close what the service opened,
   // within a deadline; the log output gets a bounded moment to drain, so a reader that is gone
   // or stuck never holds the exit.
