@@ -43,7 +43,7 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
     return { ...config, jwtSecret: resolveJwtSecret(config) };
   },
 
-  async start(config, { output, note }) {
+  async start(config, { output, note, fail }) {
     const [
       { embeddedUpkeepNotes, migrate, openStore, readServerUpkeepWarning, StoreOpenError },
       { buildApp },
@@ -70,6 +70,9 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       readsBesideWrites: config.databaseReadsBesideWrites,
       migrations: MIGRATIONS_FOLDER,
       ...embeddedUpkeepNotes(note),
+      // The embedded PostgreSQL failed past recovery (a PANIC: a WAL write on a full disk):
+      // exit 1 to be restarted, which recovers every committed write, instead of going on.
+      onFailure: (error) => fail(error.message),
       onCreate: () =>
         output.print(`Creating the embedded database in ${config.dataDir} (first start only)…`),
     }).catch((error: unknown) => {

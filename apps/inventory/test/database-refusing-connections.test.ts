@@ -83,3 +83,15 @@ it('tells a refusal at connect from a statement error with the same code', async
   }
   expect(isDatabaseUnavailable({ code: '3D000', severity: 'ERROR', message: 'm' })).toBe(false);
 });
+
+it('a full disk (53100) and a store that failed past recovery (57P02) answer 503', async () => {
+  // The statement rolled back: the same write succeeds once the disk has space again.
+  const diskFull = Object.assign(
+    new Error('could not extend file "base/5/16392": No space left on device'),
+    { code: '53100', severity: 'ERROR' },
+  );
+  expect(isDatabaseUnavailable(diskFull)).toBe(true);
+  // The embedded store after a PANIC, until the service has exited to be restarted.
+  const { StoreFailedError } = await import('@netops/store');
+  expect(isDatabaseUnavailable(new StoreFailedError('embedded PostgreSQL … failed'))).toBe(true);
+});

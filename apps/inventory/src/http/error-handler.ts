@@ -119,9 +119,12 @@ const CONNECTION_ERROR_CODES = new Set([
  * (another backend crashed, or `-m immediate`), 57P03 cannot_connect_now (starting up or shutting
  * down), 53300 too_many_connections, 57014 query_canceled (the statement ran past
  * DATABASE_QUERY_TIMEOUT_MS, waiting on locks or an overloaded server, and PostgreSQL rolled it
- * back: nothing was written, so the retry Retry-After invites is safe).
+ * back: nothing was written, so the retry Retry-After invites is safe), 53100 disk_full (the
+ * database's disk is full: the statement rolled back, and the same write succeeds once space is
+ * freed; on the embedded store a full disk that fails a WAL write is a PANIC instead, 57P02 from
+ * the store, and the service exits to be restarted).
  */
-const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|53300)$/;
+const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|53300|53100)$/;
 
 /**
  * SQLSTATEs that mean "unavailable" only as a FATAL error, which the server sends when it refuses
