@@ -67,7 +67,7 @@ export const chatService: ServiceDefinition<AppConfig> = {
   // PORT=0 without ROOT_URL: the free port is chosen now, so the default ROOT_URL names it.
   configure: (env, logLevel) => withChosenPort(loadConfig(env, process.cwd(), { logLevel }), env),
 
-  async start(config, { output, note }) {
+  async start(config, { output, note, fail }) {
     const services = config.services.map((service) => `${service.name} (${service.type})`);
     note(
       services.length > 0
@@ -81,6 +81,9 @@ export const chatService: ServiceDefinition<AppConfig> = {
       sharedBuffersMb: config.embeddedSharedBuffersMb,
       onPoolError: (error) => note(`database connection lost: ${error.message}`, 50),
       ...embeddedUpkeepNotes(note),
+      // The embedded PostgreSQL failed past recovery (a PANIC: a WAL write on a full disk):
+      // exit 1 to be restarted, which recovers every committed write, instead of going on.
+      onFailure: (error) => fail(error.message),
       onCreate: () =>
         note(`creating the embedded database in ${config.dataDir} (first start only)…`),
     }).catch((error: unknown) => {
