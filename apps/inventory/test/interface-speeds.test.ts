@@ -107,6 +107,14 @@ describe('speed and speed_mbps never disagree', () => {
     }
   });
 
+  it('the API document says so on both fields of a write', async () => {
+    const document = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    const body =
+      document.paths['/interfaces/{id}'].patch.requestBody.content['application/json'].schema;
+    expect(body.properties.speed_mbps.description).toMatch(/^The value of `speed` in another form/);
+    expect(body.properties.speed.description).toMatch(/^The value of `speed_mbps` in another form/);
+  });
+
   it('a speed with more than three decimals rounds to the Mbps', async () => {
     const created = await anInterface({ speed: '2.0005Gbps' });
     expect(speeds(created)).toEqual(['2.0005Gbps', 2001]);

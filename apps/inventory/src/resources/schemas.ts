@@ -79,7 +79,23 @@ function fieldSchema(
   if (!column) throw new Error(`${definition.name} has no column ${name}`);
   const schema = written ? writtenValueSchema(column) : column.schema;
   const value = column.required || column.notNull ? schema : Type.Union([schema, Type.Null()]);
-  return optional ? Type.Optional(value) : value;
+  const form = written ? otherFormOf(definition, name) : undefined;
+  const described = form
+    ? {
+        ...value,
+        description: `The value of \`${form}\` in another form: a write giving either sets both (null clears both; both given must agree, else 400).`,
+      }
+    : value;
+  return optional ? Type.Optional(described) : described;
+}
+
+/** The column that holds the same value as `name` in another form (ColumnDefinition.formOf). */
+function otherFormOf(definition: ResourceDefinition, name: string): string | undefined {
+  const own = definition.columns[name]?.formOf?.column;
+  if (own !== undefined) return own;
+  return Object.entries(definition.columns).find(
+    ([, column]) => column.formOf?.column === name,
+  )?.[0];
 }
 
 /** POST and PUT: a whole record; required columns must be there. */

@@ -8743,7 +8743,9 @@ export interface operations {
               name: string;
               description?: string | null;
               type?: string | null;
+              /** @description The value of `speed_mbps` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
               speed?: string | null;
+              /** @description The value of `speed` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
               speed_mbps?: number | null;
               status?: ('up' | 'down') | null;
               admin_status?: ('up' | 'down') | null;
@@ -8761,7 +8763,9 @@ export interface operations {
               name: string;
               description?: string | null;
               type?: string | null;
+              /** @description The value of `speed_mbps` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
               speed?: string | null;
+              /** @description The value of `speed` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
               speed_mbps?: number | null;
               status?: ('up' | 'down') | null;
               admin_status?: ('up' | 'down') | null;
@@ -9153,7 +9157,9 @@ export interface operations {
           name?: string;
           description?: string | null;
           type?: string | null;
+          /** @description The value of `speed_mbps` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed?: string | null;
+          /** @description The value of `speed` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed_mbps?: number | null;
           status?: ('up' | 'down') | null;
           admin_status?: ('up' | 'down') | null;
@@ -9543,7 +9549,9 @@ export interface operations {
           name: string;
           description?: string | null;
           type?: string | null;
+          /** @description The value of `speed_mbps` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed?: string | null;
+          /** @description The value of `speed` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed_mbps?: number | null;
           status?: ('up' | 'down') | null;
           admin_status?: ('up' | 'down') | null;
@@ -9928,7 +9936,9 @@ export interface operations {
           name?: string;
           description?: string | null;
           type?: string | null;
+          /** @description The value of `speed_mbps` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed?: string | null;
+          /** @description The value of `speed` in another form: a write giving either sets both (null clears both; both given must agree, else 400). */
           speed_mbps?: number | null;
           status?: ('up' | 'down') | null;
           admin_status?: ('up' | 'down') | null;
