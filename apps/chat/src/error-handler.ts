@@ -28,10 +28,12 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
 
 /**
  * Database errors that mean "the store cannot serve this right now" rather than a bug; 57014 is
- * a statement PostgreSQL cancelled and rolled back at the store's deadline.
+ * a statement PostgreSQL cancelled and rolled back at the store's deadline, 53100 a full disk
+ * (the statement rolled back; it succeeds once there is space), 57P02 also the embedded store
+ * after its PostgreSQL failed past recovery, until the service has exited to be restarted.
  */
 const STORE_DOWN =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|57P0[1-3]|57014|53300/;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|57P0[1-3]|57014|53300|53100/;
 
 /** Turns anything thrown into the ChatError that is rendered; unknown errors become 500. */
 export function toChatError(error: FastifyError | Error): ChatError {
