@@ -140,7 +140,11 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   // start's copy of the template included, and held until close (see data-dir-lock.ts).
   let lock: DataDirLock | undefined;
   if (!inMemory) {
-    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      mkdirSync(config.dataDir, { recursive: true });
+    } catch (error) {
+      throw openFailure(config.dataDir, error);
+    }
     lock = await lockDataDir(config.dataDir);
   }
   let pglite: PGlite;

@@ -48,4 +48,15 @@ describe('an embedded folder that is not a database', () => {
     const fresh = await openStore<unknown>({ dataDir, durable: false });
     await fresh.close();
   }, 60_000);
+
+  it('a DATA_DIR that cannot be made (under a file): a StoreOpenError naming it and the cause', async () => {
+    const folder = newFolder();
+    writeFileSync(folder, 'a file, not a folder');
+    const dataDir = join(folder, 'data');
+    const failure = await openStore<unknown>({ dataDir, durable: false }).catch((e) => e);
+    expect(failure).toBeInstanceOf(StoreOpenError);
+    expect((failure as Error).message).toMatch(
+      new RegExp(`^DATA_DIR ${dataDir} could not be opened: ENOTDIR: not a directory`),
+    );
+  });
 });
