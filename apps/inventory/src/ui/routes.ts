@@ -82,6 +82,7 @@ import {
   formValue,
   listCell,
   parseFormValue,
+  plainMessage,
   type ReferenceNames,
   type Row,
   referenceKey,
@@ -1017,7 +1018,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const error =
         answer.status === 200
           ? ''
-          : html`<p class="alert" role="alert">${errorMessage(answer)}</p>`;
+          : html`<p class="alert" role="alert">${plainMessage(resource, errorMessage(answer))}</p>`;
       const actions = html`<div class="page-actions">
       ${
         writable
@@ -1076,7 +1077,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       check.delete('format');
       check.set('limit', '1');
       const checked = await signed.api('GET', `/${resource.name}?${check}`);
-      answered(checked);
+      if (checked.status !== 200) {
+        const refused = apiError(checked);
+        throw new ApiError(
+          refused.statusCode,
+          plainMessage(resource, refused.message),
+          refused.headers,
+        );
+      }
       const answer = await signed.api('GET', `/${resource.name}?${query}`);
       answered(answer);
       return reply
@@ -1149,7 +1157,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     resource: UiResource,
     action: string,
     records: Array<{ row: Row; etag: string; title: string }>,
-    error?: string,
+    error?: string | Html,
     values: Form = {},
   ) {
     const list = html`<ul class="selected">${records.map(
@@ -1216,6 +1224,36 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     form$((signed, request, reply) => bulkSelection(signed, request, reply, request.body as Form)),
   );
 
+  /**
+   * A batch's refusal in words: a record by its title, not its id; an item by its record's
+   * title, not its position from 0; a record changed since the page was read (412) named and
+   * linked, its change history being where what changed is told.
+   */
+  function bulkRefusal(
+    resource: UiResource,
+    ids: readonly string[],
+    records: ReadonlyArray<{ row: Row; title: string }>,
+    answer: ApiAnswer,
+    done: 'changed' | 'deleted',
+    unread: string | undefined,
+  ): Html {
+    const titleOfId = (id: string | undefined) =>
+      records.find((record) => String(record.row.id).toLowerCase() === id?.toLowerCase())?.title;
+    const message = errorMessage(answer);
+    if (answer.status === 412) {
+      const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(message)?.[0];
+      const title = titleOfId(id);
+      const named =
+        id && title
+          ? resource.recordPages
+            ? html`<a href="/ui/${resource.name}/${id.toLowerCase()}">${title}</a>`
+            : html`${title}`
+          : html`one of the selected ${resource.names.plural}`;
+      return html`Nothing was ${done}: ${named} was changed by someone else after this page was read${resource.recordPages ? ' (its page shows what changed, in its change history)' : ''}. The ${resource.names.plural} below are now as they are at this moment; ${done === 'changed' ? 'apply' : 'delete'} again to go ahead with them.${unread ? ` ${unread}` : ''}`;
+    }
+    return html`${plainMessage(resource, message, (index) => titleOfId(ids[index]))}${unread ? ` ${unread}` : ''}`;
+  }
+
   /** A bulk form's records, as listed on it: the ids, and the ETags as read for the page. */
   const bulkInput = (signed: Signed, request: FastifyRequest) => {
     const resource = writableResource(signed, request);
@@ -1262,17 +1300,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       } ${countOf(resource, items.length)}.`,
     }),
     async refused(signed, { resource, ids, body }, answer) {
-      const message =
-        answer.status === 412
-          ? `${errorMessage(answer)}. The records below are shown as they are now; apply again to change them.`
-          : errorMessage(answer);
       const { records, unread } = await selectedRecords(signed, resource, ids);
       return bulkPage(
         signed,
         resource,
         'edit',
         records,
-        [message, unread].filter(Boolean).join(' '),
+        bulkRefusal(resource, ids, records, answer, 'changed', unread),
         body,
       );
     },
@@ -1288,8 +1322,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     }),
     async refused(signed, { resource, ids }, answer) {
       const { records, unread } = await selectedRecords(signed, resource, ids);
-      const message = [errorMessage(answer), unread].filter(Boolean).join(' ');
-      return bulkPage(signed, resource, 'delete', records, message);
+      return bulkPage(
+        signed,
+        resource,
+        'delete',
+        records,
+        bulkRefusal(resource, ids, records, answer, 'deleted', unread),
+      );
     },
   });
 
@@ -1600,9 +1639,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const message = errorMessage(answer);
     if (answer.status === 429) return { errors: {}, formError: message, rateLimited: true };
     const field = fieldOfMessage(resource, message);
+    const column = resource.columns.find((candidate) => candidate.name === field);
     return field
-      ? { errors: { [field]: fieldMessage(message, field) } }
-      : { errors: {}, formError: message };
+      ? { errors: { [field]: fieldMessage(message, field, column) } }
+      : { errors: {}, formError: plainMessage(resource, message) };
   }
 
   app.get(

@@ -315,17 +315,113 @@ export function fieldNamedIn(fields: readonly string[], message: string): string
 
 /**
  * The API's message about one field as a sentence beside that field: without the field's path
- * (`body/password `), which the label already says, and the validator's length wording in
- * plain words.
+ * (`body/password `, `body/tags/0 `), which the label already says, and the validator's wording
+ * in plain words (plainReason).
  */
-export function fieldMessage(message: string, field?: string): string {
-  const text = message
-    .replace(/^body\/[a-z_]+ /, '')
-    .replace(field ? new RegExp(`^(Field "${field}" |${field}:? )`) : /^$/, '')
-    .replace(/^must NOT have fewer than 1 characters$/, 'must not be empty')
-    .replace(/^must NOT have fewer than 1 items$/, 'choose at least one')
-    .replace(/^must NOT have fewer than (\d+) items$/, 'choose at least $1')
-    .replace(/^must NOT have fewer than (\d+) characters$/, 'must be at least $1 characters long')
-    .replace(/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long');
+export function fieldMessage(message: string, field?: string, column?: UiColumn): string {
+  const text = plainReason(
+    message
+      .replace(/^body\/[a-z_]+(\/\d+)? /i, '')
+      .replace(field ? new RegExp(`^(Field "${field}" |${field}:? )`) : /^$/, ''),
+    column,
+  );
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The pattern every tag must match, as the validator quotes it. */
+const TAG_PATTERN = '"^[a-z0-9_-]{1,64}$"';
+
+/**
+ * A validator's reason in plain words, for the column it is about when known: what to type or
+ * choose instead, never a JSON path, a format's or a type's name, or a regular expression.
+ */
+export function plainReason(reason: string, column?: UiColumn): string {
+  const referenced = column?.references ? uiResource(column.references) : undefined;
+  const choose = referenced ? `choose a ${referenced.names.singular}` : undefined;
+  const rules: Array<[RegExp, string | undefined]> = [
+    [/^must NOT have fewer than 1 characters$/i, 'must not be empty'],
+    [/^must NOT have fewer than 1 items$/i, 'choose at least one'],
+    [/^must NOT have fewer than (\d+) items$/i, 'choose at least $1'],
+    [/^must NOT have fewer than (\d+) characters$/i, 'must be at least $1 characters long'],
+    [/^must NOT have more than (\d+) characters$/i, 'must be at most $1 characters long'],
+    [/^must be a UUID$|^must match format "uuid"$/i, choose ?? 'must be an id (a UUID)'],
+    [/^must match format "date-time"$/i, 'must be a date and time, such as 2026-12-06T14:30:00Z'],
+    [/^must match format "date"$/i, 'must be a date, such as 2026-12-06'],
+    [/^must match format "(ip|ipv4|ipv6)"$/i, 'must be an IP address, such as 192.0.2.10'],
+    [/^must be integer$/i, 'must be a whole number'],
+    [/^must be number$/i, 'must be a number'],
+    [/^must be boolean$/i, 'choose yes or no'],
+    [
+      /^must be string$/i,
+      column?.choices ? `choose one of: ${column.choices.join(', ')}` : (choose ?? 'must be text'),
+    ],
+    [/^must be one of (.*)$/i, 'must be one of: $1'],
+  ];
+  if (reason === `must match pattern ${TAG_PATTERN}`)
+    return 'each tag is 1–64 lower-case letters, digits, - or _ (no spaces)';
+  for (const [pattern, plain] of rules) {
+    if (plain !== undefined && pattern.test(reason)) return reason.replace(pattern, plain);
+  }
+  return reason;
+}
+
+/** A filter's name as the filter form says it: `Last seen ≥`, `Location`. */
+function filterLabel(resource: UiResource, name: string): { label: string; column?: UiColumn } {
+  const [field = '', lookup] = name.split('__');
+  const column = resource.columns.find((candidate) => candidate.name === field);
+  if (!column) return { label: name };
+  return {
+    label: lookup ? `${column.label} ${LOOKUP_WORDS[lookup] ?? lookup}` : column.label,
+    column,
+  };
+}
+
+const LOOKUP_WORDS: Readonly<Record<string, string>> = {
+  n: 'is not',
+  in: 'is one of',
+  lt: '<',
+  lte: '≤',
+  gt: '>',
+  gte: '≥',
+  ic: 'contains',
+  nic: 'does not contain',
+  isw: 'starts with',
+  iew: 'ends with',
+  ie: 'is (any case)',
+  isnull: 'is empty',
+};
+
+/**
+ * An API refusal of a list's filters or of a batch, in plain words: the field by its label
+ * (`querystring/last_seen__gte must match format "date-time"` -> `Last seen ≥: must be a date
+ * and time, such as …`), a batch's item by its number from 1, or by its record's name when
+ * `itemName` knows it (`Item 0 (status): must be string` -> `sw-01 (Status): choose one of: …`).
+ */
+export function plainMessage(
+  resource: UiResource,
+  message: string,
+  itemName?: (index: number) => string | undefined,
+): string {
+  const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+  const path = /^(?:querystring|body)\/([a-z_]+)(?:\/\d+)? (.*)$/i.exec(message);
+  if (path?.[1] && path[2]) {
+    const { label, column } = filterLabel(resource, path[1]);
+    return `${label}: ${sentence(plainReason(path[2], column))}`;
+  }
+  const invalid = /^Invalid value in query parameter ([a-z_]+): (.*)$/.exec(message);
+  if (invalid?.[1] && invalid[2] !== undefined) {
+    const { label, column } = filterLabel(resource, invalid[1]);
+    const what = column?.references
+      ? ` (each value must be a ${uiResource(column.references)?.names.singular ?? 'record'}'s id)`
+      : '';
+    return `${label}: ${invalid[2]} is not a valid value${what}`;
+  }
+  const item = /^Item (\d+) \(([a-z_]+)(?:\/\d+)?\): (.*)$/.exec(message);
+  if (item?.[1] && item[2] && item[3] !== undefined) {
+    const index = Number(item[1]);
+    const { label, column } = filterLabel(resource, item[2]);
+    const name = itemName?.(index) ?? `Item ${index + 1}`;
+    return `${name} (${label}): ${plainReason(item[3], column)}`;
+  }
+  return message;
 }

@@ -78,3 +78,67 @@ describe('revoking an API token', () => {
     );
   });
 });
+
+describe('a refusal of the validator', () => {
+  it('is said in plain words beside the field, in a filter and in a batch', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'plain-words', ip: '10.71.0.1' });
+    const edit = await visit(ctx.app, admin, `/ui/devices/${device.id}/edit`);
+    const form = formAsShown(edit.body, `/ui/devices/${device.id}/edit`);
+    form.set('tags', 'Bad Tag');
+    const refused = await post(ctx.app, admin, `/ui/devices/${device.id}/edit`, form);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(
+      'Tags: Each tag is 1–64 lower-case letters, digits, - or _ (no spaces)',
+    );
+    expect(refused.body).not.toMatch(/[Bb]ody\/tags/);
+    for (const [url, said] of [
+      [
+        '/ui/devices?last_seen__gte=yesterday',
+        'Last seen ≥: Must be a date and time, such as 2026-12-06T14:30:00Z',
+      ],
+      ['/ui/devices?location_id=dc-east', 'Location: Choose a location'],
+      [
+        '/ui/devices?location_id__in=a,b',
+        'Location is one of: &quot;a&quot; is not a valid value (each value must be a location&#39;s id)',
+      ],
+    ] as const) {
+      const page = await visit(ctx.app, admin, url);
+      expect(page.body, url).toContain(`class="alert" role="alert">${said}</p>`);
+      expect(page.body, url).not.toContain('querystring/');
+    }
+    const exported = await visit(ctx.app, admin, '/ui/devices/export.csv?location_id=dc-east');
+    expect(exported.body).toContain('Location: Choose a location');
+    // A batch names the record, not "Item 0".
+    const other = await create(ctx, 'devices', { hostname: 'plain-words-2', ip: '10.71.0.2' });
+    const bulk = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices/bulk?action=edit&id=${device.id}&id=${other.id}`,
+    );
+    const batch = formAsShown(bulk.body, '/ui/devices/bulk-edit');
+    batch.set('field', 'status');
+    batch.set('value', '');
+    const batchRefused = await post(ctx.app, admin, '/ui/devices/bulk-edit', batch);
+    expect(batchRefused.statusCode).toBe(400);
+    expect(batchRefused.body).toContain(
+      'plain-words (Status): choose one of: active, offline, maintenance, provisioning, decommissioned',
+    );
+    expect(batchRefused.body).not.toContain('Item 0');
+  });
+
+  it('of a batch changed meanwhile (412) names the record and says where to see the change', async () => {
+    const a = await create(ctx, 'devices', { hostname: 'stale-a', ip: '10.72.0.1' });
+    const b = await create(ctx, 'devices', { hostname: 'stale-b', ip: '10.72.0.2' });
+    const bulk = await visit(ctx.app, admin, `/ui/devices/bulk?action=edit&id=${a.id}&id=${b.id}`);
+    const form = formAsShown(bulk.body, '/ui/devices/bulk-edit');
+    await ctx.as('admin', { method: 'PATCH', url: `/devices/${b.id}`, payload: { model: 'x' } });
+    form.set('field', 'model');
+    form.set('value', 'bulk');
+    const refused = await post(ctx.app, admin, '/ui/devices/bulk-edit', form);
+    expect(refused.statusCode).toBe(412);
+    expect(refused.body).toContain(
+      `Nothing was changed: <a href="/ui/devices/${String(b.id).toLowerCase()}">stale-b</a> was changed by someone else after this page was read (its page shows what changed, in its change history).`,
+    );
+    expect(refused.body).not.toContain(String(b.id).toLowerCase() + ' has changed');
+  });
+});
