@@ -237,6 +237,9 @@ const STALE_FORM_ANSWER: ApiAnswer = {
 /** Measurements a device's charts draw: the latest of the last 7 days (the API's largest page). */
 const METRIC_POINTS = 100;
 
+/** Records a reference select offers: the referenced resource's first 100 (its largest page). */
+const REFERENCE_CHOICES = 100;
+
 /** Changes an object page shows of its history (the audit log has them all). */
 const HISTORY_SHOWN = 25;
 
@@ -934,6 +937,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         };
       };
       const exportHref = `/ui/${resource.name}/export.csv?${exportParameters(state)}`;
+      const filterChoices = await choicesFor(
+        signed,
+        resource.columns.filter((column) => column.filterable && column.references),
+      );
       const kept = keptFilters(resource, state);
       // Filters the fields cannot show (a range's second bound, a parameter the page does not
       // know) ride along as hidden inputs and are listed, each with a link that removes it.
@@ -953,11 +960,21 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           .filter((column) => column.filterable && column.kind !== 'tags')
           .map((column) => {
             const current = filterOf(state, column);
+            const offered = filterChoices.get(column.name);
+            // A reference is chosen by name (the first 100, as in the edit forms); a value the
+            // choices do not hold (a list of ids, `true` for "is empty") is kept as typed.
+            const known = offered?.some((choice) => choice.id === current.value.toLowerCase());
+            const control = offered
+              ? html`<select id="filter-${column.name}" name="${column.name}">
+              <option value="">any</option>
+              ${current.value && !known ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
+              ${offered.map((choice) => html`<option value="${choice.id}"${choice.id === current.value.toLowerCase() ? ' selected' : ''}>${choice.name}</option>`)}</select>`
+              : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
             return html`<div class="field filter"><label for="filter-${column.name}">${column.label}</label>
             <select name="${column.name}__op" aria-label="${column.label}: how to match">
               ${['exact', ...column.lookups].map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${LOOKUP_LABELS[lookup] ?? lookup}</option>`)}
             </select>
-            <input id="filter-${column.name}" name="${column.name}" value="${current.value}"></div>`;
+            ${control}</div>`;
           })}
         ${state.sortby ? html`<input type="hidden" name="sortby" value="${state.sortby}">` : ''}
         <div class="field"><label for="filter-limit">Per page</label><select id="filter-limit" name="limit">${UI_PAGE_SIZES.map((size) => html`<option${size === state.limit ? ' selected' : ''}>${String(size)}</option>`)}</select></div>
@@ -1506,24 +1523,36 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   // ---- Create and edit ----------------------------------------------------------------------
 
-  async function referenceChoices(signed: Signed, resource: UiResource) {
+  /** The choices of a form's reference selects: its writable reference columns. */
+  const referenceChoices = (signed: Signed, resource: UiResource) =>
+    choicesFor(signed, editableColumns(resource));
+
+  /**
+   * The first 100 records (REFERENCE_CHOICES) each reference column of `columns` may name, by
+   * title: one list call per referenced resource (a link's two ends share one), plus the names
+   * those titles need.
+   */
+  async function choicesFor(signed: Signed, columns: readonly UiColumn[]) {
     const choices = new Map<string, { id: string; name: string }[]>();
+    const targets = [
+      ...new Set(columns.flatMap((column) => (column.references ? [column.references] : []))),
+    ];
     await Promise.all(
-      editableColumns(resource)
-        .filter((column) => column.references)
-        .map(async (column) => {
-          const target = uiResource(column.references as string);
-          if (!target) return;
-          const answer = answered(
-            await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=100`),
-          );
-          const rows = answer.body?.data ?? [];
-          const names = await titleNames(signed.api, target, rows);
-          choices.set(
-            column.name,
-            rows.map((row) => ({ id: String(row.id), name: titleOf(target, row, names) })),
-          );
-        }),
+      targets.map(async (name) => {
+        const target = uiResource(name);
+        if (!target || !mayRead(target, signed.user.role)) return;
+        const answer = answered(
+          await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=${REFERENCE_CHOICES}`),
+        );
+        const rows = answer.body?.data ?? [];
+        const names = await titleNames(signed.api, target, rows);
+        const offered = rows.map((row) => ({
+          id: String(row.id),
+          name: titleOf(target, row, names),
+        }));
+        for (const column of columns)
+          if (column.references === name) choices.set(column.name, offered);
+      }),
     );
     return choices;
   }

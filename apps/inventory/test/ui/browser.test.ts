@@ -315,6 +315,30 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await expect(admin.locator('svg.topology circle').count()).resolves.toBeGreaterThanOrEqual(60);
   });
 
+  it('keeps the topology legend and the chart labels visible in forced colours', async () => {
+    const context = await browser.newContext({ forcedColors: 'active', colorScheme: 'dark' });
+    await context.request.post(`${base}/ui/login`, {
+      form: { username: 'admin', password: TEST_PASSWORD, next: '/ui/' },
+    });
+    const page = await newPage(context);
+    await page.goto(`${base}/ui/devices/${deviceIds[0]}`);
+    // The legend's samples are drawn lines, which forced colours keep (a CSS background is
+    // removed): one solid, one dashed.
+    await expect(page.locator('.legend svg line').count()).resolves.toBe(2);
+    await expect(page.locator('.legend svg line[stroke-dasharray]').count()).resolves.toBe(1);
+    // The charts' labels take the system's text colour: as the page's own text, not grey.
+    const [label, text] = (await page.evaluate(`[
+      getComputedStyle(document.querySelector('figure.chart svg text')).fill,
+      getComputedStyle(document.querySelector('main')).color,
+    ]`)) as [string, string];
+    expect(label).toBe(text);
+    await page
+      .locator('section.topology-section')
+      .screenshot({ path: `${SCREENSHOTS}/forced-topology.png` });
+    await page.locator('section.metrics').screenshot({ path: `${SCREENSHOTS}/forced-metrics.png` });
+    await context.close();
+  });
+
   it('keeps long values and narrow windows from pushing pages sideways', async () => {
     const long = await create(ctx, 'devices', {
       hostname: `wide-${'x'.repeat(225)}.example`,
@@ -650,30 +674,6 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
       clip: { x: 0, y: 0, width: 900, height: 200 },
     });
     await page.context().close();
-  });
-
-  it('keeps the topology legend and the chart labels visible in forced colours', async () => {
-    const context = await browser.newContext({ forcedColors: 'active', colorScheme: 'dark' });
-    await context.request.post(`${base}/ui/login`, {
-      form: { username: 'admin', password: TEST_PASSWORD, next: '/ui/' },
-    });
-    const page = await newPage(context);
-    await page.goto(`${base}/ui/devices/${deviceIds[0]}`);
-    // The legend's samples are drawn lines, which forced colours keep (a CSS background is
-    // removed): one solid, one dashed.
-    await expect(page.locator('.legend svg line').count()).resolves.toBe(2);
-    await expect(page.locator('.legend svg line[stroke-dasharray]').count()).resolves.toBe(1);
-    // The charts' labels take the system's text colour: as the page's own text, not grey.
-    const [label, text] = (await page.evaluate(`[
-      getComputedStyle(document.querySelector('figure.chart svg text')).fill,
-      getComputedStyle(document.querySelector('main')).color,
-    ]`)) as [string, string];
-    expect(label).toBe(text);
-    await page
-      .locator('section.topology-section')
-      .screenshot({ path: `${SCREENSHOTS}/forced-topology.png` });
-    await page.locator('section.metrics').screenshot({ path: `${SCREENSHOTS}/forced-metrics.png` });
-    await context.close();
   });
 
   it('signs out, and the session no longer works', async () => {

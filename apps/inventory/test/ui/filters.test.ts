@@ -94,3 +94,28 @@ describe('the filter form', () => {
     expect(applied.body).toContain('<input type="hidden" name="ip__lt" value="10.0.1.0">');
   });
 });
+
+describe('a reference filter', () => {
+  it('is chosen by name from a select, not typed as an id', async () => {
+    const site = await create(ctx, 'locations', { name: 'dc-east' });
+    await create(ctx, 'devices', { hostname: 'east-1', ip: '10.0.2.1', location_id: site.id });
+    const page = await visit(ctx.app, admin, '/ui/devices');
+    const select = page.body.slice(
+      page.body.indexOf('<select id="filter-location_id" name="location_id">'),
+    );
+    expect(select).toMatch(
+      /^<select id="filter-location_id" name="location_id">\s*<option value="">any<\/option>/,
+    );
+    expect(select.slice(0, select.indexOf('</select>'))).toContain(
+      `<option value="${site.id}">dc-east</option>`,
+    );
+    // Chosen, it filters and stays chosen.
+    const chosen = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices?location_id=${site.id}&location_id__op=exact`,
+    );
+    expect(rowsOf(chosen.body)).toBe(1);
+    expect(chosen.body).toContain(`<option value="${site.id}" selected>dc-east</option>`);
+  });
+});

@@ -139,6 +139,6 @@ describe('a refusal of the validator', () => {
     expect(refused.body).toContain(
       `Nothing was changed: <a href="/ui/devices/${String(b.id).toLowerCase()}">stale-b</a> was changed by someone else after this page was read (its page shows what changed, in its change history).`,
     );
-    expect(refused.body).not.toContain(String(b.id).toLowerCase() + ' has changed');
+    expect(refused.body).not.toContain(`${String(b.id).toLowerCase()} has changed`);
   });
 });
