@@ -69,7 +69,7 @@ describe('the embedded store when its disk fills up', () => {
     const run = await fillDisk(dataDir);
     const events = run.events.map((event) => event.event);
     // onFailure is told after the failing statement has its answer, before or after the next.
-    expect([...events].sort(), run.stderr).toEqual([
+    expect([...events].sort(), `${JSON.stringify(run.events)}\n${run.stderr}`).toEqual([
       'closed',
       'failure',
       'filled',
