@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
@@ -200,6 +200,18 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
   };
 }
 
+/** Below this much free space a failed start is put down to the disk (a WAL segment: 16 MB). */
+const LOW_DISK_BYTES = 16 * 1024 * 1024;
+
+function freeBytes(path: string): number | undefined {
+  try {
+    const { bavail, bsize } = statfsSync(path);
+    return bavail * bsize;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why an embedded folder would not open, in one line naming DATA_DIR and what to do. PGlite
  * answers every start-up failure of PostgreSQL inside it (a PG_VERSION of random bytes, a
@@ -214,6 +226,14 @@ function openFailure(dataDir: string, error: unknown): unknown {
     return new StoreOpenError(`DATA_DIR ${dataDir} could not be opened: ${error.message}`);
   }
   if (error.message.includes('PGlite failed to initialize')) {
+    // A disk too full for PostgreSQL's start (recovery writes WAL and data files) is not damage:
+    // said apart, so that nobody restores or moves a sound folder for want of space.
+    const free = freeBytes(dataDir);
+    if (free !== undefined && free < LOW_DISK_BYTES) {
+      return new StoreOpenError(
+        `DATA_DIR ${dataDir}: the embedded PostgreSQL could not start, and its disk has ${Math.floor(free / 1024)} kB free: free space on it (at least 16 MB), then start again.`,
+      );
+    }
     return new StoreOpenError(
       `DATA_DIR ${dataDir} holds files the embedded PostgreSQL cannot start from (damaged, or not a database): restore it from a backup, or point DATA_DIR at another folder (an empty or new one starts a new store).`,
     );

@@ -91,6 +91,13 @@ describe('the embedded store when its disk fills up', () => {
       ),
     );
     expect(run.code).toBe(0);
+    // Started again on the full disk, PostgreSQL cannot recover (it needs a WAL segment): the
+    // refusal says the disk is full, not that the folder is damaged (which invites a restore).
+    await expect(openStore<unknown>({ dataDir, autovacuum: { intervalMs: 0 } })).rejects.toThrow(
+      new RegExp(
+        `^DATA_DIR ${dataDir}: the embedded PostgreSQL could not start, and its disk has \\d+ kB free: free space on it \\(at least 16 MB\\), then start again\\.$`,
+      ),
+    );
     // Space back: the folder opens (the lock went with the process), recovered from its WAL.
     rmSync(join(disk, 'filler'));
     const store = await openStore<unknown>({ dataDir, autovacuum: { intervalMs: 0 } });
