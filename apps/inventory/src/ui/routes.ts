@@ -1234,11 +1234,25 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     routeOptions,
     page$((signed, request, reply) => bulkSelection(signed, request, reply, request.query as Form)),
   );
-  // The same page posted to, as list pages opened before the selection became a GET do.
+  // The same selection posted, as list pages opened before it became a GET do: sent on to the
+  // GET page (303), so Back and Reload do not post; a selection too long for an address (more
+  // than a list page's 100 rows, which no list sends) is shown as the answer.
   app.post(
     '/:resource/bulk',
     formOptions,
-    form$((signed, request, reply) => bulkSelection(signed, request, reply, request.body as Form)),
+    form$((signed, request, reply) => {
+      const body = request.body as Form;
+      const resource = writableResource(signed, request);
+      const ids = many(body.id);
+      if (ids.length > 0 && ids.length <= IN_MAX_VALUES) {
+        const query = new URLSearchParams([
+          ['action', one(body.action) === 'delete' ? 'delete' : 'edit'],
+          ...ids.map((id): [string, string] => ['id', id]),
+        ]);
+        return Promise.resolve(reply.redirect(`/ui/${resource.name}/bulk?${query}`, 303));
+      }
+      return bulkSelection(signed, request, reply, body);
+    }),
   );
 
   /**

@@ -126,6 +126,20 @@ describe('a bulk edit', () => {
     const b = await create(ctx, 'devices', { hostname: 'prg-bulk-b', ip: '10.90.0.2' });
     const list = await visit(ctx.app, admin, '/ui/devices?hostname__isw=prg-bulk');
     expect(list.body).toContain('<form method="get" action="/ui/devices/bulk" id="bulk-form">');
+    // A selection posted (a list page opened before the selection became a GET) is sent on.
+    const posted = await post(
+      ctx.app,
+      admin,
+      '/ui/devices/bulk',
+      new URLSearchParams([
+        ['_csrf', csrfOf(list.body)],
+        ['action', 'edit'],
+        ['id', String(a.id)],
+        ['id', String(b.id)],
+      ]),
+    );
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(`/ui/devices/bulk?action=edit&id=${a.id}&id=${b.id}`);
     const opened = await visit(
       ctx.app,
       admin,
