@@ -1209,7 +1209,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ${resource.tagColumn ? html`<option value="add_tags"${one(values.field) === 'add_tags' ? ' selected' : ''}>Add tags</option><option value="remove_tags"${one(values.field) === 'remove_tags' ? ' selected' : ''}>Remove tags</option>` : ''}
         </select></div>
         <div class="field"><label for="bulk-value">New value</label><input id="bulk-value" name="value" value="${one(values.value)}">
-          <p class="hint">Empty clears the field. Tags: comma-separated.</p></div>
+          <p class="hint">Empty clears the field. Tags: comma-separated. A reference (such as a location): its name or its id.</p></div>
         <button type="submit">Apply to ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
       [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Bulk edit' }],
     );
@@ -1293,7 +1293,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   };
 
   submit('/:resource/bulk-edit', {
-    read(signed, request) {
+    async read(signed, request) {
       const input = bulkInput(signed, request);
       const { resource, body } = input;
       const etags = many(body.etag);
@@ -1311,9 +1311,18 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                   .filter(Boolean)
               : one(body.value),
           );
+      // A reference may be given by its record's name (`dc-east`), as the filters and forms
+      // show it: one of the first 100 records (as a select offers) with that title.
+      let chosen = value;
+      if (column?.references && typeof value === 'string' && !PLAIN_UUID.test(value)) {
+        const named = ((await choicesFor(signed, [column])).get(column.name) ?? []).filter(
+          (choice) => choice.name.toLowerCase() === value.trim().toLowerCase(),
+        );
+        if (named.length === 1) chosen = named[0]?.id;
+      }
       const items = input.ids.map((id, index) => ({
         id,
-        [field]: value,
+        [field]: chosen,
         ...(etags[index] ? { etag: etags[index] } : {}),
       }));
       return { ...input, items, field };

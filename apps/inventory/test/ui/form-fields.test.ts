@@ -142,3 +142,30 @@ describe('a refusal of the validator', () => {
     expect(refused.body).not.toContain(`${String(b.id).toLowerCase()} has changed`);
   });
 });
+
+describe('a bulk edit of a reference', () => {
+  it('takes the referenced record by its name, as the selects show it', async () => {
+    const site = await create(ctx, 'locations', { name: 'dc-west' });
+    const a = await create(ctx, 'devices', { hostname: 'move-a', ip: '10.73.0.1' });
+    const b = await create(ctx, 'devices', { hostname: 'move-b', ip: '10.73.0.2' });
+    const bulk = await visit(ctx.app, admin, `/ui/devices/bulk?action=edit&id=${a.id}&id=${b.id}`);
+    const form = formAsShown(bulk.body, '/ui/devices/bulk-edit');
+    form.set('field', 'location_id');
+    form.set('value', 'dc-west');
+    const applied = await post(ctx.app, admin, '/ui/devices/bulk-edit', form);
+    expect(applied.statusCode, applied.body).toBe(303);
+    for (const device of [a, b]) {
+      const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });
+      expect(stored.json().location_id).toBe(site.id);
+    }
+    // A name no record has is refused in words, the form kept.
+    const again = await visit(ctx.app, admin, `/ui/devices/bulk?action=edit&id=${a.id}`);
+    const unknown = formAsShown(again.body, '/ui/devices/bulk-edit');
+    unknown.set('field', 'location_id');
+    unknown.set('value', 'dc-nowhere');
+    const refused = await post(ctx.app, admin, '/ui/devices/bulk-edit', unknown);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('move-a (Location): choose a location');
+    expect(refused.body).toContain('value="dc-nowhere"');
+  });
+});
