@@ -201,7 +201,7 @@ export function keptFilters(resource: UiResource, state: ListState): KeptFilter[
     const [field = '', lookup = 'exact'] = name.split('__');
     const column = resource.columns.find((candidate) => candidate.name === field);
     if (column?.filterable && (lookup === 'exact' || column.lookups.includes(lookup as never)))
-      return `${column.label} ${LOOKUP_LABELS[lookup] ?? lookup} ${value}`;
+      return `${column.label} ${LOOKUP_WORDS[lookup] ?? lookup} ${value}`;
     if (name === 'q') return `Text ${value}`;
     return `${name} = ${value}`;
   };
@@ -219,11 +219,11 @@ export function keptFilters(resource: UiResource, state: ListState): KeptFilter[
   );
 }
 
-/** What each lookup means, for the filter form's choices. */
-export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
+/** What each lookup means, in a sentence (`Last seen ≥: …`, `IP < 10.0.1.0`). */
+export const LOOKUP_WORDS: Readonly<Record<string, string>> = {
   exact: 'is',
   n: 'is not',
-  in: 'is one of (a,b)',
+  in: 'is one of',
   lt: '<',
   lte: '≤',
   gt: '>',
@@ -233,5 +233,12 @@ export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
   isw: 'starts with',
   iew: 'ends with',
   ie: 'is (any case)',
+  isnull: 'is empty',
+};
+
+/** What each lookup means, for the filter form's choices: the words, and what to type. */
+export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
+  ...LOOKUP_WORDS,
+  in: 'is one of (a,b)',
   isnull: 'is empty (true/false)',
 };

@@ -1,6 +1,7 @@
 import { type UiColumn, type UiResource, uiResource } from './catalogue.js';
 import { cutToStart } from './characters.js';
 import { type Html, html, isolate, safeHref } from './html.js';
+import { LOOKUP_WORDS } from './lists.js';
 
 export type Row = Record<string, unknown>;
 
@@ -375,21 +376,6 @@ function filterLabel(resource: UiResource, name: string): { label: string; colum
     column,
   };
 }
-
-const LOOKUP_WORDS: Readonly<Record<string, string>> = {
-  n: 'is not',
-  in: 'is one of',
-  lt: '<',
-  lte: '≤',
-  gt: '>',
-  gte: '≥',
-  ic: 'contains',
-  nic: 'does not contain',
-  isw: 'starts with',
-  iew: 'ends with',
-  ie: 'is (any case)',
-  isnull: 'is empty',
-};
 
 /**
  * An API refusal of a list's filters or of a batch, in plain words: the field by its label
