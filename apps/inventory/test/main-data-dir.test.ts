@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore } from '@netops/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/schema.js';
@@ -13,42 +11,17 @@ import { type MainRun, startMain } from './spawn-main.js';
  * service (one process at a time opens it: two lost each other's acknowledged writes), or holding
  * files that are not a database. Each refusal is one line naming DATA_DIR, exit code 1.
  */
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-
 /** main.ts with `args` in a process of its own, to its end: exit code and output. */
-function runToEnd(args: string[], env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=development', 'src/main.ts', ...args],
-    {
-      cwd: APP_DIR,
-      env: {
-        PATH: process.env.PATH,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        ARGON2_MEMORY_COST: '1024',
-        ARGON2_TIME_COST: '1',
-        LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+async function runToEnd(args: string[], env: Record<string, string>) {
+  const run = startMain(env, args);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+  try {
+    const code = await run.exited;
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  } finally {
+    clearTimeout(timer);
+    run.cleanup();
+  }
 }
 
 describe('a DATA_DIR another process has open', () => {
