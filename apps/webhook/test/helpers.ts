@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CapturedRequest } from '../src/capture/record.js';
@@ -229,6 +229,39 @@ export async function startRelay(flags: readonly string[] = [], limits: Partial<
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return { app, store, port, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A listener's stream on a relay at `port`: its status, and the body of a refusal. A stream held
+ * open (200) is left open, its closing pushed onto `open` for the test's end.
+ */
+export function openListenerStream(port: number, id: string, token: string, open: (() => void)[]) {
+  return new Promise<{ status: number; body: string }>((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/channels/${id}/events`,
+        headers: { Authorization: `Bearer ${token}` },
+        agent: false,
+      },
+      (res) => {
+        if (res.statusCode === 200) {
+          open.push(() => res.destroy());
+          res.resume();
+          resolve({ status: 200, body: '' });
+          return;
+        }
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', (error) => resolve({ status: 0, body: error.message }));
+    req.end();
+  });
 }
 
 /** A channel on a relay startRelay started; `body` as `POST /api/channels` takes it. */

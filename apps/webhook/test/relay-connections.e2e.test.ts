@@ -1,39 +1,8 @@
 // The relay's connections: listeners (long-lived streams) and one address's idle connections
 // cannot take them all; senders and /health always find room, and a refused listener is told so.
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createRelayChannel, startRelay, waitFor } from './helpers.js';
-
-/** A listener's stream: its status (200 held open; anything else read and closed). */
-function listen(port: number, id: string, token: string, open: (() => void)[]) {
-  return new Promise<{ status: number; body: string }>((resolve) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/api/channels/${id}/events`,
-        headers: { Authorization: `Bearer ${token}` },
-        agent: false,
-      },
-      (res) => {
-        if (res.statusCode === 200) {
-          open.push(() => res.destroy());
-          res.resume();
-          resolve({ status: 200, body: '' });
-          return;
-        }
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', (error) => resolve({ status: 0, body: error.message }));
-    req.end();
-  });
-}
+import { createRelayChannel, openListenerStream, startRelay, waitFor } from './helpers.js';
 
 const send = (url: string) =>
   fetch(url, { method: 'POST', body: '{"x":1}' }).then(
@@ -47,7 +16,7 @@ describe('relay connections', { timeout: 60_000 }, () => {
       maxConnections: 40,
       maxStreams: 30,
       maxAddressConnections: 8,
-    } as never);
+    });
     onTestFinished(() => relay.app.close());
     const open: (() => void)[] = [];
     onTestFinished(() => {
@@ -59,7 +28,7 @@ describe('relay connections', { timeout: 60_000 }, () => {
     // 45 listeners, 15 a channel (within --max-listeners 16), one after another.
     for (let i = 0; i < 45; i++) {
       const channel = channels[i % 3] as { id: string; token: string };
-      const result = await listen(relay.port, channel.id, channel.token, open);
+      const result = await openListenerStream(relay.port, channel.id, channel.token, open);
       statuses.push(result.status);
       if (result.status !== 200) refusal = result.body;
     }
@@ -79,7 +48,7 @@ describe('relay connections', { timeout: 60_000 }, () => {
       maxConnections: 40,
       maxStreams: 30,
       maxAddressConnections: 8,
-    } as never);
+    });
     onTestFinished(() => relay.app.close());
     const channel = await createRelayChannel(relay.base);
     const sockets: Socket[] = [];

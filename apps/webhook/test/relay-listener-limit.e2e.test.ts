@@ -2,12 +2,20 @@
 // listeners connect at the same instant, and a relay stopped cleanly takes its listeners with it
 // (a reconnecting client was refused by its own ghost for 30 s). Runs when TEST_REDIS_URL is set,
 // in a Redis database of its own (13) so its keys meet no other test's.
-import { request } from 'node:http';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseRelayCommand } from '../src/relay/config.js';
 import { RedisRelayStore } from '../src/relay/redis-store.js';
 import { buildRelay } from '../src/relay/server.js';
-import { createRelayChannel, RELAY_ADMIN_TOKEN, RunningCli, waitFor } from './helpers.js';
+import {
+  createRelayChannel,
+  openListenerStream,
+  RELAY_ADMIN_TOKEN,
+  RunningCli,
+  waitFor,
+} from './helpers.js';
+
+const listen = async (port: number, id: string, token: string, open: (() => void)[]) =>
+  (await openListenerStream(port, id, token, open)).status;
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const ownDatabase = () => {
@@ -34,28 +42,6 @@ async function redisRelay(maxListeners: number) {
     await store.close();
   });
   return { port, base: `http://127.0.0.1:${port}` };
-}
-
-/** Opens a listener's stream; resolves with its status, the connection left open (or closed). */
-function listen(port: number, id: string, token: string, open: (() => void)[]) {
-  return new Promise<number>((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/api/channels/${id}/events`,
-        headers: { Authorization: `Bearer ${token}` },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        open.push(() => res.destroy());
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 describe.skipIf(!redisUrl)('--max-listeners with Redis (TEST_REDIS_URL)', () => {
