@@ -113,6 +113,11 @@ const DOCUMENTED_REFUSALS: Array<{ status: number; message: RegExp; rule: string
   { status: 400, message: /Invalid value in query parameter/, rule: '__in items typed' },
   { status: 400, message: /Duplicate id/, rule: 'an id once per batch' },
   { status: 400, message: /two different interfaces/, rule: 'a link joins two interfaces' },
+  {
+    status: 400,
+    message: /is not speed .*give one of them, or both alike/,
+    rule: "an interface's speed and speed_mbps, one value in two forms, agree",
+  },
   { status: 400, message: /from.*to|before/, rule: 'a time range runs forward' },
   { status: 400, message: /Password|password/, rule: 'password rules' },
   { status: 400, message: /must be in the future/, rule: 'a token expires in the future' },

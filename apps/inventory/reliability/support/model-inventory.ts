@@ -22,6 +22,15 @@ interface ResourceRules {
   ignore?: string[];
 }
 
+/** `2.5Gbps` in Mbps, from its decimal digits (a binary float would round 2.0005 × 1000 down). */
+function megabitsOf(speed: string): number {
+  const match = /^(\d+)(?:\.(\d+))?Gbps$/.exec(speed);
+  if (!match) return Number.NaN;
+  const fraction = (match[2] ?? '').padEnd(4, '0');
+  const roundUp = Number(fraction[3]) >= 5 ? 1 : 0;
+  return Number(match[1]) * 1000 + Number(fraction.slice(0, 3)) + roundUp;
+}
+
 /** README, Queries: every tagged record has a tag list, empty unless given. */
 const TAGGED = { tags: [] };
 
@@ -30,15 +39,23 @@ const RULES: Record<string, ResourceRules> = {
   devices: { defaults: { status: 'active', ...TAGGED } },
   interfaces: {
     defaults: TAGGED,
-    // "speed_mbps (derived from speed when not given)"; "mac_address (… stored in lower case)".
+    // README, Resources: speed and speed_mbps are one value in two forms, "a write that gives
+    // either sets both" (more than three decimals round to the Mbps, half up; null for the one
+    // given clears both; a null beside a value is filled from it); "mac_address (… stored in
+    // lower case)".
     derive: (sent) => {
       const values =
         typeof sent.mac_address === 'string'
           ? { ...sent, mac_address: sent.mac_address.toLowerCase() }
           : sent;
-      return typeof values.speed === 'string' && (values.speed_mbps ?? null) === null
-        ? { ...values, speed_mbps: Math.round(Number.parseFloat(values.speed) * 1000) }
-        : values;
+      if (values.speed === undefined && values.speed_mbps === undefined) return values;
+      if (typeof values.speed === 'string') {
+        return { ...values, speed_mbps: megabitsOf(values.speed) };
+      }
+      if (typeof values.speed_mbps === 'number') {
+        return { ...values, speed: `${values.speed_mbps / 1000}Gbps` };
+      }
+      return { ...values, speed: null, speed_mbps: null };
     },
   },
   vlans: { defaults: TAGGED },
