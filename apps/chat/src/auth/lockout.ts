@@ -356,8 +356,7 @@ export const SESSION_GLOBAL_FACTOR = 10;
  * address): five wrong tokens lock that address out of that user id, and nobody else; failures
  * on one user id from all addresses together past SESSION_GLOBAL_FACTOR x attempts leave every
  * address a single failure before its lock (guessing spread over many addresses stays bounded),
- * while an address that has not failed is still served, so a valid token keeps working (hostile
- * review, finding 2). A store that fails (an unreachable Redis) is logged and, when a `fallback`
+ * while an address that has not failed is still served, so a valid token keeps working. A store that fails (an unreachable Redis) is logged and, when a `fallback`
  * is given (the instance's memory store, bounded by LOCKOUT_MAX_ENTRIES), counting goes on there
  * until it answers again: an outage must not take logins down with it, nor leave a second factor
  * or a token open to unlimited guessing. Without a fallback a failing store lets attempts through.
