@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -139,10 +140,26 @@ declare module 'fastify' {
 const HTML = 'text/html; charset=utf-8';
 /**
  * What a form did, said once on the page it redirects to: a cookie (so it holds behind several
- * instances and is never part of an address), read and cleared by the next page shown.
+ * instances and is never part of an address), read and cleared by the next page shown. It is
+ * signed with the session's secret (its CSRF token): a host beside this one can set a cookie
+ * for it, and its text must never appear as the service's own words.
  */
 const FLASH_COOKIE = 'inventory_ui_flash';
 const FLASH_CHARS = 300;
+const flashSignature = (secret: string, text: string) =>
+  createHmac('sha256', secret).update(`flash\0${text}`).digest('base64url');
+/** `<signature>.<text>`, for the session whose secret is `secret`. */
+const signedFlash = (secret: string, text: string) => `${flashSignature(secret, text)}.${text}`;
+/** The text of a flash this session set, or undefined (absent, cut, or signed by no one). */
+function flashText(secret: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const dot = value.indexOf('.');
+  if (dot < 0) return undefined;
+  const text = value.slice(dot + 1);
+  const given = Buffer.from(value.slice(0, dot));
+  const expected = Buffer.from(flashSignature(secret, text));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? text : undefined;
+}
 const ASSETS = new Map(
   (['ui.css', 'ui.js'] as const).map((name) => {
     const body = readFileSync(new URL(`./static/${name}`, import.meta.url));
@@ -425,7 +442,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       epoch: session.tokenEpoch,
       session: session.idHash,
     };
-    const flash = request.method === 'GET' ? request.cookies[FLASH_COOKIE] : undefined;
+    const flash =
+      request.method === 'GET'
+        ? flashText(session.csrfToken, request.cookies[FLASH_COOKIE])
+        : undefined;
     const context: PageContext = {
       user,
       csrfToken: session.csrfToken,
@@ -541,12 +561,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   const page$ = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
-    // A flash is said once: the page that shows it forgets it.
-    if (signed.context.flash) reply.clearCookie(FLASH_COOKIE, cookieOptions);
+    // A flash is said once: the page that shows it forgets it (and one not signed is dropped).
+    if (request.method === 'GET' && request.cookies[FLASH_COOKIE] !== undefined)
+      reply.clearCookie(FLASH_COOKIE, cookieOptions);
     return handler(signed, request, reply);
   };
-  const setFlash = (reply: FastifyReply, text: string) =>
-    reply.setCookie(FLASH_COOKIE, text.slice(0, FLASH_CHARS), { ...cookieOptions, maxAge: 300 });
+  const setFlash = (reply: FastifyReply, signed: Signed, text: string) =>
+    reply.setCookie(
+      FLASH_COOKIE,
+      signedFlash(signed.session.csrfToken, text.slice(0, FLASH_CHARS)),
+      {
+        ...cookieOptions,
+        maxAge: 300,
+      },
+    );
   const form$ = (handler: Handler) =>
     page$(async (signed, request, reply) => {
       requireCsrf(signed, request);
@@ -577,7 +605,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         const answer = await form.call(signed, input);
         if (answer === undefined || (answer.status >= 200 && answer.status < 300)) {
           const next = await form.accepted(input, answer, signed);
-          if (next.flash) setFlash(reply, next.flash);
+          if (next.flash) setFlash(reply, signed, next.flash);
           return reply.redirect(next.redirect, 303);
         }
         const refusal = answer.status === 429 ? rateLimited(answer) : answer;
@@ -1525,7 +1553,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         // Post, redirect, get: a reload of the list does not import again (which the database
         // would refuse as duplicates), and Back returns to the import page, not to a post.
         const count = Array.isArray(answer.body) ? answer.body.length : 1;
-        setFlash(reply, `Imported ${countOf(resource, count)}.`);
+        setFlash(reply, signed, `Imported ${countOf(resource, count)}.`);
         return reply.redirect(`/ui/${resource.name}`, 303);
       }
       const message = errorMessage(answer);

@@ -45,6 +45,17 @@ describe('a successful import', () => {
     const again = await visit(ctx.app, withCookies(browser, list), '/ui/vlans');
     expect(again.body).not.toContain('id="flash"');
   });
+
+  it('shows no message the service did not set: a flash cookie planted by another site is ignored', async () => {
+    // A sibling host can set a cookie for this one (cookie tossing); what it says must not appear
+    // on the service's pages as the service's own words.
+    const planted = encodeURIComponent('Your session expired: call +1 555 0100 to restore it.');
+    const forged = { cookie: `${admin.cookie}; inventory_ui_flash=${planted}` };
+    const list = await visit(ctx.app, forged, '/ui/vlans');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain('id="flash"');
+    expect(list.body).not.toContain('555 0100');
+  });
 });
 
 describe('the import preview', () => {
