@@ -2,8 +2,8 @@
 // listeners connect at the same instant, and a relay stopped cleanly takes its listeners with it
 // (a reconnecting client was refused by its own ghost for 30 s). Runs when TEST_REDIS_URL is set,
 // in a Redis database of its own (13) so its keys meet no other test's.
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { parseRelayCommand } from '../src/relay/config.js';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { DEFAULT_RELAY_LIMITS, parseRelayCommand } from '../src/relay/config.js';
 import { RedisRelayStore } from '../src/relay/redis-store.js';
 import { buildRelay } from '../src/relay/server.js';
 import {
@@ -45,9 +45,18 @@ async function redisRelay(maxListeners: number) {
 }
 
 describe.skipIf(!redisUrl)('--max-listeners with Redis (TEST_REDIS_URL)', () => {
+  // Channels are kept until deleted: the ones made here are removed, so runs leave nothing behind.
+  const channels: string[] = [];
+  afterAll(async () => {
+    if (channels.length === 0) return;
+    const store = await RedisRelayStore.connect(ownDatabase(), DEFAULT_RELAY_LIMITS.buffer);
+    for (const id of channels) await store.deleteChannel(id);
+    await store.close();
+  });
   it('holds across two relays when 30 listeners connect at once: one 200, 29 refused 429', async () => {
     const [a, b] = await Promise.all([redisRelay(1), redisRelay(1)]);
     const channel = await createRelayChannel(a.base);
+    channels.push(channel.id);
     const open: (() => void)[] = [];
     onTestFinished(() => {
       for (const close of open) close();
@@ -77,6 +86,7 @@ describe.skipIf(!redisUrl)('--max-listeners with Redis (TEST_REDIS_URL)', () => 
     const first = serve();
     const firstBase = await first.address();
     const channel = await createRelayChannel(firstBase);
+    channels.push(channel.id);
     const open: (() => void)[] = [];
     onTestFinished(() => {
       for (const close of open) close();
