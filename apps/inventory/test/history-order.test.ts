@@ -2,7 +2,7 @@ import { holdInTransaction, testDatabaseUrl } from '@netops/store/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../src/webhooks/worker.js';
-import { create, startTestApp, type TestContext, unique } from './helpers.js';
+import { create, makeUser, startTestApp, type TestContext, unique } from './helpers.js';
 
 /**
  * A record's history is in the order its changes were applied. A batch PATCH whose transaction
@@ -110,5 +110,44 @@ describe.skipIf(!testDatabaseUrl())('history in the order changes were applied',
     expect(payloads.map((payload) => payload.data.model)).toEqual([null, 'single', 'batch']);
     const times = payloads.map((payload) => payload.timestamp);
     expect([...times].sort()).toEqual(times);
+  });
+
+  it('a password change that waited for its writer is dated when it was applied', async () => {
+    const account = await makeUser(ctx);
+    const writer = await makeUser(ctx, 'admin', 'writer');
+    // The flow starts, then waits to confirm its writer's account (FOR SHARE) before it writes.
+    const lock = await holdInTransaction(ctx.store.db, (trx) =>
+      sql`SELECT id FROM users WHERE id = ${writer.id} FOR UPDATE`.execute(trx),
+    );
+    const change = ctx.app.inject({
+      method: 'PUT',
+      url: `/users/${account.id}/password`,
+      headers: { authorization: `Bearer ${writer.token}` },
+      payload: { new_password: 'another-password-1' },
+    });
+    for (let waited = 0; ; waited += 20) {
+      const waiting = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.store.db);
+      if ((waiting.rows[0]?.n ?? 0) > 0) break;
+      if (waited > 4000) throw new Error('the password change never waited for the lock');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const released = await sql<{ at: Date }>`SELECT clock_timestamp() AS at`.execute(ctx.store.db);
+    await lock.release();
+    const changed = await change;
+    expect(changed.statusCode, changed.body).toBe(200);
+    const stored = await sql<{ updated_at: Date; password_changed_at: Date }>`
+      SELECT updated_at, password_changed_at FROM users WHERE id = ${account.id}`.execute(
+      ctx.store.db,
+    );
+    const row = stored.rows[0];
+    const releasedAt = released.rows[0]?.at.getTime() ?? Number.POSITIVE_INFINITY;
+    // Dated at its transaction's start, the change would read as older than changes applied
+    // while it waited, and a reader polling by updated_at could pass it by.
+    expect(row?.updated_at.getTime()).toBeGreaterThanOrEqual(releasedAt);
+    // Tokens carry milliseconds: the epoch is cut to them.
+    expect(row?.password_changed_at.getTime()).toBeGreaterThanOrEqual(releasedAt - 1);
   });
 });

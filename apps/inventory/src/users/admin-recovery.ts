@@ -55,8 +55,8 @@ export async function createOrRestoreAdmin(
           role: 'admin',
           inactive_status: false,
           password_hash: passwordHash,
-          password_changed_at: sql`now()`,
-          updated_at: sql`now()`,
+          password_changed_at: sql`clock_timestamp()`,
+          updated_at: sql`clock_timestamp()`,
         })
         .where('id', '=', existing.id)
         .execute();

@@ -187,8 +187,8 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetOptions
           .updateTable('users')
           .set({
             password_hash: passwordHash,
-            password_changed_at: sql`now()`,
-            updated_at: sql`now()`,
+            password_changed_at: sql`clock_timestamp()`,
+            updated_at: sql`clock_timestamp()`,
           })
           .where('id', '=', userId)
           .where('inactive_status', '=', false)

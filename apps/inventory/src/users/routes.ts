@@ -136,8 +136,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (
           .updateTable('users')
           .set({
             password_hash: passwordHash,
-            password_changed_at: sql`now()`,
-            updated_at: sql`now()`,
+            password_changed_at: sql`clock_timestamp()`,
+            updated_at: sql`clock_timestamp()`,
           })
           .where('id', '=', id)
           .returning('id')
