@@ -20,7 +20,12 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
-import { describeEachSchemaError, validatorFor } from './validation.js';
+import {
+  eachSchemaErrorProblem,
+  type FieldProblem,
+  formatFieldProblem,
+  validatorFor,
+} from './validation.js';
 
 /** A configuration problem found at start-up, naming the variable or key (the platform's). */
 export { ConfigError, type TrustProxySetting } from '@netops/service-runtime';
@@ -50,7 +55,7 @@ function normaliseBaseUrls(
   written: Record<string, unknown>,
   keys: readonly string[],
   path: string,
-  problems: string[],
+  problems: FieldProblem[],
 ): void {
   for (const key of keys) {
     const value = service[key];
@@ -60,11 +65,14 @@ function normaliseBaseUrls(
     try {
       url = new URL(value);
     } catch {
-      problems.push(`${path}.${key}: not a URL: "${shown}"`);
+      problems.push({ keys: [`${path}.${key}`], message: `not a URL: "${shown}"` });
       continue;
     }
     if (url.search || url.hash || url.username || url.password) {
-      problems.push(`${path}.${key}: a base URL has no query, fragment or credentials: "${shown}"`);
+      problems.push({
+        keys: [`${path}.${key}`],
+        message: `a base URL has no query, fragment or credentials: "${shown}"`,
+      });
       continue;
     }
     service[key] = value.replace(/\/+$/, '');
@@ -83,13 +91,13 @@ function substituteEnv(
   value: unknown,
   path: string,
   env: NodeJS.ProcessEnv,
-  problems: string[],
+  problems: FieldProblem[],
 ): unknown {
   if (typeof value === 'string') {
     return value.replace(ENV_REFERENCE, (_match, name: string, fallback?: string) => {
       const replacement = env[name] || fallback;
       if (replacement === undefined || replacement === '') {
-        problems.push(`${path}: environment variable ${name} is not set`);
+        problems.push({ keys: [path], message: `environment variable ${name} is not set` });
         return '';
       }
       return replacement;
@@ -132,51 +140,53 @@ export function parseServices(
   if (document === null || document === undefined) return [];
   if (!isObject(document))
     throw new ConfigError(`${source}: must be a mapping with a "services" key`);
-  const problems: string[] = [];
+  const problems: FieldProblem[] = [];
   for (const key of Object.keys(document)) {
-    if (key !== 'services') problems.push(`${key}: unknown key (expected "services")`);
+    if (key !== 'services') {
+      problems.push({ keys: [key], message: 'unknown key (expected "services")' });
+    }
   }
   const services = document.services ?? {};
-  if (!isObject(services)) problems.push('services: must be a mapping of service names');
+  if (!isObject(services)) {
+    problems.push({ keys: ['services'], message: 'must be a mapping of service names' });
+  }
   const parsed = Object.entries(isObject(services) ? services : {}).flatMap(([name, raw]) => {
     const path = `services.${name}`;
-    const entryProblems: string[] = [];
+    const entryProblems: FieldProblem[] = [];
+    const problem = (key: string, message: string) => entryProblems.push({ keys: [key], message });
     if (!SERVICE_NAME.test(name)) {
-      entryProblems.push(`${path}: a service name is 1-64 letters, digits, ".", "_" or "-"`);
+      problem(path, 'a service name is 1-64 letters, digits, ".", "_" or "-"');
     }
     const type = isObject(raw) ? providerTypeOf(raw.type) : undefined;
-    if (!isObject(raw)) entryProblems.push(`${path}: must be a mapping`);
-    else if (raw.type === undefined) entryProblems.push(`${path}.type: required`);
-    else if (!type) {
-      entryProblems.push(`${path}.type: must be one of ${SERVICE_TYPES.join(', ')}`);
-    }
+    if (!isObject(raw)) problem(path, 'must be a mapping');
+    else if (raw.type === undefined) problem(`${path}.type`, 'required');
+    else if (!type) problem(`${path}.type`, `must be one of ${SERVICE_TYPES.join(', ')}`);
     if (!isObject(raw) || !type) {
       problems.push(...entryProblems);
       return [];
     }
-    const unset: string[] = [];
+    const unset: FieldProblem[] = [];
     const substituted = substituteEnv(raw, path, env, unset) as Record<string, unknown>;
     const validator = validatorFor(type.schema);
     if (!validator.Check(substituted)) {
-      entryProblems.push(...describeEachSchemaError([...validator.Errors(substituted)], path));
+      entryProblems.push(...eachSchemaErrorProblem([...validator.Errors(substituted)], path));
     }
+    const named = (key: string) => entryProblems.some((found) => found.keys.includes(key));
     // One problem per key: a base URL the schema refused already is not checked again.
-    const checkedKeys = type.baseUrlKeys.filter(
-      (key) => !entryProblems.some((problem) => problem.startsWith(`${path}.${key}: `)),
-    );
+    const checkedKeys = type.baseUrlKeys.filter((key) => !named(`${path}.${key}`));
     normaliseBaseUrls(substituted, raw, checkedKeys, path, entryProblems);
     // A key whose variable is unset is reported for that alone, not for the hole it left.
-    const unsetKeys = unset.map((problem) => problem.slice(0, problem.indexOf(': ') + 2));
+    const unsetKeys = new Set(unset.flatMap((found) => found.keys));
     problems.push(
       ...unset,
-      ...entryProblems.filter((problem) => !unsetKeys.some((key) => problem.startsWith(key))),
+      ...entryProblems.filter((found) => !found.keys.some((key) => unsetKeys.has(key))),
     );
     if (unset.length > 0) return [];
     return entryProblems.length > 0
       ? []
       : [{ ...(substituted as Omit<ServiceConfig, 'name'>), name } as ServiceConfig];
   });
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems.map(formatFieldProblem));
   return parsed;
 }
 

@@ -22,12 +22,22 @@ function dotted(instancePath: string, root: string): string {
 
 const join = (parent: string, child: string) => (parent === '' ? child : `${parent}.${child}`);
 
+/** A problem with some fields: the dotted keys it names, and what is wrong with them. */
+export interface FieldProblem {
+  keys: string[];
+  message: string;
+}
+
+/** `keys: message`, as error messages write a problem. */
+export const formatFieldProblem = ({ keys, message }: FieldProblem) =>
+  `${keys.join(', ')}: ${message}`;
+
 /**
- * One message for a list of schema errors, naming the field: `expiresIn: must be integer`,
- * `services.twitter.appSecret: required`. The most useful error is picked: a missing property,
+ * The problem a list of schema errors reports, naming its fields: `expiresIn` must be integer,
+ * `services.twitter.appSecret` is required. The most useful error is picked: a missing property,
  * then an unexpected one, then the first type or value error; union branches are summarised.
  */
-export function describeSchemaErrors(errors: readonly SchemaError[], root = ''): string {
+export function schemaErrorProblem(errors: readonly SchemaError[], root = ''): FieldProblem {
   const required = errors.find((error) => error.keyword === 'required');
   if (required) {
     // Every missing property of that object at once: a client fixes its request in one go.
@@ -38,12 +48,12 @@ export function describeSchemaErrors(errors: readonly SchemaError[], root = ''):
         missing.add(join(dotted(required.instancePath, root), name));
       }
     }
-    return `${[...missing].join(', ')}: required`;
+    return { keys: [...missing], message: 'required' };
   }
   const extra = errors.find((error) => error.keyword === 'additionalProperties');
   if (extra) {
     const name = (extra.params.additionalProperties as string[] | undefined)?.[0] ?? '?';
-    return `${join(dotted(extra.instancePath, root), name)}: unknown property`;
+    return { keys: [join(dotted(extra.instancePath, root), name)], message: 'unknown property' };
   }
   const union = errors.find((error) => error.keyword === 'anyOf');
   if (union) {
@@ -51,18 +61,25 @@ export function describeSchemaErrors(errors: readonly SchemaError[], root = ''):
       .filter((error) => error.keyword === 'const' && error.instancePath === union.instancePath)
       .map((error) => JSON.stringify(error.params.allowedValue));
     const what = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : 'has a wrong type';
-    return `${dotted(union.instancePath, root) || 'value'}: ${what}`;
+    return { keys: [dotted(union.instancePath, root) || 'value'], message: what };
   }
   const first = errors.find((error) => error.keyword !== 'boolean') ?? errors[0];
-  if (!first) return `${root || 'value'}: invalid`;
-  return `${dotted(first.instancePath, root) || 'body'}: ${first.message ?? 'invalid'}`;
+  if (!first) return { keys: [root || 'value'], message: 'invalid' };
+  return {
+    keys: [dotted(first.instancePath, root) || 'body'],
+    message: first.message ?? 'invalid',
+  };
 }
 
+/** `schemaErrorProblem` as one message: `expiresIn: must be integer`. */
+export const describeSchemaErrors = (errors: readonly SchemaError[], root = '') =>
+  formatFieldProblem(schemaErrorProblem(errors, root));
+
 /**
- * One message per field at fault (`describeSchemaErrors` of each field's errors), for a reader
+ * One problem per field at fault (`schemaErrorProblem` of each field's errors), for a reader
  * that fixes everything in one go: a services file. Each unknown property is a field of its own.
  */
-export function describeEachSchemaError(errors: readonly SchemaError[], root = ''): string[] {
+export function eachSchemaErrorProblem(errors: readonly SchemaError[], root = ''): FieldProblem[] {
   const byField = new Map<string, SchemaError[]>();
   const add = (field: string, error: SchemaError) =>
     byField.set(field, [...(byField.get(field) ?? []), error]);
@@ -82,7 +99,7 @@ export function describeEachSchemaError(errors: readonly SchemaError[], root = '
     }
     add(`${error.keyword === 'required' ? 'required' : ''}${error.instancePath}/`, error);
   }
-  return [...byField.values()].map((fieldErrors) => describeSchemaErrors(fieldErrors, root));
+  return [...byField.values()].map((fieldErrors) => schemaErrorProblem(fieldErrors, root));
 }
 
 const compiled = new WeakMap<TSchema, Validator>();

@@ -168,6 +168,20 @@ describe('the services file’s errors', () => {
     ]);
   });
 
+  it('keep the problems of a service whose name holds ": " beside its unset variables', () => {
+    // Matched by message text, the unset key's "services.x: " read as every problem of a service
+    // named "x", and the refused name went unreported.
+    expect(
+      problems(
+        `services:\n  "x: y": { type: github, appId: k, appSecret: "${ref('XY_SECRET')}" }\n  x: { type: github, appId: k, appSecret: s, bogus: 1 }`,
+      ),
+    ).toEqual([
+      'services.x: y.appSecret: environment variable XY_SECRET is not set',
+      'services.x: y: a service name is 1-64 letters, digits, ".", "_" or "-"',
+      'services.x.bogus: unknown property',
+    ]);
+  });
+
   it('quote no line of the file when it is not YAML (the line may hold a secret)', () => {
     const message = failure('services:\n  github: { appSecret: "TopSecretPw }\n');
     expect(message).toMatch(/^chat\.config\.yaml: not valid YAML: .*line \d+/);
