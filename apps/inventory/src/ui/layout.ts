@@ -53,6 +53,7 @@ function header(context: PageContext): Html {
         <label for="global-search">Search</label>
         <input id="global-search" type="search" name="q" value="${context.query ?? ''}" maxlength="200" placeholder="hostname, IP, serial, name">
         <button type="submit">Go</button>
+        <label class="shortcut" hidden><input type="checkbox" id="search-shortcut"> <kbd>/</kbd> jumps here</label>
       </form>`
     : html``;
   return html`<header class="top">

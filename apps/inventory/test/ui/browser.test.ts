@@ -198,6 +198,31 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await expect(admin.getByRole('link', { name: 'Paris DC1' }).count()).resolves.toBe(1);
   });
 
+  it('jumps to the search box on "/", unless the user set the shortcut off', async () => {
+    const focused = () => admin.evaluate(() => document.activeElement?.id ?? '');
+    await admin.goto(`${base}/ui/devices`);
+    const toggle = admin.getByRole('checkbox', { name: '/ jumps here' });
+    await expect(toggle.isChecked()).resolves.toBe(true);
+    await admin.keyboard.press('/');
+    await expect(focused()).resolves.toBe('global-search');
+    // Typed into a field, "/" is a character like any other.
+    await admin.getByLabel('Search').fill('a');
+    await admin.getByLabel('Search').press('/');
+    await expect(admin.getByLabel('Search').inputValue()).resolves.toBe('a/');
+
+    // Set off (WCAG 2.1.4): remembered on the next page, and "/" leaves the focus where it is.
+    await toggle.uncheck();
+    await admin.goto(`${base}/ui/locations`);
+    await expect(admin.getByRole('checkbox', { name: '/ jumps here' }).isChecked()).resolves.toBe(
+      false,
+    );
+    await admin.keyboard.press('/');
+    await expect(focused()).resolves.toBe('');
+    await admin.getByRole('checkbox', { name: '/ jumps here' }).check();
+    await admin.keyboard.press('/');
+    await expect(focused()).resolves.toBe('global-search');
+  });
+
   it('filters with a lookup, sorts by a header and pages with the cursor', async () => {
     await admin.goto(`${base}/ui/devices`);
     await expect(admin.locator('#total-count').textContent()).resolves.toBe('60 devices');

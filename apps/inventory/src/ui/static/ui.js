@@ -38,16 +38,54 @@ document.addEventListener('DOMContentLoaded', () => {
       }
     });
   }
-  // Keyboard: "/" focuses the search box, as in many tools.
-  document.addEventListener('keydown', (event) => {
-    const active = document.activeElement;
-    const typing = active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
-    if (event.key === '/' && !typing) {
-      const search = document.getElementById('global-search');
-      if (search) {
-        event.preventDefault();
-        search.focus();
+  // Keyboard: "/" focuses the search box, as in many tools. A one-character shortcut can be set
+  // off by someone it gets in the way of (speech input types "/" as a command's word, WCAG
+  // 2.1.4): the box beside the search field, remembered by this browser.
+  const SHORTCUT_SETTING = 'inventory.searchShortcut';
+  const NOT_TEXT_INPUTS = new Set([
+    'checkbox',
+    'radio',
+    'button',
+    'submit',
+    'reset',
+    'file',
+    'range',
+    'color',
+  ]);
+  const remembered = () => {
+    try {
+      return localStorage.getItem(SHORTCUT_SETTING);
+    } catch {
+      return null; // storage refused (a private window's settings): the shortcut stays on
+    }
+  };
+  const toggle = document.getElementById('search-shortcut');
+  if (toggle) {
+    toggle.checked = remembered() !== 'off';
+    toggle.closest('label').hidden = false;
+    toggle.addEventListener('change', () => {
+      try {
+        localStorage.setItem(SHORTCUT_SETTING, toggle.checked ? 'on' : 'off');
+      } catch {
+        // Not remembered: the box still decides for this page.
       }
+    });
+  }
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (toggle ? !toggle.checked : remembered() === 'off') return;
+    // Where "/" is text (a field, an editable region), it stays text; on a box or a button it
+    // does nothing of its own.
+    const active = document.activeElement;
+    const typing =
+      active &&
+      (/^(TEXTAREA|SELECT)$/.test(active.tagName) ||
+        active.isContentEditable ||
+        (active.tagName === 'INPUT' && !NOT_TEXT_INPUTS.has(active.type)));
+    const search = document.getElementById('global-search');
+    if (!typing && search) {
+      event.preventDefault();
+      search.focus();
     }
   });
 });
