@@ -34,6 +34,7 @@ import publicRoutes, { ROCKETCHAT_COMPATIBLE_VERSION } from './routes/public.js'
 import sessionRoutes from './routes/session.js';
 import sessionManagementRoutes from './routes/session-management.js';
 import twoFactorRoutes from './routes/two-factor.js';
+import { rootPathOf } from './ui/oauth-result.js';
 import { UserDirectory } from './users/directory.js';
 
 export interface AppDependencies {
@@ -108,7 +109,7 @@ export async function buildApp(
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     clientErrorHandler,
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(rootPathOf(config.siteUrl)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // TypeBox validates bodies without coercion: "200" is not the integer 200 here.

@@ -93,24 +93,29 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
  * address is a person's browser (often a popup a client watches), so the answer is the result
  * page the redirect flow answers every other failure with; no route ran, so nothing of the
  * address, its state included, is trusted to choose a destination: the page stays open and says
- * why.
+ * why. `rootPath` is ROOT_URL's path, before the page's script.
  */
 export function frameworkErrors(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const chatError = toChatError(error);
-  if (request.url.startsWith('/_oauth/')) {
-    reply
-      .status(chatError.statusCode)
-      .headers(RESULT_PAGE_HEADERS)
-      .send(
-        renderResultPage({ loginStyle: 'popup', isCordova: false, problem: chatError.message }),
-      );
-    return;
-  }
-  reply.status(chatError.statusCode).send(errorBody(chatError));
+  rootPath: string,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const chatError = toChatError(error);
+    if (request.url.startsWith('/_oauth/')) {
+      reply
+        .status(chatError.statusCode)
+        .headers(RESULT_PAGE_HEADERS)
+        .send(
+          renderResultPage({
+            loginStyle: 'popup',
+            isCordova: false,
+            problem: chatError.message,
+            rootPath,
+          }),
+        );
+      return;
+    }
+    reply.status(chatError.statusCode).send(errorBody(chatError));
+  };
 }
 
 /** The one error handler and the JSON 404; a 5xx is logged with what caused it. */

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 import { randomBytes } from 'node:crypto';
+import { createServer, request as forward, type Server } from 'node:http';
 import { RestClient } from '@rocket.chat/api-client';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from './support/accounts.js';
 import { browserTestsRun, CHROMIUM } from './support/browser.js';
@@ -50,6 +51,43 @@ async function deployment(
   h.fake.signedIn.set('github', accounts.github(h.fake).accessToken);
   h.fake.requirePkce = true;
   return { rootUrl, instances };
+}
+
+/**
+ * A deployment under a path: the public address is `http://127.0.0.1:<port>/chat`, and a proxy
+ * strips `/chat` before the service; nothing else on the host is routed to it.
+ */
+async function prefixedDeployment(): Promise<{ rootUrl: string; proxy: Server }> {
+  const [servicePort, proxyPort] = await Promise.all([freePort(), freePort()]);
+  const rootUrl = `http://127.0.0.1:${proxyPort}/chat`;
+  const app = await h.app({ siteUrl: rootUrl });
+  await app.listen({ host: '127.0.0.1', port: servicePort });
+  const proxy = createServer((incoming, answer) => {
+    if (!incoming.url?.startsWith('/chat/')) {
+      answer.writeHead(404, { 'content-type': 'text/plain' }).end('not routed here');
+      return;
+    }
+    const upstream = forward(
+      {
+        host: '127.0.0.1',
+        port: servicePort,
+        path: incoming.url.slice('/chat'.length),
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (served) => {
+        answer.writeHead(served.statusCode ?? 502, served.headers);
+        served.pipe(answer);
+      },
+    );
+    upstream.on('error', () => answer.writeHead(502).end());
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
+  h.fake.registeredRedirectUris.set('oidc', `${rootUrl}/_oauth/keycloak`);
+  h.fake.signedIn.set('oidc', accounts.keycloak(h.fake).accessToken);
+  h.fake.requirePkce = true;
+  return { rootUrl, proxy };
 }
 
 /** The authorization URL as Rocket.Chat's client builds it from settings.oauth. */
@@ -288,6 +326,70 @@ describe.skipIf(!runBrowser)('Rocket.Chat sign-in in a real browser', () => {
     // The page's CSP let nothing inline run, and nothing was refused on the way.
     expect(errors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
     await page.close();
+  });
+
+  it('under a ROOT_URL with a path behind a proxy that strips it: the popup hands the secret over, in both the web and the mobile web view (isCordova) styles', async () => {
+    const { rootUrl, proxy } = await prefixedDeployment();
+    try {
+      const page = await browser.newPage();
+      // A page of the client, at the deployment's address.
+      await page.route(`${rootUrl}/client.html`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<p>client</p>' }),
+      );
+      await page.goto(`${rootUrl}/client.html`);
+      const settings = (await (await fetch(`${rootUrl}/api/v1/settings.oauth`)).json()) as {
+        services: { service: string; serverURL?: string; authorizePath?: string }[];
+      };
+      const keycloak = settings.services.find((entry) => entry.service === 'keycloak');
+      expect(keycloak?.serverURL).toBe(rootUrl);
+      for (const isCordova of [false, true]) {
+        const credentialToken = randomBytes(32).toString('base64url');
+        const state = Buffer.from(
+          JSON.stringify({ loginStyle: 'popup', credentialToken, isCordova }),
+        ).toString('base64');
+        // Rocket.Chat's CustomOAuth: serverURL + authorizePath.
+        const url = `${keycloak?.serverURL}${keycloak?.authorizePath}?state=${encodeURIComponent(state)}`;
+        const failed: string[] = [];
+        const onResponse = (response: Response) => {
+          if (response.status() >= 400) failed.push(`${response.url()} ${response.status()}`);
+        };
+        // Listened for on the context before the popup opens: its first hops can finish before
+        // its 'popup' event is handled.
+        page.context().on('response', onResponse);
+        const popupOpened = page.waitForEvent('popup');
+        await page.evaluate((target) => {
+          window.open(target, 'Login', 'width=600,height=600');
+        }, url);
+        const popup = await popupOpened;
+        if (isCordova) {
+          // The app's web view reads the pair from the fragment and closes the view itself.
+          await popup.waitForURL(/#.*credentialSecret/, { timeout: 10_000 });
+          const pair = JSON.parse(decodeURIComponent(new URL(popup.url()).hash.slice(1))) as {
+            credentialToken: string;
+            credentialSecret: string;
+          };
+          expect(pair.credentialToken).toBe(credentialToken);
+          expect(pair.credentialSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+          await popup.close();
+        } else if (!popup.isClosed()) {
+          await popup.waitForEvent('close', { timeout: 10_000 });
+        }
+        page.context().off('response', onResponse);
+        expect(failed).toEqual([]);
+        const secret = await page.evaluate(
+          (key) => window.localStorage.getItem(key),
+          PREFIX + credentialToken,
+        );
+        expect(secret, `isCordova ${isCordova}`).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect((await logInWith(rootUrl, credentialToken, secret as string)).status).toBe(
+          'success',
+        );
+      }
+      await page.close();
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('a second instance finishes a flow started on the first; a third logs in', async () => {

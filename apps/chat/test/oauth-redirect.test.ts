@@ -559,6 +559,47 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect(start.headers['set-cookie']).toMatch(/Path=\/chat\/_oauth\/;/);
   });
 
+  it('under a ROOT_URL with a path, every result page loads its script under that path', async () => {
+    const prefixed = await h.app({ siteUrl: 'https://example.test/chat' });
+    const scriptOf = (html: string) => /<script src="([^"]*)"><\/script>/.exec(html)?.[1];
+    signInAt('github');
+    h.fake.registeredRedirectUris.set('github', 'https://example.test/chat/_oauth/github');
+    const credentialToken = newToken();
+    const start = await prefixed.inject({
+      url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+    });
+    expect(start.statusCode, start.body).toBe(302);
+    const back = new URL(
+      (await fetch(start.headers.location as string, { redirect: 'manual' })).headers.get(
+        'location',
+      ) ?? '',
+    );
+    expect(back.pathname).toBe('/chat/_oauth/github');
+    // The proxy strips /chat before the service.
+    const signedIn = await prefixed.inject({
+      url: `/_oauth/github${back.search}`,
+      headers: { cookie: cookiesOf(start) },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(scriptOf(signedIn.body)).toBe('/chat/packages/oauth/end_of_popup_response.js');
+    const redirect = await prefixed.inject({
+      url: `/_oauth/github?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), loginStyle: 'redirect', redirectUrl: 'https://example.test/chat/home' }))}&error=access_denied`,
+    });
+    expect(scriptOf(redirect.body)).toBe('/chat/packages/oauth/end_of_redirect_response.js');
+    // A failure of the route, and one of the router.
+    const forged = await prefixed.inject({ url: '/_oauth/github?state=x&code=y' });
+    expect(scriptOf(forged.body)).toBe('/chat/packages/oauth/end_of_popup_response.js');
+    const broken = await prefixed.inject({ url: '/_oauth/git%E0%A4%A?state=x&code=y' });
+    expect(broken.statusCode).toBe(400);
+    expect(scriptOf(broken.body)).toBe('/chat/packages/oauth/end_of_popup_response.js');
+    // What the browser asks for arrives as /packages/oauth/… once the proxy stripped /chat.
+    const script = await prefixed.inject({ url: '/packages/oauth/end_of_popup_response.js' });
+    expect(script.statusCode).toBe(200);
+    // At the host's root, nothing is put before it.
+    const atRoot = await (await h.app()).inject({ url: '/_oauth/github?state=x&code=y' });
+    expect(scriptOf(atRoot.body)).toBe('/packages/oauth/end_of_popup_response.js');
+  });
+
   it('a second instance finishes a flow the first started, and a third logs in', async () => {
     const [first, second, third] = [await h.app(), await h.app(), await h.app()];
     signInAt('oidc');

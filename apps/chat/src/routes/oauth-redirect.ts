@@ -24,6 +24,7 @@ import {
   RESULT_SCRIPTS,
   type ResultScript,
   renderResultPage,
+  rootPathOf,
 } from '../ui/oauth-result.js';
 
 export interface OAuthRedirectOptions extends RouteOptions {
@@ -111,7 +112,8 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     redirectOrigins: [new URL(config.siteUrl).origin],
   };
   // The browser reaches these routes under ROOT_URL's path (a proxy strips it before here).
-  const cookiePath = `${new URL(config.siteUrl).pathname.replace(/\/$/, '')}/_oauth/`;
+  const rootPath = rootPathOf(config.siteUrl);
+  const cookiePath = `${rootPath}/_oauth/`;
   const mobileReturn = (url: string) => flow.mobileAppReturn && isMobileAppReturn(url);
   const limit = {
     auth: 'public' as const,
@@ -168,6 +170,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           redirectUrl,
           problem,
           cancelled,
+          rootPath,
         }),
       );
   }
@@ -225,7 +228,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     async (request, reply) => {
       const script = RESULT_SCRIPTS[request.params.script as ResultScript];
       if (!Object.hasOwn(RESULT_SCRIPTS, request.params.script) || script === undefined) {
-        throw notFound(`No script ${RESULT_SCRIPT_PATH}${request.params.script}`);
+        throw notFound(`No script ${rootPath}${RESULT_SCRIPT_PATH}${request.params.script}`);
       }
       return reply
         .headers({
@@ -385,6 +388,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         .headers(RESULT_PAGE_HEADERS)
         .send(
           renderResultPage({
+            rootPath,
             loginStyle: state.loginStyle,
             isCordova: state.isCordova,
             credentials: pair,

@@ -15,7 +15,15 @@ export const RESULT_SCRIPTS = {
   ),
 } as const;
 export type ResultScript = keyof typeof RESULT_SCRIPTS;
+/** Where the scripts are served, below ROOT_URL's path (as Meteor serves them). */
 export const RESULT_SCRIPT_PATH = '/packages/oauth/';
+
+/**
+ * ROOT_URL's path without its trailing slash (`/chat` for `https://host/chat/`, empty at the
+ * host's root): a proxy strips it before the service, but the browser asks for every address the
+ * service gives it under that path.
+ */
+export const rootPathOf = (rootUrl: string) => new URL(rootUrl).pathname.replace(/\/+$/, '');
 
 /**
  * Headers of the result pages: only the page's own scripts run, nothing is framed, cached or
@@ -42,6 +50,8 @@ export interface ResultPage {
   problem?: string | undefined;
   /** The person cancelled at the provider: nothing to read, the popup closes as on success. */
   cancelled?: boolean | undefined;
+  /** ROOT_URL's path (`rootPathOf`), put before the page's own addresses. */
+  rootPath: string;
 }
 
 const escapeHtml = (text: string) =>
@@ -52,6 +62,10 @@ const escapeHtml = (text: string) =>
         character
       ] ?? character,
   );
+
+/** A URL in a double-quoted attribute: readable, with nothing that could end the attribute. */
+const escapeAttribute = (text: string) =>
+  text.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
  * Meteor's end-of-login page: a hidden `<div id="config">` holding the JSON
@@ -94,7 +108,7 @@ ${
 }
 </main>
 <div id="config" hidden>${escapeHtml(JSON.stringify(config))}</div>
-<script src="${RESULT_SCRIPT_PATH}${script}"></script>
+<script src="${escapeAttribute(`${page.rootPath}${RESULT_SCRIPT_PATH}${script}`)}"></script>
 </body>
 </html>
 `;
