@@ -55,6 +55,9 @@ async function main(): Promise<void> {
   }
 }
 
+/** Skipped --load lines named one by one; beyond these, only their count. */
+const MAX_SKIPPED_LINES_SHOWN = 20;
+
 async function run(config: AppConfig): Promise<void> {
   // Opened before any port is: a path that cannot be written is a bad flag (exit 2).
   const session = config.saveFile ? openSession(config.saveFile) : null;
@@ -62,10 +65,21 @@ async function run(config: AppConfig): Promise<void> {
   let closeSession = () => session?.close();
   onExit(() => closeSession());
   let loaded = 0;
+  // Lines of the --load file that are not records: skipped, each said once (the first few).
+  const skippedLines: string[] = [];
+  let skippedCount = 0;
   const capture = await startCapture(config, async (store) => {
     if (!config.loadFile) return;
     loaded = await loadInto(
-      readSession(config.loadFile, { maxLineBytes: maxLineBytes(config.limits.maxBody) }),
+      readSession(config.loadFile, {
+        maxLineBytes: maxLineBytes(config.limits.maxBody),
+        onSkip: (problem) => {
+          skippedCount += 1;
+          if (skippedLines.length < MAX_SKIPPED_LINES_SHOWN) {
+            skippedLines.push(`${problem}; line skipped`);
+          }
+        },
+      }),
       (draft) => store.add(draft),
       config.limits.maxRequests,
     );
@@ -81,10 +95,19 @@ async function run(config: AppConfig): Promise<void> {
     void capture.close();
   });
   const warnings = [...capture.notices];
+  const loadWarnings = [...skippedLines];
+  if (skippedCount > skippedLines.length) {
+    loadWarnings.push(
+      `${skippedCount - skippedLines.length} more lines of ${config.loadFile} skipped`,
+    );
+  }
+  warnings.push(...loadWarnings);
   if (config.loadFile) {
     const held = capture.store.snapshot().records.length;
+    const skipped =
+      skippedCount > 0 ? `; ${skippedCount} line${skippedCount === 1 ? '' : 's'} skipped` : '';
     warnings.push(
-      `loaded ${loaded} records from ${config.loadFile} (${held} held within the limits)`,
+      `loaded ${loaded} records from ${config.loadFile} (${held} held within the limits${skipped})`,
     );
   }
   if (session) {
@@ -119,7 +142,14 @@ async function run(config: AppConfig): Promise<void> {
       {
         capture,
         environment: uiEnvironment(process.env, process.cwd()),
-        warnings: capture.notices,
+        // Skipped --load lines: the first on screen, all of them again on stderr at exit.
+        warnings: [
+          ...capture.notices,
+          ...loadWarnings.slice(0, 1),
+          ...(skippedCount > 1
+            ? [`${skippedCount - 1} more lines of ${config.loadFile} skipped (listed at exit)`]
+            : []),
+        ],
         ...(config.relay
           ? {
               relay: {

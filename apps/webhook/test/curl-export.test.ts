@@ -242,13 +242,14 @@ describe('a url that no request line can hold', () => {
     relayedVia: 'http://127.0.0.1:4131/c/EvH3Wtag7P8WDO7jp4Farw',
   });
 
-  it('is refused when a session file is read, naming the line', async () => {
+  it('is skipped when a session file is read, naming the line', async () => {
     const file = join(dir, 'smuggle.jsonl');
     writeFileSync(file, `${line}\n`);
     const exported = await runCli(['export', '--from', file, '--curl'], { cwd: dir });
     expect(exported.stdout).not.toContain('X-Injected');
     expect(exported.stderr).toContain('smuggle.jsonl:1: url: ');
-    expect(exported.code).toBe(2);
+    expect(exported.stderr).toContain('; line skipped');
+    expect(exported.code).toBe(1);
   });
 
   it('makes no command: curl would send it as a second request', () => {

@@ -12,7 +12,8 @@ import { replay } from './replay.js';
 /**
  * `webhook replay --from FILE --id N | --all --to URL [--resign]`: sends the records again, one
  * after another in file order, printing each replay as a `--json` line on stdout and a summary on
- * stderr. Exit code: 0 when every target answered (whatever its status), 1 when one did not.
+ * stderr. Exit code: 0 when every target answered (whatever its status), 1 when one did not or a
+ * line of the file was not a record (skipped with a message).
  */
 export async function replayRecords(
   command: ReplayCommand,
@@ -29,9 +30,16 @@ export async function replayRecords(
   const wanted = command.ids ? new Set(command.ids) : null;
   // With --id, the last record of each seq wins (a file appended by several sessions repeats them).
   const chosen = new Map<number, LoadedRecord>();
-  const lines = readSession(command.from, { maxLineBytes: maxLineBytes(config.limits.maxBody) });
-  const session = command.saveFile ? openSession(command.saveFile) : null;
   let failures = 0;
+  const lines = readSession(command.from, {
+    maxLineBytes: maxLineBytes(config.limits.maxBody),
+    // A line that is not a record is not sent, and counts as a replay that failed (exit 1).
+    onSkip: (problem) => {
+      failures += 1;
+      stderr.write(`webhook: ${printable(problem)}; line skipped\n`);
+    },
+  });
+  const session = command.saveFile ? openSession(command.saveFile) : null;
   let sent = 0;
   const send = async ({ fileSeq, draft }: LoadedRecord) => {
     const original: CapturedRequest = StoredRequest.from(fileSeq, draft);

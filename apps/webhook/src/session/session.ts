@@ -67,13 +67,19 @@ export interface LoadedRecord {
 export interface LoadOptions {
   /** Longest line accepted, in bytes (a record of --max-body plus its headers, base64). */
   readonly maxLineBytes: number;
+  /**
+   * Called with `file:line: what is wrong` for a line that is not a record, which is then skipped:
+   * one bad line never costs the others. Without it, such a line is a CliError (exit 2).
+   */
+  readonly onSkip?: (problem: string) => void;
 }
 
 /**
  * Reads a session file (the `--json` format) line by line, in bounded memory: a line longer than
  * `maxLineBytes` is refused before it is held whole, one of more than `MAX_LINE_VALUES` values
- * before it is parsed. A malformed line is a CliError naming the
- * file, line and problem. Blank lines are skipped.
+ * before it is parsed. A malformed line is reported as `file:line: problem` to `onSkip` and
+ * skipped (or, without `onSkip`, ends the reading with a CliError). Blank lines are skipped.
+ * A file that cannot be read is always a CliError.
  */
 export async function* readSession(
   path: string,
@@ -83,18 +89,26 @@ export async function* readSession(
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let lineNumber = 0;
-  const problem = (message: string) => new CliError(`${path}:${lineNumber}: ${message}`, 2);
+  /** Inside a line too long to hold: its bytes are dropped up to the next line break. */
+  let skippingLongLine = false;
+  const problem = (message: string) => {
+    const text = `${path}:${lineNumber}: ${message}`;
+    if (!options.onSkip) throw new CliError(text, 2);
+    options.onSkip(text);
+  };
   const parse = (line: Buffer): LoadedRecord | null => {
     lineNumber += 1;
     if (exceedsJsonValues(line, MAX_LINE_VALUES)) {
-      throw problem(`line holds more than ${MAX_LINE_VALUES} JSON values (not a saved record)`);
+      problem(`line holds more than ${MAX_LINE_VALUES} JSON values (not a saved record)`);
+      return null;
     }
     const text = line.toString('utf8').trim();
     if (text === '') return null;
     try {
       return recordFromJson(text);
     } catch (error) {
-      throw problem((error as Error).message);
+      problem((error as Error).message);
+      return null;
     }
   };
   try {
@@ -103,9 +117,23 @@ export async function* readSession(
       for (;;) {
         const end = chunk.indexOf(0x0a, start);
         const piece = chunk.subarray(start, end === -1 ? chunk.length : end);
+        if (skippingLongLine) {
+          if (end === -1) break;
+          skippingLongLine = false;
+          start = end + 1;
+          continue;
+        }
         if (pendingBytes + piece.length > options.maxLineBytes) {
           lineNumber += 1;
-          throw problem(`line longer than ${options.maxLineBytes} bytes (not a saved record)`);
+          pending = [];
+          pendingBytes = 0;
+          problem(`line longer than ${options.maxLineBytes} bytes (not a saved record)`);
+          if (end === -1) {
+            skippingLongLine = true;
+            break;
+          }
+          start = end + 1;
+          continue;
         }
         if (end === -1) {
           if (piece.length > 0) {
@@ -169,6 +197,13 @@ export function exceedsJsonValues(line: Buffer, max: number): boolean {
 /** What a line may claim, at most: headers as the server accepts them, fields as they come. */
 const MAX_HEADERS = MAX_HEADER_BYTES / 2;
 const MAX_SHORT_TEXT = 1024;
+/**
+ * A URL as the capture can record one: a target of up to the head's 256 KiB after a base (the
+ * forward or replay target, the Host header). A forward's target and the messages and status
+ * text that may quote it are read back up to this: what the tool writes, it can read.
+ */
+const MAX_URL = 2 * MAX_HEADER_BYTES;
+const MAX_QUOTING_TEXT = MAX_URL + MAX_SHORT_TEXT;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
 const TARGET_CHARS = /^[^\u0000-\u0020\u007f\u0100-\uffff]+$/;
@@ -206,6 +241,11 @@ function field<T>(
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isShortString = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= MAX_SHORT_TEXT;
+const isUrlText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= MAX_URL;
+/** A status text or failure message: from a response head, or quoting a URL. */
+const isQuotingText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= MAX_QUOTING_TEXT;
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -273,7 +313,7 @@ function forward(value: unknown): ForwardResult {
   if (!isObject(value)) throw new Error('forward: must be an object');
   const at = 'forward.';
   // Saved before requestTarget: `OPTIONS *` went to `http://host*`.
-  const recorded = recordedTarget(field(value, 'target', isShortString, 'a URL', at));
+  const recorded = recordedTarget(field(value, 'target', isUrlText, 'a URL', at));
   if (value.requestTarget !== undefined && value.requestTarget !== '*') {
     throw new Error('forward.requestTarget: must be * (the only request target recorded apart)');
   }
@@ -301,7 +341,7 @@ function forward(value: unknown): ForwardResult {
         `one of ${FAILURE_KINDS.join(', ')}`,
         at,
       ),
-      message: field(value, 'message', isShortString, 'a short string', at),
+      message: field(value, 'message', isQuotingText, 'a string', at),
       durationMs,
     };
   }
@@ -312,7 +352,7 @@ function forward(value: unknown): ForwardResult {
     kind: 'response',
     ...sent,
     status: field(value, 'status', isStatus, 'an HTTP status', at),
-    statusText: field(value, 'statusText', isShortString, 'a short string', at),
+    statusText: field(value, 'statusText', isQuotingText, 'a string', at),
     headers: headers(value, 'headers', at),
     body: kept,
     size,
@@ -375,7 +415,7 @@ export function recordFromJson(line: string): LoadedRecord {
     remote: field(value, 'remote', isShortString, 'a short string'),
     httpVersion: field(value, 'httpVersion', isShortString, 'a short string'),
   };
-  if (draft.path.length > MAX_HEADER_BYTES || draft.url.length > 2 * MAX_HEADER_BYTES) {
+  if (draft.path.length > MAX_HEADER_BYTES || draft.url.length > MAX_URL) {
     throw new Error('path or url: longer than a request can be');
   }
   // A relayed or replayed record's command goes to its url: a line break in it would be a second
