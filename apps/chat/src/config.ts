@@ -307,7 +307,7 @@ export const CHAT_VARIABLES: readonly EnvVariable[] = [
   },
   {
     name: 'OAUTH_MOBILE_APP_RETURN',
-    help: "on|off: a redirect-style sign-in may end at Rocket.Chat's app link rocketchat://auth (default on)",
+    help: "on|off: a redirect-style sign-in may end at Rocket.Chat's app link rocketchat://auth (default off; see the README's risk)",
   },
 ];
 
@@ -318,14 +318,18 @@ export interface OAuthFlowConfig {
   credentialSeconds: number;
   /** Origins a `redirect`-style flow may return to (OAUTH_REDIRECT_ORIGINS; ROOT_URL's origin). */
   redirectOrigins: readonly string[];
-  /** Whether such a flow may end at Rocket.Chat's mobile app link (OAUTH_MOBILE_APP_RETURN). */
+  /**
+   * Whether such a flow may end at Rocket.Chat's mobile app link (OAUTH_MOBILE_APP_RETURN). Off
+   * by default: a flow started at the provider is bound to no browser, so a link made by someone
+   * signed in there would sign whichever phone opens it into their account.
+   */
   mobileAppReturn: boolean;
 }
 
 export const OAUTH_DEFAULTS = {
   flowSeconds: 600,
   credentialSeconds: 120,
-  mobileAppReturn: true,
+  mobileAppReturn: false,
 } as const;
 
 /** TWO_FACTOR_KEY: 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */

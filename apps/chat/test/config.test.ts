@@ -282,6 +282,15 @@ describe('the environment', () => {
     expect(() => loadConfig(env, dir)).toThrow(message);
   });
 
+  it('OAUTH_MOBILE_APP_RETURN is off unless set on', () => {
+    expect(loadConfig({}, dir).oauth?.mobileAppReturn).toBe(false);
+    expect(loadConfig({ OAUTH_MOBILE_APP_RETURN: 'on' }, dir).oauth?.mobileAppReturn).toBe(true);
+    expect(loadConfig({ OAUTH_MOBILE_APP_RETURN: 'off' }, dir).oauth?.mobileAppReturn).toBe(false);
+    expect(() => loadConfig({ OAUTH_MOBILE_APP_RETURN: 'true' }, dir)).toThrow(
+      'OAUTH_MOBILE_APP_RETURN: must be on or off, not "true"',
+    );
+  });
+
   it.each([
     ['https://chat.example.com/base?x=1#frag', 'https://chat.example.com/base?…'],
     ['https://chat.example.com/?x=1', 'https://chat.example.com/?…'],

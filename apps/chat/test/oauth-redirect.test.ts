@@ -403,8 +403,44 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     );
   });
 
-  it("Rocket.Chat's mobile app (redirectUrl rocketchat://auth) is sent back to the app with the pair, or the error", async () => {
+  it('by default no sign-in returns to the mobile app: a link made at the provider cannot sign a phone into the maker’s account', async () => {
     const app = await h.app();
+    // The maker signs in at GitHub, with a state asking for the app's return, and sends the
+    // provider's return address to someone whose phone opens it: no cookie binds such a flow.
+    signInAt('github');
+    const state = {
+      credentialToken: newToken(),
+      loginStyle: 'redirect',
+      isCordova: true,
+      redirectUrl: 'rocketchat://auth',
+    } as const;
+    const returned = await app.inject({
+      url: await atProvider(startedAtProvider('github', state)),
+    });
+    expect(returned.statusCode).toBe(400);
+    const config = pageConfig(returned.body);
+    expect(config.setCredentialToken).toBe(false);
+    expect(config.redirectUrl).toBeUndefined();
+    expect(returned.body).not.toContain('type=oauth');
+    expect(pageMessage(returned.body)).toBe(
+      "Sign-in failed: this deployment does not send sign-ins back to Rocket.Chat's mobile app (rocketchat://auth); OAUTH_MOBILE_APP_RETURN is off",
+    );
+    // Nothing was kept for the token: no pair to log in with.
+    const started = await app.inject({
+      url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState(state))}`,
+    });
+    expect(started.statusCode).toBe(400);
+  });
+
+  it("with OAUTH_MOBILE_APP_RETURN on, Rocket.Chat's mobile app (redirectUrl rocketchat://auth) is sent back to the app with the pair, or the error", async () => {
+    const app = await h.app({
+      oauth: {
+        flowSeconds: 600,
+        credentialSeconds: 120,
+        redirectOrigins: [SITE_URL],
+        mobileAppReturn: true,
+      },
+    });
     signInAt('github');
     const credentialToken = newToken();
     const mobile = {
@@ -437,21 +473,14 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
     expect(deniedBack.searchParams.get('error')).toBe('the sign-in was cancelled');
     expect(deniedBack.searchParams.has('credentialSecret')).toBe(false);
 
-    // A deployment without the mobile app turns that return off.
-    const webOnly = await h.app({
-      oauth: {
-        flowSeconds: 600,
-        credentialSeconds: 120,
-        redirectOrigins: [SITE_URL],
-        mobileAppReturn: false,
-      },
-    });
+    // Off (the default), that return is refused at the start too.
+    const webOnly = await h.app();
     const refused = await webOnly.inject({
       url: `/_oauth/github/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken(), ...mobile }))}`,
     });
     expect(refused.statusCode).toBe(400);
-    expect(pageMessage(refused.body)).toMatch(
-      /^Sign-in failed: state\.redirectUrl: must be on one of this deployment's origins \(https:\/\/chat\.example\.test\)$/,
+    expect(pageMessage(refused.body)).toBe(
+      "Sign-in failed: this deployment does not send sign-ins back to Rocket.Chat's mobile app (rocketchat://auth); OAUTH_MOBILE_APP_RETURN is off",
     );
 
     // Only that address: another scheme or host is no app of Rocket.Chat's.

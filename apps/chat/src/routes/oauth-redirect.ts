@@ -207,6 +207,11 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
     }
     if (state.loginStyle === 'redirect') {
       const destination = state.redirectUrl;
+      if (destination && !flow.mobileAppReturn && isMobileAppReturn(destination)) {
+        throw invalidRequest(
+          `this deployment does not send sign-ins back to Rocket.Chat's mobile app (${MOBILE_APP_RETURN}); OAUTH_MOBILE_APP_RETURN is off`,
+        );
+      }
       if (
         !destination ||
         !(mobileReturn(destination) || redirectAllowed(destination, flow.redirectOrigins))
