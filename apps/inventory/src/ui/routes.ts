@@ -176,12 +176,56 @@ const ASSETS = new Map(
 
 type Query = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A form the sign-in page may carry back after its session ended (formToResume). */
+    resumableForm?: boolean;
+  }
+}
+
 /** A form's fields as the form parser gives them: a string, or strings for a repeated name. */
 const FormBody = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
 /** Forms hold a few fields; an import's CSV may take the API's whole body limit. */
 const FORM_BODY_LIMIT = 64 * 1024;
 /** How much larger a CSV may grow once urlencoded by the import form (%XX per byte). */
 const IMPORT_EXPANSION = 3;
+/**
+ * The most of a form sent after its session ended that the sign-in page carries back (JSON
+ * text): urlencoded again in the sign-in form, it stays within that form's FORM_BODY_LIMIT.
+ */
+const RESUMED_FORM_CHARS = 16 * 1024;
+/** Fields a form sent after its session ended never carries through the sign-in page. */
+const NOT_RESUMED = (name: string) => name === CSRF_FIELD || /password|secret/i.test(name);
+/** A form sent after its session ended: where it went, and its fields in order. */
+interface ResumedForm {
+  action: string;
+  fields: [string, string][];
+}
+
+/**
+ * The fields of a resumed form as the sign-in page sent them back: pairs of strings, nothing the
+ * sign-in page would not have carried, and a page of this interface to send them to.
+ */
+function readResumedForm(action: string, fieldsText: string): ResumedForm | undefined {
+  if (action === '' || safeNext(action) !== action || fieldsText.length > RESUMED_FORM_CHARS) {
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fieldsText);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const fields: [string, string][] = [];
+  for (const pair of parsed) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    const [name, value] = pair as unknown[];
+    if (typeof name !== 'string' || typeof value !== 'string') return undefined;
+    if (!NOT_RESUMED(name)) fields.push([name, value]);
+  }
+  return { action, fields };
+}
 
 interface PageRouteOptions {
   config: { access: 'public'; rateLimit: false; inputCheckedByApi: true };
@@ -465,6 +509,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       if (ended) await sessions.end(ended);
       const back =
         request.method === 'GET' || request.method === 'HEAD' ? request.url : pageOfForm(request);
+      const resumed = formToResume(request);
+      if (resumed) {
+        send(reply, loginPage(back, '', undefined, resumed));
+        return undefined;
+      }
       reply.redirect(`/ui/login?next=${encodeURIComponent(back)}`, 303);
       return undefined;
     }
@@ -513,6 +562,28 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       if (safeNext(path) === path && isPage(path)) return path;
     }
     return '/ui/';
+  }
+
+  /**
+   * A form sent after its session ended (it expired while the user typed, or another tab signed
+   * out), to be carried through the sign-in page instead of lost: only a form that shows itself
+   * again with what was typed (`submit` with `refused`), sent by a page of this site (the
+   * browser's Sec-Fetch-Site, which another site cannot set: its forms never fill this one's
+   * sign-in page), and small enough to carry. Its CSRF token and any password or secret are left
+   * behind; once signed in, the form comes back with the old token, so it is shown, never saved.
+   */
+  function formToResume(request: FastifyRequest): ResumedForm | undefined {
+    if (request.method !== 'POST' || !request.routeOptions.config?.resumableForm) return undefined;
+    if (request.headers['sec-fetch-site'] !== 'same-origin') return undefined;
+    const action = request.url;
+    if (safeNext(action) !== action) return undefined;
+    const fields: [string, string][] = [];
+    for (const [name, value] of Object.entries((request.body ?? {}) as Form)) {
+      if (NOT_RESUMED(name)) continue;
+      for (const item of Array.isArray(value) ? value : [value ?? '']) fields.push([name, item]);
+    }
+    if (JSON.stringify(fields).length > RESUMED_FORM_CHARS) return undefined;
+    return { action, fields };
   }
 
   /**
@@ -591,7 +662,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   const submit = <Input>(path: string, form: Submission<Input>, options = formOptions) =>
     app.post(
       path,
-      options,
+      // A form that can show itself again can be carried through a new sign-in (formToResume).
+      { ...options, config: { ...options.config, resumableForm: form.refused !== undefined } },
       page$(async (signed, request, reply) => {
         if (!csrfMatches(signed.session, ((request.body ?? {}) as Form)[CSRF_FIELD])) {
           // A form opened before the user signed in again (another tab signed out and in): its
@@ -661,13 +733,24 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   // ---- Sign-in and sign-out -------------------------------------------------------------
 
-  const loginPage = (next: string, username: string, error?: string) =>
+  const loginPage = (next: string, username: string, error?: string, resumed?: ResumedForm) =>
     page(
       {},
       'Sign in',
       html`
+      ${
+        resumed
+          ? html`<p class="notice" role="status" id="resume-notice">Your session ended before this was saved. Sign in again: what you typed is kept (passwords and secrets excepted), and shown to you to check and save.</p>`
+          : html``
+      }
       <form method="post" action="/ui/login" class="login">
         <input type="hidden" name="next" value="${next}">
+        ${
+          resumed
+            ? html`<input type="hidden" name="resume_action" value="${resumed.action}">
+        <input type="hidden" name="resume_fields" value="${JSON.stringify(resumed.fields)}">`
+            : html``
+        }
         <div class="field"><label for="username">Username</label>
           <input id="username" name="username" autocomplete="username" required value="${username}" maxlength="255"></div>
         <div class="field"><label for="password">Password</label>
@@ -708,6 +791,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const body = (request.body ?? {}) as Form;
     const username = one(body.username);
     const next = safeNext(one(body.next));
+    const resumed = readResumedForm(one(body.resume_action), one(body.resume_fields));
     // The API's own login: its lock-out, audit row and rules apply.
     const answer = await apiFor(
       app,
@@ -720,7 +804,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     if (answer.status !== 200 || typeof answer.body?.token !== 'string') {
       const message = answer.status === 400 ? signInRefusal(answer) : errorMessage(answer);
       if (answer.status === 429) reply.headers(apiError(answer).headers);
-      return send(reply, loginPage(next, username, message), answer.status === 429 ? 429 : 200);
+      return send(
+        reply,
+        loginPage(next, username, message, resumed),
+        answer.status === 429 ? 429 : 200,
+      );
     }
     const claims = options.tokens.verify(answer.body.token);
     const { cookie } = await sessions.create(claims.sub, claims.pwd);
@@ -728,7 +816,22 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ...cookieOptions,
       maxAge: options.tokens.ttlSeconds,
     });
-    return reply.redirect(next, 303);
+    if (!resumed) return reply.redirect(next, 303);
+    // The form goes back where it was sent, without a CSRF token: its route shows it again with
+    // what was typed and this session's token (the stale-form answer), and saves nothing.
+    return send(
+      reply,
+      page(
+        {},
+        'Signed in again',
+        html`<p>What you typed before your session ended has <strong>not been saved</strong>.</p>
+        <form method="post" action="${resumed.action}" class="resume">
+          ${resumed.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+          <button type="submit" autofocus>Show what I typed</button>
+        </form>
+        <p><a href="${next}">Leave it and go back</a></p>`,
+      ),
+    );
   });
 
   // A session that has already ended is simply gone: the browser lands on the sign-in page, not

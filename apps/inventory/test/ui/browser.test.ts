@@ -199,7 +199,7 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
   });
 
   it('jumps to the search box on "/", unless the user set the shortcut off', async () => {
-    const focused = () => admin.evaluate(() => document.activeElement?.id ?? '');
+    const focused = () => admin.evaluate("document.activeElement?.id ?? ''");
     await admin.goto(`${base}/ui/devices`);
     const toggle = admin.getByRole('checkbox', { name: '/ jumps here' });
     await expect(toggle.isChecked()).resolves.toBe(true);
@@ -292,6 +292,30 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await admin.locator('#field-ip').fill('192.0.2.10');
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect(admin.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('edge-01');
+  });
+
+  it('keeps what was typed when the session ended before Save, through a new sign-in', async () => {
+    const page = await newPage(await signedInContext('admin'));
+    const id = deviceIds[7] as string;
+    await page.goto(`${base}/ui/devices/${id}/edit`);
+    await page.locator('#field-model').fill('typed-before-expiry');
+    // The session ends while the form is open (its cookie is gone, as when it expired).
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('#resume-notice').textContent()).resolves.toMatch(
+      /what you typed is kept/,
+    );
+    await checkAccessibility(page, 'sign-in-resume');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Show what I typed' }).click();
+    await expect(page.locator('#field-model').inputValue()).resolves.toBe('typed-before-expiry');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('sw-007');
+    const stored = await ctx.as('admin', { method: 'GET', url: `/devices/${id}` });
+    expect(stored.json().model).toBe('typed-before-expiry');
+    await page.context().close();
   });
 
   it('refuses a stale edit with 412, says what changed, and overwrites knowingly', async () => {

@@ -8,6 +8,7 @@ import { PasswordHasher } from '../../src/auth/passwords.js';
 import { seedInitialAccounts } from '../../src/auth/users.js';
 import { type Database, MIGRATIONS_FOLDER } from '../../src/db/schema.js';
 import {
+  create,
   makeUser,
   startTestApp,
   TEST_HASHING,
@@ -267,6 +268,138 @@ describe('a form opened before the user signed out and in again', () => {
     expect(again.statusCode, again.body).toBe(303);
     const saved = await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` });
     expect(saved.json().model).toBe('typed-before-signing-in-again');
+  });
+});
+
+describe('a form sent after its session ended', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await startTestApp();
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  /** A form posted as the browser sends it from a page of this site, with no session. */
+  const postSignedOut = (url: string, form: URLSearchParams, site = 'same-origin') =>
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      payload: form.toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': site,
+      },
+    });
+  const signInWith = (form: URLSearchParams) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/ui/login',
+      payload: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+
+  it('keeps what was typed through a new sign-in, shows it to be saved, and saves nothing by itself', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'expired-form', ip: '192.0.2.41' });
+    const TYPED = `typed "while" it's expiring`;
+    const browser = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+    const edit = await visit(ctx.app, browser, `/ui/devices/${device.id}/edit`);
+    const form = formAsShown(edit.body, `/ui/devices/${device.id}/edit`);
+    form.set('model', TYPED);
+    form.set('tags', 'core, edge');
+    // The session ends while the form is open (expired, or signed out in another tab).
+    await post(ctx.app, browser, '/ui/logout', { _csrf: csrfOf(edit.body) });
+
+    const login = await postSignedOut(`/ui/devices/${device.id}/edit`, form);
+    expect(login.statusCode).toBe(200);
+    expect(login.body).toContain('id="resume-notice"');
+    const carried = formAsShown(login.body, '/ui/login');
+    expect(carried.get('resume_action')).toBe(`/ui/devices/${device.id}/edit`);
+    const fields = JSON.parse(carried.get('resume_fields') ?? '[]') as [string, string][];
+    expect(fields).toContainEqual(['model', TYPED]);
+    // Its CSRF token stays behind; so would a password.
+    expect(fields.some(([name]) => name === '_csrf')).toBe(false);
+    // Escaped in the page's attribute.
+    expect(login.body).toContain('it&#39;s expiring');
+
+    // A wrong password keeps carrying it.
+    carried.set('username', 'admin');
+    carried.set('password', 'not-the-password');
+    const refused = await signInWith(carried);
+    expect(refused.statusCode).toBe(200);
+    expect(formAsShown(refused.body, '/ui/login').get('resume_fields')).toBe(
+      carried.get('resume_fields'),
+    );
+
+    carried.set('password', TEST_PASSWORD);
+    const signedIn = await signInWith(carried);
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = signedIn.cookies.find((candidate) => candidate.name === 'inventory_ui');
+    const again = { cookie: `inventory_ui=${cookie?.value}` };
+    const resume = formAsShown(signedIn.body, `/ui/devices/${device.id}/edit`);
+    expect(resume.get('model')).toBe(TYPED);
+    expect(resume.has('_csrf')).toBe(false);
+    // Nothing saved yet.
+    expect(
+      (await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` })).json().model ?? null,
+    ).toBeNull();
+
+    // "Show what I typed": the form again, with the typed values and this session's token.
+    const shown = await post(ctx.app, again, `/ui/devices/${device.id}/edit`, resume);
+    expect(shown.statusCode).toBe(403);
+    expect(shown.body).toContain('value="typed &quot;while&quot; it&#39;s expiring"');
+    expect(
+      (await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` })).json().model ?? null,
+    ).toBeNull();
+    const saved = await post(
+      ctx.app,
+      again,
+      `/ui/devices/${device.id}/edit`,
+      formAsShown(shown.body, `/ui/devices/${device.id}/edit`),
+    );
+    expect(saved.statusCode, saved.body).toBe(303);
+    const stored = (await ctx.as('admin', { method: 'GET', url: `/devices/${device.id}` })).json();
+    expect(stored.model).toBe(TYPED);
+    expect(stored.tags).toEqual(['core', 'edge']);
+  });
+
+  it('is not carried for another site, and a forged resume goes nowhere else', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'cross-site-form', ip: '192.0.2.42' });
+    const form = new URLSearchParams({ model: 'planted' });
+    // Another site's form is refused whatever its cookies; one from a neighbouring subdomain, or
+    // a client that says nothing, is sent to sign in with nothing carried.
+    const crossSite = await postSignedOut(`/ui/devices/${device.id}/edit`, form, 'cross-site');
+    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.body).not.toContain('planted');
+    for (const site of ['same-site', '']) {
+      const answer = await postSignedOut(`/ui/devices/${device.id}/edit`, form, site);
+      expect(answer.statusCode, site).toBe(303);
+      expect(answer.headers.location).toMatch(/^\/ui\/login\?next=/);
+    }
+    // A sign-in carrying a resume to somewhere else, or fields that are not pairs of strings:
+    // the sign-in goes on as without one.
+    for (const [action, fields] of [
+      ['https://evil.example/ui/x', '[["model","x"]]'],
+      ['//evil.example/ui/x', '[["model","x"]]'],
+      ['/api/devices', '[["model","x"]]'],
+      ['/ui/../devices', '[["model","x"]]'],
+      [`/ui/devices/${device.id}/edit`, '{"model":"x"}'],
+      [`/ui/devices/${device.id}/edit`, '[["model",1]]'],
+      [`/ui/devices/${device.id}/edit`, 'not json'],
+      [`/ui/devices/${device.id}/edit`, `[["model","${'x'.repeat(20_000)}"]]`],
+    ] as const satisfies readonly (readonly [string, string])[]) {
+      const answer = await signInWith(
+        new URLSearchParams({
+          username: 'admin',
+          password: TEST_PASSWORD,
+          next: '/ui/',
+          resume_action: action,
+          resume_fields: fields,
+        }),
+      );
+      expect(answer.statusCode, `${action} ${fields.slice(0, 40)}`).toBe(303);
+      expect(answer.headers.location).toBe('/ui/');
+    }
   });
 });
 
