@@ -849,11 +849,17 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     expect(fixed.statusCode, fixed.body).toBe(302);
   });
 
-  it('the return shows a provider error description in any script, escaped; an overlong code is a failure page', async () => {
+  it('the return shows the error description of a flow started here in this browser, in any script, escaped, without bidi or format controls; an overlong code is a failure page', async () => {
     const app = await h.app();
-    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    signInAt('oidc');
+    const credentialToken = newToken();
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken }));
+    const start = await app.inject({ url: `/_oauth/keycloak/authorize?state=${state}` });
+    expect(start.statusCode, start.body).toBe(302);
+    const description = 'Zugriff verweigert: <Größe>\u202e überschritten\u200f\u2066\u00ad';
     const described = await app.inject({
-      url: `/_oauth/github?state=${state}&error=server_error&error_description=${encodeURIComponent('Zugriff verweigert: <Größe> überschritten')}`,
+      url: `/_oauth/keycloak?state=${state}&error=server_error&error_description=${encodeURIComponent(description)}`,
+      headers: { cookie: cookiesOf(start) },
     });
     expect(described.statusCode).toBe(400);
     expect(described.headers['content-type']).toContain('text/html');
@@ -866,8 +872,66 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     });
     expect(overlong.statusCode).toBe(400);
     expect(overlong.headers['content-type']).toContain('text/html');
-    expect(pageMessage(overlong.body)).toMatch(/^Sign-in failed: code: /);
+    expect(pageMessage(overlong.body)).toMatch(/^Sign-in failed: /);
     expect(pageConfig(overlong.body).setCredentialToken).toBe(false);
+  });
+
+  it('a crafted return link shows none of its own words: without a flow started here in this browser, a provider error is a fixed sentence for its code', async () => {
+    const app = await h.app();
+    const spoof = `your account is suspended. To restore access call +1 555 0100 \u202eremoc eht\u202c ${'x'.repeat(900)}`;
+    const cases = [
+      [
+        'account_suspended',
+        'Sign-in failed: the identity provider refused the sign-in; start again',
+      ],
+      ['server_error', 'Sign-in failed: the identity provider failed; start again later'],
+      [
+        'temporarily_unavailable',
+        'Sign-in failed: the identity provider is unavailable for now; start again later',
+      ],
+      [
+        'invalid_scope',
+        'Sign-in failed: the identity provider refused the access this service asks for',
+      ],
+      [
+        'call +1 555 0100 now',
+        'Sign-in failed: the identity provider refused the sign-in; start again',
+      ],
+      ['constructor', 'Sign-in failed: the identity provider refused the sign-in; start again'],
+      ['__proto__', 'Sign-in failed: the identity provider refused the sign-in; start again'],
+    ] as const;
+    for (const [error, shown] of cases) {
+      // Any well-formed state, never started here.
+      const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+      const page = await app.inject({
+        url: `/_oauth/github?state=${state}&error=${encodeURIComponent(error)}&error_description=${encodeURIComponent(spoof)}`,
+      });
+      expect(page.statusCode, error).toBe(400);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(pageMessage(page.body), error).toBe(shown);
+      expect(page.body).not.toContain('suspended');
+      expect(page.body).not.toContain('555');
+      expect(page.body).not.toContain('\u202e');
+    }
+    // A flow started here, but the link opened in another browser (no cookie): the same.
+    signInAt('oidc');
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    const start = await app.inject({ url: `/_oauth/keycloak/authorize?state=${state}` });
+    expect(start.statusCode, start.body).toBe(302);
+    const elsewhere = await app.inject({
+      url: `/_oauth/keycloak?state=${state}&error=server_error&error_description=${encodeURIComponent(spoof)}`,
+    });
+    expect(pageMessage(elsewhere.body)).toBe(
+      'Sign-in failed: the identity provider failed; start again later',
+    );
+    // The browser that started it still reads the provider's words.
+    const here = await app.inject({
+      url: `/_oauth/keycloak?state=${state}&error=server_error&error_description=${encodeURIComponent('Wartung')}`,
+      headers: { cookie: cookiesOf(start) },
+    });
+    expect(pageMessage(here.body)).toBe(
+      'Sign-in failed: the identity provider answered "server_error": Wartung',
+    );
   });
 
   it("the router's own refusals under /_oauth/ (an overlong service name, a broken escape) are failure pages too", async () => {

@@ -63,6 +63,9 @@ function browserCookie(
   return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
+const hashOrNull = (cookie: string | undefined) =>
+  cookie === undefined ? null : hashToken(cookie);
+
 const ServiceParams = Type.Object({ service: Type.String({ maxLength: 64 }) });
 const Printable = (maxLength: number) => Type.String({ maxLength, pattern: '^[\\x20-\\x7e]*$' });
 
@@ -81,6 +84,35 @@ const ReturnQuery = Type.Object({
     Type.String({ maxLength: 1024, pattern: '^[^\\x00-\\x1f\\x7f]*$' }),
   ),
 });
+
+/**
+ * What a provider's `error` code (RFC 6749 4.1.2.1, OpenID Connect Core 3.1.2.6) means, in plain
+ * words; `access_denied` is the person cancelling, answered apart.
+ */
+const PROVIDER_ERRORS = new Map<string, string>([
+  ['invalid_request', 'the identity provider refused the sign-in request; start again'],
+  [
+    'unauthorized_client',
+    'the identity provider does not let this service sign people in this way; tell the administrator',
+  ],
+  [
+    'unsupported_response_type',
+    'the identity provider does not let this service sign people in this way; tell the administrator',
+  ],
+  ['invalid_scope', 'the identity provider refused the access this service asks for'],
+  ['server_error', 'the identity provider failed; start again later'],
+  ['temporarily_unavailable', 'the identity provider is unavailable for now; start again later'],
+  ['login_required', 'the identity provider asks you to sign in there first; start again'],
+  ['consent_required', 'the identity provider needs your consent; start again'],
+  ['interaction_required', 'the identity provider needs you to act there; start again'],
+]);
+const PROVIDER_REFUSED = 'the identity provider refused the sign-in; start again';
+
+/**
+ * A provider's error_description as shown: no control, format (bidi overrides, invisible marks)
+ * or line-separator character, which could reorder or hide what the person reads.
+ */
+const shownDescription = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').trim();
 
 /** What a client sends to start a flow: Rocket.Chat's clients add client_id, scope, redirect_uri. */
 const StartQuery = Type.Object({
@@ -331,23 +363,31 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         // Consent denied (access_denied) or another provider error: nothing is stored, and the
         // client, finding no secret, reports the sign-in as cancelled.
         const denied = query.error === 'access_denied';
+        if (denied) return page(reply, 200, state, 'the sign-in was cancelled', true);
+        // Anyone can make such a return address: the provider's own words are shown only for a
+        // flow started here in this browser, never text a link brought to the service's origin.
+        const ours = await pendingCredentials.startedIn(
+          state.credentialToken,
+          service.name,
+          hashOrNull(browserCookie(request.cookies, state.credentialToken)),
+          now(),
+        );
+        const description = ours ? shownDescription(query.error_description ?? '') : '';
         return page(
           reply,
-          denied ? 200 : 400,
+          400,
           state,
-          denied
-            ? 'the sign-in was cancelled'
-            : `the identity provider answered "${query.error}"${query.error_description ? `: ${query.error_description}` : ''}`,
-          denied,
+          ours
+            ? `the identity provider answered "${query.error}"${description ? `: ${description}` : ''}`
+            : (PROVIDER_ERRORS.get(query.error) ?? PROVIDER_REFUSED),
         );
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');
       const returned = now();
-      const browser = browserCookie(request.cookies, state.credentialToken);
       const claimed = await pendingCredentials.claimReturn(
         state.credentialToken,
         service.name,
-        browser === undefined ? null : hashToken(browser),
+        hashOrNull(browserCookie(request.cookies, state.credentialToken)),
         // Rocket.Chat's clients start a custom service's flow here (settings.oauth), never at the
         // provider: a return without such a start is a code carried under another state.
         service.customServerUrl !== undefined,
