@@ -53,6 +53,57 @@ describe('stopping while a forward is under way', () => {
     expect(records[0]?.forward?.pending).toBe(true);
   });
 
+  it('with --respond-with-forward, a captured and a relayed request go to --save and --json marked pending', async () => {
+    const relay = await startRelay();
+    cleanups.push(() => relay.app.close());
+    const channel = await createRelayChannel(relay.base);
+    const env = { WEBHOOK_RELAY_TOKEN: channel.token, HOME: dir, XDG_STATE_HOME: join(dir, 'rwf') };
+    const app = await hangingApp();
+    const file = join(dir, 'respond-with-forward.jsonl');
+    const cli = new RunningCli(
+      [
+        '--json',
+        '--port',
+        '0',
+        '--save',
+        file,
+        '--relay',
+        channel.sendUrl,
+        '--forward-to',
+        app.url,
+        '--respond-with-forward',
+      ],
+      { cwd: dir, env },
+    );
+    cleanups.push(() => cli.stop());
+    const address = await cli.address();
+    await waitFor(
+      () => /relay: connected/.test(cli.stderr),
+      () => cli.stderr,
+    );
+    // Neither is answered: the app never answers, and the sender waits for its answer.
+    const local = fetch(`${address}/local`, { method: 'POST', body: 'local' }).catch(() => null);
+    const relayed = fetch(`${channel.sendUrl}/relayed`, { method: 'POST', body: 'relayed' }).catch(
+      () => null,
+    );
+    await waitFor(
+      () => app.received.length === 2,
+      () => cli.stderr,
+    );
+    const stopped = await cli.stop();
+    expect(stopped.code).toBe(143);
+    await Promise.all([local, relayed]);
+    const records = saved(file);
+    expect(records.map((record) => record.target).sort()).toEqual(['/local', '/relayed']);
+    expect(records.map((record) => record.forward?.pending)).toEqual([true, true]);
+    const printed = stopped.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { target: string; forward?: { pending?: boolean } });
+    expect(printed.map((record) => record.target).sort()).toEqual(['/local', '/relayed']);
+    expect(printed.every((record) => record.forward?.pending === true)).toBe(true);
+  });
+
   it('a relayed request goes to --save marked pending and the relay delivers it again after a restart', async () => {
     const relay = await startRelay();
     cleanups.push(() => relay.app.close());

@@ -76,9 +76,9 @@ function rejection(reason: string): SentResponse {
 
 /**
  * What happens to each complete request: the route decides the response, the signature check and
- * the forward target; the record goes into the store at once, and its forward result follows
- * when the target answers (capturing never waits for it, unless --respond-with-forward asks to
- * answer with the target's response).
+ * the forward target; the record goes into the store at once (its forward pending), and its
+ * forward result follows when the target answers (capturing never waits for it, unless
+ * --respond-with-forward asks to answer with the target's response).
  */
 export function createPipeline(
   options: PipelineOptions,
@@ -138,29 +138,31 @@ export function createPipeline(
             url,
           );
 
-    if (options.respondWithForward) {
-      return sent.then((forward) => {
-        response = asSent(draft.method, answerFromForward(forward));
-        complete(store.add(draft, { ...checked, response, forward }));
-        return response;
-      });
-    }
-
+    // The record exists from capture on, its forward pending, in both modes: stopping the tool
+    // while the target has not answered hands it on as such (--save, --json) instead of losing it.
+    // With --respond-with-forward it has no response yet: the sender is answered (and the record
+    // gets its response) when the target answers.
     const record = store.add(draft, {
       ...checked,
-      response,
+      ...(options.respondWithForward ? {} : { response }),
       forward: { kind: 'pending', ...recordedTarget(url) },
     });
     pending.set(record.seq, record);
-    void sent.then((forward) => {
+    const finished = sent.then((forward) => {
+      const outcome = options.respondWithForward
+        ? { response: asSent(draft.method, answerFromForward(forward)), forward }
+        : { forward };
       // Already handed on as pending (the tool is stopping): once is all a record is reported.
-      if (!pending.delete(record.seq)) return;
-      // Dropped from memory meanwhile: the printers and --save still get the whole record.
-      complete(
-        store.update(record.seq, { forward }) ??
-          StoredRequest.from(record.seq, record, { forward }),
-      );
+      if (pending.delete(record.seq)) {
+        // Dropped from memory meanwhile: the printers and --save still get the whole record.
+        complete(
+          store.update(record.seq, outcome) ?? StoredRequest.from(record.seq, record, outcome),
+        );
+      }
+      return outcome.response ?? response;
     });
+    if (options.respondWithForward) return finished;
+    void finished;
     return response;
   };
 }
