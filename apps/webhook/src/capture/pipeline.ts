@@ -101,7 +101,7 @@ export function createPipeline(
       ? verify({ headers, body: draft.body, truncated: draft.truncated }, decision.verify)
       : undefined;
     const rejected = options.rejectInvalid && verification !== undefined && !verification.ok;
-    let response: SentResponse = asSent(
+    const response: SentResponse = asSent(
       draft.method,
       rejected ? rejection(verification?.reason ?? '') : decision.response.sent,
     );
