@@ -105,6 +105,10 @@ export function createCaptureServer({
   );
   server.maxHeadersCount = 0;
   server.maxConnections = maxConnections;
+  // A sender may half-close once its request is written (FIN: `nc -N`, many raw clients): the
+  // request is whole, and its answer, however late (--respond-with-forward), is still written
+  // before the connection closes. Node would otherwise abort the request and close at once.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   let listeningAddress = '';
   server.on('listening', () => {

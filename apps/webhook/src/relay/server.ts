@@ -170,6 +170,24 @@ export async function buildRelay(
       entry.lastActive = Date.now();
     });
   };
+  /** The request under way on each connection, and whether it is a sender's. */
+  const underWay = new WeakMap<Socket, { sender: boolean; res: ServerResponse }>();
+  /**
+   * Half-open connections are allowed for senders only (see serverFactory): any other request
+   * whose client half-closes before its answer is finished (a listener's stream, whose client
+   * went away) has its connection closed at once, as Node does by default, so a stream nobody
+   * reads is not held open and counted until a heartbeat fails.
+   */
+  const watchHalfClose = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const first = !underWay.has(socket);
+    underWay.set(socket, { sender: req.url?.startsWith(SEND_PREFIX) ?? false, res });
+    if (!first) return;
+    socket.on('end', () => {
+      const current = underWay.get(socket);
+      if (current && !current.sender && !current.res.writableFinished) socket.destroy();
+    });
+  };
   /**
    * One address holds at most --max-address-connections besides its listeners, so idle
    * connections from one place cannot take the room senders and /health need. At the limit, a new
@@ -238,6 +256,7 @@ export async function buildRelay(
         // A connection refused as its address's one too many: nothing it sends is served.
         if (refused.has(req.socket)) return void req.socket.destroy();
         serving(req.socket, res);
+        watchHalfClose(req, res);
         if (req.url?.startsWith(SEND_PREFIX)) void relaySend(req, res);
         else fastifyHandler(req, res);
       };
@@ -252,6 +271,10 @@ export async function buildRelay(
       // last, which is what stops a forwarding loop through a channel.
       server.maxHeadersCount = 0;
       server.maxConnections = limits.maxConnections;
+      // A sender that half-closes once its request is written (FIN) is still relayed and
+      // answered, even when the answer waits for the store or the listener; Node would otherwise
+      // abort the request and close the connection at once.
+      (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       server.on('connection', admit);
       refuseClientError = answerBeforeRefusing(server);
       return server;
@@ -629,21 +652,33 @@ export async function buildRelay(
       return refuse(429, 'relay: too many requests from this address', [
         ['Retry-After', String(retry)],
       ]);
-    const channel = CHANNEL_ID.test(id) ? await store.getChannel(id) : null;
-    if (!channel) return refuse(404, 'relay: no such channel');
-    retry = channelRate.take(id, receivedAt);
-    if (retry > 0)
-      return refuse(429, 'relay: too many requests for this channel', [
-        ['Retry-After', String(retry)],
-      ]);
+    if (!CHANNEL_ID.test(id)) return refuse(404, 'relay: no such channel');
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limits.maxBody)
       return refuse(413, `relay: body larger than ${limits.maxBody} bytes`);
+    // The body is read from the start, while the store is asked for the channel: what the sender
+    // sent is taken as it comes, whatever its connection does meanwhile.
+    const reading = readBody(req);
+    const channel = await store.getChannel(id);
+    const refuseUnread = (status: number, message: string, headers: [string, string][] = []) => {
+      reading.cancel();
+      refuse(status, message, headers);
+    };
+    if (!channel) return refuseUnread(404, 'relay: no such channel');
+    retry = channelRate.take(id, receivedAt);
+    if (retry > 0)
+      return refuseUnread(429, 'relay: too many requests for this channel', [
+        ['Retry-After', String(retry)],
+      ]);
 
-    const body = await readBody(req);
+    const body = await reading.body;
     if (body === 'too-large') return refuse(413, `relay: body larger than ${limits.maxBody} bytes`);
     if (body === 'busy') return refuse(503, 'relay: busy; try again', [['Retry-After', '1']]);
-    if (body === 'aborted') return;
+    if (body === 'aborted') {
+      // Gone before its request was whole: nothing to relay, nobody to answer.
+      app.log.info({ channel: id, remote }, 'sender left before its request was whole');
+      return;
+    }
 
     const wire: RelayedRequestWire = {
       receivedAt,
@@ -695,13 +730,20 @@ export async function buildRelay(
     });
   }
 
-  /** The body, or why not: bounded by --max-body and, over all senders, by the in-flight budget. */
-  function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'busy' | 'aborted'> {
-    return new Promise((resolve) => {
+  /**
+   * The body, or why not: bounded by --max-body and, over all senders, by the in-flight budget.
+   * Read as it arrives; `cancel` drops it (the request is refused) and lets the rest go by.
+   */
+  function readBody(req: IncomingMessage): {
+    body: Promise<Buffer | 'too-large' | 'busy' | 'aborted'>;
+    cancel(): void;
+  } {
+    let finish: (result: Buffer | 'too-large' | 'busy' | 'aborted') => void = () => {};
+    const body = new Promise<Buffer | 'too-large' | 'busy' | 'aborted'>((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;
-      const finish = (result: Buffer | 'too-large' | 'busy' | 'aborted') => {
+      finish = (result) => {
         if (settled) return;
         settled = true;
         inFlightBytes -= size;
@@ -718,11 +760,12 @@ export async function buildRelay(
       });
       req.on('end', () => {
         if (settled) return;
-        const body = Buffer.concat(chunks, size);
-        finish(body);
+        finish(Buffer.concat(chunks, size));
       });
-      req.on('close', () => finish('aborted'));
+      // A request whose every byte arrived is whole, even if the connection then went away.
+      req.on('close', () => finish(req.complete ? Buffer.concat(chunks, size) : 'aborted'));
     });
+    return { body, cancel: () => finish('aborted') };
   }
 
   return app;
