@@ -79,7 +79,12 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
     });
     try {
-      await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
+      // A database a newer release migrated is refused in one line (NewerSchemaError).
+      await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER).catch(
+        (error: unknown) => {
+          throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
+        },
+      );
       const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
       if (upkeepWarning) note(upkeepWarning, 40);
       const seedPassword = config.seedPassword ?? generatePassword();

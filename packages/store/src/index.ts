@@ -42,7 +42,7 @@ export {
 } from './embedded.js';
 export { StoreFailedError } from './fatal.js';
 export { withGenericPlans } from './generic-plans.js';
-export { type MigrationResult, migrate } from './migrate.js';
+export { type MigrationResult, migrate, NewerSchemaError } from './migrate.js';
 export type { NotificationHandlers, Subscription } from './notifications.js';
 export {
   DEFAULT_POOL_SIZE,

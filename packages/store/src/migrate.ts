@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from './index.js';
+import { StoreOpenError } from './store.js';
 
 export interface MigrationResult {
   /** Names of the migrations applied by this call, in order. */
@@ -53,10 +54,33 @@ export function migrationKeys(folder: string | URL): Array<{ name: string; key: 
 }
 
 /**
+ * The database holds migrations newer than every one this release has: a newer release migrated
+ * it. This release refuses to start on it, since what it writes could break the rules the newer
+ * schema relies on (a downgrade, or an older instance still running beside a newer one). Its
+ * message is one line, and so is its stack: a service prints either as it is.
+ */
+export class NewerSchemaError extends StoreOpenError {
+  override readonly name: string = 'NewerSchemaError';
+  constructor(message: string) {
+    super(message);
+    this.stack = message;
+  }
+}
+
+function newerSchemaMessage(
+  known: MigrationFile | undefined,
+  newest: { version: number; name: string },
+): string {
+  const ours = known ? `${known.name.replace(/\.sql$/, '')}` : 'none';
+  return `The database was migrated by a newer release (its newest migration: ${newest.name.replace(/\.sql$/, '')}; the newest this release knows: ${ours}): this release does not start on it. Start the newer release (or a later one) instead; a downgrade needs the database restored from a backup taken before the upgrade.`;
+}
+
+/**
  * Applies the numbered `NNN_name.sql` files of `folder` that the database has not seen, each
  * recorded in `schema_migrations`. Everything runs in one transaction under an advisory lock, so
  * instances starting together against one PostgreSQL apply each migration exactly once, and a
- * failing migration leaves the schema as it was.
+ * failing migration leaves the schema as it was. A database holding a migration newer than the
+ * newest of `folder` is refused with a NewerSchemaError, before anything is applied.
  */
 export async function migrate(
   store: Pick<Store<unknown>, 'scriptTransaction'>,
@@ -71,11 +95,15 @@ export async function migrate(
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const done = new Set(
-      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map(
-        (row) => row.version,
-      ),
+    const recorded = await tx.query<{ version: number; name: string }>(
+      'SELECT version, name FROM schema_migrations ORDER BY version',
     );
+    const known = migrations.at(-1);
+    const newest = recorded.at(-1);
+    if (newest !== undefined && newest.version > (known?.version ?? 0)) {
+      throw new NewerSchemaError(newerSchemaMessage(known, newest));
+    }
+    const done = new Set(recorded.map((row) => row.version));
     const applied: string[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_EMBEDDED_SHARED_BUFFERS_MB,
   migrate,
+  NewerSchemaError,
   openStore,
   type Store,
+  StoreOpenError,
   writesFirst,
 } from '../src/index.js';
 import { listenPostgres } from '../src/notifications.js';
@@ -45,6 +47,28 @@ describe(`store (${testDatabaseUrl() ? 'PostgreSQL' : 'embedded'})`, () => {
     expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
     const gadgets = await store.db.selectFrom('gadget').select('id').orderBy('id').execute();
     expect(gadgets).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('refuses, in one line and before applying anything, a database migrated by a newer release', async () => {
+    await sql`INSERT INTO schema_migrations (version, name) VALUES (7, '007_later.sql')`.execute(
+      store.db,
+    );
+    try {
+      const refused = await migrate(store as Store<unknown>, migrations).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(NewerSchemaError);
+      expect(refused).toBeInstanceOf(StoreOpenError);
+      const { message, stack } = refused as Error;
+      expect(message).toBe(
+        'The database was migrated by a newer release (its newest migration: 007_later; the newest this release knows: 002_gadgets): this release does not start on it. Start the newer release (or a later one) instead; a downgrade needs the database restored from a backup taken before the upgrade.',
+      );
+      expect(stack).toBe(message);
+    } finally {
+      await sql`DELETE FROM schema_migrations WHERE version = 7`.execute(store.db);
+    }
+    expect((await migrate(store as Store<unknown>, migrations)).applied).toEqual([]);
   });
 
   it('returns bigint, numeric and date columns with the same types on both backends', async () => {
