@@ -37,6 +37,11 @@ export interface UiColumn {
   /** The values of an enumeration (a select in forms and filters). */
   choices?: readonly string[];
   secret: boolean;
+  /**
+   * Text that may run over several lines (ColumnDefinition.multiline: an address, a
+   * description): a textarea in forms, shown with its line breaks.
+   */
+  multiline?: boolean;
 }
 
 export interface UiResource {
@@ -154,6 +159,7 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
         ...(column.references ? { references: column.references } : {}),
         ...(choices ? { choices } : {}),
         secret: secrets.has(name),
+        ...(column.multiline ? { multiline: true } : {}),
       } satisfies UiColumn;
     }),
     ...system.map(

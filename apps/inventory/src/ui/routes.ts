@@ -81,6 +81,7 @@ import {
   fieldNamedIn,
   fieldOfMessage,
   formValue,
+  lineFeeds,
   listCell,
   parseFormValue,
   plainMessage,
@@ -1339,8 +1340,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           ${fields.map((column) => html`<option value="${column.name}"${one(values.field) === column.name ? ' selected' : ''}>${column.label}</option>`)}
           ${resource.tagColumn ? html`<option value="add_tags"${one(values.field) === 'add_tags' ? ' selected' : ''}>Add tags</option><option value="remove_tags"${one(values.field) === 'remove_tags' ? ' selected' : ''}>Remove tags</option>` : ''}
         </select></div>
-        <div class="field"><label for="bulk-value">New value</label><input id="bulk-value" name="value" value="${one(values.value)}">
-          <p class="hint">Empty clears the field. Tags: comma-separated. A reference (such as a location): its name or its id.</p></div>
+        <div class="field"><label for="bulk-value">New value</label><textarea id="bulk-value" name="value" rows="2" aria-describedby="bulk-value-hint">
+${one(values.value)}</textarea>
+          <p class="hint" id="bulk-value-hint">Empty clears the field. Text of several lines (an address, a description) keeps its line breaks. Tags: comma-separated. A reference (such as a location): its name or its id.</p></div>
         <button type="submit">Apply to ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
       [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Bulk edit' }],
     );
@@ -1800,6 +1802,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
 
   /** Whether two form values say the same: a list's in any order (its boxes post in theirs). */
   const sameFormValue = (column: UiColumn, a: string | undefined, b: string | undefined) => {
+    // Lines compare by their text: a browser sends CR LF for each line break it shows.
+    if (column.multiline) return lineFeeds(a ?? '') === lineFeeds(b ?? '');
     if (column.kind !== 'list') return a === b;
     const members = (value: string | undefined) =>
       (value ?? '').split(',').filter(Boolean).sort().join(',');

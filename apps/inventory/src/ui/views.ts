@@ -88,8 +88,11 @@ export function valueCell(column: UiColumn, value: unknown, names: ReferenceName
     return href ? html`<a href="${href}" rel="noreferrer noopener">${value}</a>` : html`${value}`;
   }
   if (column.kind === 'json') return html`<code>${textOf(value)}</code>`;
-  return html`${textOf(value)}`;
+  return column.multiline ? lines(textOf(value)) : html`${textOf(value)}`;
 }
+
+/** Text of several lines, shown on them (`white-space: pre-line`), escaped. */
+const lines = (text: string) => html`<span class="lines">${text}</span>`;
 
 /** Characters of a long value a list's cell shows (the object page shows it whole). */
 const LIST_CELL_CHARS = 120;
@@ -107,7 +110,11 @@ export function listCell(
   const start = cutToStart(text, LIST_CELL_CHARS);
   if (href) return html`<a href="${href}">${start}</a>`;
   if (start === text) return valueCell(column, value, names);
-  return structured ? html`<code>${start}</code>` : html`${start}`;
+  return structured
+    ? html`<code>${start}</code>`
+    : column.multiline
+      ? lines(start)
+      : html`${start}`;
 }
 
 /** A value's start as a list's cell shows it: the first 120 characters. */
@@ -183,8 +190,10 @@ export function fieldControl(
         (choice) =>
           html`<option value="${choice.id}"${choice.id === value ? ' selected' : ''}>${choice.name}</option>`,
       )}</select>`;
-  } else if (column.kind === 'json' || column.name === 'description' || column.name === 'message') {
-    control = html`<textarea ${common} rows="3">${value}</textarea>`;
+  } else if (column.kind === 'json' || column.multiline) {
+    // A line break after the tag: the parser drops a first one, which would be the value's own.
+    control = html`<textarea ${common} rows="3">
+${value}</textarea>`;
   } else {
     const mode = column.kind === 'integer' ? html` inputmode="numeric"` : '';
     control = html`<input type="text" ${common} value="${value}"${mode} autocomplete="off">`;
@@ -249,6 +258,9 @@ export function listChoices(column: UiColumn): string[] | undefined {
   return column.choices ? [...column.choices] : undefined;
 }
 
+/** Text with its line breaks as line feeds (CR LF and CR, as a form sends them, become LF). */
+export const lineFeeds = (text: string) => text.replace(/\r\n?/g, '\n');
+
 /** A value as a form field holds it. */
 export function formValue(column: UiColumn, value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -265,7 +277,9 @@ export function formValue(column: UiColumn, value: unknown): string {
  */
 export function parseFormValue(column: UiColumn, text: string | string[]): unknown {
   if (column.kind === 'list') return Array.isArray(text) ? text : text === '' ? [] : [text];
-  const value = Array.isArray(text) ? (text[0] ?? '') : text;
+  const sent = Array.isArray(text) ? (text[0] ?? '') : text;
+  // A browser sends a textarea's line breaks as CR LF: stored as line feeds.
+  const value = column.multiline ? lineFeeds(sent) : sent;
   if (column.kind === 'tags') {
     return value
       .split(/[\s,]+/)

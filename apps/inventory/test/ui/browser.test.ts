@@ -352,6 +352,41 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     await checkAccessibility(admin, 'device-object');
   });
 
+  it('keeps the line breaks of a multi-line field when another field is edited, and shows them', async () => {
+    const address = 'Hanauer Landstr. 298\n60314 Frankfurt\r\nGermany';
+    const frankfurt = await create(ctx, 'locations', { name: 'Frankfurt DC', address });
+    const page = await newPage(await signedInContext('admin'));
+    await page.goto(`${base}/ui/locations/${frankfurt.id}/edit`);
+    await page.locator('#field-city').fill('Frankfurt am Main');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${base}/ui/locations/${frankfurt.id}`);
+    const stored = (
+      await ctx.as('admin', { method: 'GET', url: `/locations/${frankfurt.id}` })
+    ).json();
+    // Unchanged, the address is not sent at all: kept byte for byte (its CR LF included).
+    expect(stored.city).toBe('Frankfurt am Main');
+    expect(stored.address).toBe(address);
+    await page.goto(`${base}/ui/locations/${frankfurt.id}/edit`);
+    await expect(page.locator('#field-address').evaluate((field) => field.tagName)).resolves.toBe(
+      'TEXTAREA',
+    );
+    await page.locator('#field-address').fill('Hanauer Landstr. 298\n60314 Frankfurt\nHessen');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${base}/ui/locations/${frankfurt.id}`);
+    // Changed, its line breaks are stored as line feeds (a browser sends CR LF).
+    const changed = await ctx.as('admin', { method: 'GET', url: `/locations/${frankfurt.id}` });
+    expect(changed.json().address).toBe('Hanauer Landstr. 298\n60314 Frankfurt\nHessen');
+    // The object page and the list show it on its lines.
+    const cell = page.locator('table.fields tr', { hasText: 'Address' }).locator('td');
+    await expect(cell.innerText()).resolves.toBe('Hanauer Landstr. 298\n60314 Frankfurt\nHessen');
+    await page.goto(`${base}/ui/locations`);
+    await expect(
+      page.locator('tbody tr', { hasText: 'Frankfurt DC' }).locator('td .lines').innerText(),
+    ).resolves.toBe('Hanauer Landstr. 298\n60314 Frankfurt\nHessen');
+    await checkAccessibility(page, 'location-multiline');
+    await page.context().close();
+  });
+
   it('draws the topology and the metric charts', async () => {
     await admin.goto(`${base}/ui/devices/${deviceIds[0]}`);
     await expect(admin.locator('svg.topology line').count()).resolves.toBe(1);

@@ -170,4 +170,29 @@ describe('a bulk edit', () => {
     const after = await visit(ctx.app, withCookies(admin, applied), '/ui/devices');
     expect(after.body).toContain('id="flash">Set Model on 2 devices.</p>');
   });
+
+  it('sets text of several lines on each record, its line breaks kept as line feeds', async () => {
+    const a = await create(ctx, 'locations', { name: 'prg-lines-a' });
+    const b = await create(ctx, 'locations', { name: 'prg-lines-b' });
+    const opened = await visit(
+      ctx.app,
+      admin,
+      `/ui/locations/bulk?${new URLSearchParams([
+        ['action', 'edit'],
+        ['id', String(a.id)],
+        ['id', String(b.id)],
+      ])}`,
+    );
+    expect(opened.body).toMatch(/<textarea id="bulk-value" name="value"/);
+    const form = formAsShown(opened.body, '/ui/locations/bulk-edit');
+    form.set('field', 'address');
+    // As a browser sends a textarea's lines: CR LF.
+    form.set('value', 'Na Pankráci 1\r\n140 00 Praha');
+    const applied = await post(ctx.app, admin, '/ui/locations/bulk-edit', form);
+    expect(applied.statusCode, applied.body.slice(0, 300)).toBe(303);
+    for (const id of [a.id, b.id]) {
+      const stored = await ctx.as('admin', { method: 'GET', url: `/locations/${id}` });
+      expect(stored.json().address).toBe('Na Pankráci 1\n140 00 Praha');
+    }
+  });
 });

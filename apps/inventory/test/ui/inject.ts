@@ -81,7 +81,8 @@ export function formAsShown(page: string, action: string): URLSearchParams {
     /<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g,
   )) {
     const name = attribute(tag, 'name');
-    if (name) fields.append(name, unescaped(text));
+    // As an HTML parser reads it: a line break just after the tag is not part of the text.
+    if (name) fields.append(name, unescaped(text.replace(/^\r?\n/, '')));
   }
   return fields;
 }
