@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pty from '@lydell/node-pty';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import { type CapturedRequest, StoredRequest } from '../src/capture/record.js';
@@ -13,7 +14,7 @@ import { toCurl } from '../src/export/curl.js';
 import { requestJson } from '../src/output/json.js';
 import { replay } from '../src/replay/replay.js';
 import { recordFromJson } from '../src/session/session.js';
-import { captureConfig, makeRecord, runCli, sendRaw, waitFor } from './helpers.js';
+import { captureConfig, childEnv, makeRecord, runCli, sendRaw, waitFor } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 const run = promisify(execFile);
@@ -260,5 +261,72 @@ describe('a url that no request line can hold', () => {
     const curl = toCurl(record);
     expect(curl.ok).toBe(false);
     expect(!curl.ok && curl.reason).toContain('request target');
+  });
+});
+
+describe('a body or header holding CR or tab, pasted into an interactive shell', () => {
+  // A terminal paste is not what `bash -c` reads: bash's line editor turns a pasted CR into a line
+  // feed (CR LF became LF LF, and a signature over the body failed), and a typed tab completes.
+  const body = Buffer.from('line1\r\nline2\n\tindented\r\n{"it\'s":"Zo\u00eb"}\r');
+  const record = () =>
+    makeRecord({
+      method: 'POST',
+      target: '/hooks/crlf',
+      headers: [
+        ['Host', 'h.test'],
+        ['X-Tab', 'a\tb'],
+        ['Content-Type', 'application/octet-stream'],
+      ],
+      body,
+    });
+
+  it('writes no raw CR or tab in the command, and `bash -c` of it sends the same bytes', async () => {
+    const app = await startReceiver();
+    cleanups.push(() => app.close());
+    const curl = toCurl(record(), { origin: app.url });
+    if (!curl.ok) throw new Error(curl.reason);
+    expect(curl.bodyFile).toBeNull();
+    expect(curl.command).not.toMatch(/[\r\t]/);
+    await run('bash', ['-c', curl.command]);
+    expect(app.received[0]?.body).toEqual(body);
+    expect(app.received[0]?.rawHeaders.slice(2, 4)).toEqual(['X-Tab', 'a\tb']);
+  });
+
+  it.each([
+    ['pasted (bracketed paste)', (text: string) => `\x1b[200~${text}\x1b[201~\r`],
+    ['typed', (text: string) => `${text}\r`],
+  ])('sends the same bytes when %s into bash -i in a terminal', async (_how, input) => {
+    const app = await startReceiver();
+    cleanups.push(() => app.close());
+    const curl = toCurl(record(), { origin: app.url });
+    if (!curl.ok) throw new Error(curl.reason);
+    const shell = pty.spawn('bash', ['--norc', '--noprofile', '-i'], {
+      name: 'xterm-256color',
+      cols: 400,
+      rows: 40,
+      cwd: dir,
+      env: childEnv({ TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null' }) as Record<
+        string,
+        string
+      >,
+    });
+    let screen = '';
+    shell.onData((data) => {
+      screen += data;
+    });
+    cleanups.push(() => shell.kill());
+    await waitFor(
+      () => screen.includes('$ '),
+      () => screen,
+    );
+    // Bracketed paste on, as bash 5.1 and later set it for a terminal.
+    shell.write('bind "set enable-bracketed-paste on"\r');
+    shell.write(input(curl.command));
+    await waitFor(
+      () => app.received.length === 1,
+      () => screen,
+    );
+    expect(app.received[0]?.body).toEqual(body);
+    expect(app.received[0]?.rawHeaders.slice(2, 4)).toEqual(['X-Tab', 'a\tb']);
   });
 });

@@ -60,9 +60,37 @@ export function ansiCQuote(bytes: Buffer): string {
   return `${text}'`;
 }
 
-/** A shell word for these bytes: single-quoted text when printable, else ANSI-C quoted. */
+/**
+ * What a terminal paste or typing alters inside quotes: bash's line editor turns a pasted CR into a
+ * line feed (CR LF arrived as LF LF, and the body's signature failed), and a typed tab completes.
+ * Text holding them is written as a `$'…'` word with these escaped.
+ */
+const ALTERED_BY_PASTE = /[\r\t]/;
+
+/**
+ * Printable text as a bash/zsh ANSI-C quoted word: the text as it is, with only CR, tab, line
+ * feed, `'` and `\` escaped, so the command still reads as the text and pastes exactly.
+ */
+export function ansiCText(text: string): string {
+  let word = "$'";
+  for (const char of text) {
+    if (char === '\\' || char === "'") word += `\\${char}`;
+    else if (char === '\r') word += '\\r';
+    else if (char === '\t') word += '\\t';
+    else if (char === '\n') word += '\\n';
+    else word += char;
+  }
+  return `${word}'`;
+}
+
+/**
+ * A shell word for these bytes: single-quoted text when printable (ANSI-C quoted text when it
+ * holds what a paste alters), else ANSI-C quoted bytes.
+ */
 function shellWord(bytes: Buffer): string {
-  return printableText(bytes) ? shellQuote(bytes.toString('utf8')) : ansiCQuote(bytes);
+  if (!printableText(bytes)) return ansiCQuote(bytes);
+  const text = bytes.toString('utf8');
+  return ALTERED_BY_PASTE.test(text) ? ansiCText(text) : shellQuote(text);
 }
 
 /**
@@ -150,7 +178,7 @@ export function toCurl(record: CapturedRequest, options: CurlOptions = {}): Curl
   if (record.body.length > 0) {
     // A body starting with @ would be taken for a file name: it goes through a file too.
     if (printableText(record.body) && record.body[0] !== 0x40) {
-      parts.push('--data-binary', shellQuote(record.body.toString('utf8')));
+      parts.push('--data-binary', shellWord(record.body));
     } else {
       const path = options.bodyFilePath ?? `webhook-${record.seq}.body`;
       bodyFile = { path, bytes: record.body };
