@@ -934,6 +934,93 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     );
   });
 
+  it('failure pages say in plain words what is wrong with the address, or which step refused', async () => {
+    const app = await h.app();
+    const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    const cases = [
+      [
+        `/_oauth/github?close=1&state=${state}&code=c`,
+        'Sign-in failed: the return address has a value for "close", where this service gives out "?close" with none; start again from the application',
+      ],
+      [
+        `/_oauth/github?state=${state}&state=${state}&code=c`,
+        'Sign-in failed: the address holds the sign-in state (state) more than once; start again from the application',
+      ],
+      [
+        `/_oauth/github?state=${state}&code=${'c'.repeat(2049)}`,
+        "Sign-in failed: the identity provider's code (code) in the address is longer than 2048 characters; start again from the application",
+      ],
+      [
+        `/_oauth/github?state=${state}&code=a%0Ab`,
+        "Sign-in failed: the identity provider's code (code) in the address holds characters it never has; start again from the application",
+      ],
+      [
+        `/_oauth/github?state=${'s'.repeat(4097)}&code=c`,
+        'Sign-in failed: the sign-in state (state) in the address is longer than 4096 characters; start again from the application',
+      ],
+      [
+        '/_oauth/github/authorize',
+        'Sign-in failed: the address has no sign-in state (state); start again from the application',
+      ],
+      [
+        `/_oauth/keycloak/authorize?state=${state}&response_type=token`,
+        'Sign-in failed: the address asks for a response_type other than "code", the only one this service signs in with; start again from the application',
+      ],
+    ] as const;
+    for (const [url, shown] of cases) {
+      const page = await app.inject({ url });
+      expect(page.statusCode, url).toBe(400);
+      expect(page.headers['content-type'], url).toContain('text/html');
+      expect(pageMessage(page.body), url).toBe(shown);
+    }
+
+    // A code of a keycloak flow delivered to GitHub's return: it was never completed.
+    signInAt('oidc');
+    signInAt('github');
+    h.fake.requirePkce = true;
+    const credentialToken = newToken();
+    const { callback, cookie } = await (async () => {
+      const start = await app.inject({
+        url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+      });
+      return {
+        callback: await atProvider(start.headers.location as string),
+        cookie: cookiesOf(start),
+      };
+    })();
+    const elsewhere = await app.inject({
+      url: callback.replace('/_oauth/keycloak', '/_oauth/github'),
+      headers: { cookie },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(pageMessage(elsewhere.body)).toBe(
+      'Sign-in failed: this sign-in was started with another service than github; start again from the application',
+    );
+    // Its own service still finishes it.
+    const finished = await app.inject({ url: callback, headers: { cookie } });
+    expect(finished.statusCode, finished.body).toBe(200);
+
+    // A code the provider refuses reads the same for every provider.
+    const oidcState = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));
+    const oidcStart = await app.inject({ url: `/_oauth/keycloak/authorize?state=${oidcState}` });
+    const refusedByOidc = await app.inject({
+      url: `/_oauth/keycloak?state=${oidcState}&code=not-issued`,
+      headers: { cookie: cookiesOf(oidcStart) },
+    });
+    const refusedByGithub = await app.inject({
+      url: `/_oauth/github?state=${encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }))}&code=not-issued`,
+    });
+    for (const [service, refused] of [
+      ['keycloak', refusedByOidc],
+      ['github', refusedByGithub],
+    ] as const) {
+      expect(refused.statusCode, refused.body).toBe(401);
+      expect(pageMessage(refused.body)).toBe(
+        `Sign-in failed: The identity provider "${service}" refused the authorization code`,
+      );
+    }
+  });
+
   it("the router's own refusals under /_oauth/ (an overlong service name, a broken escape) are failure pages too", async () => {
     const app = await h.app();
     const state = encodeURIComponent(encodeOAuthState({ credentialToken: newToken() }));

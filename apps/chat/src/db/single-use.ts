@@ -65,8 +65,9 @@ export class PendingCredentials {
    * verifier returned), or a flow the client started itself (a new row, no verifier). A refusal
    * says why: `another-browser` when the flow was started here in a browser whose cookie hashes
    * otherwise (`browserHash`, null without the cookie; nothing is taken, so the browser that
-   * started it can still finish), else `used` when the token was already returned to (a replayed
-   * or forged state), belongs to another service, or its flow expired.
+   * started it can still finish), `another-service` when the token is another service's flow,
+   * else `used` when the token was already returned to (a replayed or forged state) or its flow
+   * expired.
    */
   async claimReturn(
     credentialToken: string,
@@ -76,7 +77,8 @@ export class PendingCredentials {
     now: Date,
     expiresAt: Date,
   ): Promise<
-    { codeVerifier: string | null } | { refused: 'another-browser' | 'not-started' | 'used' }
+    | { codeVerifier: string | null }
+    | { refused: 'another-browser' | 'another-service' | 'not-started' | 'used' }
   > {
     if (startedHereOnly) {
       const started = await this.db
@@ -147,20 +149,22 @@ export class PendingCredentials {
   }
 
   /**
-   * Why a return was refused, when a row says so: `another-browser` for a flow started here and
-   * waiting for its return, `used` for any other row of the token; undefined without a row.
+   * Why a return was refused, when a row says so: `another-service` for a token of another
+   * service's flow, `another-browser` for a flow started here and waiting for its return, `used`
+   * for any other row of the token; undefined without a row.
    */
   async #refusal(
     credentialToken: string,
     service: string,
     now: Date,
-  ): Promise<'another-browser' | 'used' | undefined> {
+  ): Promise<'another-browser' | 'another-service' | 'used' | undefined> {
     const row = await this.db
       .selectFrom('oauth_pending_credentials')
       .select(['service', 'returned_at', 'expires_at', 'browser_hash'])
       .where('credential_token', '=', credentialToken)
       .executeTakeFirst();
     if (!row) return undefined;
+    if (row.service !== service) return 'another-service';
     const waiting =
       row.service === service &&
       row.returned_at === null &&

@@ -62,6 +62,7 @@ export async function requestTokens(
       ...request,
       schema: TokenAnswer,
       isRefusal: (status) => status === 400 || status === 401 || status === 403,
+      refused: 'the authorization code',
     },
     signal,
   );

@@ -19,6 +19,8 @@ export interface ProviderRequest<T extends TSchema> {
   schema: T;
   /** Whether a non-2xx answer means "these credentials are refused" (401); default: 401 and 403. */
   isRefusal?: (status: number, body: unknown) => boolean;
+  /** What a refusal refused, as its message says: `the authorization code` (default: `the credentials`). */
+  refused?: string;
 }
 
 /**
@@ -91,7 +93,9 @@ export class ProviderHttp {
   ): Static<T> {
     if (status < 200 || status > 299) {
       if ((request.isRefusal ?? defaultRefusal)(status, body)) {
-        throw invalidCredentials(`The identity provider "${provider}" refused the credentials`);
+        throw invalidCredentials(
+          `The identity provider "${provider}" refused ${request.refused ?? 'the credentials'}`,
+        );
       }
       throw providerUnavailable(`The identity provider "${provider}" answered HTTP ${status}`);
     }

@@ -26,6 +26,7 @@ import {
   renderResultPage,
   rootPathOf,
 } from '../ui/oauth-result.js';
+import type { SchemaError } from '../validation.js';
 
 export interface OAuthRedirectOptions extends RouteOptions {
   pendingCredentials: PendingCredentials;
@@ -113,6 +114,54 @@ const PROVIDER_REFUSED = 'the identity provider refused the sign-in; start again
  * or line-separator character, which could reorder or hide what the person reads.
  */
 const shownDescription = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').trim();
+
+/** The address's parameters, named for the person reading a failure page. */
+const PARAMETER_LABELS: Record<string, string> = {
+  service: "the service's name",
+  state: 'the sign-in state (state)',
+  code: "the identity provider's code (code)",
+  error: "the identity provider's error (error)",
+  error_description: "the identity provider's error description (error_description)",
+  client_id: 'the client id (client_id)',
+  redirect_uri: 'the return address (redirect_uri)',
+  scope: 'the scope (scope)',
+  response_type: 'the response type (response_type)',
+  close: '"close"',
+};
+const AGAIN = 'start again from the application';
+
+/**
+ * A refused address of the redirect flow in plain words, naming the parameter by what it is and
+ * never repeating its value (anyone can make such an address): what the browser was sent to is
+ * wrong, so the person starts again.
+ */
+function addressProblem(errors: readonly SchemaError[], given: unknown): string {
+  const first = errors.find((error) => error.keyword === 'required') ?? errors[0];
+  if (!first) return `the address is not one of this service's; ${AGAIN}`;
+  const name =
+    first.keyword === 'required'
+      ? String((first.params.requiredProperties as string[] | undefined)?.[0] ?? '')
+      : (first.instancePath.split('/')[1] ?? '');
+  const label = Object.hasOwn(PARAMETER_LABELS, name) ? PARAMETER_LABELS[name] : 'a parameter';
+  const value = (given as Record<string, unknown> | undefined)?.[name];
+  if (first.keyword === 'required') {
+    return `the address has no ${label?.replace(/^the /, '')}; ${AGAIN}`;
+  }
+  if (Array.isArray(value)) return `the address holds ${label} more than once; ${AGAIN}`;
+  if (name === 'close') {
+    return `the return address has a value for "close", where this service gives out "?close" with none; ${AGAIN}`;
+  }
+  if (name === 'response_type') {
+    return `the address asks for a response_type other than "code", the only one this service signs in with; ${AGAIN}`;
+  }
+  if (first.keyword === 'maxLength') {
+    return `${label} in the address is longer than ${String(first.params.limit)} characters; ${AGAIN}`;
+  }
+  if (first.keyword === 'pattern') {
+    return `${label} in the address holds characters it never has; ${AGAIN}`;
+  }
+  return `${label} in the address is not valid; ${AGAIN}`;
+}
 
 /** What a client sends to start a flow: Rocket.Chat's clients add client_id, scope, redirect_uri. */
 const StartQuery = Type.Object({
@@ -215,7 +264,15 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
    */
   app.setErrorHandler((error: Error, request, reply) => {
     if (!request.routeOptions.url?.startsWith('/_oauth/')) throw error;
-    const failure = toChatError(error);
+    const refused = error as Error & { validation?: SchemaError[]; validationContext?: string };
+    const failure = refused.validation
+      ? invalidRequest(
+          addressProblem(
+            refused.validation,
+            refused.validationContext === 'params' ? request.params : request.query,
+          ),
+        )
+      : toChatError(error);
     const unexpected = failure.code === 'internal-error';
     if (unexpected) request.log.error({ err: error }, 'request failed');
     else if (failure.statusCode >= 500) request.log.warn({ err: error }, 'OAuth sign-in failed');
@@ -401,9 +458,11 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           state,
           claimed.refused === 'another-browser'
             ? 'this sign-in was started in another browser; finish it there, or start again here'
-            : claimed.refused === 'not-started'
-              ? 'this sign-in was not started here; start it again from the application'
-              : 'this sign-in was already completed, or has expired; start again',
+            : claimed.refused === 'another-service'
+              ? `this sign-in was started with another service than ${service.name}; ${AGAIN}`
+              : claimed.refused === 'not-started'
+                ? 'this sign-in was not started here; start it again from the application'
+                : 'this sign-in was already completed, or has expired; start again',
         );
       }
       const signal = AbortSignal.timeout(config.provider.timeoutMs);
