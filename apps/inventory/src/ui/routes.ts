@@ -299,8 +299,15 @@ const STALE_FORM_ANSWER: ApiAnswer = {
 /** Measurements a device's charts draw: the latest of the last 7 days (the API's largest page). */
 const METRIC_POINTS = 100;
 
-/** Records a reference select offers: the referenced resource's first 100 (its largest page). */
+/**
+ * Records a reference select offers: the referenced resource's first 100 (its largest page).
+ * A resource with more is chosen by typing a record's title instead (idOfTitle), these offered
+ * as suggestions.
+ */
 const REFERENCE_CHOICES = 100;
+
+/** The records a reference control offers, and whether the resource holds more. */
+type ReferenceChoices = Array<{ id: string; name: string }> & { more?: boolean };
 
 /** Changes an object page shows of its history (the audit log has them all). */
 const HISTORY_SHOWN = 25;
@@ -1689,7 +1696,7 @@ ${one(values.value)}</textarea>
    * those titles need.
    */
   async function choicesFor(signed: Signed, columns: readonly UiColumn[]) {
-    const choices = new Map<string, { id: string; name: string }[]>();
+    const choices = new Map<string, ReferenceChoices>();
     const targets = [
       ...new Set(columns.flatMap((column) => (column.references ? [column.references] : []))),
     ];
@@ -1698,20 +1705,90 @@ ${one(values.value)}</textarea>
         const target = uiResource(name);
         if (!target || !mayRead(target, signed.user.role)) return;
         const answer = answered(
-          await signed.api<{ data?: Row[] }>('GET', `/${target.name}?limit=${REFERENCE_CHOICES}`),
+          await signed.api<PagedRows>('GET', `/${target.name}?limit=${REFERENCE_CHOICES}`),
         );
         const rows = answer.body?.data ?? [];
         const names = await titleNames(signed.api, target, rows);
-        const offered = rows.map((row) => ({
-          id: String(row.id),
-          name: titleOf(target, row, names),
-        }));
+        const offered: ReferenceChoices = Object.assign(
+          rows.map((row) => ({ id: String(row.id), name: titleOf(target, row, names) })),
+          { more: (answer.body?.meta?.total_count ?? rows.length) > rows.length },
+        );
         for (const column of columns)
           if (column.references === name) choices.set(column.name, offered);
       }),
     );
     return choices;
   }
+
+  /**
+   * A reference typed by its record's title (`sw-01`, `sw-01 · xe-0/0/0`, as the forms show
+   * it) as that record's id; undefined when no one record has that title. Each part of the
+   * title is looked up by its field (a reference's part by its own title), exactly.
+   */
+  async function idOfTitle(
+    signed: Signed,
+    target: UiResource,
+    typed: string,
+    depth = 2,
+  ): Promise<string | undefined> {
+    const text = typed.replace(/[\u2068\u2069]/g, '').trim();
+    if (PLAIN_UUID.test(text)) return text.toLowerCase();
+    const fields = [
+      ...(target.titleQualifier ? [target.titleQualifier] : []),
+      ...target.titleFields,
+    ];
+    if (text === '' || depth === 0 || fields.length === 0 || !mayRead(target, signed.user.role))
+      return undefined;
+    const parts = fields.length === 1 ? [text] : text.split(' · ').map((part) => part.trim());
+    if (parts.length !== fields.length) return undefined;
+    const query = new URLSearchParams({ limit: '2', fields: 'id' });
+    for (const [index, field] of fields.entries()) {
+      const column = target.columns.find((candidate) => candidate.name === field);
+      const part = parts[index] ?? '';
+      const referenced = column?.references ? uiResource(column.references) : undefined;
+      if (referenced) {
+        const id = await idOfTitle(signed, referenced, part, depth - 1);
+        if (id === undefined) return undefined;
+        query.set(field, id);
+      } else if (column?.filterable) query.set(field, part);
+      else return undefined;
+    }
+    const answer = await signed.api<PagedRows>('GET', `/${target.name}?${query}`);
+    if (answer.status === 429) throw apiError(answer);
+    const rows = answer.status === 200 ? (answer.body?.data ?? []) : [];
+    return rows.length === 1 ? String(rows[0]?.id) : undefined;
+  }
+
+  /**
+   * A form's references typed by title, as ids (idOfTitle); a title no record has is refused
+   * in words beside its field (400), the form kept as typed.
+   */
+  async function resolveReferences(signed: Signed, resource: UiResource, values: Form) {
+    const resolved: Form = { ...values };
+    const errors: Record<string, string> = {};
+    for (const column of editableColumns(resource)) {
+      const target = column.references ? uiResource(column.references) : undefined;
+      const typed = one(values[column.name]).trim();
+      if (!target || typed === '' || PLAIN_UUID.test(typed)) continue;
+      const id = await idOfTitle(signed, target, typed);
+      if (id === undefined) errors[column.name] = `No ${target.names.singular} is named ${typed}`;
+      else resolved[column.name] = id;
+    }
+    return { resolved, errors };
+  }
+
+  /** A reference typed by a title no record has, as the API's refusal of its field (400). */
+  const unnamed = (errors: Record<string, string>): Promise<ApiAnswer> | undefined => {
+    const [field, message] = Object.entries(errors)[0] ?? [];
+    return field === undefined
+      ? undefined
+      : Promise.resolve({
+          status: 400,
+          body: { message: `${field}: ${message}` },
+          text: '',
+          headers: {},
+        });
+  };
 
   interface FormState {
     values: Record<string, string>;
@@ -1734,8 +1811,16 @@ ${one(values.value)}</textarea>
     // refused too): references as their ids, the breadcrumb by the start of its id.
     const offline = state.rateLimited === true;
     const choices = offline
-      ? new Map<string, { id: string; name: string }[]>()
+      ? new Map<string, ReferenceChoices>()
       : await referenceChoices(signed, resource);
+    // The records the form's references name now, by title (one may be past the choices).
+    const current = offline
+      ? new Map<string, string>()
+      : await referenceNames(
+          signed.api,
+          [state.values],
+          editableColumns(resource).filter((column) => column.references),
+        );
     const read = id ? { ...(state.base ?? state.values), id } : undefined;
     const readNames = read && !offline ? await titleNames(signed.api, resource, [read]) : new Map();
     const action = id ? `/ui/${resource.name}/${id}/edit` : `/ui/${resource.name}/new`;
@@ -1756,6 +1841,13 @@ ${one(values.value)}</textarea>
           fieldControl(column, state.values[column.name] ?? '', state.errors[column.name], {
             ...(choices.has(column.name) ? { referenceChoices: choices.get(column.name) } : {}),
             ...(offline && column.references ? { referenceChoices: [] } : {}),
+            ...(column.references && state.values[column.name]
+              ? {
+                  referenceName: current.get(
+                    referenceKey(column.references, state.values[column.name] ?? ''),
+                  ),
+                }
+              : {}),
             editing: id !== undefined,
           }),
         )}
@@ -1837,10 +1929,15 @@ ${one(values.value)}</textarea>
     routeOptions,
     page$(async (signed, request, reply) => {
       const resource = writableResource(signed, request);
+      // A field may be filled in from the address (`?device_id=…`, the "Add interface" link of
+      // a device's page); only a field of the form, and only as its text.
+      const asked = request.query as Query;
       const defaults = Object.fromEntries(
         editableColumns(resource).map((column) => [
           column.name,
-          formValue(column, resource.definition.columns[column.name]?.default),
+          !column.secret && column.kind !== 'list' && typeof asked[column.name] === 'string'
+            ? String(asked[column.name])
+            : formValue(column, resource.definition.columns[column.name]?.default),
         ]),
       );
       return send(
@@ -1851,20 +1948,21 @@ ${one(values.value)}</textarea>
   );
 
   submit('/:resource/new', {
-    read(signed, request) {
+    async read(signed, request) {
       const resource = writableResource(signed, request);
       const body = request.body as Form;
+      const { resolved, errors } = await resolveReferences(signed, resource, body);
       const payload: Row = {};
       for (const column of editableColumns(resource)) {
-        const value = parseFormValue(column, body[column.name] ?? '');
+        const value = parseFormValue(column, resolved[column.name] ?? '');
         // A set with no box ticked is sent as empty: the API refuses it where one is needed (a
         // webhook's events), rather than its default (all) being saved instead.
         if (value !== null) payload[column.name] = value;
       }
-      return { resource, body, payload };
+      return { resource, body, payload, errors };
     },
-    call: (signed, { resource, payload }) =>
-      signed.api<Row>('POST', `/${resource.name}`, { payload }),
+    call: (signed, { resource, payload, errors }) =>
+      unnamed(errors) ?? signed.api<Row>('POST', `/${resource.name}`, { payload }),
     accepted: ({ resource }, answer) => ({
       redirect: `/ui/${resource.name}/${String((answer?.body as Row | undefined)?.id)}`,
     }),
@@ -1903,11 +2001,14 @@ ${one(values.value)}</textarea>
   );
 
   submit('/:resource/:id/edit', {
-    read(signed, request) {
+    async read(signed, request) {
       const { id } = idOf(request);
       const resource = writableResource(signed, request);
       const body = request.body as Form;
+      // The values as typed (shown again on a refusal), and with references as ids (sent).
       const values = formValues(resource, body);
+      const { resolved, errors } = await resolveReferences(signed, resource, body);
+      const sent = formValues(resource, resolved);
       const base = Object.fromEntries(
         editableColumns(resource).map((column) => [column.name, one(body[`_base_${column.name}`])]),
       );
@@ -1916,24 +2017,25 @@ ${one(values.value)}</textarea>
       for (const column of editableColumns(resource)) {
         if (
           column.secret
-            ? values[column.name] === ''
-            : sameFormValue(column, values[column.name], base[column.name])
+            ? sent[column.name] === ''
+            : sameFormValue(column, sent[column.name], base[column.name])
         )
           continue;
         payload[column.name] = parseFormValue(
           column,
-          column.kind === 'list' ? many(body[column.name]) : (values[column.name] ?? ''),
+          column.kind === 'list' ? many(body[column.name]) : (sent[column.name] ?? ''),
         );
       }
-      return { resource, id, values, base, payload, etag: one(body._etag) };
+      return { resource, id, values, base, payload, errors, etag: one(body._etag) };
     },
-    call: (signed, { resource, id, payload, etag }) =>
-      Object.keys(payload).length === 0
+    call: (signed, { resource, id, payload, errors, etag }) =>
+      unnamed(errors) ??
+      (Object.keys(payload).length === 0
         ? Promise.resolve(undefined)
         : signed.api<Row>('PATCH', `/${resource.name}/${id}`, {
             payload,
             headers: etag ? { 'if-match': etag } : {},
-          }),
+          })),
     accepted: ({ resource, id }) => ({ redirect: `/ui/${resource.name}/${id}` }),
     async refused(signed, { resource, id, values, base, etag }, answer) {
       if (answer.status === 412) {
@@ -2118,7 +2220,11 @@ ${one(values.value)}</textarea>
             : html`<table class="list"><thead><tr>${columns.map((column) => html`<th scope="col">${column.label}</th>`)}</tr></thead>
         <tbody>${rows.map((child) => html`<tr>${columns.map((column, index) => (index === 0 && related.recordPages ? html`<td><a href="/ui/${related.name}/${String(child.id)}">${rowLinkText(related, column, child, relatedNames)}</a></td>` : html`<td>${listCell(column, child[column.name], relatedNames)}</td>`))}</tr>`)}</tbody></table>`
         }
-        <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a></p></section>`);
+        <p><a href="/ui/${related.name}?${String(new URLSearchParams({ [relation.column]: id }))}">All ${related.names.plural} of this ${resource.names.singular}</a>${
+          mayWrite(related, signed.user.role) && offers(related.definition, 'create')
+            ? html` · <a href="/ui/${related.name}/new?${String(new URLSearchParams({ [relation.column]: id }))}">Add ${related.names.singular}</a>`
+            : ''
+        }</p></section>`);
       }
       if (resource.name === 'devices' || resource.name === 'locations')
         sections.push(await topology(signed, resource.name, id, row));

@@ -146,7 +146,13 @@ export function fieldControl(
   value: string,
   error: string | undefined,
   options: {
-    referenceChoices?: readonly { id: string; name: string }[];
+    /**
+     * The records a reference may name: a select of them, or, when the resource holds `more`,
+     * a text box taking a record's title, these suggested.
+     */
+    referenceChoices?: readonly { id: string; name: string }[] & { more?: boolean };
+    /** The title of the record the reference names now (it may be past the choices). */
+    referenceName?: string | undefined;
     listValues?: readonly string[];
     /** An edit of a stored record (a secret left empty keeps the stored one). */
     editing?: boolean;
@@ -181,11 +187,21 @@ export function fieldControl(
       ${column.notNull ? '' : html`<option value="">—</option>`}
       <option value="true"${value === 'true' ? ' selected' : ''}>yes</option>
       <option value="false"${value === 'false' ? ' selected' : ''}>no</option></select>`;
+  } else if (column.references && options.referenceChoices?.more) {
+    // More records than a select holds: the record's title is typed (the server looks it up),
+    // the first ones suggested; the record named now is shown by its title.
+    const target = uiResource(column.references);
+    const hintId = `${id}-hint`;
+    control = html`<input type="text" id="${id}" name="${column.name}"${column.required ? html` required aria-required="true"` : ''}${
+      error ? html` aria-invalid="true"` : ''
+    } aria-describedby="${error ? `${hintId} ${id}-error` : hintId}" list="${id}-choices" value="${options.referenceName ?? value}" autocomplete="off">
+      <datalist id="${id}-choices">${options.referenceChoices.map((choice) => html`<option value="${choice.name}"></option>`)}</datalist>
+      <p class="hint" id="${hintId}">Type the ${target?.names.singular ?? 'record'}'s name${target?.titleQualifier ? ` as the list shows it (${titleExample(target)})` : ''}, or its ID.</p>`;
   } else if (column.references && options.referenceChoices) {
     const known = options.referenceChoices.some((choice) => choice.id === value);
     control = html`<select ${common}>
       <option value="">—</option>
-      ${value && !known ? html`<option value="${value}" selected>${value}</option>` : ''}
+      ${value && !known ? html`<option value="${value}" selected>${options.referenceName ?? value}</option>` : ''}
       ${options.referenceChoices.map(
         (choice) =>
           html`<option value="${choice.id}"${choice.id === value ? ' selected' : ''}>${choice.name}</option>`,
@@ -205,6 +221,12 @@ ${value}</textarea>`;
     ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
   </div>`;
 }
+
+/** How a title of several parts is typed: `device · name`. */
+const titleExample = (resource: UiResource) =>
+  [resource.titleQualifier, ...resource.titleFields]
+    .map((field) => resource.columns.find((column) => column.name === field)?.label.toLowerCase())
+    .join(' · ');
 
 /**
  * A secret (a webhook's signing key): write-only, so never echoed back, not even the text typed
