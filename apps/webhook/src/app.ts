@@ -104,6 +104,7 @@ export async function startCapture(
     maxQueuedBytes: Math.min(FORWARD_QUEUE_LIMITS.maxQueuedBytes, config.limits.maxMemory / 4),
     timeoutMs: config.forward.timeoutMs,
     maxResponseBody: config.limits.maxBody,
+    perTarget: config.forward.concurrency ?? FORWARD_QUEUE_LIMITS.concurrency,
   });
   const listeners = new Set<(record: CapturedRequest) => void>();
   const complete = (record: CapturedRequest) => {

@@ -101,6 +101,11 @@ export interface ForwardSettings {
   readonly timeoutMs: number;
   /** Answer the original caller with the target's response (`--respond-with-forward`). */
   readonly respondWithForward: boolean;
+  /**
+   * Forwards to one target at once (`--forward-concurrency`, default 64, also when absent): 1
+   * sends them one after another in capture order; more may reach the target out of order.
+   */
+  readonly concurrency?: number;
 }
 /** Everything the CLI needs, read and validated once at start-up. */
 export interface AppConfig {

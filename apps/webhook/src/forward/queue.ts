@@ -5,8 +5,15 @@ import type { ExchangeFailure, ExchangeResponse } from '../capture/record.js';
 import { type OutgoingRequest, sendRequest } from './client.js';
 
 export interface ForwardQueueOptions {
-  /** Requests sent at the same time; the rest wait. */
+  /** Requests sent at the same time, over all targets; the rest wait. */
   readonly concurrency: number;
+  /**
+   * Requests sent to one target (scheme, host and port) at the same time (default: all of
+   * `concurrency`). At 1 each target gets its forwards one after another in capture order: the
+   * next is sent once the previous one was answered (or failed). Above 1 they are sent in capture
+   * order but may overtake each other on their way.
+   */
+  readonly perTarget?: number;
   /** Requests waiting or under way; beyond it a request is not forwarded (`queue-full`). */
   readonly maxQueued: number;
   /**
@@ -37,24 +44,46 @@ export const FORWARD_QUEUE_LIMITS = {
 interface Waiting {
   readonly request: OutgoingRequest;
   readonly url: string;
+  /** The target it goes to (`scheme://host:port`): the unit of --forward-concurrency. */
+  readonly key: string;
   bytes: number;
   /** The forward timeout counts from here: waiting in the queue uses it up too. */
   readonly deadline: number;
   readonly resolve: (result: ExchangeResponse | ExchangeFailure) => void;
 }
 
+/** The target a URL's request goes to, as connections are pooled: scheme, host and port. */
+export function targetKey(url: string): string {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  return (origin?.[0] ?? url).toLowerCase();
+}
+
+/** One target's requests waiting (in arrival order) and how many are under way. */
+interface Target {
+  readonly waiting: Waiting[];
+  active: number;
+}
+
 /**
- * Sends requests to forward targets a few at a time, in arrival order, never holding more than
- * its limits: capturing never waits for it.
+ * Sends requests to forward targets in arrival order, never more than `perTarget` at once to one
+ * target (one: they arrive in order too), nor more than `concurrency` in all, never holding more
+ * than its limits: capturing never waits for it.
  */
 export class ForwardQueue {
-  private readonly waiting: Waiting[] = [];
+  /** Targets with requests waiting or under way, in the order they first had one. */
+  private readonly targets = new Map<string, Target>();
+  private waitingCount = 0;
   private active = 0;
   private bytes = 0;
   private readonly abort = new AbortController();
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  private readonly perTarget: number;
 
   constructor(private readonly options: ForwardQueueOptions) {
+    this.perTarget = Math.max(
+      1,
+      Math.min(options.perTarget ?? options.concurrency, options.concurrency),
+    );
     // One keep-alive pool per target (Agent keys its sockets by host and port): a forward reuses
     // an idle connection, so it costs neither a TCP handshake nor a DNS lookup (done per new
     // connection only). LIFO reuse keeps the fewest connections warm; idle ones are closed
@@ -69,14 +98,14 @@ export class ForwardQueue {
 
   /** Requests waiting or under way, and their bytes. */
   get load(): { readonly requests: number; readonly bytes: number } {
-    return { requests: this.waiting.length + this.active, bytes: this.bytes };
+    return { requests: this.waitingCount + this.active, bytes: this.bytes };
   }
 
   /** Sends `request` to `url` when a slot is free; resolves with the answer or the failure. */
   submit(request: OutgoingRequest, url: string): Promise<ExchangeResponse | ExchangeFailure> {
     const bytes = outgoingBytes(request);
     const full =
-      this.waiting.length + this.active >= this.options.maxQueued ||
+      this.waitingCount + this.active >= this.options.maxQueued ||
       this.bytes + bytes > this.options.maxQueuedBytes;
     if (full || this.abort.signal.aborted) {
       const failure: ExchangeFailure = {
@@ -84,7 +113,7 @@ export class ForwardQueue {
         target: url,
         failure: full ? 'queue-full' : 'cancelled',
         message: full
-          ? `forward queue full (${this.waiting.length + this.active} requests, ${this.bytes} bytes waiting)`
+          ? `forward queue full (${this.waitingCount + this.active} requests, ${this.bytes} bytes waiting)`
           : 'the tool stopped',
         durationMs: 0,
       };
@@ -93,7 +122,14 @@ export class ForwardQueue {
     this.bytes += bytes;
     return new Promise((resolve) => {
       const deadline = performance.now() + this.options.timeoutMs;
-      this.waiting.push({ request, url, bytes, deadline, resolve });
+      const key = targetKey(url);
+      let target = this.targets.get(key);
+      if (!target) {
+        target = { waiting: [], active: 0 };
+        this.targets.set(key, target);
+      }
+      target.waiting.push({ request, url, key, bytes, deadline, resolve });
+      this.waitingCount += 1;
       this.pump();
       this.sweepSoon();
     });
@@ -106,17 +142,21 @@ export class ForwardQueue {
    * holds every slot), so each record is complete within the timeout of its arrival.
    */
   private sweepSoon(): void {
-    if (this.sweepTimer || this.waiting.length === 0) return;
+    if (this.sweepTimer || this.waitingCount === 0) return;
     this.sweepTimer = setTimeout(
       () => {
         this.sweepTimer = undefined;
         const now = performance.now();
-        let kept = 0;
-        for (const item of this.waiting) {
-          if (item.deadline > now) this.waiting[kept++] = item;
-          else this.expire(item);
+        for (const [key, target] of this.targets) {
+          let kept = 0;
+          for (const item of target.waiting) {
+            if (item.deadline > now) target.waiting[kept++] = item;
+            else this.expire(item);
+          }
+          this.waitingCount -= target.waiting.length - kept;
+          target.waiting.length = kept;
+          if (kept === 0 && target.active === 0) this.targets.delete(key);
         }
-        this.waiting.length = kept;
         this.sweepSoon();
       },
       Math.max(50, this.options.timeoutMs / 4),
@@ -139,7 +179,9 @@ export class ForwardQueue {
   close(): void {
     this.abort.abort();
     clearTimeout(this.sweepTimer);
-    for (const item of this.waiting.splice(0)) {
+    const waiting = [...this.targets.values()].flatMap((target) => target.waiting.splice(0));
+    this.waitingCount = 0;
+    for (const item of waiting) {
       item.resolve({
         kind: 'failure',
         target: item.url,
@@ -152,47 +194,63 @@ export class ForwardQueue {
     this.agents.https.destroy();
   }
 
+  /** Starts what may start: per target in arrival order, within both limits. */
   private pump(): void {
-    while (this.active < this.options.concurrency) {
-      const item = this.waiting.shift();
-      if (!item) return;
-      const left = item.deadline - performance.now();
-      if (left <= 0) {
-        this.expire(item);
-        continue;
+    for (const [key, target] of this.targets) {
+      while (
+        this.active < this.options.concurrency &&
+        target.active < this.perTarget &&
+        target.waiting.length > 0
+      ) {
+        const item = target.waiting.shift() as Waiting;
+        this.waitingCount -= 1;
+        this.start(item, target);
       }
-      this.active += 1;
-      void sendRequest(item.request, item.url, {
-        timeoutMs: Math.ceil(left),
-        maxResponseBody: this.options.maxResponseBody,
-        signal: this.abort.signal,
-        agents: this.agents,
-        ...(this.options.via === undefined ? {} : { via: this.options.via }),
-        // 64 answers of up to --max-body each in flight would otherwise escape the bound.
-        keep: (wanted) => {
-          const granted = Math.max(0, Math.min(wanted, this.options.maxQueuedBytes - this.bytes));
-          this.bytes += granted;
-          item.bytes += granted;
-          return granted;
-        },
-      })
-        .catch(
-          // sendRequest never rejects; should it, the slot and bytes are still given back.
-          (error: unknown): ExchangeFailure => ({
-            kind: 'failure',
-            target: item.url,
-            failure: 'error',
-            message: error instanceof Error ? error.message : String(error),
-            durationMs: 0,
-          }),
-        )
-        .then((result) => {
-          this.active -= 1;
-          this.bytes -= item.bytes;
-          item.resolve(result);
-          this.pump();
-        });
+      if (target.waiting.length === 0 && target.active === 0) this.targets.delete(key);
+      if (this.active >= this.options.concurrency) return;
     }
+  }
+
+  private start(item: Waiting, target: Target): void {
+    const left = item.deadline - performance.now();
+    if (left <= 0) {
+      this.expire(item);
+      return;
+    }
+    this.active += 1;
+    target.active += 1;
+    void sendRequest(item.request, item.url, {
+      timeoutMs: Math.ceil(left),
+      maxResponseBody: this.options.maxResponseBody,
+      signal: this.abort.signal,
+      agents: this.agents,
+      ...(this.options.via === undefined ? {} : { via: this.options.via }),
+      // 64 answers of up to --max-body each in flight would otherwise escape the bound.
+      keep: (wanted) => {
+        const granted = Math.max(0, Math.min(wanted, this.options.maxQueuedBytes - this.bytes));
+        this.bytes += granted;
+        item.bytes += granted;
+        return granted;
+      },
+    })
+      .catch(
+        // sendRequest never rejects; should it, the slot and bytes are still given back.
+        (error: unknown): ExchangeFailure => ({
+          kind: 'failure',
+          target: item.url,
+          failure: 'error',
+          message: error instanceof Error ? error.message : String(error),
+          durationMs: 0,
+        }),
+      )
+      .then((result) => {
+        this.active -= 1;
+        target.active -= 1;
+        if (target.active === 0 && target.waiting.length === 0) this.targets.delete(item.key);
+        this.bytes -= item.bytes;
+        item.resolve(result);
+        this.pump();
+      });
   }
 }
 
