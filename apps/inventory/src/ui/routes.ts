@@ -1451,14 +1451,12 @@ ${one(values.value)}</textarea>
                   .filter(Boolean)
               : one(body.value),
           );
-      // A reference may be given by its record's name (`dc-east`), as the filters and forms
-      // show it: one of the first 100 records (as a select offers) with that title.
+      // A reference may be given by its record's name (`dc-east`, `sw-01 · xe-0/0/0`), as the
+      // filters and forms show it: any record with that title (idOfTitle).
       let chosen = value;
-      if (column?.references && typeof value === 'string' && !PLAIN_UUID.test(value)) {
-        const named = ((await choicesFor(signed, [column])).get(column.name) ?? []).filter(
-          (choice) => choice.name.toLowerCase() === value.trim().toLowerCase(),
-        );
-        if (named.length === 1) chosen = named[0]?.id;
+      const target = column?.references ? uiResource(column.references) : undefined;
+      if (target && typeof value === 'string' && !PLAIN_UUID.test(value)) {
+        chosen = (await idOfTitle(signed, target, value)) ?? value;
       }
       const items = input.ids.map((id, index) => ({
         id,

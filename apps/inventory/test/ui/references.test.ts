@@ -123,4 +123,19 @@ describe('a reference to one of more than 100 records', () => {
     expect(form.body).not.toContain('<b>');
     expect(shownValue(form.body, 'device_id')).toBe('&lt;b&gt;');
   });
+
+  it('is set on many records at once by its name', async () => {
+    const port = await create(ctx, 'interfaces', {
+      device_id: devices.get('ref-001'),
+      name: 'mv-1',
+    });
+    const opened = await visit(ctx.app, admin, `/ui/interfaces/bulk?action=edit&id=${port.id}`);
+    const fields = formAsShown(opened.body, '/ui/interfaces/bulk-edit');
+    fields.set('field', 'device_id');
+    fields.set('value', far.hostname);
+    const applied = await post(ctx.app, admin, '/ui/interfaces/bulk-edit', fields);
+    expect(applied.statusCode, applied.body.slice(0, 500)).toBe(303);
+    const stored = await ctx.as('admin', { method: 'GET', url: `/interfaces/${port.id}` });
+    expect(stored.json().device_id).toBe(far.id);
+  });
 });
