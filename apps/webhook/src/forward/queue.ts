@@ -1,4 +1,5 @@
 /** The forward queue: bounded, in arrival order, so capturing never waits for a target. */
+import { setMaxListeners } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { ExchangeFailure, ExchangeResponse } from '../capture/record.js';
@@ -80,6 +81,10 @@ export class ForwardQueue {
   private readonly perTarget: number;
 
   constructor(private readonly options: ForwardQueueOptions) {
+    // Each forward under way listens to the queue's one abort signal (stopping the tool cancels
+    // them all), and at most `concurrency` are under way: past Node's default of 10 it printed a
+    // MaxListenersExceededWarning, a leak there is not, onto the UI's screen.
+    setMaxListeners(options.concurrency + 1, this.abort.signal);
     this.perTarget = Math.max(
       1,
       Math.min(options.perTarget ?? options.concurrency, options.concurrency),
