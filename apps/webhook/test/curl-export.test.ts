@@ -330,3 +330,41 @@ describe('a body or header holding CR or tab, pasted into an interactive shell',
     expect(app.received[0]?.rawHeaders.slice(2, 4)).toEqual(['X-Tab', 'a\tb']);
   });
 });
+
+describe('headers the command keeps as captured', () => {
+  it.each([
+    [
+      'a POST with Content-Length: 0 and no body',
+      [
+        ['Host', 'h.test'],
+        ['Content-Length', '0'],
+      ],
+      '',
+    ],
+    [
+      'Expect: 100-continue, Connection and Content-Length in their place',
+      [
+        ['Host', 'h.test'],
+        ['Expect', '100-continue'],
+        ['Content-Length', '2'],
+        ['Connection', 'close'],
+        ['Content-Type', 'application/json'],
+      ],
+      '{}',
+    ],
+  ])('%s: every header arrives in order and case', async (_what, headers, body) => {
+    const app = await startReceiver();
+    cleanups.push(() => app.close());
+    const record = makeRecord({
+      method: 'POST',
+      target: '/kept',
+      headers: headers as [string, string][],
+      body: Buffer.from(body),
+    });
+    const curl = toCurl(record, { origin: app.url });
+    if (!curl.ok) throw new Error(curl.reason);
+    await run('bash', ['-c', curl.command]);
+    expect(app.received[0]?.rawHeaders).toEqual(headers.flat());
+    expect(app.received[0]?.body.toString()).toBe(body);
+  });
+});

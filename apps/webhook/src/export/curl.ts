@@ -94,10 +94,13 @@ function shellWord(bytes: Buffer): string {
 }
 
 /**
- * Headers curl adds by itself or derives from what it sends: left to curl, so the command does
- * not send them twice.
+ * How the body is framed is curl's to say: a chunked request is sent with a Content-Length (curl
+ * would otherwise chunk it its own way). Every other header goes as captured, in its place:
+ * `Connection`, `Expect: 100-continue` (curl then waits for the 100, as the sender did), and
+ * `Content-Length` when it is the length of the body sent (curl sends the given one instead of
+ * adding its own; a truncated body's would be wrong, so curl's own is sent then).
  */
-const LEFT_TO_CURL = new Set(['content-length', 'transfer-encoding', 'connection', 'expect']);
+const LEFT_TO_CURL = new Set(['transfer-encoding']);
 
 /** Where a command sends a record: an origin, and the request-target exactly as it goes out. */
 export interface CurlDestination {
@@ -142,7 +145,7 @@ export function curlDestination(
  * with an empty value would remove a header, so those are written `Name;`), and the body with
  * `--data-binary` (exact bytes: no newline stripping, no `@` interpretation of the text). The
  * headers curl would add on its own (User-Agent, Accept, a form Content-Type, Expect) are
- * switched off when the request had none.
+ * switched off when the request had none; only Transfer-Encoding is left to curl.
  */
 export function toCurl(record: CapturedRequest, options: CurlOptions = {}): CurlExport {
   const destination = curlDestination(record, options.origin);
@@ -160,7 +163,9 @@ export function toCurl(record: CapturedRequest, options: CurlOptions = {}): Curl
   parts.push('-X', shellQuote(record.method), '--url', shellWord(Buffer.from(origin, 'latin1')));
   parts.push('--request-target', shellWord(Buffer.from(target, 'latin1')));
   for (const [name, value] of record.headers) {
-    if (LEFT_TO_CURL.has(name.toLowerCase())) continue;
+    const lower = name.toLowerCase();
+    if (LEFT_TO_CURL.has(lower)) continue;
+    if (lower === 'content-length' && value.trim() !== String(record.body.length)) continue;
     const bytes = headerValueBytes(value);
     const line =
       bytes.length === 0
