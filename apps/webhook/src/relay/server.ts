@@ -178,10 +178,10 @@ export async function buildRelay(
    * went away) has its connection closed at once, as Node does by default, so a stream nobody
    * reads is not held open and counted until a heartbeat fails.
    */
-  const watchHalfClose = (req: IncomingMessage, res: ServerResponse) => {
+  const watchHalfClose = (req: IncomingMessage, res: ServerResponse, sender: boolean) => {
     const socket = req.socket;
     const first = !underWay.has(socket);
-    underWay.set(socket, { sender: req.url?.startsWith(SEND_PREFIX) ?? false, res });
+    underWay.set(socket, { sender, res });
     if (!first) return;
     socket.on('end', () => {
       const current = underWay.get(socket);
@@ -255,9 +255,10 @@ export async function buildRelay(
       const dispatch: RequestListener = (req, res) => {
         // A connection refused as its address's one too many: nothing it sends is served.
         if (refused.has(req.socket)) return void req.socket.destroy();
+        const sendPath = senderPath(req.url ?? '');
         serving(req.socket, res);
-        watchHalfClose(req, res);
-        if (req.url?.startsWith(SEND_PREFIX)) void relaySend(req, res);
+        watchHalfClose(req, res, sendPath !== null);
+        if (sendPath !== null) void relaySend(req, res, sendPath);
         else fastifyHandler(req, res);
       };
       const server: Server = config.tls
@@ -622,11 +623,15 @@ export async function buildRelay(
   }
 
   /** A sender's request: recorded byte for byte into the channel's buffer, answered. */
-  async function relaySend(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function relaySend(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sendPath: string,
+  ): Promise<void> {
     const receivedAt = Date.now();
     req.on('error', () => {});
     res.on('error', () => {});
-    const rest = (req.url ?? '').slice(SEND_PREFIX.length);
+    const rest = sendPath.slice(SEND_PREFIX.length);
     const end = rest.search(/[/?]/);
     const id = end === -1 ? rest : rest.slice(0, end);
     const tail = end === -1 ? '' : rest.slice(end);
@@ -769,6 +774,17 @@ export async function buildRelay(
   }
 
   return app;
+}
+
+/**
+ * The path and query of a sender's request (`/c/<id>…`), or null for any other request. A target
+ * in absolute form (`http://relay.example/c/<id>/x`, which HTTP/1.1 servers must accept) is a
+ * sender's too when its path is: it was answered by the API's JSON 404 instead of relayed.
+ */
+export function senderPath(url: string): string | null {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  const path = origin ? url.slice(origin[0].length) : url;
+  return path.startsWith(SEND_PREFIX) ? path : null;
 }
 
 /** Header pairs from Node's flat `rawHeaders`: order, case and repeats as they arrived. */
