@@ -1,5 +1,6 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../errors.js';
@@ -17,6 +18,22 @@ export interface RateLimitingOptions {
 }
 
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'inventory:rate-limit:';
+
+/**
+ * A read the web interface makes of the API for a page it serves (`inject`, inside the
+ * process): the page's own request was counted, its reads are not counted again. The header's
+ * value is this process's secret, never sent out, so no client can claim it.
+ */
+export const PAGE_READ_HEADER = 'x-inventory-page-read';
+export const PAGE_READ_TOKEN = randomBytes(32).toString('base64url');
+const PAGE_READ = Buffer.from(PAGE_READ_TOKEN);
+
+function isPageRead(request: FastifyRequest): boolean {
+  const given = request.headers[PAGE_READ_HEADER];
+  if (typeof given !== 'string') return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === PAGE_READ.length && timingSafeEqual(bytes, PAGE_READ);
+}
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
 /**
@@ -52,8 +69,10 @@ export const rateLimiting = fp<RateLimitingOptions>(
       nameSpace: options.keyPrefix ?? DEFAULT_RATE_LIMIT_KEY_PREFIX,
       skipOnError: true,
       // Routes declaring `config: { rateLimit: false }` (the health probes) are not counted:
-      // the plugin's own per-route switch, honoured by our app-wide hook too.
-      allowList: (request) => request.routeOptions.config?.rateLimit === false,
+      // the plugin's own per-route switch, honoured by our app-wide hook too; nor are the reads
+      // of a page that was counted itself (PAGE_READ_HEADER).
+      allowList: (request) =>
+        request.routeOptions.config?.rateLimit === false || isPageRead(request),
       errorResponseBuilder: (_request, context) =>
         new ApiError(429, TOO_MANY_REQUESTS, {
           'retry-after': String(Math.ceil(context.ttl / 1000)),

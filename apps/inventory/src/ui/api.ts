@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../auth/roles.js';
 import type { TokenService } from '../auth/tokens.js';
 import { ApiError } from '../errors.js';
+import { PAGE_READ_HEADER, PAGE_READ_TOKEN } from '../protections/rate-limit.js';
 
 export interface ApiAnswer<T = unknown> {
   status: number;
@@ -32,7 +33,8 @@ export type ApiCall = <T = Record<string, unknown>>(
  * socket), made with the signed-in user's identity, so the API's roles, validation, ETags and
  * If-Match, audit trail, history and webhooks apply unchanged: the interface is not a second
  * way to write. The token is minted for this one request and never leaves the process; the
- * client's address is passed on, so rate limits and the audit trail see the real client.
+ * client's address is passed on, so rate limits and the audit trail see the real client: a
+ * page view is counted once (its page), a form post once (its write).
  */
 export function apiFor(
   app: FastifyInstance,
@@ -55,6 +57,9 @@ export function apiFor(
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     // The page's request id: the audit trail names the request the user made.
     headers['x-request-id'] = request.id;
+    // A page view counts once against the client's rate limit (the page's own request): its
+    // reads are not counted again. A write is the request a form post counts (the post is not).
+    if (method === 'GET') headers[PAGE_READ_HEADER] = PAGE_READ_TOKEN;
     const response = await app.inject({
       method,
       url,

@@ -229,14 +229,19 @@ function readResumedForm(action: string, fieldsText: string): ResumedForm | unde
 }
 
 interface PageRouteOptions {
-  config: { access: 'public'; rateLimit: false; inputCheckedByApi: true };
+  config: { access: 'public'; rateLimit?: false; inputCheckedByApi: true };
   helmet: HelmetOptions;
   schema: { hide: boolean; body?: typeof FormBody };
   bodyLimit?: number;
 }
 
+/**
+ * A form post is not counted against the rate limit itself: its write to the API is (one
+ * request a post), so a post refused for the limit comes back with what was typed.
+ */
 const formRouteOptions = (options: PageRouteOptions, bodyLimit: number): PageRouteOptions => ({
   ...options,
+  config: { ...options.config, rateLimit: false },
   schema: { ...options.schema, body: FormBody },
   bodyLimit,
 });
@@ -444,6 +449,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             : `The form sent more than the ${FORM_BODY_LIMIT / 1024} KB a form may send. Nothing was saved.`
           : (error as Error).message;
     if (error instanceof ApiError) reply.headers(error.headers ?? {});
+    // How long to wait, in words (the browser does not show Retry-After).
+    const wait = Number(error instanceof ApiError ? error.headers?.['retry-after'] : undefined);
+    const shown =
+      status === 429 && Number.isFinite(wait) && wait > 0
+        ? `Too many requests. Wait ${Math.ceil(wait)} second${Math.ceil(wait) === 1 ? '' : 's'} before trying again.`
+        : message;
     const context = await signedInContext(request);
     return reply
       .status(status)
@@ -453,7 +464,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         page(
           context,
           ERROR_TITLES[status] ?? 'Something went wrong',
-          html`<p class="alert" role="alert">${message}</p><p><a href="/ui/">Back to the start page</a></p>`,
+          html`<p class="alert" role="alert">${shown}</p><p><a href="/ui/">Back to the start page</a></p>`,
         ),
       );
   });
@@ -618,9 +629,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   const routeOptions = {
     // Markup or a repeated parameter is refused by the API the page calls, and the page shows
     // that refusal beside what the user typed (a refusal before the page would lose it).
+    // A page view is one request against the client's rate limit: this one (the API's reads
+    // for it are not counted again, see apiFor).
     config: {
       access: 'public' as const,
-      rateLimit: false as const,
       inputCheckedByApi: true as const,
     },
     helmet: UI_HELMET,

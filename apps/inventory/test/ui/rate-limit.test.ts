@@ -146,6 +146,46 @@ describe('a bulk edit', () => {
   });
 });
 
+describe('a person browsing', () => {
+  it('is counted one request a page view, however many API calls the page makes', async () => {
+    const [id] = await createDevices('browsing', 1);
+    const browser = await client();
+    // Pages of several API calls each: the start page, a search, a list, an object page.
+    const pages = ['/ui/', '/ui/search?q=browsing', '/ui/devices', `/ui/devices/${id}`];
+    for (let view = 0; view < 60; view++) {
+      const url = pages[view % pages.length] as string;
+      const answer = await browser.visit(url);
+      expect(answer.statusCode, `${url} (view ${view + 1})`).toBe(200);
+    }
+    // The limit still holds: the rest of the allowance spent, the next page is refused.
+    await browser.spend(0);
+    const refused = await browser.visit('/ui/devices');
+    expect(refused.statusCode).toBe(429);
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(refused.body).toMatch(
+      new RegExp(`Too many requests\\. Wait ${wait} seconds? before trying again\\.`),
+    );
+  });
+});
+
+describe('a client claiming to be a page’s read', () => {
+  it('is counted like any other: only the process knows the header’s value', async () => {
+    const remoteAddress = `198.51.100.${++address}`;
+    const read = (value: string) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: '/vlans?limit=1',
+        remoteAddress,
+        headers: { authorization: `Bearer ${ctx.tokens.admin}`, 'x-inventory-page-read': value },
+      });
+    const first = Number((await read('forged')).headers['x-ratelimit-remaining']);
+    const second = Number((await read('')).headers['x-ratelimit-remaining']);
+    expect(first).toBe(RATE_LIMIT_MAX - 1);
+    expect(second).toBe(RATE_LIMIT_MAX - 2);
+  });
+});
+
 describe('a page whose API calls are refused', () => {
   const expectRateLimited = (
     answer: { statusCode: number; headers: Record<string, unknown>; body: string },
@@ -165,16 +205,15 @@ describe('a page whose API calls are refused', () => {
     }
   });
 
-  it('shows no section of an object page as empty when its call was refused', async () => {
+  it('is shown whole with one request left: the page is counted, not its reads of the API', async () => {
     const [id] = await createDevices('limited-section', 1);
     const browser = await client();
-    // The record itself is read; every call after it is refused.
     await browser.spend(1);
     const object = await browser.visit(`/ui/devices/${id}`);
-    expectRateLimited(object, 'object page');
-    for (const empty of ['No links', 'No metrics', 'No changes recorded', 'None.']) {
-      expect(object.body).not.toContain(empty);
-    }
+    expect(object.statusCode).toBe(200);
+    expect(object.headers['x-ratelimit-remaining']).toBe('0');
+    expect(object.body).toContain('section class="history"');
+    expectRateLimited(await browser.visit(`/ui/devices/${id}`), 'object page');
   });
 });
 
