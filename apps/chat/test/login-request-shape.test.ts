@@ -37,12 +37,13 @@ describe('the shape of a login request', () => {
     const app = await h.app();
     const response = await login(app, { serviceName: 'github' });
     expect(response.statusCode).toBe(400);
+    // The access token too: a service that takes one needs it like the other five.
     expect(response.json().message).toBe(
-      'accessTokenSecret, appSecret, appId, expiresIn: required',
+      'accessToken, accessTokenSecret, appSecret, appId, expiresIn: required',
     );
     const empty = await login(app, {});
     expect(empty.json().message).toBe(
-      'serviceName, accessTokenSecret, appSecret, appId, expiresIn: required',
+      'serviceName, accessToken, accessTokenSecret, appSecret, appId, expiresIn: required',
     );
   });
 

@@ -58,6 +58,12 @@ const LoginBody = Type.Object({
   nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: CREDENTIAL })),
 });
 
+/**
+ * A provider login without an ID token: the access token is required like the other five, so a
+ * body missing several fields is told all of them at once, the token too.
+ */
+const AccessTokenLoginBody = Type.Object({ ...LoginBody.properties, accessToken: Credential });
+
 /** Rocket.Chat's resume: a saved token is traded for a fresh `me` (and the same token). */
 const ResumeBody = Type.Object({
   resume: Type.String({ minLength: 1, maxLength: 256, pattern: CREDENTIAL }),
@@ -152,6 +158,7 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
   const asResume = compile(ResumeBody);
   const asOAuth = compile(OAuthBody);
   const asLogin = compile(LoginBody);
+  const asAccessTokenLogin = compile(AccessTokenLoginBody);
   // The wrapper alone: anything beside `totp` would be a second login in one body.
   const asTotpCode = compile(
     Type.Object(
@@ -186,10 +193,14 @@ const loginValidator = (services: ReadonlyMap<string, ConfiguredService>) => () 
     if (!('serviceName' in body) && PASSWORD_KEYS.some((key) => key in body)) {
       return { error: passwordLoginUnavailable([...services.keys()]) };
     }
-    const checked = asLogin(body);
     // Which credential the service takes is part of the shape: a body without it is refused
     // here, before the rate limit counts it (malformed requests are cheap and not counted).
     const service = services.get((body as { serviceName?: unknown }).serviceName as string);
+    const sendsIdToken = 'idToken' in body || 'identityToken' in body;
+    const checked =
+      sendsIdToken || service?.provider.accepts === 'id-token'
+        ? asLogin(body)
+        : asAccessTokenLogin(body);
     const valid =
       checked === true ||
       (typeof checked === 'object' && (checked as { error?: unknown }).error === undefined);
