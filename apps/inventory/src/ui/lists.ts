@@ -3,6 +3,8 @@ import type { UiColumn, UiResource } from './catalogue.js';
 /** Rows per list page: the API's maximum is 100. */
 export const UI_PAGE_SIZES = [25, 50, 100] as const;
 export const UI_DEFAULT_PAGE_SIZE = 50;
+/** Columns a list sorts by at once (a header's "then by" adds one). */
+export const MAX_SORTS = 3;
 /** Earlier cursors kept for "Previous" (older pages are reached from the first one). */
 const MAX_TRAIL = 20;
 
@@ -10,7 +12,8 @@ const MAX_TRAIL = 20;
 export interface ListState {
   /** The API query for the rows (filters, lookups, tags, q, sortby), without paging. */
   filters: URLSearchParams;
-  sortby: string | undefined;
+  /** The sorts, first to last (`vendor:asc`, then `hostname:desc`): each of a sortable column. */
+  sortby: string[];
   limit: number;
   cursor: string | undefined;
   /** The cursors of the pages before this one, oldest first ('' is the first page). */
@@ -86,13 +89,16 @@ export function readListState(resource: UiResource, query: Record<string, unknow
   }
   if (resource.searchable) for (const q of texts(query.q)) filters.append('q', q);
   for (const [name, value] of passedOn) filters.append(name, value);
-  const sortby = text(query.sortby);
+  // Every sort given, in order (`sortby` repeated): one of a column the list sorts by, the first
+  // of each column, at most MAX_SORTS; any other is dropped, as a header link would not make it.
   const sortable = new Set(resource.columns.filter((c) => c.sortable).map((c) => c.name));
-  const [sortColumn, direction] = sortby.split(':');
-  const validSort =
-    sortColumn && sortable.has(sortColumn) && (direction === 'asc' || direction === 'desc')
-      ? sortby
-      : undefined;
+  const validSort: string[] = [];
+  for (const sort of texts(query.sortby)) {
+    const [sortColumn = '', direction] = sort.split(':');
+    if (!sortable.has(sortColumn) || (direction !== 'asc' && direction !== 'desc')) continue;
+    if (validSort.some((kept) => kept.startsWith(`${sortColumn}:`))) continue;
+    if (validSort.length < MAX_SORTS) validSort.push(sort);
+  }
   const requestedLimit = Number(text(query.limit));
   const limit = (UI_PAGE_SIZES as readonly number[]).includes(requestedLimit)
     ? requestedLimit
@@ -115,11 +121,10 @@ export function readListState(resource: UiResource, query: Record<string, unknow
 export function listUrl(
   resource: UiResource,
   state: ListState,
-  changes: { sortby?: string | undefined; cursor?: string | undefined; trail?: string[] } = {},
+  changes: { sortby?: string[]; cursor?: string | undefined; trail?: string[] } = {},
 ): string {
   const query = new URLSearchParams(state.filters);
-  const sortby = 'sortby' in changes ? changes.sortby : state.sortby;
-  if (sortby) query.set('sortby', sortby);
+  for (const sort of changes.sortby ?? state.sortby) query.append('sortby', sort);
   if (state.limit !== UI_DEFAULT_PAGE_SIZE) query.set('limit', String(state.limit));
   const cursor = 'cursor' in changes ? changes.cursor : state.cursor;
   if (cursor) {
@@ -133,7 +138,7 @@ export function listUrl(
 /** The API query of the page: its filters, sort, size, cursor and the fields shown. */
 export function apiListQuery(state: ListState, fields: readonly string[]): string {
   const query = new URLSearchParams(state.filters);
-  if (state.sortby) query.set('sortby', state.sortby);
+  for (const sort of state.sortby) query.append('sortby', sort);
   query.set('limit', String(state.limit));
   if (state.cursor) query.set('cursor', state.cursor);
   query.set('fields', ['id', ...fields].join(','));
@@ -143,7 +148,7 @@ export function apiListQuery(state: ListState, fields: readonly string[]): strin
 /** The API query of a CSV export of the same filter and order: every matching row. */
 export function apiExportQuery(state: ListState, fields: readonly string[]): string {
   const query = new URLSearchParams(state.filters);
-  if (state.sortby) query.set('sortby', state.sortby);
+  for (const sort of state.sortby) query.append('sortby', sort);
   query.set('format', 'csv');
   query.set('fields', ['id', ...fields].join(','));
   return query.toString();

@@ -55,6 +55,7 @@ import {
   type ListState,
   LOOKUP_LABELS,
   listUrl,
+  MAX_SORTS,
   readListState,
   UI_PAGE_SIZES,
 } from './lists.js';
@@ -259,7 +260,7 @@ const many = (value: unknown): string[] =>
 /** The query of the export link: the list's filters and order. */
 function exportParameters(state: ListState): string {
   const query = new URLSearchParams(state.filters);
-  if (state.sortby) query.set('sortby', state.sortby);
+  for (const sort of state.sortby) query.append('sortby', sort);
   return query.toString();
 }
 
@@ -1074,17 +1075,34 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       const total = answer.body?.meta?.total_count;
       const next = answer.body?.meta?.next_cursor ?? undefined;
       const previous = state.cursor !== undefined ? state.trail[state.trail.length - 1] : undefined;
+      /**
+       * A header's links: a column the list is sorted by turns its direction, keeping the other
+       * sorts; another sorts by it alone, and "then by" adds it after the current sorts.
+       */
       const sortLink = (column: UiColumn) => {
-        const [current, direction] = (state.sortby ?? '').split(':');
-        const nextDirection = current === column.name && direction === 'asc' ? 'desc' : 'asc';
-        const sorted =
-          current === column.name ? (direction === 'asc' ? 'ascending' : 'descending') : undefined;
+        const at = state.sortby.findIndex((sort) => sort.startsWith(`${column.name}:`));
+        const direction = at >= 0 ? state.sortby[at]?.split(':')[1] : undefined;
+        const sortby =
+          at >= 0
+            ? state.sortby.map((sort, index) =>
+                index === at ? `${column.name}:${direction === 'asc' ? 'desc' : 'asc'}` : sort,
+              )
+            : [`${column.name}:asc`];
+        const thenBy =
+          at < 0 && state.sortby.length > 0 && state.sortby.length < MAX_SORTS
+            ? listUrl(resource, state, {
+                sortby: [...state.sortby, `${column.name}:asc`],
+                cursor: undefined,
+              })
+            : undefined;
         return {
-          href: listUrl(resource, state, {
-            sortby: `${column.name}:${nextDirection}`,
-            cursor: undefined,
-          }),
-          sorted,
+          href: listUrl(resource, state, { sortby, cursor: undefined }),
+          sorted:
+            direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined,
+          // Its place among several sorts (1, 2, …); none when the list has one.
+          position: at >= 0 && state.sortby.length > 1 ? ` ${at + 1}` : '',
+          primary: at === 0,
+          thenBy,
         };
       };
       const exportHref = `/ui/${resource.name}/export.csv?${exportParameters(state)}`;
@@ -1127,7 +1145,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
             </select>
             ${control}</div>`;
           })}
-        ${state.sortby ? html`<input type="hidden" name="sortby" value="${state.sortby}">` : ''}
+        ${state.sortby.map((sort) => html`<input type="hidden" name="sortby" value="${sort}">`)}
         <div class="field"><label for="filter-limit">Per page</label><select id="filter-limit" name="limit">${UI_PAGE_SIZES.map((size) => html`<option${size === state.limit ? ' selected' : ''}>${String(size)}</option>`)}</select></div>
         <div class="actions"><button type="submit">Apply</button> <a href="/ui/${resource.name}">Clear</a></div>
       </form></details>`;
@@ -1146,7 +1164,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${columns.map((column) => {
           if (!column.sortable) return html`<th scope="col">${column.label}</th>`;
           const link = sortLink(column);
-          return html`<th scope="col"${link.sorted ? html` aria-sort="${link.sorted}"` : ''}><a href="${link.href}">${column.label}${link.sorted === 'ascending' ? ' ▲' : link.sorted === 'descending' ? ' ▼' : ''}</a></th>`;
+          // aria-sort on the first sort's header only (one per table).
+          return html`<th scope="col"${link.primary && link.sorted ? html` aria-sort="${link.sorted}"` : ''}><a href="${link.href}">${column.label}${link.sorted === 'ascending' ? ' ▲' : link.sorted === 'descending' ? ' ▼' : ''}${link.position}</a>${
+            link.thenBy
+              ? html` <a class="then-by" href="${link.thenBy}">+<span class="visually-hidden"> then by ${column.label}</span></a>`
+              : ''
+          }</th>`;
         })}</tr></thead>
       <tbody>${rows.map(
         (row, index) => html`<tr>
