@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditRowsOf, create, unique, useTestApp } from './helpers.js';
+import { withoutCheck } from './older-release.js';
 
 /**
  * An interface's speed and speed_mbps are one value in two forms (ColumnDefinition.formOf): a
@@ -123,15 +124,19 @@ describe('speed and speed_mbps never disagree', () => {
   it('stored before in disagreement are reconciled by the migration, keeping the speed_mbps written last, with history', async () => {
     const stale = await anInterface({ speed: '100Gbps' });
     const bare = await anInterface();
-    await sql`UPDATE interfaces SET speed_mbps = 10000 WHERE id = ${stale.id}`.execute(
-      ctx.store.db,
-    );
-    await sql`UPDATE interfaces SET speed_mbps = 2500 WHERE id = ${bare.id}`.execute(ctx.store.db);
-    const migration = await readFile(
-      new URL('../src/db/migrations/034_interface_speeds_agree.sql', import.meta.url),
-      'utf8',
-    );
-    await ctx.store.scriptTransaction((tx) => tx.exec(migration));
+    await withoutCheck(ctx.store, 'interfaces', 'interfaces_speeds_agree', async () => {
+      await sql`UPDATE interfaces SET speed_mbps = 10000 WHERE id = ${stale.id}`.execute(
+        ctx.store.db,
+      );
+      await sql`UPDATE interfaces SET speed_mbps = 2500 WHERE id = ${bare.id}`.execute(
+        ctx.store.db,
+      );
+      const migration = await readFile(
+        new URL('../src/db/migrations/034_interface_speeds_agree.sql', import.meta.url),
+        'utf8',
+      );
+      await ctx.store.scriptTransaction((tx) => tx.exec(migration));
+    });
     for (const [id, expected] of [
       [stale.id, ['10Gbps', 10000]],
       [bare.id, ['2.5Gbps', 2500]],

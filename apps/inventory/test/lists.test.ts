@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyDatabase } from '../src/db/schema.js';
 import { create, startTestApp, statementCountingApp, type TestContext } from './helpers.js';
+import { withoutCheck } from './older-release.js';
 
 interface Device {
   id: string;
@@ -228,47 +229,51 @@ describe('pages written by PostgreSQL', () => {
         })),
       )
       .execute();
-    await db
-      .updateTable('devices')
-      .set({ last_seen: sql`'2026-03-04T05:06:07.891999Z'::timestamptz` })
-      .where('hostname', '=', 'json-2')
-      .execute();
-    for (const query of [
-      '?vendor=JsonVendor',
-      '?vendor=JsonVendor&fields=model,id,tags,last_seen',
-    ]) {
-      const response = await ctx.as('viewer', { method: 'GET', url: `/devices${query}` });
-      expect(response.statusCode).toBe(200);
-      // No spaces, every escape as JSON.stringify writes it.
-      expect(JSON.stringify(JSON.parse(response.body))).toBe(response.body);
-      const page = response.json() as { data: Array<Record<string, unknown>> };
-      expect(page.data).toHaveLength(hostile.length);
-      for (const item of page.data) {
-        const single = await ctx.as('viewer', { method: 'GET', url: `/devices/${item.id}` });
-        const record = single.json() as Record<string, unknown>;
-        if (query.includes('fields')) {
-          expect(Object.keys(item)).toEqual(['model', 'id', 'tags', 'last_seen']);
-          expect(item).toEqual({
-            model: record.model,
-            id: record.id,
-            tags: record.tags,
-            last_seen: record.last_seen,
-          });
-        } else {
-          expect(item).toEqual(record);
-          // The serialiser's order: the single read is written by it.
-          expect(Object.keys(item)).toEqual(Object.keys(record));
+    // A last_seen with microseconds, as releases before migration 031 stored it (the database
+    // refuses one since migration 035).
+    await withoutCheck(ctx.store, 'devices', 'devices_last_seen_to_the_millisecond', async () => {
+      await db
+        .updateTable('devices')
+        .set({ last_seen: sql`'2026-03-04T05:06:07.891999Z'::timestamptz` })
+        .where('hostname', '=', 'json-2')
+        .execute();
+      for (const query of [
+        '?vendor=JsonVendor',
+        '?vendor=JsonVendor&fields=model,id,tags,last_seen',
+      ]) {
+        const response = await ctx.as('viewer', { method: 'GET', url: `/devices${query}` });
+        expect(response.statusCode).toBe(200);
+        // No spaces, every escape as JSON.stringify writes it.
+        expect(JSON.stringify(JSON.parse(response.body))).toBe(response.body);
+        const page = response.json() as { data: Array<Record<string, unknown>> };
+        expect(page.data).toHaveLength(hostile.length);
+        for (const item of page.data) {
+          const single = await ctx.as('viewer', { method: 'GET', url: `/devices/${item.id}` });
+          const record = single.json() as Record<string, unknown>;
+          if (query.includes('fields')) {
+            expect(Object.keys(item)).toEqual(['model', 'id', 'tags', 'last_seen']);
+            expect(item).toEqual({
+              model: record.model,
+              id: record.id,
+              tags: record.tags,
+              last_seen: record.last_seen,
+            });
+          } else {
+            expect(item).toEqual(record);
+            // The serialiser's order: the single read is written by it.
+            expect(Object.keys(item)).toEqual(Object.keys(record));
+          }
         }
+        expect(page.data.map((item) => item.model)).toEqual(hostile);
+        expect(page.data.map((item) => item.last_seen)).toEqual([
+          '2026-03-04T05:06:07.891Z',
+          null,
+          '2026-03-04T05:06:07.891Z',
+          '2026-03-04T05:06:07.891Z',
+        ]);
       }
-      expect(page.data.map((item) => item.model)).toEqual(hostile);
-      expect(page.data.map((item) => item.last_seen)).toEqual([
-        '2026-03-04T05:06:07.891Z',
-        null,
-        '2026-03-04T05:06:07.891Z',
-        '2026-03-04T05:06:07.891Z',
-      ]);
-    }
-    await db.deleteFrom('devices').where('vendor', '=', 'JsonVendor').execute();
+      await db.deleteFrom('devices').where('vendor', '=', 'JsonVendor').execute();
+    });
   });
 
   it('reach the server as one JSON text, not as rows to convert and serialise', async () => {

@@ -109,4 +109,100 @@ describe(`upgrade migrations (${testDatabaseUrl() ? 'PostgreSQL' : 'embedded'})`
       await app.close();
     }
   });
+
+  it('an older release writing after the upgrade is refused by the database instead of storing what the filters cannot find; rows it stored before are put right', async () => {
+    opened = await storeMigratedTo(34);
+    const { store } = opened;
+    // What an older release wrote on a database already at 034.
+    const { deviceId, interfaceId } = await deviceAndInterface(store, '10Gbps', 10_000);
+    await sql`UPDATE interfaces SET mac_address = 'DE:AD:BE:EF:00:01', speed_mbps = 1000 WHERE id = ${interfaceId}`.execute(
+      store.db,
+    );
+    await sql`UPDATE devices SET last_seen = '2026-12-01T00:00:00.654321Z' WHERE id = ${deviceId}`.execute(
+      store.db,
+    );
+
+    await migrate(store, MIGRATIONS_FOLDER);
+
+    const stored = await sql<{ mac_address: string; speed: string; speed_mbps: number }>`
+      SELECT mac_address, speed, speed_mbps FROM interfaces WHERE id = ${interfaceId}`.execute(
+      store.db,
+    );
+    expect(stored.rows).toEqual([
+      { mac_address: 'de:ad:be:ef:00:01', speed: '1Gbps', speed_mbps: 1000 },
+    ]);
+    const app = await appOn(store);
+    try {
+      const token = await login(app, 'admin', TEST_PASSWORD);
+      const headers = { authorization: `Bearer ${token}` };
+      const found = await app.inject({
+        url: '/interfaces?mac_address=DE:AD:BE:EF:00:01',
+        headers,
+      });
+      expect(found.json().meta.total_count).toBe(1);
+      const seen = await app.inject({
+        url: '/devices?last_seen=2026-12-01T00:00:00.654Z',
+        headers,
+      });
+      expect(seen.json().meta.total_count).toBe(1);
+
+      // The older release's writes, as it sent them: each is refused.
+      await sql`INSERT INTO api_tokens (id, name, scopes, token_hash, token_prefix, expires_at)
+        VALUES (gen_random_uuid(), 'older', '{events:read}', 'hash', 'x', '2027-01-01T00:00:00Z')`.execute(
+        store.db,
+      );
+      for (const write of [
+        sql`UPDATE interfaces SET mac_address = 'DE:AD:BE:EF:00:02' WHERE id = ${interfaceId}`,
+        sql`UPDATE interfaces SET speed_mbps = 40000 WHERE id = ${interfaceId}`,
+        sql`UPDATE interfaces SET speed = NULL WHERE id = ${interfaceId}`,
+        sql`UPDATE devices SET last_seen = '2026-12-01T00:00:00.000001Z' WHERE id = ${deviceId}`,
+        sql`UPDATE api_tokens SET expires_at = '2027-01-01T00:00:00.5555Z'`,
+      ]) {
+        const refused = await write.execute(store.db).then(
+          () => undefined,
+          (error: { code?: string }) => error.code,
+        );
+        expect(refused).toBe('23514');
+      }
+
+      // The current release's writes of the same values pass: it stores them in normal form.
+      const created = await app.inject({
+        method: 'POST',
+        url: '/interfaces',
+        headers,
+        payload: {
+          device_id: deviceId,
+          name: 'eth9',
+          mac_address: 'AA:BB:CC:DD:EE:FF',
+          speed: '2.0005Gbps',
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ mac_address: 'aa:bb:cc:dd:ee:ff', speed_mbps: 2001 });
+      const patched = await app.inject({
+        method: 'PATCH',
+        url: `/interfaces/${created.json().id}`,
+        headers,
+        payload: { speed_mbps: 40_000 },
+      });
+      expect(patched.json()).toMatchObject({ speed: '40Gbps', speed_mbps: 40_000 });
+      const cleared = await app.inject({
+        method: 'PATCH',
+        url: `/interfaces/${created.json().id}`,
+        headers,
+        payload: { speed: null },
+      });
+      expect(cleared.json()).toMatchObject({ speed: null, speed_mbps: null });
+      const device = await app.inject({
+        method: 'PATCH',
+        url: `/devices/${deviceId}`,
+        headers,
+        payload: { last_seen: '2026-12-02T00:00:00.987654Z' },
+      });
+      expect(device.statusCode).toBe(200);
+      expect(device.json().last_seen).toBe('2026-12-02T00:00:00.987Z');
+    } finally {
+      await app.close();
+    }
+  });
 });
