@@ -13,7 +13,11 @@ import { users } from './definition.js';
  * otherwise one is created. Either way its earlier tokens and sessions end (the password changed)
  * and an audit row says the command line did it.
  */
-export type AdminRecovery = 'created' | 'restored';
+export interface AdminRecovery {
+  outcome: 'created' | 'restored';
+  /** The account's name as stored: the one to sign in with (the name given may differ in case). */
+  username: string;
+}
 
 /** Who the audit trail names for a change made by the command. */
 export const COMMAND_LINE_ACTOR = '(command line: create-admin)';
@@ -68,7 +72,7 @@ export async function createOrRestoreAdmin(
           changes: { role: 'admin', inactive_status: false, password: '***' },
         },
       ]);
-      return 'restored';
+      return { outcome: 'restored', username: existing.username };
     }
     const id = uuidv7();
     await trx
@@ -90,6 +94,6 @@ export async function createOrRestoreAdmin(
         changes: { username, role: 'admin', password: '***' },
       },
     ]);
-    return 'created';
+    return { outcome: 'created', username };
   });
 }

@@ -8,7 +8,8 @@ import { createOrRestoreAdmin, invalidAdminName } from './admin-recovery.js';
 export const CREATE_ADMIN_USAGE = `Usage: npm run inventory -- create-admin <username>
 
 Creates an admin account <username> in the configured store (DATABASE_URL, or the embedded
-store in DATA_DIR), or, if an account of that name exists, makes it an active admin again.
+store in DATA_DIR), or, if an account of that name exists (in any letter case), makes it an
+active admin again; the line printed names it as stored, the name to sign in with.
 Either way it gets a new generated password, printed once; its earlier tokens end.
 On the embedded store, stop the service first: one process at a time opens it.
 `;
@@ -62,7 +63,7 @@ export async function runCreateAdmin(
     });
     await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
     const password = generatePassword();
-    const outcome = await createOrRestoreAdmin(
+    const { outcome, username: stored } = await createOrRestoreAdmin(
       store.db,
       new PasswordHasher(config.passwordHashing),
       username,
@@ -73,7 +74,7 @@ export async function runCreateAdmin(
       [
         outcome === 'created'
           ? `Admin account "${username}" created (${store.description}).`
-          : `Account "${username}" is an active admin again; its earlier tokens no longer work (${store.description}).`,
+          : `Account "${stored}"${stored === username ? '' : ` (matched by "${username}": names match in any letter case, but sign in as "${stored}")`} is an active admin again; its earlier tokens no longer work (${store.description}).`,
         `Its password (shown once, change it after signing in): ${password}`,
         '',
       ].join('\n'),
