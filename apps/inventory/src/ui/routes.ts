@@ -1197,6 +1197,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ? // A GET: the page it opens only lists the selection (no token in the address, none
           // needed), so Back and Reload show it again instead of posting or failing.
           html`<form method="get" action="/ui/${resource.name}/bulk" id="bulk-form">
+          <input type="hidden" name="back" value="${listUrl(resource, state, { cursor: undefined })}">
           <div class="bulk-bar"><span>With selected:</span>
             <button type="submit" name="action" value="edit">Edit selected</button>
             <button type="submit" name="action" value="delete" class="danger">Delete selected</button></div>
@@ -1343,6 +1344,24 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   const bulkColumns = (resource: UiResource) =>
     editableColumns(resource).filter((column) => !column.secret);
 
+  /**
+   * Where a bulk page returns to: the list it was opened from, with its filters, sort and page
+   * size (`back`), when that is a page of this resource's list; else the list itself.
+   */
+  function backTo(resource: UiResource, given: unknown): string {
+    const list = `/ui/${resource.name}`;
+    const text = one(given);
+    if (text === '' || text.length > 8192) return list;
+    try {
+      const url = new URL(text, 'http://inventory.invalid');
+      return url.origin === 'http://inventory.invalid' && url.pathname === list
+        ? `${url.pathname}${url.search}`
+        : list;
+    } catch {
+      return list;
+    }
+  }
+
   function bulkPage(
     signed: Signed,
     resource: UiResource,
@@ -1351,6 +1370,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     error?: string | Html,
     values: Form = {},
   ) {
+    const back = backTo(resource, values.back);
+    const backField = html`<input type="hidden" name="back" value="${back}">`;
     const list = html`<ul class="selected">${records.map(
       ({
         row,
@@ -1365,10 +1386,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         signed.context,
         `Delete ${countOf(resource, records.length)}?`,
         html`${alert}
-        <form method="post" action="/ui/${resource.name}/bulk-delete">${csrfField(signed.context)}
+        <form method="post" action="/ui/${resource.name}/bulk-delete">${csrfField(signed.context)}${backField}
           <p>These records will be deleted:</p>${list}
-          <button type="submit" class="danger">Delete ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
-        [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Delete' }],
+          <button type="submit" class="danger">Delete ${String(records.length)} records</button> <a href="${back}">Cancel</a></form>`,
+        [{ label: resource.label, href: back }, { label: 'Delete' }],
       );
     }
     const fields = bulkColumns(resource).filter((column) => column.kind !== 'json');
@@ -1376,7 +1397,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       signed.context,
       `Edit ${countOf(resource, records.length)}`,
       html`${alert}
-      <form method="post" action="/ui/${resource.name}/bulk-edit">${csrfField(signed.context)}
+      <form method="post" action="/ui/${resource.name}/bulk-edit">${csrfField(signed.context)}${backField}
         <p>Set one field on every selected record:</p>${list}
         <div class="field"><label for="bulk-field">Field</label><select id="bulk-field" name="field">
           ${fields.map((column) => html`<option value="${column.name}"${one(values.field) === column.name ? ' selected' : ''}>${column.label}</option>`)}
@@ -1385,8 +1406,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         <div class="field"><label for="bulk-value">New value</label><textarea id="bulk-value" name="value" rows="2" aria-describedby="bulk-value-hint">
 ${one(values.value)}</textarea>
           <p class="hint" id="bulk-value-hint">Empty clears the field. Text of several lines (an address, a description) keeps its line breaks. Tags: comma-separated. A reference (such as a location): its name or its id.</p></div>
-        <button type="submit">Apply to ${String(records.length)} records</button> <a href="/ui/${resource.name}">Cancel</a></form>`,
-      [{ label: resource.label, href: `/ui/${resource.name}` }, { label: 'Bulk edit' }],
+        <button type="submit">Apply to ${String(records.length)} records</button> <a href="${back}">Cancel</a></form>`,
+      [{ label: resource.label, href: back }, { label: 'Bulk edit' }],
     );
   }
 
@@ -1399,10 +1420,13 @@ ${one(values.value)}</textarea>
   ) => {
     const resource = writableResource(signed, request);
     const ids = many(fields.id);
-    if (ids.length === 0) return reply.redirect(`/ui/${resource.name}`, 303);
+    if (ids.length === 0) return reply.redirect(backTo(resource, fields.back), 303);
     const action = one(fields.action) === 'delete' ? 'delete' : 'edit';
     const { records, unread } = await selectedRecords(signed, resource, ids);
-    return send(reply, bulkPage(signed, resource, action, records, unread));
+    return send(
+      reply,
+      bulkPage(signed, resource, action, records, unread, { back: one(fields.back) }),
+    );
   };
   app.get(
     '/:resource/bulk',
@@ -1423,6 +1447,7 @@ ${one(values.value)}</textarea>
         const query = new URLSearchParams([
           ['action', one(body.action) === 'delete' ? 'delete' : 'edit'],
           ...ids.map((id): [string, string] => ['id', id]),
+          ...(one(body.back) ? [['back', backTo(resource, body.back)] as [string, string]] : []),
         ]);
         return Promise.resolve(reply.redirect(`/ui/${resource.name}/bulk?${query}`, 303));
       }
@@ -1464,7 +1489,12 @@ ${one(values.value)}</textarea>
   const bulkInput = (signed: Signed, request: FastifyRequest) => {
     const resource = writableResource(signed, request);
     const body = request.body as Form;
-    return { resource, body, ids: many(body.id), backToList: { redirect: `/ui/${resource.name}` } };
+    return {
+      resource,
+      body,
+      ids: many(body.id),
+      backToList: { redirect: backTo(resource, body.back) },
+    };
   };
 
   submit('/:resource/bulk-edit', {
@@ -1533,7 +1563,7 @@ ${one(values.value)}</textarea>
       ...backToList,
       flash: `Deleted ${countOf(resource, new Set(ids).size)}.`,
     }),
-    async refused(signed, { resource, ids }, answer) {
+    async refused(signed, { resource, ids, body }, answer) {
       const { records, unread } = await selectedRecords(signed, resource, ids);
       return bulkPage(
         signed,
@@ -1541,6 +1571,7 @@ ${one(values.value)}</textarea>
         'delete',
         records,
         bulkRefusal(resource, ids, records, answer, 'deleted', unread),
+        { back: one(body.back) },
       );
     },
   });

@@ -195,4 +195,52 @@ describe('a bulk edit', () => {
       expect(stored.json().address).toBe('Na Pankráci 1\n140 00 Praha');
     }
   });
+
+  it('goes back to the list as it was: its filters, sort and page size', async () => {
+    const a = await create(ctx, 'devices', { hostname: 'prg-back-a', ip: '10.91.0.1' });
+    const b = await create(ctx, 'devices', { hostname: 'prg-back-b', ip: '10.91.0.2' });
+    const listed = '/ui/devices?hostname__isw=prg-back&sortby=hostname%3Adesc&limit=25';
+    const list = await visit(ctx.app, admin, listed);
+    const selection = formAsShown(list.body, '/ui/devices/bulk');
+    selection.append('id', String(a.id));
+    selection.append('id', String(b.id));
+    for (const action of ['edit', 'delete']) {
+      selection.set('action', action);
+      const opened = await visit(ctx.app, admin, `/ui/devices/bulk?${selection}`);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toContain(`<a href="${listed.replaceAll('&', '&amp;')}">Cancel</a>`);
+      const form = formAsShown(opened.body, `/ui/devices/bulk-${action}`);
+      if (action === 'edit') {
+        form.set('field', 'model');
+        form.set('value', 'C9300');
+      }
+      const applied = await post(ctx.app, admin, `/ui/devices/bulk-${action}`, form);
+      expect(applied.statusCode, applied.body.slice(0, 300)).toBe(303);
+      expect(applied.headers.location).toBe(listed);
+    }
+  });
+
+  it('goes back to the list itself when the return address is not one of its pages', async () => {
+    const a = await create(ctx, 'devices', { hostname: 'prg-away', ip: '10.92.0.1' });
+    for (const back of [
+      'https://evil.example/ui/devices',
+      '//evil.example/',
+      '/ui/vlans',
+      '/\\evil.example',
+    ]) {
+      const opened = await visit(
+        ctx.app,
+        admin,
+        `/ui/devices/bulk?${new URLSearchParams({ action: 'edit', id: String(a.id), back })}`,
+      );
+      expect(opened.statusCode).toBe(200);
+      const form = formAsShown(opened.body, '/ui/devices/bulk-edit');
+      form.set('back', back);
+      form.set('field', 'model');
+      form.set('value', 'x');
+      const applied = await post(ctx.app, admin, '/ui/devices/bulk-edit', form);
+      expect(applied.statusCode).toBe(303);
+      expect(applied.headers.location, back).toBe('/ui/devices');
+    }
+  });
 });
