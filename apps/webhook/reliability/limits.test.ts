@@ -1,5 +1,5 @@
 // Memory attacks (thousands of tiny headers; uploads held one byte
-// short), a dead or hanging forward target under a flood, and hostile files for --load. Each runs
+// short), a dead or hanging forward target under a flood, and hostile lines in --load files. Each runs
 // the real CLI as a child process and reads its peak resident memory (VmHWM).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { CLI, childEnv, runCli, waitFor } from '../test/helpers.js';
+import { CLI, childEnv, RunningCli, waitFor } from '../test/helpers.js';
 import { flood, MiB, residentMemory, scaled } from './support.js';
 
 /**
@@ -203,7 +203,7 @@ describe('forwarding to a dead or hanging target under a flood', () => {
 });
 
 describe('hostile files for --load', () => {
-  it('refuses each with a clear message and exit 2, in bounded memory', async () => {
+  it('skips each hostile line with a clear message, loads the rest and listens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'webhook-load-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const valid = {
@@ -223,42 +223,63 @@ describe('hostile files for --load', () => {
       body: 'hi',
     };
     const files: [string, string | Buffer, RegExp][] = [
-      ['huge-line.jsonl', Buffer.alloc(64 * MiB, 0x7b), /:1: line longer than \d+ bytes/],
-      ['bad-json.jsonl', `${JSON.stringify(valid)}\n{"seq": 2, oops\n`, /:2: not valid JSON/],
+      ['huge-line.jsonl', Buffer.alloc(64 * MiB, 0x7b), /:2: line longer than \d+ bytes/],
+      ['bad-json.jsonl', `${JSON.stringify(valid)}\n{"seq": 2, oops\n`, /:3: not valid JSON/],
       [
         'types.jsonl',
         `${JSON.stringify({ ...valid, headers: { Host: 'x' } })}\n`,
-        /:1: headers: must be a list/,
+        /:2: headers: must be a list/,
       ],
       [
         'size.jsonl',
         `${JSON.stringify({ ...valid, size: 1e308 })}\n`,
-        /:1: size: must be a byte count/,
+        /:2: size: must be a byte count/,
       ],
       [
         'controls.jsonl',
         `${JSON.stringify({ ...valid, method: '\u001b]0;pwned\u0007' })}\n`,
-        /:1: method: must be an HTTP token/,
+        /:2: method: must be an HTTP token/,
       ],
       [
         'many-headers.jsonl',
         `${JSON.stringify({ ...valid, headers: Array.from({ length: 150_000 }, () => ['a', 'b']) })}\n`,
         /more than 131072 headers/,
       ],
-      ['binary.jsonl', Buffer.from([0x1b, 0x5b, 0x32, 0x4a, 0x9b, 0x0a]), /:1: not valid JSON/],
+      ['binary.jsonl', Buffer.from([0x1b, 0x5b, 0x32, 0x4a, 0x9b, 0x0a]), /:2: not valid JSON/],
     ];
-    for (const [name, content] of files) writeFileSync(join(dir, name), content);
-    const runs = await Promise.all(
-      files.map(([name]) =>
-        runCli(['--no-tui', '--port', '0', '--load', join(dir, name), '--max-body', '1MiB']),
-      ),
+    // Each hostile line comes after a valid record, which is still loaded.
+    for (const [name, content] of files) {
+      writeFileSync(
+        join(dir, name),
+        Buffer.concat([Buffer.from(`${JSON.stringify(valid)}\n`), Buffer.from(content)]),
+      );
+    }
+    const clis = files.map(
+      ([name]) =>
+        new RunningCli([
+          '--no-tui',
+          '--port',
+          '0',
+          '--load',
+          join(dir, name),
+          '--max-body',
+          '1MiB',
+        ]),
     );
-    for (const [i, run] of runs.entries()) {
+    for (const cli of clis) children.push({ stop: async () => void (await cli.stop()) });
+    for (const [i, cli] of clis.entries()) {
       const [name, , message] = files[i] ?? [];
-      expect(run.code, name).toBe(2);
-      expect(run.stderr, name).toMatch(message as RegExp);
+      await waitFor(
+        () => cli.stderr.includes('listening on') || cli.child.exitCode !== null,
+        () => cli.stderr,
+        60_000,
+      );
+      expect(cli.stderr, name).toMatch(message as RegExp);
+      expect(cli.stderr, name).toMatch(/; line skipped\n/);
+      expect(cli.stderr, name).toMatch(/loaded [1-9]\d* records/);
+      expect(cli.stderr, name).toContain('listening on');
       // biome-ignore lint/suspicious/noControlCharactersInRegex: nothing raw reaches the terminal
-      expect(run.stderr, name).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(cli.stderr, name).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     }
   });
 });
