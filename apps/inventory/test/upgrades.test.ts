@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { migrate, openStore, type Store } from '@netops/store';
 import { createThrowawayDatabase } from '@netops/store/testing';
 import { sql } from 'kysely';
@@ -73,4 +74,54 @@ describe(`upgrades and downgrades (${databaseServer ? 'PostgreSQL' : 'embedded'}
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says at start that it upgrades the database, how many migrations and how long they took; nothing on a plain restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inventory-upgrades-'));
+    const older = join(dir, 'migrations-to-033');
+    mkdirSync(older);
+    const source = fileURLToPath(MIGRATIONS_FOLDER);
+    const names = readdirSync(source).filter((name) => /^\d+_/.test(name));
+    for (const name of names.filter((name) => Number(name.slice(0, 3)) <= 33)) {
+      copyFileSync(join(source, name), join(older, name));
+    }
+    const newest = names.sort().at(-1)?.slice(0, 3);
+    try {
+      await withDatabase(
+        dir,
+        async (store) => {
+          await migrate(store, older);
+        },
+        async (env) => {
+          const lines = async () => {
+            const started = startMain(env);
+            try {
+              await started.listening();
+              return started
+                .stdout()
+                .split('\n')
+                .filter((line) => !line.startsWith('{'));
+            } finally {
+              await started.stop();
+              started.cleanup();
+            }
+          };
+          const upgrade = await lines();
+          const at = upgrade.findIndex((line) => line.startsWith('Upgrading the database'));
+          expect(upgrade[at]).toBe(
+            `Upgrading the database: ${Number(newest) - 33} migrations (034 … ${newest})…`,
+          );
+          expect(upgrade[at + 1]).toMatch(
+            /^Database upgraded: \d+ migrations applied in \d+\.\d s$/,
+          );
+          expect(upgrade.slice(at + 2).some((line) => line.includes('listening on'))).toBe(true);
+          const restart = await lines();
+          expect(
+            restart.filter((line) => /^(Upgrading the database|Database upgraded)/.test(line)),
+          ).toEqual([]);
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -85,6 +85,13 @@ function newerSchemaMessage(
 export async function migrate(
   store: Pick<Store<unknown>, 'scriptTransaction'>,
   folder: string | URL,
+  options: {
+    /**
+     * Called once, before the first migration is applied, with the names of those to apply and
+     * whether the database had none applied yet; not called when there is nothing to apply.
+     */
+    onPending?: (pending: string[], fresh: boolean) => void;
+  } = {},
 ): Promise<MigrationResult> {
   const path = folder instanceof URL ? fileURLToPath(folder) : folder;
   const migrations = listMigrations(path);
@@ -104,9 +111,15 @@ export async function migrate(
       throw new NewerSchemaError(newerSchemaMessage(known, newest));
     }
     const done = new Set(recorded.map((row) => row.version));
+    const pending = migrations.filter((migration) => !done.has(migration.version));
+    if (pending.length > 0) {
+      options.onPending?.(
+        pending.map((migration) => migration.name),
+        done.size === 0,
+      );
+    }
     const applied: string[] = [];
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
+    for (const migration of pending) {
       await tx.exec(readFileSync(migration.path, 'utf8'));
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
