@@ -178,6 +178,9 @@ const ASSETS = new Map(
 
 type Query = Record<string, unknown>;
 
+/** A record's schema as fullRecordSchema makes it: its fields' rules, the required ones. */
+type RecordSchema = { properties: Record<string, unknown>; required?: string[] };
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** A form the sign-in page may carry back after its session ended (formToResume). */
@@ -1622,6 +1625,50 @@ ${one(values.value)}</textarea>
     return broken ? ` (${formatPath(broken.path)}): ${NOT_UNICODE}` : undefined;
   };
 
+  /** Per resource and field: the record's schema for that one field (fieldSchema). */
+  const fieldSchemas = new Map<string, object>();
+  /** A record schema checking only `field` (its rule, and whether it is required). */
+  function fieldSchema(resource: UiResource, schema: RecordSchema, field: string): object {
+    const key = `${resource.name}\0${field}`;
+    let one = fieldSchemas.get(key);
+    if (!one) {
+      one = {
+        type: 'object',
+        properties: { [field]: schema.properties[field] },
+        required: schema.required?.includes(field) ? [field] : [],
+      };
+      fieldSchemas.set(key, one);
+    }
+    return one;
+  }
+
+  /**
+   * Every problem of a record read from a CSV row, as ` (field): why`: each field's own (its
+   * schema's rule and the content check's), in the header's order, then a required field the
+   * header lacks, then any rule across fields the whole record's schema finds.
+   */
+  function recordProblems(
+    resource: UiResource,
+    schema: RecordSchema,
+    header: readonly string[],
+    record: Row,
+  ): string[] {
+    const problems: string[] = [];
+    const fields = [
+      ...new Set([...header, ...(schema.required ?? [])].filter((f) => f in schema.properties)),
+    ];
+    for (const field of fields) {
+      const own = field in record ? { [field]: record[field] } : {};
+      const problem =
+        matchingErrors(fieldSchema(resource, schema, field), own) ??
+        (field in record ? refusedText(own) : undefined);
+      if (problem) problems.push(problem);
+    }
+    const whole = matchingErrors(schema, record) ?? refusedText(record);
+    if (whole && !problems.includes(whole)) problems.push(whole);
+    return problems;
+  }
+
   /**
    * The rows of a CSV as the API would read them, each with its problems: the schema's, and
    * the content check's (HTML, entities, broken Unicode), which refuses the import as a whole.
@@ -1643,7 +1690,7 @@ ${one(values.value)}</textarea>
       (field) => !ignored.has(field) && !(field in resource.definition.columns),
     );
     if (unknown.length > 0) return { error: `Unknown field in CSV header: ${unknown.join(', ')}` };
-    const schema = fullRecordSchema(resource.definition);
+    const schema = fullRecordSchema(resource.definition) as unknown as RecordSchema;
     return {
       header,
       rows: rows.map(({ cells: row, line }) => {
@@ -1653,10 +1700,10 @@ ${one(values.value)}</textarea>
           const value = cellValue(resource.definition, field, row[position] ?? '');
           if (value !== undefined) record[field] = value;
         });
-        const problem =
+        const problems =
           row.length !== header.length
-            ? `: has ${row.length} cells, the header ${header.length}`
-            : (matchingErrors(schema, record) ?? refusedText(record));
+            ? [`: has ${row.length} cells, the header ${header.length}`]
+            : recordProblems(resource, schema, header, record);
         // Each cell as it will be stored: a formula's neutralising `'` (`'=SUM(1)`, as the
         // export writes it) is removed by the import, so the preview shows it removed too.
         const shown = row.map((cell, position) => {
@@ -1665,7 +1712,7 @@ ${one(values.value)}</textarea>
           const value = cellValue(resource.definition, field, cell);
           return value === undefined ? '' : textOf(value);
         });
-        return { number: line, cells: shown, problem };
+        return { number: line, cells: shown, problems };
       }),
     };
   }
@@ -1692,8 +1739,20 @@ ${one(values.value)}</textarea>
         'rows' in checked && checked.rows
           ? html`<table class="list preview"><caption>Preview: ${String(checked.rows.length)} rows</caption><thead><tr><th scope="col">Row</th>${checked.header.map((field) => html`<th scope="col">${field}</th>`)}<th scope="col">Problem</th></tr></thead>
         <tbody>${checked.rows.map((row) => {
-          const problem = row.problem ?? (row.number === problemRow ? apiProblem : undefined);
-          return html`<tr${problem ? html` class="invalid"` : ''}><td>${String(row.number)}</td>${row.cells.map((cell) => html`<td>${cell}</td>`)}<td>${problem ? html`<span class="error">Row ${String(row.number)}${problem}</span>` : 'OK'}</td></tr>`;
+          const problems =
+            row.problems.length > 0
+              ? row.problems
+              : row.number === problemRow && apiProblem
+                ? [apiProblem]
+                : [];
+          return html`<tr${problems.length > 0 ? html` class="invalid"` : ''}><td>${String(row.number)}</td>${row.cells.map((cell) => html`<td>${cell}</td>`)}<td>${
+            problems.length === 0
+              ? 'OK'
+              : problems.map(
+                  (problem, index) =>
+                    html`${index > 0 ? html`<br>` : ''}<span class="error">Row ${String(row.number)}${problem}</span>`,
+                )
+          }</td></tr>`;
         })}</tbody></table>`
           : '';
       if ('error' in checked && checked.error) {
@@ -1709,7 +1768,7 @@ ${one(values.value)}</textarea>
           400,
         );
       }
-      const invalid = checked.rows?.filter((row) => row.problem) ?? [];
+      const invalid = checked.rows?.filter((row) => row.problems.length > 0) ?? [];
       if (one(body.step) !== 'import' || invalid.length > 0) {
         const status =
           invalid.length > 0

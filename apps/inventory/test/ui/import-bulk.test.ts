@@ -80,6 +80,24 @@ describe('the import preview', () => {
     const stored = await ctx.as('admin', { method: 'GET', url: '/devices?hostname=apos-1' });
     expect(stored.json().data[0].vendor).toBe('=SUM(1)');
   });
+
+  it('shows every problem of a row, each field’s, not only the first', async () => {
+    const form = await visit(ctx.app, admin, '/ui/devices/import');
+    const previewed = await post(ctx.app, admin, '/ui/devices/import', {
+      _csrf: csrfOf(form.body),
+      csv: 'hostname,ip,status,vendor\nmany-1,999.1.1.1,sideways,<b>x</b>\n,10.9.4.2,active,ok\n',
+      step: 'preview',
+    });
+    expect(previewed.statusCode).toBe(400);
+    const rows = [...previewed.body.matchAll(/<tr class="invalid">([\s\S]*?)<\/tr>/g)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain('Row 2 (ip): Invalid IP address format');
+    expect(rows[0]).toMatch(/Row 2 \(status\): must be one of/);
+    expect(rows[0]).toMatch(/Row 2 \(vendor\): contains HTML or script content/i);
+    expect(rows[1]).toContain('Row 3 (hostname)');
+  });
 });
 
 describe('a large CSV', () => {
