@@ -1587,6 +1587,8 @@ ${one(values.value)}</textarea>
     csv: string,
     content: Html | string,
     status?: Html,
+    /** A CSV with ids (an export): the box saying its rows are created as new records. */
+    asNew?: { checked: boolean },
   ) =>
     page(
       signed.context,
@@ -1602,6 +1604,11 @@ ${one(values.value)}</textarea>
         <div class="field"><label for="csv-file">CSV file (optional)</label><input id="csv-file" type="file" accept=".csv,text/csv" data-fills="csv-text" data-note="csv-file-note" aria-describedby="csv-file-note">
           <p class="warning" id="csv-file-note" role="status" hidden></p></div>
         <div class="field"><label for="csv-text">CSV data</label><textarea id="csv-text" name="csv" rows="10">${csv}</textarea></div>
+        ${
+          asNew
+            ? html`<div class="field"><label class="inline"><input type="checkbox" name="as_new" value="yes" id="as-new"${asNew.checked ? ' checked' : ''}> Import these rows as new ${resource.names.plural} (the id column is not used)</label></div>`
+            : ''
+        }
         <button type="submit" name="step" value="preview">Preview</button>
         <button type="submit" name="step" value="import">Import</button>
       </form>${content}`,
@@ -1769,15 +1776,28 @@ ${one(values.value)}</textarea>
         );
       }
       const invalid = checked.rows?.filter((row) => row.problems.length > 0) ?? [];
-      if (one(body.step) !== 'import' || invalid.length > 0) {
+      // A CSV with ids (an export of this service): import only creates records, so its ids
+      // are not used. Said before anything is written, and imported only once the user ticks
+      // that the rows are new records (else a re-imported export would fail on its first
+      // unique field, or create copies where nothing is unique).
+      const idAt = checked.header?.indexOf('id') ?? -1;
+      const hasIds =
+        idAt >= 0 && (checked.rows ?? []).some((row) => (row.cells[idAt] ?? '').trim() !== '');
+      const asNew = hasIds ? { checked: one(body.as_new) === 'yes' } : undefined;
+      const idsNotUsed = html`The id column is not used: import only creates records, it does not update the ${resource.names.plural} these ids name. Tick "Import these rows as new ${resource.names.plural}" to create them as new records (a row whose unique field, such as a name, is already taken is refused); to change existing ${resource.names.plural}, use Edit selected on their list or the API.`;
+      const unconfirmed = hasIds && !asNew?.checked;
+      if (one(body.step) !== 'import' || invalid.length > 0 || unconfirmed) {
+        const rowCount = String(checked.rows?.length ?? 0);
         const status =
           invalid.length > 0
-            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${String(checked.rows?.length ?? 0)} rows have errors; nothing was imported.</p>`
-            : html`<p class="notice" role="status">All ${String(checked.rows?.length ?? 0)} rows are valid. Press Import to write them.</p>`;
+            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${rowCount} rows have errors; nothing was imported.${hasIds ? html` ${idsNotUsed}` : ''}</p>`
+            : hasIds
+              ? html`<p class="${one(body.step) === 'import' ? 'alert' : 'warning'}" role="${one(body.step) === 'import' ? 'alert' : 'status'}">${one(body.step) === 'import' ? 'Nothing was imported. ' : ''}The ${rowCount} rows can only be created as new ${resource.names.plural}. ${idsNotUsed}</p>`
+              : html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to write them.</p>`;
         return send(
           reply,
-          importPage(signed, resource, csv, table(), status),
-          invalid.length > 0 ? 400 : 200,
+          importPage(signed, resource, csv, table(), status, asNew),
+          invalid.length > 0 || (one(body.step) === 'import' && unconfirmed) ? 400 : 200,
         );
       }
       const answer = await signed.api<Row[]>('POST', `/${resource.name}`, {
@@ -1801,6 +1821,7 @@ ${one(values.value)}</textarea>
           csv,
           table(rowMatch ? Number(rowMatch[1]) : undefined, message.replace(/^Row \d+/, '')),
           html`<p class="alert" role="alert">${message}; nothing was imported.</p>`,
+          asNew,
         ),
         answer.status,
       );

@@ -100,6 +100,43 @@ describe('the import preview', () => {
   });
 });
 
+describe('a CSV with an id column (an export)', () => {
+  it('is not called valid: the preview says the ids are not used, and import waits to be told', async () => {
+    const existing = await create(ctx, 'vlans', { name: 'ids-a', vlan_id: 731 });
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const csv = `id,name,vlan_id\n${existing.id},ids-a,731\n00000000-0000-4000-8000-000000000001,ids-b,732\n`;
+    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv,
+      step: 'preview',
+    });
+    expect(previewed.body).not.toContain('are valid');
+    expect(previewed.body).toContain('The id column is not used');
+    expect(previewed.body).toContain('name="as_new"');
+    const count = async () =>
+      (await ctx.as('admin', { method: 'GET', url: '/vlans?name__isw=ids-' })).json().meta
+        .total_count;
+    expect(await count()).toBe(1);
+    // Import pressed without saying the rows are new records: nothing is written.
+    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv,
+      step: 'import',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('The id column is not used');
+    expect(await count()).toBe(1);
+    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: csv.replace('ids-a,731', 'ids-c,733'),
+      step: 'import',
+      as_new: 'yes',
+    });
+    expect(imported.statusCode, imported.body.slice(0, 300)).toBe(303);
+    expect(await count()).toBe(3);
+  });
+});
+
 describe('a large CSV', () => {
   /** 1,000 rows of about 990 bytes, quotes and commas: under the API's 1 MB, twice that urlencoded. */
   const bigCsv = () => {
