@@ -394,6 +394,12 @@ export function plainReason(reason: string, column?: UiColumn): string {
     ],
     [/^must be one of (.*)$/i, 'must be one of: $1'],
   ];
+  // A required field the form sent empty (the API's request check names it).
+  if (/^Missing required body field: [a-z_]+$/i.test(reason))
+    return (
+      choose ??
+      (column?.choices ? `choose one of: ${column.choices.join(', ')}` : 'must not be empty')
+    );
   if (reason === `must match pattern ${TAG_PATTERN}`)
     return 'each tag is 1–64 lower-case letters, digits, - or _ (no spaces)';
   for (const [pattern, plain] of rules) {

@@ -36,6 +36,29 @@ describe('a field that cannot be empty', () => {
   });
 });
 
+describe('a required field left empty', () => {
+  it('is said in plain words beside it, not as the validator’s “Missing required body field”', async () => {
+    const form = await visit(ctx.app, admin, '/ui/devices/new');
+    const fields = formAsShown(form.body, '/ui/devices/new');
+    fields.set('hostname', '');
+    fields.set('ip', '192.0.2.77');
+    const refused = await post(ctx.app, admin, '/ui/devices/new', fields);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).not.toContain('Missing required');
+    expect(refused.body).toContain(
+      '<p class="error" id="field-hostname-error">Must not be empty</p>',
+    );
+    const iface = await visit(ctx.app, admin, '/ui/interfaces/new');
+    const port = formAsShown(iface.body, '/ui/interfaces/new');
+    port.set('name', 'eth0');
+    port.set('device_id', '');
+    const noDevice = await post(ctx.app, admin, '/ui/interfaces/new', port);
+    expect(noDevice.body).toContain(
+      '<p class="error" id="field-device_id-error">Choose a device</p>',
+    );
+  });
+});
+
 describe('revoking an API token', () => {
   it('is named per token, asks first, and says it was done', async () => {
     const created = await ctx.as('admin', {
