@@ -16,6 +16,8 @@ export interface PageContext {
 export const ASSET_VERSION = '4';
 export const STYLESHEET = `/ui/static/ui.css?v=${ASSET_VERSION}`;
 export const SCRIPT = `/ui/static/ui.js?v=${ASSET_VERSION}`;
+/** The site's icon: named by every page, so a browser does not ask for `/favicon.ico`. */
+export const ICON = `/ui/static/favicon.svg?v=${ASSET_VERSION}`;
 
 /** The hidden CSRF field every state-changing form carries. */
 export const csrfField = (context: PageContext): Html =>
@@ -111,6 +113,7 @@ export function page(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Network inventory</title>
+<link rel="icon" href="${ICON}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLESHEET}">
 <script src="${SCRIPT}" defer></script>
 </head>

@@ -163,14 +163,18 @@ function flashText(secret: string, value: string | undefined): string | undefine
   return given.length === expected.length && timingSafeEqual(given, expected) ? text : undefined;
 }
 const ASSETS = new Map(
-  (['ui.css', 'ui.js'] as const).map((name) => {
+  (['ui.css', 'ui.js', 'favicon.svg'] as const).map((name) => {
     const body = readFileSync(new URL(`./static/${name}`, import.meta.url));
     return [
       name,
       {
         body,
         gzip: gzipSync(body, { level: 9 }),
-        type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+        type: name.endsWith('.css')
+          ? 'text/css; charset=utf-8'
+          : name.endsWith('.svg')
+            ? 'image/svg+xml'
+            : 'text/javascript; charset=utf-8',
       },
     ];
   }),

@@ -84,6 +84,20 @@ describe('input holding markup or an entity', () => {
   });
 });
 
+describe('the site’s icon', () => {
+  it('is named by every page and served from the interface, so no browser asks for /favicon.ico', async () => {
+    for (const url of ['/ui/login', '/ui/']) {
+      const page = await visit(ctx.app, admin, url);
+      const href = /<link rel="icon" href="([^"]+)"/.exec(page.body)?.[1];
+      expect(href, url).toMatch(/^\/ui\/static\/favicon\.svg\?v=/);
+      const icon = await ctx.app.inject({ method: 'GET', url: href ?? '' });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toBe('image/svg+xml');
+      expect(icon.body).toContain('<svg');
+    }
+  });
+});
+
 describe('a signed-in user’s missing page', () => {
   it('has the whole layout', async () => {
     const missing = await visit(ctx.app, admin, '/ui/nothing/at/all/here');
