@@ -1145,7 +1145,14 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
               <option value="">any</option>
               ${current.value && !known ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
               ${offered.map((choice) => html`<option value="${choice.id}"${choice.id === current.value.toLowerCase() ? ' selected' : ''}>${choice.name}</option>`)}</select>`
-              : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
+              : column.choices && column.kind !== 'list'
+                ? // An enumeration (a status): its values; one they do not hold (`active,offline`
+                  // for "is one of", `true` for "is empty") is kept as typed.
+                  html`<select id="filter-${column.name}" name="${column.name}">
+              <option value="">any</option>
+              ${current.value && !column.choices.includes(current.value) ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
+              ${column.choices.map((choice) => html`<option value="${choice}"${choice === current.value ? ' selected' : ''}>${choice}</option>`)}</select>`
+                : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
             return html`<div class="field filter"><label for="filter-${column.name}">${column.label}</label>
             <select name="${column.name}__op" aria-label="${column.label}: how to match">
               ${['exact', ...column.lookups].map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${LOOKUP_LABELS[lookup] ?? lookup}</option>`)}

@@ -119,3 +119,24 @@ describe('a reference filter', () => {
     expect(chosen.body).toContain(`<option value="${site.id}" selected>dc-east</option>`);
   });
 });
+
+describe('a filter on an enumeration', () => {
+  it('is a select of its values, the chosen one kept, a value of another lookup kept as typed', async () => {
+    const page = await visit(ctx.app, admin, '/ui/devices?status=offline');
+    const select = /<select id="filter-status" name="status">([\s\S]*?)<\/select>/.exec(
+      page.body,
+    )?.[1];
+    expect(select).toBeDefined();
+    expect([...(select ?? '').matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual([
+      '',
+      'active',
+      'offline',
+      'maintenance',
+      'provisioning',
+      'decommissioned',
+    ]);
+    expect(select).toContain('<option value="offline" selected>offline</option>');
+    const many = await visit(ctx.app, admin, '/ui/devices?status__in=active,offline');
+    expect(many.body).toContain('<option value="active,offline" selected>active,offline</option>');
+  });
+});
