@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type ConstraintMessages, translateDatabaseError } from '../db/errors.js';
 import { ApiError, errorBody } from '../errors.js';
-import { EXPECTED } from '../resources/definition.js';
+import { EXPECTED, propertyNameRefusal } from '../resources/definition.js';
 import { invalidConditionMessage } from '../resources/etags.js';
 import {
   describeIssue,
@@ -26,6 +26,8 @@ const CONTEXT_NAMES: Record<string, string> = {
 export function validationMessage(context: string, issues: readonly ValidationIssue[]): string {
   const issue = firstIssue(issues);
   if (!issue) return 'Invalid request';
+  const refusedName = propertyNameMessage(issue);
+  if (refusedName) return refusedName;
   if (context === 'body') {
     const item = itemIssueMessage(issue, issues);
     if (item) return item;
@@ -78,6 +80,24 @@ export function validationMessage(context: string, issues: readonly ValidationIs
   }
   // Fastify's own form, e.g. `body/vlan_id must be <= 4094`.
   return `${path ? `${context}/${path}` : context} ${issue.message ?? 'is invalid'}`;
+}
+
+/**
+ * A property name its object's `propertyNames` refuses, named with why: the reason its schema
+ * gives for that name, in any letter case, else what a name must be (propertyNamesSchema).
+ * `headers.Host: set by the delivery itself; remove it`; an item of an array body as
+ * `Item 2 (headers.Host): …`. A name that is not printable ASCII without spaces is quoted.
+ */
+function propertyNameMessage(issue: ValidationIssue): string | undefined {
+  const name = (issue as { propertyName?: unknown }).propertyName;
+  if (typeof name !== 'string') return undefined;
+  const reason =
+    propertyNameRefusal(issue.params.pattern, name) ?? issue.message ?? 'is not allowed';
+  const shown = /^[\x21-\x7e]+$/.test(name) ? name : JSON.stringify(name);
+  const path = issue.instancePath.replace(/^\//, '').split('/');
+  const item = /^[0-9]+$/.test(path[0] ?? '') ? path.shift() : undefined;
+  const field = [...path.filter(Boolean), shown].join('.');
+  return item === undefined ? `${field}: ${reason}` : `Item ${item} (${field}): ${reason}`;
 }
 
 /** Fastify's client-error codes and the message each gets. */

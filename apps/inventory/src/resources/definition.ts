@@ -425,6 +425,42 @@ export const secretColumns: (definition: ResourceDefinition) => readonly string[
  * documents a parameter and does not complete that sentence.
  */
 export const EXPECTED = 'x-expected';
+/**
+ * In a `propertyNames` schema: the names it refuses that a client might well send, lower case,
+ * each with why (the refusal names the property and gives it: `headers.Host: set by the delivery
+ * itself; remove it`). Any other name it refuses gets its EXPECTED.
+ */
+export const REFUSED_NAMES = 'x-refused-names';
+
+/** The words of each `propertyNames` schema made by propertyNamesSchema, by its pattern. */
+const PROPERTY_NAME_WORDS = new Map<
+  string,
+  { refused: Record<string, string>; expected: string }
+>();
+
+/**
+ * A `propertyNames` schema with its words for a refusal (REFUSED_NAMES, EXPECTED), kept in the
+ * document and found again by its pattern: a body's validator reports the pattern, not the schema.
+ */
+export function propertyNamesSchema(
+  pattern: string,
+  expected: string,
+  refused: Record<string, string> = {},
+): { pattern: string; [EXPECTED]: string; [REFUSED_NAMES]?: Record<string, string> } {
+  PROPERTY_NAME_WORDS.set(pattern, { refused, expected });
+  return {
+    pattern,
+    [EXPECTED]: expected,
+    ...(Object.keys(refused).length > 0 ? { [REFUSED_NAMES]: refused } : {}),
+  };
+}
+
+/** Why `name` is refused by the propertyNames schema of `pattern`, if propertyNamesSchema made it. */
+export function propertyNameRefusal(pattern: unknown, name: string): string | undefined {
+  const words = typeof pattern === 'string' ? PROPERTY_NAME_WORDS.get(pattern) : undefined;
+  if (!words) return undefined;
+  return words.refused[name.toLowerCase()] ?? `not ${words.expected}`;
+}
 
 /** Text without control characters (U+0000 to U+001F, U+007F): every filter value, most text. */
 export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]+$';

@@ -4,6 +4,7 @@ import {
   jsonObject,
   listOf,
   outboundUrl,
+  propertyNamesSchema,
   type ResourceDefinition,
   secretText,
   text,
@@ -38,6 +39,36 @@ export const RESERVED_HEADER_NAMES = [
   'webhook-signature',
 ] as const;
 
+/** Why each reserved name is refused, as the refusal of a webhook setting it says. */
+const RESERVED_HEADER_REASONS: Record<
+  (typeof RESERVED_HEADER_NAMES)[number],
+  'hop' | 'own' | 'signature'
+> = {
+  connection: 'hop',
+  'keep-alive': 'hop',
+  'proxy-authenticate': 'hop',
+  'proxy-authorization': 'hop',
+  'proxy-connection': 'hop',
+  te: 'hop',
+  trailer: 'hop',
+  trailers: 'hop',
+  'transfer-encoding': 'hop',
+  upgrade: 'hop',
+  host: 'own',
+  'content-length': 'own',
+  'content-type': 'own',
+  expect: 'own',
+  'x-hook-signature': 'signature',
+  'webhook-id': 'signature',
+  'webhook-timestamp': 'signature',
+  'webhook-signature': 'signature',
+};
+const REASON_WORDS: Record<'hop' | 'own' | 'signature', string> = {
+  hop: 'a hop-by-hop header, which a proxy would not pass on; remove it',
+  own: 'set by the delivery itself; remove it',
+  signature: 'the delivery signs each request with it; remove it',
+};
+
 export const MAX_WEBHOOK_HEADERS = 20;
 export const MAX_HEADER_VALUE_LENGTH = 1024;
 export const MAX_FILTER_FIELDS = 20;
@@ -58,7 +89,13 @@ export const WebhookHeaders = Type.Object(
       maxLength: MAX_HEADER_VALUE_LENGTH,
       pattern: '^[\\t\\x20-\\x7e]+$',
     }),
-    propertyNames: { pattern: HEADER_NAME_PATTERN },
+    propertyNames: propertyNamesSchema(
+      HEADER_NAME_PATTERN,
+      "a header name (1 to 64 letters, digits and !#$%&'*+.^_`|~-)",
+      Object.fromEntries(
+        Object.entries(RESERVED_HEADER_REASONS).map(([name, kind]) => [name, REASON_WORDS[kind]]),
+      ),
+    ),
     maxProperties: MAX_WEBHOOK_HEADERS,
     description: `Extra request headers (at most ${MAX_WEBHOOK_HEADERS}); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused.`,
   },
@@ -77,7 +114,10 @@ export const WebhookFilter = Type.Object(
   {},
   {
     additionalProperties: Type.Union([FilterScalar, Type.Array(FilterScalar, { maxItems: 50 })]),
-    propertyNames: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    propertyNames: propertyNamesSchema(
+      '^[a-z_][a-z0-9_]{0,62}$',
+      'a field name (a lower-case letter or _, then up to 62 lower-case letters, digits and _)',
+    ),
     maxProperties: MAX_FILTER_FIELDS,
     description:
       'Fields the record must have (JSON containment against the record after the change, before it for a delete), e.g. {"status": "maintenance"}; a list field matches when it holds every given item.',
