@@ -50,12 +50,14 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       { generatePassword, PasswordHasher },
       { seedInitialAccounts },
       { MIGRATIONS_FOLDER },
+      { RedisConnectError },
     ] = await Promise.all([
       import('@netops/store'),
       import('./app.js'),
       import('./auth/passwords.js'),
       import('./auth/users.js'),
       import('./db/schema.js'),
+      import('./protections/index.js'),
     ]);
     // A store refusing to open says why in a line of its own (DATA_DIR held by another
     // process, or not a database): printed as it is, without a stack.
@@ -110,7 +112,12 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
         new PasswordHasher(config.passwordHashing),
         seedPassword,
       );
-      const app = await buildApp(config, { store, logStream: output.stream });
+      // An unreachable REDIS_URL is refused in one line, its password masked.
+      const app = await buildApp(config, { store, logStream: output.stream }).catch(
+        (error: unknown) => {
+          throw error instanceof RedisConnectError ? new StartRefusal(error.message) : error;
+        },
+      );
       return {
         app,
         close: () => store.close(),

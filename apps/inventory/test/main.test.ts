@@ -214,6 +214,15 @@ describe('main.ts command line, configuration and listening errors', () => {
     expect(named).toEqual(['BODY_LIMIT', 'CORS_ORIGINS', 'LOG_LEVEL', 'PORT', 'TOKEN_TTL']);
   });
 
+  it('an unreachable REDIS_URL: one line naming it, its password masked, exit code 1', async () => {
+    const run = await startUp([], { REDIS_URL: 'redis://:hunter2@127.0.0.1:1/0' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^REDIS_URL: cannot connect to redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: [^\n]+\n$/,
+    );
+    expect(run.stderr + run.stdout + run.log).not.toContain('hunter2');
+  }, 90_000);
+
   it('a busy port: one line naming the address and PORT, exit code 1', async () => {
     await withBusyPort(async (port) => {
       const run = await startUp([], { PORT: String(port) });

@@ -93,7 +93,12 @@ export {
   parseHost,
 } from './host-guard.js';
 export { DEFAULT_LOGIN_LOCKOUT, type LoginLockoutPolicy } from './login-lockout-policy.js';
-export { connectRedis, rateLimiting, TOO_MANY_REQUESTS } from './rate-limit.js';
+export {
+  connectRedis,
+  RedisConnectError,
+  rateLimiting,
+  TOO_MANY_REQUESTS,
+} from './rate-limit.js';
 export { BODY_NOT_TAKEN, PUBLIC_BODY_LIMIT, requestBodyRules } from './request-body.js';
 export {
   REQUEST_ID_HEADER,

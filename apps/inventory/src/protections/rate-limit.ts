@@ -84,6 +84,14 @@ export const rateLimiting = fp<RateLimitingOptions>(
 );
 
 /**
+ * REDIS_URL named a Redis that could not be reached at start: the message says so in one line,
+ * the URL's password masked, and the service prints it as a start refusal (no stack).
+ */
+export class RedisConnectError extends Error {
+  override readonly name: string = 'RedisConnectError';
+}
+
+/**
  * Connects before the app is ready, so a wrong REDIS_URL stops the start instead of silently
  * leaving every instance with its own budget. Commands fail fast (no offline queue, 1 s timeout)
  * so that a Redis outage cannot stall requests.
@@ -112,7 +120,9 @@ export async function connectRedis(
   } catch (error) {
     redis.disconnect();
     const reason = (lastError ?? (error as Error)).message;
-    throw new Error(`REDIS_URL: cannot connect to ${withoutCredentials(url)}: ${reason}`);
+    throw new RedisConnectError(
+      `REDIS_URL: cannot connect to ${withoutCredentials(url)}: ${reason}`,
+    );
   }
   return redis;
 }
