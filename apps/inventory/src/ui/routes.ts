@@ -1049,6 +1049,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const value = row[column.name];
     if (resource.recordPages || !column.filterable || column.references) return undefined;
     if (!column.name.endsWith('_id') || typeof value !== 'string' || value === '') return undefined;
+    // A record named by its resource in the row (`resource_type` beside `resource_id`, in the
+    // audit log) links to its page; a deleted one's page links back to its entries here.
+    const named = uiResource(String(row[column.name.replace(/_id$/, '_type')] ?? ''));
+    if (named?.recordPages && PLAIN_UUID.test(value)) return `/ui/${named.name}/${value}`;
     return `/ui/${resource.name}?${new URLSearchParams({ [column.name]: value })}`;
   };
 
@@ -1191,7 +1195,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         ${columns.map((column, position) =>
           position === 0 && resource.recordPages
             ? html`<td><a href="/ui/${resource.name}/${String(row.id)}">${rowLinkText(resource, column, row, names)}</a></td>`
-            : html`<td>${listCell(column, row[column.name], names, sameValueLink(resource, column, row))}</td>`,
+            : html`<td${column.kind === 'timestamp' ? html` class="time"` : ''}>${listCell(column, row[column.name], names, sameValueLink(resource, column, row))}</td>`,
         )}
         </tr>${void index}`,
       )}

@@ -150,3 +150,13 @@ describe('a device’s metric charts', () => {
     expect(empty.body).toContain('No metrics reported for this device.');
   });
 });
+
+describe('the audit log', () => {
+  it('links a row’s record to its page, and keeps its time on one line', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'audited-1', ip: '10.211.0.1' });
+    const page = await visit(ctx.app, admin, `/ui/audit-logs?resource_id=${device.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<a href="/ui/devices/${device.id}">${device.id}</a>`);
+    expect(page.body).toMatch(/<td class="time">\d{4}-\d\d-\d\dT/);
+  });
+});
