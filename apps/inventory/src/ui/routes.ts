@@ -3047,7 +3047,21 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
     routeOptions,
     page$(async (signed, request, reply) => {
       const id = tokenIdOf(signed, request);
-      const token = answered(await signed.api<Row>('GET', `/api-tokens/${id}`)).body;
+      const answer = await signed.api<Row>('GET', `/api-tokens/${id}`);
+      if (answer.status === 404) {
+        // Back to this page after revoking (or a token revoked elsewhere): said as such.
+        return send(
+          reply,
+          page(
+            signed.context,
+            'Token revoked',
+            html`<p class="notice" role="status">This API token is no longer there: it has been revoked.</p><p><a href="/ui/admin/tokens">Back to the API tokens</a></p>`,
+            [{ label: 'API tokens', href: '/ui/admin/tokens' }, { label: 'Revoke' }],
+          ),
+          404,
+        );
+      }
+      const token = answered(answer).body;
       const name = textOf(token.name);
       return send(
         reply,

@@ -99,6 +99,12 @@ describe('revoking an API token', () => {
     expect((await ctx.as('admin', { method: 'GET', url: `/api-tokens/${id}` })).statusCode).toBe(
       404,
     );
+    // Back to the confirmation after revoking: it says the token is gone, not "No such page".
+    const back = await visit(ctx.app, admin, `/ui/admin/tokens/${id}/revoke`);
+    expect(back.statusCode).toBe(404);
+    expect(back.body).not.toContain('No such page');
+    expect(back.body).toContain('This API token is no longer there: it has been revoked.');
+    expect(back.body).toContain('<a href="/ui/admin/tokens">Back to the API tokens</a>');
   });
 });
 
