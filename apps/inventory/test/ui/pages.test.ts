@@ -370,9 +370,9 @@ describe('the audit log', () => {
     expect(header).toContain('Username');
     // The user by name, not by a raw id.
     expect(header).not.toMatch(/>User</);
-    // The deleted record's history: its entries in the audit log, linked from its id.
+    // The record's id links to its page; a deleted record's page links to its entries here.
     const history = `/ui/audit-logs?resource_id=${device.id}`;
-    expect(audit.body).toContain(`href="${history}"`);
+    expect(audit.body).toContain(`href="/ui/devices/${device.id}"`);
     const entries = await visit(ctx.app, admin, history);
     expect(entries.body).toContain('2 audit log entries');
     // Its address now is a missing record, which points there too.
