@@ -1677,13 +1677,17 @@ ${one(values.value)}</textarea>
   ): string[] {
     const problems: string[] = [];
     const fields = [
-      ...new Set([...header, ...(schema.required ?? [])].filter((f) => f in schema.properties)),
+      // Own fields only: a header `constructor` is no field (the whole record's check names it).
+      ...new Set(
+        [...header, ...(schema.required ?? [])].filter((f) => Object.hasOwn(schema.properties, f)),
+      ),
     ];
     for (const field of fields) {
-      const own = field in record ? { [field]: record[field] } : {};
+      const given = Object.hasOwn(record, field);
+      const own = given ? { [field]: record[field] } : {};
       const problem =
         matchingErrors(fieldSchema(resource, schema, field), own) ??
-        (field in record ? refusedText(own) : undefined);
+        (given ? refusedText(own) : undefined);
       if (problem) problems.push(problem);
     }
     const whole = matchingErrors(schema, record) ?? refusedText(record);
@@ -1709,7 +1713,7 @@ ${one(values.value)}</textarea>
       return { error: `CSV has ${rows.length} rows; at most ${MAX_BATCH_ITEMS} per import` };
     const ignored = new Set<string>(SYSTEM_COLUMNS);
     const unknown = header.filter(
-      (field) => !ignored.has(field) && !(field in resource.definition.columns),
+      (field) => !ignored.has(field) && !Object.hasOwn(resource.definition.columns, field),
     );
     if (unknown.length > 0) return { error: `Unknown field in CSV header: ${unknown.join(', ')}` };
     const schema = fullRecordSchema(resource.definition) as unknown as RecordSchema;
