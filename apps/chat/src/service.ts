@@ -90,7 +90,13 @@ export const chatService: ServiceDefinition<AppConfig> = {
       // DATA_DIR held by another process, or not a database: one line, without a stack.
       throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
     });
-    await migrate(store as Store<unknown>, MIGRATIONS);
+    // A database a newer release migrated is refused in one line (NewerSchemaError); an
+    // upgrade says what it applies, and how long it took.
+    await migrate(store as Store<unknown>, MIGRATIONS, { announce: (line) => note(line) }).catch(
+      (error: unknown) => {
+        throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
+      },
+    );
     const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
     if (upkeepWarning) note(upkeepWarning, 40);
     const redis = config.redisUrl

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServiceInProcess } from '@netops/service-runtime/testing';
-import { openStore, StoreFailedError } from '@netops/store';
+import { migrate, openStore, StoreFailedError } from '@netops/store';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../src/db/schema.js';
 import { toChatError } from '../src/error-handler.js';
 import { chatService } from '../src/service.js';
 
@@ -52,6 +53,24 @@ describe('src/main.ts and its DATA_DIR', () => {
       `DATA_DIR ${dataDir} holds files the embedded PostgreSQL cannot start from (damaged, or not a database): restore it from a backup, or point DATA_DIR at another folder (an empty or new one starts a new store).\n`,
     );
   }, 60_000);
+});
+
+describe('src/main.ts and a database of another release', () => {
+  it('refuses, in one line and exit code 1, a database a newer release migrated', async () => {
+    const dataDir = join(scratch, 'newer');
+    const store = await openStore<unknown>({ dataDir, durable: false });
+    await migrate(store, MIGRATIONS);
+    await store.db
+      .insertInto('schema_migrations' as never)
+      .values({ version: 999, name: '999_from_the_future.sql' } as never)
+      .execute();
+    await store.close();
+    const run = await startUp({ DATA_DIR: dataDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^The database was migrated by a newer release \(its newest migration: 999_from_the_future; [^\n]*\n$/,
+    );
+  }, 120_000);
 });
 
 describe('a store that cannot write', () => {

@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runServiceInProcess, withBusyPort } from '@netops/service-runtime/testing';
+import { migrate, openStore } from '@netops/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_VARIABLES } from '../src/config.js';
+import { MIGRATIONS } from '../src/db/schema.js';
 import { chatService } from '../src/service.js';
 import { accounts } from './support/accounts.js';
 import { APPS, FakeProvider } from './support/fake-provider.js';
@@ -267,4 +269,39 @@ describe('src/main.ts command line, configuration and listening errors', () => {
       expect(run.stderr).toBe(`127.0.0.1:${port} is already in use (set PORT)\n`);
     });
   });
+});
+
+describe('src/main.ts on a database an older release made', () => {
+  it('says it upgrades it, and how long it took; a plain restart says neither', async () => {
+    const dataDir = join(scratch, 'older');
+    // The database as the release before the newest migration left it.
+    const older = join(scratch, 'older-migrations');
+    mkdirSync(older);
+    const names = readdirSync(MIGRATIONS)
+      .filter((name) => name.endsWith('.sql'))
+      .sort();
+    for (const name of names.slice(0, -1)) {
+      copyFileSync(new URL(name, MIGRATIONS), join(older, name));
+    }
+    const store = await openStore<unknown>({ dataDir, durable: false });
+    await migrate(store, older);
+    await store.close();
+
+    const env = { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    const upgrade = start(env, mkdtempSync(join(scratch, 'upgrade-')));
+    children.push(upgrade.child);
+    await listening(upgrade);
+    upgrade.child.kill('SIGTERM');
+    await upgrade.exited;
+    const newest = (names.at(-1) ?? '').slice(0, 3);
+    expect(upgrade.output()).toContain(`Upgrading the database: 1 migration (${newest})…`);
+    expect(upgrade.output()).toMatch(/Database upgraded: 1 migration applied in \d+\.\d s/);
+
+    const restart = start(env, mkdtempSync(join(scratch, 'restart-')));
+    children.push(restart.child);
+    await listening(restart);
+    restart.child.kill('SIGTERM');
+    await restart.exited;
+    expect(restart.output()).not.toMatch(/Upgrading the database|Database upgraded/);
+  }, 120_000);
 });

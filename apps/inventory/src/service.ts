@@ -81,29 +81,13 @@ export const inventoryService: ServiceDefinition<StartConfig> = {
       throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
     });
     try {
-      // A database a newer release migrated is refused in one line (NewerSchemaError). An
-      // upgrade says what it applies, and how long it took: the start-up waits for it (seconds
-      // at tens of thousands of devices), and nothing else is printed meanwhile.
-      let upgradeStarted: number | undefined;
-      const { applied } = await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER, {
-        onPending(pending, fresh) {
-          if (fresh) return;
-          upgradeStarted = performance.now();
-          const first = pending[0]?.slice(0, 3);
-          const last = pending.at(-1)?.slice(0, 3);
-          output.print(
-            `Upgrading the database: ${pending.length} migration${pending.length === 1 ? '' : 's'} (${first === last ? first : `${first} … ${last}`})…`,
-          );
-        },
+      // A database a newer release migrated is refused in one line (NewerSchemaError); an
+      // upgrade says what it applies, and how long it took.
+      await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER, {
+        announce: (line) => output.print(line),
       }).catch((error: unknown) => {
         throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
       });
-      if (upgradeStarted !== undefined) {
-        const seconds = ((performance.now() - upgradeStarted) / 1000).toFixed(1);
-        output.print(
-          `Database upgraded: ${applied.length} migration${applied.length === 1 ? '' : 's'} applied in ${seconds} s`,
-        );
-      }
       const upkeepWarning = await readServerUpkeepWarning(store.db, store.kind);
       if (upkeepWarning) note(upkeepWarning, 40);
       const seedPassword = config.seedPassword ?? generatePassword();

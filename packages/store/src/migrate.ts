@@ -87,15 +87,18 @@ export async function migrate(
   folder: string | URL,
   options: {
     /**
-     * Called once, before the first migration is applied, with the names of those to apply and
-     * whether the database had none applied yet; not called when there is nothing to apply.
+     * Told, in a line each, that an upgrade starts (how many migrations, first and last) and
+     * how long it took: the start-up waits for it (seconds at tens of thousands of rows), and
+     * nothing else is printed meanwhile. Silent on a new database and on a plain restart.
      */
-    onPending?: (pending: string[], fresh: boolean) => void;
+    announce?: (line: string) => void;
   } = {},
 ): Promise<MigrationResult> {
   const path = folder instanceof URL ? fileURLToPath(folder) : folder;
   const migrations = listMigrations(path);
-  return store.scriptTransaction(async (tx) => {
+  let announced: ((line: string) => void) | undefined;
+  let started = 0;
+  const result = await store.scriptTransaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
@@ -112,12 +115,9 @@ export async function migrate(
     }
     const done = new Set(recorded.map((row) => row.version));
     const pending = migrations.filter((migration) => !done.has(migration.version));
-    if (pending.length > 0) {
-      options.onPending?.(
-        pending.map((migration) => migration.name),
-        done.size === 0,
-      );
-    }
+    announced = pending.length > 0 && done.size > 0 ? options.announce : undefined;
+    started = performance.now();
+    announced?.(upgradeLine(pending.map((migration) => migration.name)));
     const applied: string[] = [];
     for (const migration of pending) {
       await tx.exec(readFileSync(migration.path, 'utf8'));
@@ -129,4 +129,18 @@ export async function migrate(
     }
     return { applied };
   });
+  // Once committed: the upgrade is done only then.
+  announced?.(
+    `Database upgraded: ${migrationCount(result.applied.length)} applied in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return result;
+}
+
+const migrationCount = (count: number) => `${count} migration${count === 1 ? '' : 's'}`;
+
+/** `Upgrading the database: 2 migrations (034 … 035)…`, by the migrations' version numbers. */
+function upgradeLine(pending: readonly string[]): string {
+  const first = pending[0]?.slice(0, 3);
+  const last = pending.at(-1)?.slice(0, 3);
+  return `Upgrading the database: ${migrationCount(pending.length)} (${first === last ? first : `${first} … ${last}`})…`;
 }
