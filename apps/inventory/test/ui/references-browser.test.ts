@@ -88,7 +88,9 @@ describe.skipIf(!runBrowser)('a reference typed by name, in a browser', { timeou
     // The last device made is not among the first 100 the suggestions hold.
     await page.getByRole('combobox', { name: /Device/ }).fill('typed-129');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('typed-129 · eth0');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'typed-129 · eth0',
+    );
     const id = new URL(page.url()).pathname.split('/').pop();
     const stored = await ctx.as('admin', { method: 'GET', url: `/interfaces/${id}` });
     const owner = await ctx.as('admin', {
