@@ -92,8 +92,11 @@ export const chatService: ServiceDefinition<AppConfig> = {
     });
     // A database a newer release migrated is refused in one line (NewerSchemaError); an
     // upgrade says what it applies, and how long it took.
+    // The store is closed before the refusal: its embedded PostgreSQL, its folder's lock and its
+    // maintenance timers would otherwise outlive a start that goes no further.
     await migrate(store as Store<unknown>, MIGRATIONS, { announce: (line) => note(line) }).catch(
-      (error: unknown) => {
+      async (error: unknown) => {
+        await store.close().catch(() => {});
         throw error instanceof StoreOpenError ? new StartRefusal(error.message) : error;
       },
     );
