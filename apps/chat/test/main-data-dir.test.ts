@@ -70,6 +70,9 @@ describe('src/main.ts and a database of another release', () => {
     expect(run.stderr).toMatch(
       /^The database was migrated by a newer release \(its newest migration: 999_from_the_future; [^\n]*\n$/,
     );
+    // The refused start closed its store: the folder opens again at once (its lock is free).
+    const reopened = await openStore<unknown>({ dataDir, durable: false });
+    await reopened.close();
   }, 120_000);
 });
 
