@@ -215,7 +215,7 @@ beforeAll(async () => {
     (await ctx.as('admin', { method: 'DELETE', url: `/api-tokens/${revoked.id}` })).statusCode,
   ).toBe(204);
   const expired = await apiToken('matrix-expired', ['events:write', 'events:read']);
-  await sql`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = ${expired.id}`.execute(
+  await sql`UPDATE api_tokens SET expires_at = date_trunc('milliseconds', now()) - interval '1 second' WHERE id = ${expired.id}`.execute(
     ctx.store.db,
   );
   // The record the matrix reads and (with a body that never parses) deletes.
