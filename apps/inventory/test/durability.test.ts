@@ -89,7 +89,26 @@ async function traceOneWrite(env: Record<string, string>): Promise<TracedWrite> 
   }
 }
 
-const walFlush = /\b(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}>\) = 0/;
+const walFlush = /\b(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}>\)\s+= 0/;
+const walFlushStarted = /^(\d+)\s+(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}> <unfinished \.\.\.>/;
+
+/**
+ * The index of the line where a WAL flush completed, or -1. With several threads traced, strace
+ * splits a call another thread interrupts into `fdatasync(…) <unfinished ...>` and, later,
+ * `<... fdatasync resumed>) = 0` on the same thread: the flush is done at the second line.
+ */
+function walFlushCompleted(lines: string[]): number {
+  for (let index = 0; index < lines.length; index++) {
+    if (walFlush.test(lines[index])) return index;
+    const started = walFlushStarted.exec(lines[index]);
+    if (!started) continue;
+    const [, thread, call] = started;
+    const resumed = new RegExp(`^${thread}\\s+<\\.\\.\\. ${call} resumed>\\)\\s+= 0`);
+    const completed = lines.findIndex((line, later) => later > index && resumed.test(line));
+    if (completed !== -1) return completed;
+  }
+  return -1;
+}
 const walWrite = /\bpwrite64\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}>/;
 
 describe.skipIf(!hasStrace)('the embedded store, traced with strace', () => {
@@ -97,7 +116,7 @@ describe.skipIf(!hasStrace)('the embedded store, traced with strace', () => {
     const { lines, status } = await traceOneWrite({});
     expect(status).toBe(201);
     const written = lines.findIndex((line) => walWrite.test(line));
-    const flushed = lines.findIndex((line) => walFlush.test(line));
+    const flushed = walFlushCompleted(lines);
     expect(written, `WAL written before the answer:\n${lines.join('\n')}`).toBeGreaterThan(-1);
     expect(flushed, `WAL flushed before the answer:\n${lines.join('\n')}`).toBeGreaterThan(written);
     // The last line is the answer on the socket: the flush came first.
