@@ -90,7 +90,8 @@ async function traceOneWrite(env: Record<string, string>): Promise<TracedWrite> 
 }
 
 const walFlush = /\b(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}>\)\s+= 0/;
-const walFlushStarted = /^(\d+)\s+(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}> <unfinished \.\.\.>/;
+const walFlushStarted =
+  /^(\d+)\s+(fdatasync|fsync)\(\d+<[^>]*\/pg_wal\/[0-9A-F]{24}> <unfinished \.\.\.>/;
 
 /**
  * The index of the line where a WAL flush completed, or -1. With several threads traced, strace
