@@ -36,6 +36,12 @@ export interface UiColumn {
   references?: string;
   /** The values of an enumeration (a select in forms and filters). */
   choices?: readonly string[];
+  /**
+   * An account's id kept without a foreign key (the audit trail's author: the trail outlives
+   * deleted accounts). Accounts are no list of this interface: a filter on it is chosen by
+   * username (accountChoices in routes.ts), not as a reference.
+   */
+  account?: boolean;
   secret: boolean;
   /**
    * Text that may run over several lines (ColumnDefinition.multiline: an address, a
@@ -95,6 +101,12 @@ const WORDS: Readonly<Record<string, string>> = {
   mbps: 'Mbps',
   ifindex: 'ifIndex',
 };
+
+/**
+ * The name an account's id goes by in a resource (`user_id`): a UUID column of that name that
+ * references nothing names an account (UiColumn.account).
+ */
+const ACCOUNT_ID_COLUMN = 'user_id';
 
 /** `os_version` -> "OS version", `location_id` -> "Location", `a_interface_id` -> "A interface". */
 export function labelOf(field: string): string {
@@ -157,6 +169,9 @@ function describe(definition: ResourceDefinition, all: readonly ResourceDefiniti
         ...(column.notNull ? { notNull: true } : {}),
         lookups: filterable.has(name) ? LOOKUPS_BY_KIND[kind] : [],
         ...(column.references ? { references: column.references } : {}),
+        ...(name === ACCOUNT_ID_COLUMN && kind === 'uuid' && !column.references
+          ? { account: true }
+          : {}),
         ...(choices ? { choices } : {}),
         secret: secrets.has(name),
         ...(column.multiline ? { multiline: true } : {}),

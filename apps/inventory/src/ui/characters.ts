@@ -27,3 +27,17 @@ export function cutInMiddle(text: string, count: number): string {
   const head = Math.ceil(kept / 2);
   return `${all.slice(0, head).join('')}…${all.slice(head - kept).join('')}`;
 }
+
+/** The C0 control characters and DEL, which a page would otherwise draw as nothing at all. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it draws
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * A text with its control characters drawn as their pictures (NUL as ␀, ESC as ␛, DEL as ␡):
+ * for repeating what someone typed in a sentence, where an invisible one would hide why a
+ * name matched nothing (and NUL is no character of an HTML page at all).
+ */
+export const visibleControls = (text: string): string =>
+  text.replace(CONTROLS, (control) =>
+    String.fromCodePoint(control === '\u007f' ? 0x2421 : 0x2400 + control.charCodeAt(0)),
+  );

@@ -13,7 +13,7 @@ export interface PageContext {
 }
 
 /** Versioned asset paths: a new build is a new URL, so assets can be cached for a year. */
-export const ASSET_VERSION = '4';
+export const ASSET_VERSION = '5';
 export const STYLESHEET = `/ui/static/ui.css?v=${ASSET_VERSION}`;
 export const SCRIPT = `/ui/static/ui.js?v=${ASSET_VERSION}`;
 /** The site's icon: named by every page, so a browser does not ask for `/favicon.ico`. */

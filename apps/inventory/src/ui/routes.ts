@@ -26,7 +26,7 @@ import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { rowTags } from '../resources/rows.js';
 import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
-import { MIN_PASSWORD_LENGTH } from '../users/definition.js';
+import { MIN_PASSWORD_LENGTH, users } from '../users/definition.js';
 import {
   type ApiAnswer,
   type ApiCall,
@@ -45,6 +45,7 @@ import {
   type UiResource,
   uiResource,
 } from './catalogue.js';
+import { cutToStart, visibleControls } from './characters.js';
 import { Html, html, isolate } from './html.js';
 import { csrfField, type PageContext, type PageError, page } from './layout.js';
 import {
@@ -88,11 +89,13 @@ import {
   plainMessage,
   type ReferenceNames,
   type Row,
+  referenceHint,
   referenceKey,
   rowLinkText,
   textOf,
   titleOf,
   titleReferences,
+  typedChoice,
   valueCell,
 } from './views.js';
 
@@ -1065,15 +1068,22 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     page$(async (signed, request, reply) => {
       const resource = routeResource(signed, request);
       const query = request.query as Query;
-      const state = readListState(resource, query);
+      const asked = readListState(resource, query);
+      // Records named in the filters (a location, an account's username) as their ids; a name
+      // no record has is said instead of listing nothing, which would read as "none match".
+      const { state, unknown } = await filtersByName(signed, resource, asked);
       const chosen = await chosenColumns(signed, resource);
       const columns = chosen
         .map((name) => resource.columns.find((column) => column.name === name))
         .filter((c): c is UiColumn => c !== undefined);
-      const answer = await signed.api<{
+      const answer: ApiAnswer<{
         data?: Row[];
         meta?: { total_count?: number; next_cursor?: string | null };
-      }>('GET', `/${resource.name}?${apiListQuery(state, chosen)}`);
+        message?: string;
+      }> =
+        unknown.length > 0
+          ? { status: 400, body: { message: unknown.join(' ') }, text: '', headers: {} }
+          : await signed.api('GET', `/${resource.name}?${apiListQuery(state, chosen)}`);
       // A refused filter (400) is said above the kept filter form; any other refusal (429) is
       // the page's own error, never an empty list.
       if (answer.status !== 200 && answer.status !== 400) throw apiError(answer);
@@ -1121,6 +1131,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         signed,
         resource.columns.filter((column) => column.filterable && column.references),
       );
+      const accountColumn = resource.columns.find((column) => column.filterable && column.account);
+      const accounts = accountColumn ? await accountChoices(signed) : undefined;
+      if (accountColumn && accounts) filterChoices.set(accountColumn.name, accounts);
+      const filterNames = await namesInFilters(signed, resource, state);
       const kept = keptFilters(resource, state);
       // Filters the fields cannot show (a range's second bound, a parameter the page does not
       // know) ride along as hidden inputs and are listed, each with a link that removes it.
@@ -1141,22 +1155,31 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
           .map((column) => {
             const current = filterOf(state, column);
             const offered = filterChoices.get(column.name);
-            // A reference is chosen by name (the first 100, as in the edit forms); a value the
-            // choices do not hold (a list of ids, `true` for "is empty") is kept as typed.
+            // A reference is chosen by name, as in the edit forms: from a select of them, or,
+            // past the first 100, typed with those suggested. A value the choices do not hold (a
+            // list of ids, `true` for "is empty") is kept as typed.
             const known = offered?.some((choice) => choice.id === current.value.toLowerCase());
-            const control = offered
-              ? html`<select id="filter-${column.name}" name="${column.name}">
+            const control = offered?.more
+              ? html`${typedChoice({
+                  id: `filter-${column.name}`,
+                  name: column.name,
+                  value: shownFilter(column, filterOf(asked, column), filterNames),
+                  choices: offered,
+                  attributes: html` aria-describedby="filter-${column.name}-hint"`,
+                })}<p class="hint" id="filter-${column.name}-hint">${referenceHint(column)}</p>`
+              : offered
+                ? html`<select id="filter-${column.name}" name="${column.name}">
               <option value="">any</option>
               ${current.value && !known ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
               ${offered.map((choice) => html`<option value="${choice.id}"${choice.id === current.value.toLowerCase() ? ' selected' : ''}>${choice.name}</option>`)}</select>`
-              : column.choices && column.kind !== 'list'
-                ? // An enumeration (a status): its values; one they do not hold (`active,offline`
-                  // for "is one of", `true` for "is empty") is kept as typed.
-                  html`<select id="filter-${column.name}" name="${column.name}">
+                : column.choices && column.kind !== 'list'
+                  ? // An enumeration (a status): its values; one they do not hold (`active,offline`
+                    // for "is one of", `true` for "is empty") is kept as typed.
+                    html`<select id="filter-${column.name}" name="${column.name}">
               <option value="">any</option>
               ${current.value && !column.choices.includes(current.value) ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
               ${column.choices.map((choice) => html`<option value="${choice}"${choice === current.value ? ' selected' : ''}>${choice}</option>`)}</select>`
-                : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
+                  : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
             return html`<div class="field filter"><label for="filter-${column.name}">${column.label}</label>
             <select name="${column.name}__op" aria-label="${column.label}: how to match">
               ${['exact', ...column.lookups].map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${LOOKUP_LABELS[lookup] ?? lookup}</option>`)}
@@ -1278,7 +1301,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     routeOptions,
     page$(async (signed, request, reply) => {
       const resource = routeResource(signed, request);
-      const state = readListState(resource, request.query as Query);
+      const { state, unknown } = await filtersByName(
+        signed,
+        resource,
+        readListState(resource, request.query as Query),
+      );
+      if (unknown.length > 0) throw new ApiError(400, unknown.join(' '));
       const chosen = await chosenColumns(signed, resource);
       const query = apiExportQuery(state, chosen);
       // The same filter as a one-row list first: a filter the database refuses is then a page
@@ -1939,6 +1967,152 @@ ${one(values.value)}</textarea>
     }
     return { resolved, errors };
   }
+
+  /** Whether the user may list the accounts: an account's filter is then chosen by username. */
+  const mayListAccounts = (signed: Signed) =>
+    (users.readRoles as readonly string[] | undefined)?.includes(signed.user.role) ?? true;
+
+  /** The first 100 accounts (REFERENCE_CHOICES) by username, and whether there are more. */
+  async function accountChoices(signed: Signed): Promise<ReferenceChoices | undefined> {
+    if (!mayListAccounts(signed)) return undefined;
+    const query = new URLSearchParams({
+      limit: String(REFERENCE_CHOICES),
+      sortby: 'username:asc',
+      fields: 'id,username',
+    });
+    const answer = answered(await signed.api<PagedRows>('GET', `/users?${query}`));
+    const rows = answer.body?.data ?? [];
+    return Object.assign(
+      rows.map((row) => ({ id: String(row.id), name: String(row.username) })),
+      { more: (answer.body?.meta?.total_count ?? rows.length) > rows.length },
+    );
+  }
+
+  /** An account's id from its username, in any letter case (as usernames are unique). */
+  async function idOfUsername(signed: Signed, typed: string): Promise<string | undefined> {
+    const text = typed.trim();
+    if (PLAIN_UUID.test(text)) return text.toLowerCase();
+    if (text === '' || !mayListAccounts(signed)) return undefined;
+    const query = new URLSearchParams({ username__ie: text, limit: '2', fields: 'id' });
+    const answer = await signed.api<PagedRows>('GET', `/users?${query}`);
+    if (answer.status === 429) throw apiError(answer);
+    // A text the API refuses as a filter (markup, control characters) names no account either.
+    const rows = answer.status === 200 ? (answer.body?.data ?? []) : [];
+    return rows.length === 1 ? String(rows[0]?.id) : undefined;
+  }
+
+  /**
+   * How a filter on `column` names a record, when it can: a reference by its record's title
+   * (idOfTitle), an account by its username; undefined for any other column, or a reference
+   * to records the user may not read (its filter then takes ids only, as the API does).
+   */
+  function namingOf(
+    signed: Signed,
+    column: UiColumn,
+  ): { noun: string; idOf: (typed: string) => Promise<string | undefined> } | undefined {
+    const target = column.references ? uiResource(column.references) : undefined;
+    if (target && mayRead(target, signed.user.role))
+      return { noun: target.names.singular, idOf: (typed) => idOfTitle(signed, target, typed) };
+    if (column.account && mayListAccounts(signed))
+      return { noun: 'account', idOf: (typed) => idOfUsername(signed, typed) };
+    return undefined;
+  }
+
+  /** The lookups a record is named in: is, is not, is one of (names separated by commas). */
+  const NAMING_LOOKUPS = new Set(['exact', 'n', 'in']);
+  /** Characters of a name no record has that the page repeats (the box keeps it whole). */
+  const UNKNOWN_NAME_CHARS = 80;
+
+  /**
+   * A list's filters with the records they name by name (what a typed box sends, what a person
+   * writes into an address: `location_id=dc-east`, `user_id=j.doe`) as the ids the API
+   * filters by; an id is kept as it is. Each name no record has is a sentence of `unknown`
+   * (its text kept in the filters, so the form shows it to be corrected).
+   */
+  async function filtersByName(
+    signed: Signed,
+    resource: UiResource,
+    state: ListState,
+  ): Promise<{ state: ListState; unknown: string[] }> {
+    const filters = new URLSearchParams();
+    const unknown: string[] = [];
+    for (const [parameter, value] of state.filters) {
+      const [field = '', lookup = 'exact'] = parameter.split('__');
+      const column = resource.columns.find(
+        (candidate) => candidate.name === field && candidate.filterable,
+      );
+      const naming = column && NAMING_LOOKUPS.has(lookup) ? namingOf(signed, column) : undefined;
+      const parts = lookup === 'in' ? value.split(',') : [value];
+      // A list longer than the API takes is its to refuse, not a lookup per name.
+      if (!column || !naming || parts.length > IN_MAX_VALUES) {
+        filters.append(parameter, value);
+        continue;
+      }
+      const ids: string[] = [];
+      for (const part of parts.map((text) => text.trim())) {
+        const id = part === '' ? part : await naming.idOf(part);
+        if (id === undefined)
+          unknown.push(
+            `${column.label}: no ${naming.noun} is named “${isolate(visibleControls(cutToStart(part, UNKNOWN_NAME_CHARS)))}”.`,
+          );
+        ids.push(id ?? part);
+      }
+      filters.append(parameter, ids.join(','));
+    }
+    return { state: { ...state, filters }, unknown };
+  }
+
+  /**
+   * The names of the records a list's filters name by id (their titles, an account's
+   * username), keyed `column/id`: a typed box shows a filter by its records' names.
+   */
+  async function namesInFilters(
+    signed: Signed,
+    resource: UiResource,
+    state: ListState,
+  ): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const idsOf = (column: UiColumn) =>
+      [...state.filters]
+        .filter(([parameter]) => parameter.split('__')[0] === column.name)
+        .flatMap(([, value]) => value.split(','))
+        .map((part) => part.trim().toLowerCase())
+        .filter((part) => PLAIN_UUID.test(part));
+    const references = resource.columns.filter(
+      (column) => column.filterable && column.references && idsOf(column).length > 0,
+    );
+    const rows = references.flatMap((column) => idsOf(column).map((id) => ({ [column.name]: id })));
+    const titles = await referenceNames(signed.api, rows, references);
+    for (const column of references)
+      for (const id of idsOf(column)) {
+        const title = titles.get(referenceKey(column.references ?? '', id));
+        if (title !== undefined) names.set(`${column.name}/${id}`, title);
+      }
+    const account = resource.columns.find((column) => column.filterable && column.account);
+    const accountIds =
+      account && mayListAccounts(signed) ? idsOf(account).slice(0, IN_MAX_VALUES) : [];
+    if (account && accountIds.length > 0) {
+      const query = new URLSearchParams({
+        id__in: [...new Set(accountIds)].join(','),
+        limit: String(IN_MAX_VALUES),
+        fields: 'id,username',
+      });
+      const answer = answered(await signed.api<PagedRows>('GET', `/users?${query}`));
+      for (const row of answer.body?.data ?? [])
+        names.set(`${account.name}/${String(row.id).toLowerCase()}`, String(row.username));
+    }
+    return names;
+  }
+
+  /** A filter's value as its typed box shows it: each record's id as the record's name. */
+  const shownFilter = (
+    column: UiColumn,
+    filter: { value: string; lookup: string },
+    names: Map<string, string>,
+  ) =>
+    (filter.lookup === 'in' ? filter.value.split(',') : [filter.value])
+      .map((part) => names.get(`${column.name}/${part.trim().toLowerCase()}`) ?? part)
+      .join(',');
 
   /** A reference typed by a title no record has, as the API's refusal of its field (400). */
   const unnamed = (errors: Record<string, string>): Promise<ApiAnswer> | undefined => {

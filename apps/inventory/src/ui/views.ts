@@ -190,13 +190,17 @@ export function fieldControl(
   } else if (column.references && options.referenceChoices?.more) {
     // More records than a select holds: the record's title is typed (the server looks it up),
     // the first ones suggested; the record named now is shown by its title.
-    const target = uiResource(column.references);
     const hintId = `${id}-hint`;
-    control = html`<input type="text" id="${id}" name="${column.name}"${column.required ? html` required aria-required="true"` : ''}${
-      error ? html` aria-invalid="true"` : ''
-    } aria-describedby="${error ? `${hintId} ${id}-error` : hintId}" list="${id}-choices" value="${options.referenceName ?? value}" autocomplete="off">
-      <datalist id="${id}-choices">${options.referenceChoices.map((choice) => html`<option value="${choice.name}"></option>`)}</datalist>
-      <p class="hint" id="${hintId}">Type the ${target?.names.singular ?? 'record'}'s name${target?.titleQualifier ? ` as the list shows it (${titleExample(target)})` : ''}, or its ID.</p>`;
+    control = html`${typedChoice({
+      id,
+      name: column.name,
+      value: options.referenceName ?? value,
+      choices: options.referenceChoices,
+      attributes: html`${column.required ? html` required aria-required="true"` : ''}${
+        error ? html` aria-invalid="true"` : ''
+      } aria-describedby="${error ? `${hintId} ${id}-error` : hintId}"`,
+    })}
+      <p class="hint" id="${hintId}">${referenceHint(column)}</p>`;
   } else if (column.references && options.referenceChoices) {
     const known = options.referenceChoices.some((choice) => choice.id === value);
     control = html`<select ${common}>
@@ -220,6 +224,30 @@ ${value}</textarea>`;
     ${column.kind === 'tags' ? html`<p class="hint" id="${id}-hint">Comma-separated, e.g. core, lab</p>` : ''}
     ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
   </div>`;
+}
+
+/**
+ * A record chosen by typing its name (its title, an account's username), the first ones
+ * suggested by a datalist: where there are more than a select offers. The server looks the
+ * name up (an id is taken as it is).
+ */
+export function typedChoice(box: {
+  id: string;
+  name: string;
+  value: string;
+  choices: readonly { name: string }[];
+  /** More attributes of the box (required, aria-describedby, …). */
+  attributes?: Html;
+}): Html {
+  return html`<input type="text" id="${box.id}" name="${box.name}"${box.attributes ?? ''} list="${box.id}-choices" value="${box.value}" autocomplete="off">
+      <datalist id="${box.id}-choices">${box.choices.map((choice) => html`<option value="${choice.name}"></option>`)}</datalist>`;
+}
+
+/** What a typed reference (or account) box takes, in a sentence. */
+export function referenceHint(column: UiColumn): string {
+  if (column.account) return "Type the account's username, or its ID.";
+  const target = column.references ? uiResource(column.references) : undefined;
+  return `Type the ${target?.names.singular ?? 'record'}'s name${target?.titleQualifier ? ` as the list shows it (${titleExample(target)})` : ''}, or its ID.`;
 }
 
 /** How a title of several parts is typed: `device · name`. */

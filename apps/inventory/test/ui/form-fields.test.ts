@@ -125,10 +125,11 @@ describe('a refusal of the validator', () => {
         '/ui/devices?last_seen__gte=yesterday',
         'Last seen ≥: Must be a date and time, such as 2026-12-06T14:30:00Z',
       ],
-      ['/ui/devices?location_id=dc-east', 'Location: Choose a location'],
+      // A reference is looked up by its record's name: one no record has is said so.
+      ['/ui/devices?location_id=dc-east', 'Location: no location is named “dc-east”.'],
       [
         '/ui/devices?location_id__in=a,b',
-        'Location is one of: &quot;a&quot; is not a valid value (each value must be a location&#39;s id)',
+        'Location: no location is named “a”. Location: no location is named “b”.',
       ],
     ] as const) {
       const page = await visit(ctx.app, admin, url);
@@ -136,7 +137,7 @@ describe('a refusal of the validator', () => {
       expect(page.body, url).not.toContain('querystring/');
     }
     const exported = await visit(ctx.app, admin, '/ui/devices/export.csv?location_id=dc-east');
-    expect(exported.body).toContain('Location: Choose a location');
+    expect(exported.body).toContain('Location: no location is named “dc-east”.');
     // A batch names the record, not "Item 0".
     const other = await create(ctx, 'devices', { hostname: 'plain-words-2', ip: '10.71.0.2' });
     const bulk = await visit(
