@@ -61,7 +61,11 @@ export async function runCreateAdmin(
       connectTimeoutMs: config.databaseTimeouts.connectMs,
       queryTimeoutMs: config.databaseTimeouts.queryMs,
     });
-    await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER);
+    // An upgrade a command applies is said as the service says it, on standard error: standard
+    // output is the account and its password, which a script may read.
+    await migrate(store as unknown as Store<unknown>, MIGRATIONS_FOLDER, {
+      announce: (line) => output.err(`${line}\n`),
+    });
     const password = generatePassword();
     const { outcome, username: stored } = await createOrRestoreAdmin(
       store.db,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +190,46 @@ describe('create-admin', () => {
         ORDER BY id`.execute(db);
       expect(audit.rows.map((row) => row.action)).toEqual(['create', 'update']);
     });
+  }, 120_000);
+
+  it('says on standard error when it upgrades the database first, as the service does; stdout keeps the account and password', async () => {
+    // A store an older release left at migration 033.
+    const older = mkdtempSync(join(tmpdir(), 'inventory-create-admin-migrations-'));
+    cleanups.push(() => rmSync(older, { recursive: true, force: true }));
+    const source = fileURLToPath(MIGRATIONS_FOLDER);
+    const names = readdirSync(source).filter((name) => /^\d+_/.test(name));
+    for (const name of names.filter((name) => Number(name.slice(0, 3)) <= 33)) {
+      copyFileSync(join(source, name), join(older, name));
+    }
+    const newest = names.sort().at(-1)?.slice(0, 3);
+    const dataDir = join(older, 'data');
+    mkdirSync(dataDir);
+    const server = testDatabaseUrl();
+    const database = server ? await createThrowawayDatabase(server) : undefined;
+    if (database) cleanups.push(database.drop);
+    const opened = await openStore<Database>({
+      databaseUrl: database?.url,
+      dataDir,
+      durable: false,
+    });
+    await migrate(opened as unknown as Store<unknown>, older);
+    await opened.close();
+    const env = database
+      ? { DATABASE_URL: database.url, JWT_SECRET, DATA_DIR: dataDir }
+      : { DATA_DIR: dataDir };
+
+    const upgraded = await createAdminInProcess(env, 'upgrader');
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    const lines = upgraded.stderr.split('\n');
+    expect(lines[0]).toBe(
+      `Upgrading the database: ${Number(newest) - 33} migrations (034 … ${newest})…`,
+    );
+    expect(lines[1]).toMatch(/^Database upgraded: \d+ migrations applied in \d+\.\d s$/);
+    expect(upgraded.stdout).toMatch(/^Admin account "upgrader" created/);
+    // Up to date now: nothing more to say.
+    const again = await createAdminInProcess(env, 'upgrader2');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
   }, 120_000);
 
   it('refuses a bad name or usage (exit 2) without touching the store', async () => {
