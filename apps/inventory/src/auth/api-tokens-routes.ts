@@ -30,7 +30,13 @@ export const apiTokens: ResourceDefinition = {
   operations: ['list', 'read', 'create', 'delete'],
   systemColumns: ['id', 'created_at'],
   columns: {
-    name: text({ required: true, filterable: true, sortable: true, maxLength: 100 }),
+    name: text({
+      identifier: true,
+      required: true,
+      filterable: true,
+      sortable: true,
+      maxLength: 100,
+    }),
     scopes: { schema: ScopesSchema, kind: 'list', required: true },
     /** `nit_` and the next 8 characters: enough to tell tokens apart, useless to an attacker. */
     token_prefix: { schema: Type.String(), required: true, readOnly: true },

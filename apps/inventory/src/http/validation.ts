@@ -2,7 +2,13 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import { EXPECTED, LINES_OF_TEXT, NO_CONTROL_CHARACTERS } from '../resources/definition.js';
+import {
+  EXPECTED,
+  IDENTIFIER_TEXT,
+  invisibleCharactersIn,
+  LINES_OF_TEXT,
+  NO_CONTROL_CHARACTERS,
+} from '../resources/definition.js';
 import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
 
 /**
@@ -216,7 +222,8 @@ function readingTypedText(schema: unknown, validate: Validate): Validate {
 }
 
 export function createValidatorCompiler(): FastifySchemaCompiler<object> {
-  const strict = createAjv(false);
+  // Verbose: a refused identifier's message names the invisible characters its value holds.
+  const strict = createAjv(false, true);
   const coercing = createAjv('array', true);
   return ({ schema, httpPart }) =>
     compiledOnFirstUse(() => {
@@ -247,7 +254,7 @@ const compiledChecks = new WeakMap<object, (value: unknown) => boolean>();
 export function matchesSchema(schema: object, value: unknown): boolean {
   let check = compiledChecks.get(schema);
   if (!check) {
-    valueChecker ??= createAjv(false);
+    valueChecker ??= createAjv(false, true);
     const validate = valueChecker.compile(schema);
     check = (candidate) => validate(candidate) === true;
     compiledChecks.set(schema, check);
@@ -260,18 +267,46 @@ const compiledValidators = new WeakMap<
   ReturnType<ReturnType<typeof createAjv>['compile']>
 >();
 
+const CONTROL_CHARACTERS_REFUSED = 'must not contain control characters (U+0000 to U+001F, U+007F)';
+
 /** What is wrong with text that breaks one of the patterns every text column has. */
 const TEXT_PATTERN_REASONS: Readonly<Record<string, string>> = {
-  [NO_CONTROL_CHARACTERS]: 'must not contain control characters (U+0000 to U+001F, U+007F)',
+  [NO_CONTROL_CHARACTERS]: CONTROL_CHARACTERS_REFUSED,
   [LINES_OF_TEXT]:
     'must not contain control characters other than line feeds, carriage returns and tabs',
 };
 
+/** A character NO_CONTROL_CHARACTERS refuses. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** `U+200B`: a character as Unicode charts name it, four hex digits at least. */
+const codePointOf = (character: string) =>
+  `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Invisible characters named in a refusal: enough to find them, never a whole hostile value. */
+const NAMED_INVISIBLE_MAX = 3;
+
+/**
+ * Why an identifier is refused: its control characters, in the words every text has, else its
+ * invisible characters by code point, since nobody can see which ones the value holds.
+ */
+function identifierReason(value: unknown): string {
+  const text = typeof value === 'string' ? value : '';
+  if (CONTROL_CHARACTER.test(text)) return CONTROL_CHARACTERS_REFUSED;
+  const invisible = invisibleCharactersIn(text);
+  if (invisible.length === 0) return 'must not contain control or invisible formatting characters';
+  const named = invisible.slice(0, NAMED_INVISIBLE_MAX).map(codePointOf);
+  if (invisible.length > NAMED_INVISIBLE_MAX) named.push('…');
+  return `must not contain invisible formatting characters (${named.join(', ')})`;
+}
+
 /** The reason of an issue that is text breaking a text column's pattern, if it is one. */
-export const textPatternReason = (issue: ValidationIssue): string | undefined =>
-  issue.keyword === 'pattern' && typeof issue.params.pattern === 'string'
-    ? TEXT_PATTERN_REASONS[issue.params.pattern]
-    : undefined;
+export function textPatternReason(issue: ValidationIssue): string | undefined {
+  if (issue.keyword !== 'pattern' || typeof issue.params.pattern !== 'string') return undefined;
+  if (issue.params.pattern === IDENTIFIER_TEXT) return identifierReason(issue.data);
+  return TEXT_PATTERN_REASONS[issue.params.pattern];
+}
 
 /** What the validator reports of one failed rule (Ajv's error object, the parts read here). */
 export interface ValidationIssue {
@@ -359,7 +394,7 @@ export function itemIssueMessage(
 export function matchingErrors(schema: object, value: unknown): string | undefined {
   let validate = compiledValidators.get(schema);
   if (!validate) {
-    valueChecker ??= createAjv(false);
+    valueChecker ??= createAjv(false, true);
     validate = valueChecker.compile(schema);
     compiledValidators.set(schema, validate);
   }

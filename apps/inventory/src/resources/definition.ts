@@ -58,6 +58,17 @@ export interface ColumnDefinition {
    */
   multiline?: boolean;
   /**
+   * Names a record to a person (a hostname, a location's name, an interface's name): besides
+   * the control characters, a written value refuses the characters nobody sees, the format
+   * characters (Unicode category Cf: zero-width spaces and joiners, bidirectional marks,
+   * embeddings, overrides and isolates, the soft hyphen, U+FEFF, the tag characters) and the
+   * line and paragraph separators (IDENTIFIER_TEXT). Otherwise `core1` and `core` with a zero
+   * width space inside would be two records that look the same in every list, log, page and
+   * export. Only what is written is checked: filters still take such characters, so a record
+   * stored with one before can be found, read and renamed. Never `multiline`.
+   */
+  identifier?: boolean;
+  /**
    * What the range lookups (`__lt`, `__lte`, `__gt`, `__gte`) compare, when the stored text's
    * order is not the values' order: an SQL expression applied alike to the column and to the
    * value (a speed `2.5Gbps` read as the number 2.5; as text, `100Gbps` < `2Gbps`). `operand` is
@@ -469,17 +480,44 @@ export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]+$';
 export const LINES_OF_TEXT = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]+$';
 
 /**
+ * The characters that show nothing where they stand: the format characters (Cf) and the line
+ * and paragraph separators, which most lists, logs and terminals draw as nothing or as a space.
+ * Written for the inside of a character class read with the `u` flag, as JSON Schema patterns
+ * are (and Ajv reads them), where `\p{Cf}` follows the Unicode version of the running Node.
+ */
+const INVISIBLE_CHARACTERS = '\\p{Cf}\\u2028\\u2029';
+const INVISIBLE_CHARACTER = new RegExp(`[${INVISIBLE_CHARACTERS}]`, 'gu');
+
+/**
+ * Text naming a record (ColumnDefinition.identifier): no control characters and no invisible
+ * characters (INVISIBLE_CHARACTERS).
+ */
+export const IDENTIFIER_TEXT = `^[^\\u0000-\\u001f\\u007f${INVISIBLE_CHARACTERS}]+$`;
+
+/** The invisible characters of a text, each once, in the order they first appear. */
+export function invisibleCharactersIn(text: string): string[] {
+  return [...new Set(text.match(INVISIBLE_CHARACTER) ?? [])];
+}
+
+/**
  * The schema of a value a client writes to a column: the column's own, and for free text (a
  * string with no pattern or format of its own) without control characters, or for a
- * `multiline` column without any but line breaks and tabs. A pattern or format of a column's
- * own admits no control character either (test/control-characters.test.ts checks every column).
+ * `multiline` column without any but line breaks and tabs, or for an `identifier` without
+ * invisible characters either. A pattern or format of a column's own admits no control
+ * character either (test/control-characters.test.ts checks every column), nor an identifier's
+ * any invisible one (test/invisible-characters.test.ts).
  */
 export function writtenValueSchema(column: ColumnDefinition): TSchema {
   const schema = column.schema as TSchema & { type?: unknown; pattern?: unknown; format?: unknown };
   if (schema.type !== 'string' || schema.pattern !== undefined || schema.format !== undefined) {
     return column.schema;
   }
-  return { ...schema, pattern: column.multiline ? LINES_OF_TEXT : NO_CONTROL_CHARACTERS };
+  const pattern = column.multiline
+    ? LINES_OF_TEXT
+    : column.identifier
+      ? IDENTIFIER_TEXT
+      : NO_CONTROL_CHARACTERS;
+  return { ...schema, pattern };
 }
 
 /** Columns every resource has and nobody writes. */

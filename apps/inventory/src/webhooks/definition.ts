@@ -140,7 +140,13 @@ export function webhookDefinition(resourceNames: readonly string[]): ResourceDef
     briefFields: ['name'],
     search: ['name', 'url'],
     columns: {
-      name: text({ required: true, unique: true, filterable: true, sortable: true }),
+      name: text({
+        identifier: true,
+        required: true,
+        unique: true,
+        filterable: true,
+        sortable: true,
+      }),
       url: outboundUrl({ required: true }),
       events: {
         ...listOf(WEBHOOK_EVENTS, { default: [...WEBHOOK_EVENTS] }),

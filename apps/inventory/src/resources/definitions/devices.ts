@@ -26,6 +26,7 @@ export const devices: ResourceDefinition = {
   search: ['hostname', 'ip', 'serial_number', 'vendor', 'model', 'os', 'role'],
   columns: {
     hostname: text({
+      identifier: true,
       required: true,
       unique: true,
       filterable: true,
@@ -45,7 +46,7 @@ export const devices: ResourceDefinition = {
       counted: true,
     }),
     role: text({ filterable: true, sortable: true, counted: true }),
-    serial_number: text({ unique: true, filterable: true, sortable: true }),
+    serial_number: text({ identifier: true, unique: true, filterable: true, sortable: true }),
     rack_position: text({ filterable: true, sortable: true }),
     location_id: reference('locations', { filterable: true, counted: true }),
     last_seen: timestamp({ filterable: true, sortable: true }),

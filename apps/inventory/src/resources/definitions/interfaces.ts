@@ -39,7 +39,7 @@ export const interfaces: ResourceDefinition = {
   search: ['name', 'description', 'type', 'mac_address', 'ip_address', 'mode'],
   columns: {
     device_id: reference('devices', { required: true, filterable: true }),
-    name: text({ required: true, filterable: true, sortable: true }),
+    name: text({ identifier: true, required: true, filterable: true, sortable: true }),
     description: text({ maxLength: 1000, multiline: true }),
     type: text({ filterable: true, sortable: true }),
     // "a number followed by Gbps", e.g. 10Gbps or 2.5Gbps; below a million Gbps, so that its

@@ -9,7 +9,13 @@ export const locations: ResourceDefinition = {
   briefFields: ['name'],
   search: ['name', 'city', 'country', 'address'],
   columns: {
-    name: text({ required: true, unique: true, filterable: true, sortable: true }),
+    name: text({
+      identifier: true,
+      required: true,
+      unique: true,
+      filterable: true,
+      sortable: true,
+    }),
     city: text({ filterable: true, sortable: true }),
     country: text({ filterable: true, sortable: true }),
     // A postal address is written on several lines.

@@ -18,7 +18,7 @@ export const vlans: ResourceDefinition = {
       filterable: true,
       sortable: true,
     }),
-    name: text({ required: true, filterable: true, sortable: true }),
+    name: text({ identifier: true, required: true, filterable: true, sortable: true }),
     description: text({ maxLength: 1000, multiline: true }),
     status: text({ filterable: true, sortable: true }),
     tags: tagList(),
