@@ -7,6 +7,7 @@ import { startTestApp, type TestContext } from '../test/helpers.js';
 import { report, runSeed, scale } from './support/model-figures.js';
 import {
   type IdRef,
+  INVISIBLE_IDENTIFIERS,
   type JsonSchema,
   type Known,
   type OpenApiDocument,
@@ -216,6 +217,7 @@ describe('the OpenAPI document against the server', () => {
     addFormats.default(body);
     const problems: string[] = [];
     let checked = 0;
+    let invisibleNames = 0;
     for (const operation of operations) {
       const path = Object.fromEntries(
         operation.pathParams.map((parameter) => [
@@ -223,7 +225,7 @@ describe('the OpenAPI document against the server', () => {
           ids[resourceOfPath(operation.path)]?.[0] ?? crypto.randomUUID(),
         ]),
       );
-      const attempts: Array<{ what: string; inject: InjectOptions }> = [];
+      const attempts: Array<{ what: string; inject: InjectOptions; refusal?: RegExp }> = [];
       for (const parameter of operation.queryParams) {
         for (const value of wrongQueryValues(parameter.schema)) {
           if (query(parameter.schema, value)) continue;
@@ -259,12 +261,31 @@ describe('the OpenAPI document against the server', () => {
             },
           });
         }
+        // A valid record but for one name holding an invisible character: the pattern the
+        // document gives refuses it, and the answer names the field and the code point.
+        for (const { field, payload } of invisibleNameBodies(operation, validate)) {
+          invisibleNames++;
+          attempts.push({
+            what: `body ${field} ${JSON.stringify(payload[field])}`,
+            inject: {
+              method: operation.method as InjectOptions['method'],
+              url: urlOf(operation, path, []),
+              payload: JSON.stringify(payload),
+              headers: { 'content-type': 'application/json' },
+            },
+            refusal: new RegExp(
+              `^body/${field} must not contain invisible formatting characters \\(U\\+[0-9A-F]{4,5}(, U\\+[0-9A-F]{4,5})*\\)$`,
+            ),
+          });
+        }
       }
-      for (const { what, inject } of attempts) {
+      for (const { what, inject, refusal } of attempts) {
         checked++;
         const response = await ctx.as('admin', inject);
         if (response.statusCode !== 400) {
           problems.push(`${operation.key} ${what}: ${response.statusCode} ${response.body}`);
+        } else if (refusal && !refusal.test(String(response.json().message))) {
+          problems.push(`${operation.key} ${what}: not in words: ${response.body}`);
         }
         problems.push(
           ...checker
@@ -278,9 +299,12 @@ describe('the OpenAPI document against the server', () => {
         );
       }
     }
-    report('inventory-conformance-negative', { seed, checked });
+    report('inventory-conformance-negative', { seed, checked, invisibleNames });
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(operations.length * 3);
+    // Every create and change of a record with a name: hostnames, the names of locations,
+    // interfaces, VLANs, webhooks and API tokens, serial numbers.
+    expect(invisibleNames).toBeGreaterThanOrEqual(INVISIBLE_IDENTIFIERS.length * 7);
   });
 
   it('answers a method a path does not document with 405 and Allow naming those it does', async () => {
@@ -361,6 +385,37 @@ function wrongQueryValues(schema: JsonSchema): string[] {
         ? String(item.minimum - 1)
         : 'x'.repeat((item.maxLength ?? 300) + 1);
   return ['', '1.5', pastBound];
+}
+
+/**
+ * For each string field of a single-record body that takes visible text of any script but
+ * refuses a hostile invisible value (INVISIBLE_IDENTIFIERS): a body valid as the document says
+ * but for that field. A schema-valid body is generated first, so the refusal can only be the
+ * name's.
+ */
+function invisibleNameBodies(
+  operation: Operation,
+  validate: ValidateFunction,
+): Array<{ field: string; payload: Record<string, unknown> }> {
+  const record =
+    operation.body?.anyOf?.find((branch) => branch.type === 'object') ?? operation.body;
+  if (record?.type !== 'object') return [];
+  const [valid] = fc
+    .sample(validValue(record, 'body', operation, generation), { seed, numRuns: 50 })
+    .map((sample) => resolve(sample) as Record<string, unknown>)
+    .filter((sample) => validate(sample));
+  if (!valid) return [];
+  const bodies: Array<{ field: string; payload: Record<string, unknown> }> = [];
+  for (const [field, property] of Object.entries(record.properties ?? {})) {
+    const text = [property, ...(property.anyOf ?? [])].find((branch) => branch.type === 'string');
+    if (!text?.pattern || text.format) continue;
+    if (!validate({ ...valid, [field]: 'Zürich 東京-🚀 café' })) continue;
+    for (const name of INVISIBLE_IDENTIFIERS) {
+      const payload = { ...valid, [field]: name };
+      if (!validate(payload)) bodies.push({ field, payload });
+    }
+  }
+  return bodies;
 }
 
 /** Bodies that break a body schema: a wrong type for each field, an unknown field, no object. */

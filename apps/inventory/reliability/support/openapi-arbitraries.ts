@@ -191,7 +191,11 @@ export function resolveIds(value: unknown, resolvers: Resolvers): unknown {
   return value;
 }
 
-/** Strings that are valid values and still hostile: they must be stored and read back as sent. */
+/**
+ * Strings that are valid values and still hostile: they must be stored and read back as sent.
+ * The invisible characters among them are free text's only: a value naming a record refuses
+ * them (INVISIBLE_IDENTIFIERS).
+ */
 export const HOSTILE_VALID_STRINGS = [
   "' OR 1=1 --",
   '"; DROP TABLE devices; --',
@@ -214,6 +218,23 @@ export const HOSTILE_VALID_STRINGS = [
   '\u200b\ufeff',
   'tab\tnew\nline\r',
   '{"json": true}',
+];
+
+/**
+ * Names that look like others and are not: each holds a character nobody sees (a zero width
+ * space, a bidirectional override, U+FEFF, a soft hyphen, a line separator, a tag character, a
+ * joiner between emoji). Free text stores them as sent; a value naming a record (a hostname, a
+ * location's name), whose pattern refuses them, is refused with a 400 that names the code point.
+ */
+export const INVISIBLE_IDENTIFIERS = [
+  'core\u200b1',
+  '\u202eevil\u202c',
+  '\ufeffcore1',
+  'core\u00ad1',
+  'core\u20281',
+  'core\u{e0041}1',
+  'desk-👩\u200d💻',
+  '\u2066core1\u2069',
 ];
 
 /** Strings the service must refuse (or store exactly): markup, NUL, lone surrogates, 10k chars. */
@@ -387,8 +408,9 @@ function matching(pattern: string, maxLength: number | undefined): fc.Arbitrary<
   const key = `${maxLength ?? ''}/${pattern}`;
   let arbitrary = matchingArbitraries.get(key);
   if (arbitrary === undefined) {
+    // The `u` flag: JSON Schema reads a pattern as a Unicode expression, as Ajv does (`\p{Cf}`).
     arbitrary = fc
-      .stringMatching(new RegExp(pattern))
+      .stringMatching(new RegExp(pattern, 'u'))
       .filter((text) => maxLength === undefined || text.length <= maxLength);
     matchingArbitraries.set(key, arbitrary);
   }
@@ -520,7 +542,12 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> {
         );
       }
       if (branch.format === 'uri') candidates.push(fc.constantFrom(...INVALID_OUTBOUND_URLS));
-      if (branch.pattern) candidates.push(fc.constantFrom('no match', 'GG:GG', '1.5.Gbps'));
+      if (branch.pattern) {
+        candidates.push(
+          fc.constantFrom('no match', 'GG:GG', '1.5.Gbps'),
+          fc.constantFrom(...INVISIBLE_IDENTIFIERS),
+        );
+      }
     }
   }
   return fc.oneof(...candidates);
