@@ -77,12 +77,15 @@ import {
   topologySvg,
 } from './svg.js';
 import {
+  BULK_CLEAR,
+  bulkChoice,
   checkboxGroup,
   fieldControl,
   fieldMessage,
   fieldNamedIn,
   fieldOfMessage,
   formValue,
+  isChoice,
   lineFeeds,
   listCell,
   parseFormValue,
@@ -1438,14 +1441,20 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         [{ label: resource.label, href: back }, { label: 'Delete' }],
       );
     }
-    const fields = bulkColumns(resource).filter((column) => column.kind !== 'json');
+    // A field of a few values (a status) is a choice of them; any other is typed, one at a time.
+    const choices = bulkColumns(resource).filter(isChoice);
+    const fields = bulkColumns(resource).filter(
+      (column) => column.kind !== 'json' && !isChoice(column),
+    );
     return page(
       signed.context,
       `Edit ${countOf(resource, records.length)}`,
       html`${alert}
       <form method="post" action="/ui/${resource.name}/bulk-edit">${csrfField(signed.context)}${backField}
-        <p>Set one field on every selected record:</p>${list}
-        <div class="field"><label for="bulk-field">Field</label><select id="bulk-field" name="field">
+        <p>Set fields on every selected record; what is left unchanged is not changed:</p>${list}
+        ${choices.map((column) => bulkChoice(column, one(values[`set_${column.name}`])))}
+        <div class="field"><label for="bulk-field">Other field</label><select id="bulk-field" name="field">
+          <option value="">leave unchanged</option>
           ${fields.map((column) => html`<option value="${column.name}"${one(values.field) === column.name ? ' selected' : ''}>${column.label}</option>`)}
           ${resource.tagColumn ? html`<option value="add_tags"${one(values.field) === 'add_tags' ? ' selected' : ''}>Add tags</option><option value="remove_tags"${one(values.field) === 'remove_tags' ? ' selected' : ''}>Remove tags</option>` : ''}
         </select></div>
@@ -1551,7 +1560,34 @@ ${one(values.value)}</textarea>
       const field = one(body.field);
       const column = bulkColumns(resource).find((candidate) => candidate.name === field);
       const tagChange = (field === 'add_tags' || field === 'remove_tags') && resource.tagColumn;
-      if (!column && !tagChange) throw new ApiError(400, 'Choose a field to change');
+      // Each choice (a status) set to one of its values, or emptied; left unchanged, not sent.
+      const chosen: Record<string, unknown> = {};
+      // A value the select does not offer (a form altered, or older than the declaration) is
+      // refused here, in the select's words: none of the API's.
+      let outsideChoices: string | undefined;
+      for (const choice of bulkColumns(resource).filter(isChoice)) {
+        const picked = one(body[`set_${choice.name}`]);
+        if (picked === '') continue;
+        const offered = choice.kind === 'boolean' ? ['true', 'false'] : (choice.choices ?? []);
+        if (picked === BULK_CLEAR && !choice.required && !choice.notNull)
+          chosen[choice.name] = null;
+        else if (offered.includes(picked)) chosen[choice.name] = parseFormValue(choice, picked);
+        else
+          outsideChoices ??= `${choice.label}: choose one of: ${
+            choice.kind === 'boolean' ? 'yes, no' : offered.join(', ')
+          }.`;
+      }
+      if (!column && !tagChange && field !== '')
+        throw new ApiError(400, 'Choose a field to change');
+      const changes = { ...chosen };
+      if (!column && !tagChange) {
+        const items = input.ids.map((id, index) => ({
+          id,
+          ...changes,
+          ...(etags[index] ? { etag: etags[index] } : {}),
+        }));
+        return { ...input, items, fields: Object.keys(changes), outsideChoices };
+      }
       const value = tagChange
         ? parseFormValue({ kind: 'tags' } as UiColumn, one(body.value))
         : parseFormValue(
@@ -1564,30 +1600,46 @@ ${one(values.value)}</textarea>
           );
       // A reference may be given by its record's name (`dc-east`, `sw-01 · xe-0/0/0`), as the
       // filters and forms show it: any record with that title (idOfTitle).
-      let chosen = value;
+      let typed = value;
       const target = column?.references ? uiResource(column.references) : undefined;
       if (target && typeof value === 'string' && !PLAIN_UUID.test(value)) {
-        chosen = (await idOfTitle(signed, target, value)) ?? value;
+        typed = (await idOfTitle(signed, target, value)) ?? value;
       }
+      changes[field] = typed;
       const items = input.ids.map((id, index) => ({
         id,
-        [field]: chosen,
+        ...changes,
         ...(etags[index] ? { etag: etags[index] } : {}),
       }));
-      return { ...input, items, field };
+      return { ...input, items, fields: Object.keys(changes), outsideChoices };
     },
-    call: (signed, { resource, items }) =>
-      signed.api('PATCH', `/${resource.name}`, { payload: items }),
-    accepted: ({ backToList, resource, items, field }) => ({
-      ...backToList,
-      flash: `${
-        field === 'add_tags'
-          ? 'Added tags to'
-          : field === 'remove_tags'
-            ? 'Removed tags from'
-            : `Set ${bulkColumns(resource).find((column) => column.name === field)?.label ?? field} on`
-      } ${countOf(resource, items.length)}.`,
-    }),
+    call: (signed, { resource, items, fields, outsideChoices }) => {
+      // Everything left unchanged, or a choice not offered: the form says so, nothing is sent.
+      const refused =
+        outsideChoices ??
+        (fields.length === 0
+          ? 'Choose a field to change: every field was left unchanged.'
+          : undefined);
+      return refused === undefined
+        ? signed.api('PATCH', `/${resource.name}`, { payload: items })
+        : Promise.resolve({ status: 400, body: { message: refused }, text: '', headers: {} });
+    },
+    accepted: ({ backToList, resource, items, fields }) => {
+      const labelOf = (field: string) =>
+        bulkColumns(resource).find((column) => column.name === field)?.label ?? field;
+      const set = fields.filter((field) => field !== 'add_tags' && field !== 'remove_tags');
+      const tags = fields.includes('add_tags')
+        ? 'added tags'
+        : fields.includes('remove_tags')
+          ? 'removed tags'
+          : '';
+      const count = countOf(resource, items.length);
+      const flash =
+        set.length === 0
+          ? `${tags === 'added tags' ? 'Added tags to' : 'Removed tags from'} ${count}.`
+          : `Set ${set.map(labelOf).join(', ')}${tags ? ` and ${tags}` : ''} on ${count}.`;
+      return { ...backToList, flash };
+    },
     async refused(signed, { resource, ids, body }, answer) {
       const { records, unread } = await selectedRecords(signed, resource, ids);
       return bulkPage(

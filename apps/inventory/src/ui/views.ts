@@ -250,6 +250,35 @@ export function referenceHint(column: UiColumn): string {
   return `Type the ${target?.names.singular ?? 'record'}'s name${target?.titleQualifier ? ` as the list shows it (${titleExample(target)})` : ''}, or its ID.`;
 }
 
+/** A bulk edit's choice that empties a field (its empty choice leaves the field as it is). */
+export const BULK_CLEAR = '__clear__';
+
+/** Whether a bulk edit offers a column as a choice of its values: an enumeration, yes or no. */
+export const isChoice = (column: UiColumn) =>
+  (column.choices !== undefined && column.kind !== 'list') || column.kind === 'boolean';
+
+/**
+ * A bulk edit's control for a field of a few values (isChoice): a select of the values the
+ * declaration holds, as the record's own form offers them, after "leave unchanged" (the
+ * default: the field is not sent) and, where the field may be empty, a choice emptying it.
+ */
+export function bulkChoice(column: UiColumn, chosen: string): Html {
+  const id = `bulk-${column.name}`;
+  const values: Array<[string, string]> =
+    column.kind === 'boolean'
+      ? [
+          ['true', 'yes'],
+          ['false', 'no'],
+        ]
+      : (column.choices ?? []).map((choice) => [choice, choice]);
+  const option = (value: string, text: string) =>
+    html`<option value="${value}"${value === chosen ? ' selected' : ''}>${text}</option>`;
+  return html`<div class="field"><label for="${id}">${column.label}</label><select id="${id}" name="set_${column.name}">
+      <option value="">leave unchanged</option>
+      ${column.required || column.notNull ? '' : option(BULK_CLEAR, '— (clear)')}
+      ${values.map(([value, text]) => option(value, text))}</select></div>`;
+}
+
 /** How a title of several parts is typed: `device · name`. */
 const titleExample = (resource: UiResource) =>
   [resource.titleQualifier, ...resource.titleFields]
