@@ -2814,11 +2814,14 @@ ${one(values.value)}</textarea>
           href: `/ui/devices/${String(device.id)}`,
         });
     }
+    const linkPages = uiResource('links')?.recordPages === true;
     const edges: TopologyEdge[] = links.map((link) => ({
       from: link.a_device,
       to: link.b_device,
-      label: `${link.a_name} — ${link.b_name}`,
+      fromPort: link.a_name,
+      toPort: link.b_name,
       status: String(link.status ?? ''),
+      ...(linkPages ? { href: `/ui/links/${link.id}` } : {}),
     }));
     return html`<section class="topology-section" aria-labelledby="topology-heading"><h2 id="topology-heading">Topology</h2>
       ${topologySvg([...nodes.values()], edges)}

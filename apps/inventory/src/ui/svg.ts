@@ -11,8 +11,65 @@ export interface TopologyNode {
 export interface TopologyEdge {
   from: string;
   to: string;
-  label: string;
+  /** The interfaces at each end (`xe-0/0/0`), named with their devices in the edge's name. */
+  fromPort: string;
+  toPort: string;
   status: string;
+  /** The link's own page: the edge is a link to it, reached by keyboard like the devices. */
+  href?: string;
+}
+
+/**
+ * How far apart the middles of two links between the same devices are drawn: each a curve of
+ * its own (the middle one straight when their number is odd), wider apart than the band a
+ * pointer finds each by (EDGE_HIT_WIDTH), so each is seen, pointed at and clicked by itself.
+ */
+const PARALLEL_GAP = 16;
+const EDGE_HIT_WIDTH = 10;
+
+/** The geometry of one edge: a straight line, or a curve (an SVG path) bent to one side. */
+type EdgeShape =
+  | { kind: 'line'; x1: number; y1: number; x2: number; y2: number }
+  | { kind: 'path'; d: string };
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The shape of the `index`th of `count` edges between a and b: bent by its offset from the
+ * middle, to the same side whichever end the link names first (`towards` is the pair's own
+ * order), so no two coincide. A link between two interfaces of one device is a loop above it.
+ */
+function edgeShape(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  towards: 1 | -1,
+  index: number,
+  count: number,
+): EdgeShape {
+  if (a.x === b.x && a.y === b.y) {
+    const size = 28 + index * PARALLEL_GAP;
+    return {
+      kind: 'path',
+      d: `M${a.x - 6} ${a.y - 10} C${a.x - size} ${a.y - 2 * size},${a.x + size} ${a.y - 2 * size},${a.x + 6} ${a.y - 10}`,
+    };
+  }
+  const offset = (index - (count - 1) / 2) * PARALLEL_GAP;
+  if (offset === 0) return { kind: 'line', x1: a.x, y1: a.y, x2: b.x, y2: b.y };
+  const length = Math.hypot(b.x - a.x, b.y - a.y);
+  // The unit normal of the pair's own direction; a quadratic curve's middle lies halfway to
+  // its control point, which is therefore twice the offset away.
+  const nx = (-(b.y - a.y) / length) * towards;
+  const ny = ((b.x - a.x) / length) * towards;
+  const cx = (a.x + b.x) / 2 + 2 * offset * nx;
+  const cy = (a.y + b.y) / 2 + 2 * offset * ny;
+  return { kind: 'path', d: `M${a.x} ${a.y} Q${round(cx)} ${round(cy)} ${b.x} ${b.y}` };
+}
+
+/** A shape as SVG: the drawn line, or the wide invisible band that takes the pointer. */
+function drawnShape(shape: EdgeShape, attributes: Html): Html {
+  return shape.kind === 'line'
+    ? html`<line ${attributes} x1="${shape.x1}" y1="${shape.y1}" x2="${shape.x2}" y2="${shape.y2}"></line>`
+    : html`<path ${attributes} d="${shape.d}" fill="none"></path>`;
 }
 
 /** Characters of a device's name drawn under its node; the whole name is its <title>. */
@@ -78,14 +135,35 @@ export function topologySvg(nodes: readonly TopologyNode[], edges: readonly Topo
     const at = around[index] ?? { x: 0, y: 0 };
     positions.set(node.id, { x: Math.round(centre + at.x), y: Math.round(height / 2 + at.y) });
   });
+  const labels = new Map(nodes.map((node) => [node.id, node.label]));
+  // Links between the same two devices (either end first), in the order given.
+  const pairKey = (edge: TopologyEdge) => [edge.from, edge.to].sort().join('\u0000');
+  const pairs = new Map<string, TopologyEdge[]>();
+  for (const edge of edges) pairs.set(pairKey(edge), [...(pairs.get(pairKey(edge)) ?? []), edge]);
   const lines = edges.map((edge) => {
     const a = positions.get(edge.from);
     const b = positions.get(edge.to);
     if (!a || !b) return html``;
+    const pair = pairs.get(pairKey(edge)) ?? [edge];
+    const first = pair[0] ?? edge;
+    const index = pair.indexOf(edge);
+    const shape = edgeShape(a, b, edge.from === first.from ? 1 : -1, index, pair.length);
     const up = edge.status === 'up';
-    return html`<g class="edge"><line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" stroke="${up ? '#1a7f37' : '#c62828'}" stroke-width="3"${
-      up ? '' : html` stroke-dasharray="6 4"`
-    }></line><title>${edge.label} (${edge.status})</title></g>`;
+    const end = (device: string, port: string) => `${labels.get(device) ?? ''} ${port}`;
+    const name = `Link ${end(edge.from, edge.fromPort)} — ${end(edge.to, edge.toPort)} (${edge.status})${
+      pair.length > 1
+        ? `, ${index + 1} of ${pair.length} between ${labels.get(first.from) ?? ''} and ${labels.get(first.to) ?? ''}`
+        : ''
+    }`;
+    const drawn = html`${drawnShape(
+      shape,
+      html`class="edge-line" stroke="${up ? '#1a7f37' : '#c62828'}" stroke-width="3"${
+        up ? '' : html` stroke-dasharray="6 4"`
+      }`,
+    )}${drawnShape(shape, html`class="edge-hit" stroke="transparent" stroke-width="${EDGE_HIT_WIDTH}"`)}<title>${name}</title>`;
+    return edge.href
+      ? html`<a class="edge" href="${edge.href}" aria-label="${name}">${drawn}</a>`
+      : html`<g class="edge">${drawn}</g>`;
   });
   const circles = nodes.map((node) => {
     const at = positions.get(node.id) ?? { x: centre, y: height / 2 };

@@ -48,7 +48,7 @@ describe('the topology', () => {
     const page = await visit(ctx.app, admin, `/ui/locations/${location.id}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Topology: 4 devices, 11 links');
-    expect(page.body).toContain('ge-0/0/47 — ge-0/0/47');
+    expect(page.body).toContain('Link sw-d ge-0/0/47 — sw-b ge-0/0/47 (up)');
   });
 
   it('draws every link of a device with more than 100 interfaces on its own page', async () => {
@@ -62,7 +62,7 @@ describe('the topology', () => {
     await post('/links', { a_interface_id: theirs[0].id, b_interface_id: mine[129].id });
     const page = await visit(ctx.app, admin, `/ui/devices/${device.id}`);
     expect(page.body).toContain('Topology: 2 devices, 1 links');
-    expect(page.body).toContain('et-0 — et-129');
+    expect(page.body).toContain('Link peer et-0 — big-chassis et-129 (up)');
   });
 });
 
