@@ -389,7 +389,12 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
 
   it('draws the topology and the metric charts', async () => {
     await admin.goto(`${base}/ui/devices/${deviceIds[0]}`);
-    await expect(admin.locator('svg.topology line').count()).resolves.toBe(1);
+    // One link drawn (a line, and the wider band beside it that takes the pointer), a link to
+    // its page.
+    await expect(admin.locator('svg.topology .edge-line').count()).resolves.toBe(1);
+    await expect(admin.locator('svg.topology a.edge').getAttribute('aria-label')).resolves.toBe(
+      'Link sw-000 eth0 — sw-001 eth0 (up)',
+    );
     await expect(admin.locator('svg.topology text').allTextContents()).resolves.toEqual(
       expect.arrayContaining(['sw-000', 'sw-001']),
     );
