@@ -219,6 +219,79 @@ describe('forward', () => {
     queue.close();
     expect(await results[2]).toMatchObject({ failure: 'cancelled' });
   });
+  it('a slow target’s backlog does not starve another target: slots go in arrival order', async () => {
+    // Every request the two apps see, in the order they see them.
+    const seen: string[] = [];
+    const slow = await receiver((req, res) => {
+      seen.push(req.url ?? '');
+      setTimeout(() => res.end('slow'), 300);
+    });
+    const fast = await receiver((req, res) => {
+      seen.push(req.url ?? '');
+      res.end('fast');
+    });
+    // Per target as many as in all (the default): the slow app's backlog could take every slot.
+    const queue = new ForwardQueue({
+      concurrency: 2,
+      maxQueued: 100,
+      maxQueuedBytes: 1 << 20,
+      timeoutMs: 1500,
+      maxResponseBody: 1024,
+    });
+    cleanups.push(() => queue.close());
+    const send = (url: string) =>
+      queue.submit({ method: 'POST', target: '/', headers: [], body: Buffer.from('x') }, url);
+    const before = Array.from({ length: 4 }, (_, i) => send(`${slow.url}/a${i}`));
+    const other = send(`${fast.url}/b`);
+    const after = Array.from({ length: 8 }, (_, i) => send(`${slow.url}/a${i + 4}`));
+    // a0 and a1 at once, a2 and a3 300 ms later, then b (it came before a4): about 600 ms in,
+    // long before the 1500 ms timeout. Served slow backlog first, b waited for all 12 (1800 ms).
+    const answer = await other;
+    expect(answer).toMatchObject({ kind: 'response', status: 200 });
+    expect(seen.indexOf('/b')).toBeGreaterThanOrEqual(4);
+    expect(seen.indexOf('/b')).toBeLessThanOrEqual(5);
+    expect(seen.slice(0, 4)).toEqual(['/a0', '/a1', '/a2', '/a3']);
+    queue.close();
+    await Promise.all([...before, ...after]);
+  });
+
+  it('one at a time per target: each target’s forwards still go in capture order', async () => {
+    const seen: Record<string, string[]> = { slow: [], fast: [] };
+    const slow = await receiver((req, res) => {
+      seen.slow?.push(req.url ?? '');
+      setTimeout(() => res.end('slow'), 40);
+    });
+    const fast = await receiver((req, res) => {
+      seen.fast?.push(req.url ?? '');
+      setTimeout(() => res.end('fast'), 5);
+    });
+    const queue = new ForwardQueue({
+      concurrency: 4,
+      perTarget: 1,
+      maxQueued: 100,
+      maxQueuedBytes: 1 << 20,
+      timeoutMs: 5000,
+      maxResponseBody: 1024,
+    });
+    cleanups.push(() => queue.close());
+    const send = (url: string) =>
+      queue.submit({ method: 'POST', target: '/', headers: [], body: Buffer.from('x') }, url);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send(i % 3 === 0 ? `${fast.url}/f${i}` : `${slow.url}/s${i}`),
+      ),
+    );
+    expect(results.every((result) => result.kind === 'response')).toBe(true);
+    const indices = (name: string, list: string[] | undefined) =>
+      (list ?? []).map((url) => Number(url.slice(name.length + 1)));
+    const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+    expect(indices('f', seen.fast)).toEqual(sorted(indices('f', seen.fast)));
+    expect(indices('s', seen.slow)).toEqual(sorted(indices('s', seen.slow)));
+    expect(seen.fast).toHaveLength(7);
+    expect(seen.slow).toHaveLength(13);
+    expect(queue.load).toEqual({ requests: 0, bytes: 0 });
+  });
+
   it('answers being received share the queue’s byte budget: beyond it they are kept truncated', async () => {
     // Each answer's 5000 bytes are sent at once, but all three end only when the third is sent:
     // the queue holds three answers being received at the same time.

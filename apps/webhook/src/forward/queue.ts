@@ -47,6 +47,8 @@ interface Waiting {
   readonly url: string;
   /** The target it goes to (`scheme://host:port`): the unit of --forward-concurrency. */
   readonly key: string;
+  /** Its place in the arrival order over all targets: free slots go to the oldest waiting. */
+  readonly order: number;
   bytes: number;
   /** The forward timeout counts from here: waiting in the queue uses it up too. */
   readonly deadline: number;
@@ -66,13 +68,15 @@ interface Target {
 }
 
 /**
- * Sends requests to forward targets in arrival order, never more than `perTarget` at once to one
- * target (one: they arrive in order too), nor more than `concurrency` in all, never holding more
- * than its limits: capturing never waits for it.
+ * Sends requests to forward targets in arrival order over all targets, never more than
+ * `perTarget` at once to one target (one: they arrive in order too), nor more than `concurrency`
+ * in all, never holding more than its limits: capturing never waits for it.
  */
 export class ForwardQueue {
-  /** Targets with requests waiting or under way, in the order they first had one. */
+  /** Targets with requests waiting or under way. */
   private readonly targets = new Map<string, Target>();
+  /** The next request's place in the arrival order. */
+  private arrivals = 0;
   private waitingCount = 0;
   private active = 0;
   private bytes = 0;
@@ -133,7 +137,8 @@ export class ForwardQueue {
         target = { waiting: [], active: 0 };
         this.targets.set(key, target);
       }
-      target.waiting.push({ request, url, key, bytes, deadline, resolve });
+      const order = this.arrivals++;
+      target.waiting.push({ request, url, key, order, bytes, deadline, resolve });
       this.waitingCount += 1;
       this.pump();
       this.sweepSoon();
@@ -199,20 +204,31 @@ export class ForwardQueue {
     this.agents.https.destroy();
   }
 
-  /** Starts what may start: per target in arrival order, within both limits. */
+  /**
+   * Starts what may start, within both limits: each free slot goes to the request that arrived
+   * first among the targets below their own limit. Handing the slots out target by target let a
+   * slow target's backlog take every one freed (its limit is all of them by default) while a
+   * request to another target, there before most of that backlog, waited out its timeout.
+   */
   private pump(): void {
-    for (const [key, target] of this.targets) {
-      while (
-        this.active < this.options.concurrency &&
-        target.active < this.perTarget &&
-        target.waiting.length > 0
-      ) {
-        const item = target.waiting.shift() as Waiting;
-        this.waitingCount -= 1;
-        this.start(item, target);
+    while (this.active < this.options.concurrency) {
+      // A scan over the targets: there are few, and at most `maxQueued`.
+      let next: Target | undefined;
+      let oldest = Number.POSITIVE_INFINITY;
+      for (const target of this.targets.values()) {
+        const first = target.waiting[0];
+        if (first && target.active < this.perTarget && first.order < oldest) {
+          next = target;
+          oldest = first.order;
+        }
       }
+      if (!next) break;
+      const item = next.waiting.shift() as Waiting;
+      this.waitingCount -= 1;
+      this.start(item, next);
+    }
+    for (const [key, target] of this.targets) {
       if (target.waiting.length === 0 && target.active === 0) this.targets.delete(key);
-      if (this.active >= this.options.concurrency) return;
     }
   }
 
