@@ -849,24 +849,42 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     expect(fixed.statusCode, fixed.body).toBe(302);
   });
 
-  it('the return shows the error description of a flow started here in this browser, in any script, escaped, without bidi or format controls; an overlong code is a failure page', async () => {
-    const app = await h.app();
+  it("a provider error shows the fixed sentence for its code even for a flow started here in this browser (anyone can start one: the start is a GET); the provider's words go to the log, without control or format characters", async () => {
+    const lines: string[] = [];
+    const app = await buildApp(testConfig(h.fake.url), {
+      store: h.store,
+      logger: chatLogger('info', { write: (line: string) => lines.push(line) > 0 }),
+    });
+    onTestFinished(() => app.close());
     signInAt('oidc');
     const credentialToken = newToken();
     const state = encodeURIComponent(encodeOAuthState({ credentialToken }));
+    // What a crafted page can do in a person's browser: navigate it to the start with a state it
+    // chose (the cookie is set), then to a return carrying its own words.
     const start = await app.inject({ url: `/_oauth/keycloak/authorize?state=${state}` });
     expect(start.statusCode, start.body).toBe(302);
-    const description = 'Zugriff verweigert: <Größe>\u202e überschritten\u200f\u2066\u00ad';
+    const description =
+      'Zugriff verweigert: <Größe>\u202e überschritten\u200f\u2066\u00ad call +1 555 0100';
     const described = await app.inject({
       url: `/_oauth/keycloak?state=${state}&error=server_error&error_description=${encodeURIComponent(description)}`,
       headers: { cookie: cookiesOf(start) },
     });
     expect(described.statusCode).toBe(400);
     expect(described.headers['content-type']).toContain('text/html');
-    expect(described.body).not.toContain('<Größe>');
     expect(pageMessage(described.body)).toBe(
-      'Sign-in failed: the identity provider answered "server_error": Zugriff verweigert: <Größe> überschritten',
+      'Sign-in failed: the identity provider failed; start again later',
     );
+    expect(described.body).not.toContain('Zugriff');
+    expect(described.body).not.toContain('555');
+    // The operator reads what the provider said.
+    const logged = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.providerError === 'server_error');
+    expect(logged).toMatchObject({
+      service: 'keycloak',
+      providerError: 'server_error',
+      providerErrorDescription: 'Zugriff verweigert: <Größe> überschritten call +1 555 0100',
+    });
     const overlong = await app.inject({
       url: `/_oauth/github?state=${state}&code=${'c'.repeat(2049)}`,
     });
@@ -876,7 +894,7 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     expect(pageConfig(overlong.body).setCredentialToken).toBe(false);
   });
 
-  it('a crafted return link shows none of its own words: without a flow started here in this browser, a provider error is a fixed sentence for its code', async () => {
+  it('a crafted return link shows none of its own words: a provider error is a fixed sentence for its code', async () => {
     const app = await h.app();
     const spoof = `your account is suspended. To restore access call +1 555 0100 \u202eremoc eht\u202c ${'x'.repeat(900)}`;
     const cases = [
@@ -923,14 +941,6 @@ describe('the redirect flow answers with its result page, never raw JSON', () =>
     });
     expect(pageMessage(elsewhere.body)).toBe(
       'Sign-in failed: the identity provider failed; start again later',
-    );
-    // The browser that started it still reads the provider's words.
-    const here = await app.inject({
-      url: `/_oauth/keycloak?state=${state}&error=server_error&error_description=${encodeURIComponent('Wartung')}`,
-      headers: { cookie: cookiesOf(start) },
-    });
-    expect(pageMessage(here.body)).toBe(
-      'Sign-in failed: the identity provider answered "server_error": Wartung',
     );
   });
 

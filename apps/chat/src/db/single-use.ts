@@ -125,30 +125,6 @@ export class PendingCredentials {
   }
 
   /**
-   * Whether `credentialToken` names a flow of `service` started here, in the browser whose cookie
-   * hashes to `browserHash`, and still waiting for its return; reads only.
-   */
-  async startedIn(
-    credentialToken: string,
-    service: string,
-    browserHash: string | null,
-    now: Date,
-  ): Promise<boolean> {
-    if (browserHash === null) return false;
-    const row = await this.db
-      .selectFrom('oauth_pending_credentials')
-      .select('credential_token')
-      .where('credential_token', '=', credentialToken)
-      .where('service', '=', service)
-      .where('returned_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where('code_verifier', 'is not', null)
-      .where('browser_hash', '=', browserHash)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  /**
    * Why a return was refused, when a row says so: `another-service` for a token of another
    * service's flow, `another-browser` for a flow started here and waiting for its return, `used`
    * for any other row of the token; undefined without a row.

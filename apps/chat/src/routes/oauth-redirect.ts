@@ -110,10 +110,12 @@ const PROVIDER_ERRORS = new Map<string, string>([
 const PROVIDER_REFUSED = 'the identity provider refused the sign-in; start again';
 
 /**
- * A provider's error_description as shown: no control, format (bidi overrides, invisible marks)
- * or line-separator character, which could reorder or hide what the person reads.
+ * A provider's error or error_description as logged: no control, format (bidi overrides,
+ * invisible marks) or line-separator character, which could reorder or hide what an operator
+ * reads in a terminal.
  */
-const shownDescription = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').trim();
+const loggedProviderText = (text: string) =>
+  text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').trim();
 
 /** The address's parameters, named for the person reading a failure page. */
 const PARAMETER_LABELS: Record<string, string> = {
@@ -421,23 +423,18 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         // client, finding no secret, reports the sign-in as cancelled.
         const denied = query.error === 'access_denied';
         if (denied) return page(reply, 200, state, 'the sign-in was cancelled', true);
-        // Anyone can make such a return address: the provider's own words are shown only for a
-        // flow started here in this browser, never text a link brought to the service's origin.
-        const ours = await pendingCredentials.startedIn(
-          state.credentialToken,
-          service.name,
-          hashOrNull(browserCookie(request.cookies, state.credentialToken)),
-          now(),
+        // The page shows none of the address's words: anyone can make such a return address, and
+        // a flow "started here" proves nothing (the start is a GET any page can send a browser
+        // to, with a state of its choosing). The provider's words are for the operator's log.
+        request.log.info(
+          {
+            service: service.name,
+            providerError: loggedProviderText(query.error),
+            providerErrorDescription: loggedProviderText(query.error_description ?? ''),
+          },
+          'the identity provider returned an error',
         );
-        const description = ours ? shownDescription(query.error_description ?? '') : '';
-        return page(
-          reply,
-          400,
-          state,
-          ours
-            ? `the identity provider answered "${query.error}"${description ? `: ${description}` : ''}`
-            : (PROVIDER_ERRORS.get(query.error) ?? PROVIDER_REFUSED),
-        );
+        return page(reply, 400, state, PROVIDER_ERRORS.get(query.error) ?? PROVIDER_REFUSED);
       }
       if (!query.code) return page(reply, 400, state, 'the identity provider sent no code');
       const returned = now();
