@@ -13,6 +13,7 @@ import {
   requestJsonPieces,
   requestLine,
 } from './output/printers.js';
+import { holdProcessWarnings } from './process-warnings.js';
 import type { RelayState } from './relay/client.js';
 import { relayStateText, startRelayListener } from './relay/listen.js';
 import { replayRecords } from './replay/command.js';
@@ -53,26 +54,6 @@ async function main(): Promise<void> {
       await runRelayCommand(command, process.stdout, process.stderr);
     }
   }
-}
-
-/** Warnings held while the UI is up, one by one; beyond these, only their count. */
-const MAX_HELD_WARNINGS = 20;
-
-/**
- * Takes Node's process warnings from stderr (its own printer is the 'warning' listener it installs
- * at start) and keeps them, bounded; returns the lines to print once the screen is back.
- */
-function holdProcessWarnings(): () => string[] {
-  const held: string[] = [];
-  let more = 0;
-  // --no-warnings (in NODE_OPTIONS): Node prints none, and neither does the tool.
-  if ((process as { noProcessWarnings?: boolean }).noProcessWarnings) return () => held;
-  process.removeAllListeners('warning');
-  process.on('warning', (warning) => {
-    if (held.length < MAX_HELD_WARNINGS) held.push(`${warning.name}: ${warning.message}`);
-    else more += 1;
-  });
-  return () => (more > 0 ? [...held, `${more} more warnings`] : held);
 }
 
 /** Skipped --load lines named one by one; beyond these, only their count. */
@@ -151,8 +132,9 @@ async function run(config: AppConfig): Promise<void> {
     // production build is always used. It has to be set before React loads, hence the import below.
     process.env.NODE_ENV = 'production';
     // Nothing the process prints may land on the UI's screen: Node's warnings (written to stderr
-    // as they are raised) are held while the UI is up and printed once it has gone.
-    const heldWarnings = holdProcessWarnings();
+    // as they are raised) are held while the UI is up and handed to Node's printer once it has
+    // gone.
+    const releaseWarnings = holdProcessWarnings();
     // Loaded only when needed: scripts piping --json never pay for React.
     const { startUi } = await import('./ui/run.js');
     const { uiEnvironment } = await import('./ui/environment.js');
@@ -187,10 +169,12 @@ async function run(config: AppConfig): Promise<void> {
     // Printed again on the normal screen once the UI has gone, so the warning is not missed.
     onExit(() => {
       ui.close();
-      const late = [...relayStatus.atExit, ...heldWarnings()]
-        .map((line) => `webhook: ${printable(line)}\n`)
-        .join('');
+      const late = relayStatus.atExit.map((line) => `webhook: ${printable(line)}\n`).join('');
       if (notices || late) process.stderr.write(notices + late);
+      const beyond = releaseWarnings();
+      if (beyond.length > 0) {
+        process.stderr.write(beyond.map((line) => `webhook: ${printable(line)}\n`).join(''));
+      }
     });
     return;
   }

@@ -26,6 +26,10 @@ async function sendAtOnce(base: string, count: number) {
 // Raised on demand, while the UI is up: a warning from anywhere in the process.
 const WARN_ON_SIGUSR2 = `data:text/javascript,process.on('SIGUSR2',()=>process.emitWarning('raised while the UI is on screen'))`;
 
+// Two warnings on demand: one of a type the user switched off with --disable-warning, and one
+// with a code, whose --trace-warnings stack must survive being held.
+const TWO_WARNINGS_ON_SIGUSR2 = `data:text/javascript,process.on('SIGUSR2',()=>{process.emitWarning('switched off by the user','ExperimentalWarning');process.emitWarning('kept with its code','DeprecationWarning','DEP0999')})`;
+
 describe('process warnings', { timeout: 60_000 }, () => {
   it('30 forwards under way at once print no MaxListenersExceededWarning', async () => {
     const app = await hangingApp();
@@ -72,5 +76,32 @@ describe('process warnings', { timeout: 60_000 }, () => {
     const afterUi = screenText(output.slice(output.lastIndexOf(LEAVE_ALT_SCREEN)));
     expect(afterUi).toContain('raised while the UI is on screen');
     expect(output).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('held warnings go to Node’s own printer: --disable-warning, codes and --trace-warnings hold', async () => {
+    const cli = startInTerminal([
+      '--disable-warning=ExperimentalWarning',
+      '--trace-warnings',
+      '--import',
+      TWO_WARNINGS_ON_SIGUSR2,
+      CLI,
+      '--port',
+      '0',
+    ]);
+    onTestFinished(() => {
+      cli.terminal.kill();
+    });
+    await cli.address();
+    cli.terminal.kill('SIGUSR2');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    cli.terminal.write('q');
+    await cli.exited;
+    const output = cli.output();
+    const afterUi = screenText(output.slice(output.lastIndexOf(LEAVE_ALT_SCREEN)));
+    expect(afterUi).toContain('[DEP0999] DeprecationWarning: kept with its code');
+    // --trace-warnings: where it was raised, as Node prints it without the UI.
+    expect(afterUi).toMatch(/kept with its code\s*\n\s+at /);
+    // (The stack above quotes the preload's source, so only the warning as printed is looked for.)
+    expect(afterUi).not.toContain('ExperimentalWarning: switched off by the user');
   });
 });
