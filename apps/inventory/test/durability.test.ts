@@ -99,13 +99,13 @@ const walFlushStarted =
  * `<... fdatasync resumed>) = 0` on the same thread: the flush is done at the second line.
  */
 function walFlushCompleted(lines: string[]): number {
-  for (let index = 0; index < lines.length; index++) {
-    if (walFlush.test(lines[index])) return index;
-    const started = walFlushStarted.exec(lines[index]);
+  for (const [index, line] of lines.entries()) {
+    if (walFlush.test(line)) return index;
+    const started = walFlushStarted.exec(line);
     if (!started) continue;
     const [, thread, call] = started;
     const resumed = new RegExp(`^${thread}\\s+<\\.\\.\\. ${call} resumed>\\)\\s+= 0`);
-    const completed = lines.findIndex((line, later) => later > index && resumed.test(line));
+    const completed = lines.findIndex((other, later) => later > index && resumed.test(other));
     if (completed !== -1) return completed;
   }
   return -1;

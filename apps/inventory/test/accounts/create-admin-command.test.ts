@@ -214,7 +214,7 @@ describe('create-admin', () => {
     });
     await migrate(opened as unknown as Store<unknown>, older);
     await opened.close();
-    const env = database
+    const env: Record<string, string> = database
       ? { DATABASE_URL: database.url, JWT_SECRET, DATA_DIR: dataDir }
       : { DATA_DIR: dataDir };
 
