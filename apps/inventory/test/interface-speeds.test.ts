@@ -108,6 +108,52 @@ describe('speed and speed_mbps never disagree', () => {
     }
   });
 
+  it('a bulk create, CSV import or batch PATCH item that disagrees is named (its index or row), nothing written', async () => {
+    const created = await anInterface({ speed: '1Gbps' });
+    const bulk = await ctx.as('admin', {
+      method: 'POST',
+      url: '/interfaces',
+      payload: [
+        { device_id: created.device_id, name: 'eth3', speed: '1Gbps' },
+        { device_id: created.device_id, name: 'eth4', speed: '10Gbps', speed_mbps: 5 },
+      ],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(400);
+    expect(bulk.json().message).toBe(
+      'Item 1: speed_mbps: 5 is not speed 10Gbps (10000): give one of them, or both alike',
+    );
+    const csv = await ctx.as('admin', {
+      method: 'POST',
+      url: '/interfaces',
+      headers: { 'content-type': 'text/csv' },
+      payload: `device_id,name,speed,speed_mbps\n${created.device_id},eth5,1Gbps,\n${created.device_id},eth6,10Gbps,5\n`,
+    });
+    expect(csv.statusCode, csv.body).toBe(400);
+    expect(csv.json().message).toBe(
+      'Row 3: speed_mbps: 5 is not speed 10Gbps (10000): give one of them, or both alike',
+    );
+    const other = await anInterface({ speed: '1Gbps' });
+    const batch = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/interfaces',
+      payload: [
+        { id: created.id, speed: '2.5Gbps' },
+        { id: other.id, speed: '1Gbps', speed_mbps: 7 },
+      ],
+    });
+    expect(batch.statusCode, batch.body).toBe(400);
+    expect(batch.json().message).toBe(
+      'Item 1: speed_mbps: 7 is not speed 1Gbps (1000): give one of them, or both alike',
+    );
+    const unchanged = await ctx.as('admin', { method: 'GET', url: `/interfaces/${created.id}` });
+    expect(speeds(unchanged.json())).toEqual(['1Gbps', 1000]);
+    const listed = await ctx.as('admin', {
+      method: 'GET',
+      url: `/interfaces?device_id=${created.device_id}`,
+    });
+    expect(listed.json().meta.total_count).toBe(1);
+  });
+
   it('the API document says so on both fields of a write', async () => {
     const document = (await ctx.app.inject({ url: '/openapi.json' })).json();
     const body =

@@ -13,7 +13,7 @@ import type { Access } from '../auth/roles.js';
 import { type ConstraintMessages, namesKeyValue, withItemIndex } from '../db/errors.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
-import { badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, type CsvImportRequest } from './csv-import.js';
 import {
   normaliseTags,
@@ -434,12 +434,30 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   };
 
   /**
+   * `prepare` of one item of a bulk create or batch: a refusal it raises (two forms of a value
+   * that disagree, a definition's own rule) names the item, as the schema's refusals do.
+   */
+  const prepareItem = (given: Row, label: string) => {
+    try {
+      return prepare(given);
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 400) {
+        throw new ApiError(400, `${label}: ${error.message}`, error.headers);
+      }
+      throw error;
+    }
+  };
+
+  /**
    * Bulk create: every item validated (the schema) before anything is written, then one
    * statement, so all are stored or none, each with its audit row. A constraint an item breaks
    * is reported with that item's index.
    */
   const createMany = async (request: FastifyRequest, items: readonly Row[]) => {
-    const prepared = items.map((item) => prepare(withDefaults(definition, item)));
+    const label = bulkItemLabel(request);
+    const prepared = items.map((item, index) =>
+      prepareItem(withDefaults(definition, item), label(index)),
+    );
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
@@ -513,11 +531,11 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     });
     await checkUrls(items, (index) => `Item ${index}`);
     const updates = items.map(({ id, etag, ...fields }, index) => {
-      if (etag === undefined) return { id, values: prepare(fields) };
+      if (etag === undefined) return { id, values: prepareItem(fields, `Item ${index}`) };
       // The tag as an ETag header gives it; a weak one never matches (strong comparison).
       const tag = parseEntityTag(String(etag));
       if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
-      return { id, values: prepare(fields), etag: tag.weak ? '' : tag.opaque };
+      return { id, values: prepareItem(fields, `Item ${index}`), etag: tag.weak ? '' : tag.opaque };
     });
     // All or nothing: an unknown id or a violated constraint writes no row of the batch.
     let outcome: BatchOutcome[];
