@@ -91,7 +91,9 @@ describe('one line that is not a record is skipped, the others read', () => {
     const har = await runCli(['export', '--from', file, '--har', '-', ...limits]);
     expect(har.stderr).toContain(`webhook: ${file}:2: not valid JSON`);
     expect(har.stderr).toContain(`webhook: ${file}:4: line longer than`);
-    expect(har.stderr).toContain('webhook: 2 of 5 records skipped');
+    // Lines that are not records are not records skipped: each kind is counted apart.
+    expect(har.stderr).toContain(`webhook: 2 lines of ${file} skipped (not records)`);
+    expect(har.stderr).not.toContain('records skipped');
     expect(har.code).toBe(1);
     const entries = (JSON.parse(har.stdout) as Har).log.entries;
     expect(entries.map((entry) => new URL(entry.request.url).pathname)).toEqual([
@@ -122,5 +124,46 @@ describe('one line that is not a record is skipped, the others read', () => {
     expect(loaded.stderr).toContain(`webhook: ${file}:4: line longer than`);
     expect(loaded.stderr).toContain(`loaded 3 records from ${file}`);
     expect(loaded.stderr).toContain('listening on');
+  });
+});
+
+describe('webhook export: lines that are not records, and the records asked for', () => {
+  it('counts them apart from records; --id exits 0 once every record asked for is exported', async () => {
+    const { lines } = await saveSession(join(dir, 'asked.jsonl'), ['/one', '/two', '/three']);
+    const [one, two, three] = lines as [string, string, string];
+    const file = join(dir, 'bad.jsonl');
+    // Record 1, record 2 cut short, a 5 MiB line, record 3, and a line of JSON that is no record.
+    writeFileSync(file, `${one}\n${two.slice(0, 40)}\n${'x'.repeat(5 << 20)}\n${three}\n[]\n`);
+    const limits = ['--max-body', '1kb'];
+    const out = join(dir, 'asked.har');
+
+    const asked = await runCli(['export', '--from', file, '--har', out, '--id', '3', ...limits]);
+    expect(asked.stderr).toContain(`webhook: ${file}:2: not valid JSON`);
+    expect(asked.stderr).toContain(`webhook: 1 record written to ${out}\n`);
+    expect(asked.stderr).toContain(`webhook: 3 lines of ${file} skipped (not records)\n`);
+    expect(asked.stderr).not.toContain('records skipped');
+    // What was asked for was exported: the lines elsewhere are warnings, not a failure.
+    expect(asked.code).toBe(0);
+    const entries = (JSON.parse(readFileSync(out, 'utf8')) as Har).log.entries;
+    expect(entries.map((entry) => new URL(entry.request.url).pathname)).toEqual(['/three']);
+
+    // The record asked for may be the line that is not one: not exported, so exit 1.
+    const lost = await runCli(['export', '--from', file, '--har', out, '--id', '2', ...limits]);
+    expect(lost.stderr).toContain(`webhook: ${file}: no record with seq 2\n`);
+    expect(lost.stderr).toContain(`webhook: no records exported from ${file}\n`);
+    expect(lost.code).toBe(1);
+
+    // Without --id every record of the file is asked for: a line that is not one may have been.
+    const all = await runCli(['export', '--from', file, '--har', out, ...limits]);
+    expect(all.stderr).toContain(`webhook: 2 records written to ${out}\n`);
+    expect(all.stderr).toContain(`webhook: 3 lines of ${file} skipped (not records)\n`);
+    expect(all.code).toBe(1);
+
+    const curl = await runCli(['export', '--from', file, '--curl', '--id', '1', ...limits], {
+      cwd: dir,
+    });
+    expect(curl.stdout.match(/^curl /gm)).toHaveLength(1);
+    expect(curl.stderr).toContain(`webhook: 3 lines of ${file} skipped (not records)\n`);
+    expect(curl.code).toBe(0);
   });
 });

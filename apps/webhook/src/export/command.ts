@@ -30,7 +30,12 @@ function output(path: string, stdout: NodeJS.WritableStream) {
  * as the file is read, so a session of any length exports in bounded memory. curl commands go to
  * stdout; bodies that are not printable text go to `webhook-<seq>.body` in the current directory.
  * A line that is not a record, or a record that cannot be a command, is skipped with a message on
- * stderr, never ending the export; the exit code is then 1.
+ * stderr, never ending the export, and counted apart: lines that are not records, records that
+ * were skipped. The exit code is 1 when a record asked for was not exported: without `--id` every
+ * record of the file is asked for, and a line that is not one may have been one; with `--id`, an
+ * id not found or a record skipped. Lines that are not records elsewhere in the file then stay
+ * warnings: what was asked for was exported (a `--save` file cut short by a crash still exports
+ * the records asked for with exit 0).
  */
 export async function exportRecords(
   command: ExportCommand,
@@ -39,25 +44,28 @@ export async function exportRecords(
 ): Promise<number> {
   const wanted = command.ids ? new Set(command.ids) : null;
   const har = command.har ? output(command.har, stdout) : null;
-  let entries = 0;
+  /** Records read (those asked for), records among them skipped, lines that are not records. */
+  let records = 0;
   let harEntries = 0;
   let commands = 0;
   let skipped = 0;
+  let notRecords = 0;
+  const found = new Set<number>();
   har?.write(HAR_START);
   try {
     for await (const { fileSeq, draft } of readSession(command.from, {
       maxLineBytes: command.maxLineBytes,
-      // A line that is not a record is left out like a record that cannot be a command.
+      // Not a record: said and counted, but it is not one of the records read.
       onSkip: (problem) => {
-        entries += 1;
-        skipped += 1;
+        notRecords += 1;
         stderr.write(`webhook: ${printable(problem)}; line skipped\n`);
       },
     })) {
       if (wanted && !wanted.has(fileSeq)) continue;
       const record = StoredRequest.from(fileSeq, draft);
       // Every record read counts, skipped ones too: "N of M records skipped" is of all of them.
-      entries += 1;
+      records += 1;
+      found.add(fileSeq);
       if (har) {
         har.write(harEntryText(record, harEntries));
         harEntries += 1;
@@ -90,12 +98,26 @@ export async function exportRecords(
       har?.close();
     }
   }
-  const exported = entries - skipped;
-  if (exported === 0)
-    stderr.write(`webhook: no records exported from ${printable(command.from)}\n`);
-  else if (command.har && command.har !== '-') {
-    stderr.write(`webhook: ${harEntries} records written to ${printable(command.har)}\n`);
+  const from = printable(command.from);
+  const missing = command.ids ? [...new Set(command.ids)].filter((id) => !found.has(id)) : [];
+  // Worded as replay words it (which refuses before sending): a HAR is written as the file is read.
+  if (missing.length > 0) {
+    stderr.write(`webhook: ${from}: no record with seq ${missing.join(', ')}\n`);
   }
-  if (skipped > 0) stderr.write(`webhook: ${skipped} of ${entries} records skipped\n`);
-  return skipped > 0 ? 1 : 0;
+  const exported = records - skipped;
+  if (exported === 0) stderr.write(`webhook: no records exported from ${from}\n`);
+  else if (command.har && command.har !== '-') {
+    stderr.write(`webhook: ${count(harEntries, 'record')} written to ${printable(command.har)}\n`);
+  }
+  if (skipped > 0) stderr.write(`webhook: ${skipped} of ${count(records, 'record')} skipped\n`);
+  if (notRecords > 0) {
+    stderr.write(`webhook: ${count(notRecords, 'line')} of ${from} skipped (not records)\n`);
+  }
+  const allAskedExported = skipped === 0 && missing.length === 0;
+  return allAskedExported && (command.ids !== null || notRecords === 0) ? 0 : 1;
+}
+
+/** `1 record`, `2 records`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
