@@ -15,7 +15,8 @@ export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
 
 /**
  * Header names a webhook may not set: hop-by-hop headers (RFC 9110 7.6.1), those the HTTP
- * client owns (host, length, content type, expect) and the signature headers, which a
+ * client owns (host, length, content type, expect), a content coding the JSON body does not have
+ * (a receiver would try to decompress it and fail), and the signature headers, which a
  * configured value would otherwise forge or hide.
  */
 export const RESERVED_HEADER_NAMES = [
@@ -33,6 +34,7 @@ export const RESERVED_HEADER_NAMES = [
   'content-length',
   'content-type',
   'expect',
+  'content-encoding',
   'x-hook-signature',
   'webhook-id',
   'webhook-timestamp',
@@ -42,7 +44,7 @@ export const RESERVED_HEADER_NAMES = [
 /** Why each reserved name is refused, as the refusal of a webhook setting it says. */
 const RESERVED_HEADER_REASONS: Record<
   (typeof RESERVED_HEADER_NAMES)[number],
-  'hop' | 'own' | 'signature'
+  'hop' | 'own' | 'body' | 'signature'
 > = {
   connection: 'hop',
   'keep-alive': 'hop',
@@ -58,14 +60,16 @@ const RESERVED_HEADER_REASONS: Record<
   'content-length': 'own',
   'content-type': 'own',
   expect: 'own',
+  'content-encoding': 'body',
   'x-hook-signature': 'signature',
   'webhook-id': 'signature',
   'webhook-timestamp': 'signature',
   'webhook-signature': 'signature',
 };
-const REASON_WORDS: Record<'hop' | 'own' | 'signature', string> = {
+const REASON_WORDS: Record<'hop' | 'own' | 'body' | 'signature', string> = {
   hop: 'a hop-by-hop header, which a proxy would not pass on; remove it',
   own: 'set by the delivery itself; remove it',
+  body: 'the delivery sends its JSON body as it is, which this would misdescribe; remove it',
   signature: 'the delivery signs each request with it; remove it',
 };
 
@@ -97,7 +101,7 @@ export const WebhookHeaders = Type.Object(
       ),
     ),
     maxProperties: MAX_WEBHOOK_HEADERS,
-    description: `Extra request headers (at most ${MAX_WEBHOOK_HEADERS}); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused.`,
+    description: `Extra request headers (at most ${MAX_WEBHOOK_HEADERS}); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused.`,
   },
 );
 

@@ -21,6 +21,10 @@ describe('a webhook header the delivery sets itself, or a name that is no header
       ['content-TYPE', 'set by the delivery itself; remove it'],
       ['Content-Length', 'set by the delivery itself; remove it'],
       ['Expect', 'set by the delivery itself; remove it'],
+      [
+        'Content-Encoding',
+        'the delivery sends its JSON body as it is, which this would misdescribe; remove it',
+      ],
       ['Connection', 'a hop-by-hop header, which a proxy would not pass on; remove it'],
       ['Transfer-Encoding', 'a hop-by-hop header, which a proxy would not pass on; remove it'],
       ['X-Hook-Signature', 'the delivery signs each request with it; remove it'],
