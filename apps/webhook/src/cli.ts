@@ -98,9 +98,8 @@ async function run(config: AppConfig): Promise<void> {
   const warnings = [...capture.notices];
   const loadWarnings = [...skippedLines];
   if (skippedCount > skippedLines.length) {
-    loadWarnings.push(
-      `${skippedCount - skippedLines.length} more lines of ${config.loadFile} skipped`,
-    );
+    const more = skippedCount - skippedLines.length;
+    loadWarnings.push(`${more} more line${more === 1 ? '' : 's'} of ${config.loadFile} skipped`);
   }
   warnings.push(...loadWarnings);
   if (config.loadFile) {
@@ -147,12 +146,19 @@ async function run(config: AppConfig): Promise<void> {
       {
         capture,
         environment: uiEnvironment(process.env, process.cwd()),
-        // Skipped --load lines: the first on screen, all of them again on stderr at exit.
+        // Skipped --load lines: the first on screen, again on stderr at exit with the others
+        // (as many as are listed there: the first few, then a count).
         warnings: [
           ...capture.notices,
           ...loadWarnings.slice(0, 1),
           ...(skippedCount > 1
-            ? [`${skippedCount - 1} more lines of ${config.loadFile} skipped (listed at exit)`]
+            ? [
+                `${skippedCount - 1} more line${skippedCount === 2 ? '' : 's'} of ${config.loadFile} skipped (${
+                  skippedCount <= MAX_SKIPPED_LINES_SHOWN
+                    ? 'listed'
+                    : `the first ${MAX_SKIPPED_LINES_SHOWN} listed`
+                } at exit)`,
+              ]
             : []),
         ],
         ...(config.relay

@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { RunningCli, runCli, waitFor } from './helpers.js';
+import { CLI, RunningCli, runCli, waitFor } from './helpers.js';
+import { LEAVE_ALT_SCREEN, screenText, startInTerminal } from './pty.js';
 import { startReceiver } from './receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'webhook-session-lines-'));
@@ -165,5 +166,35 @@ describe('webhook export: lines that are not records, and the records asked for'
     expect(curl.stdout.match(/^curl /gm)).toHaveLength(1);
     expect(curl.stderr).toContain(`webhook: 3 lines of ${file} skipped (not records)\n`);
     expect(curl.code).toBe(0);
+  });
+});
+
+describe('--load with many lines that are not records, in the UI', { timeout: 60_000 }, () => {
+  it('the screen says which are listed at exit; at exit the first 20, then a count', async () => {
+    const { lines } = await saveSession(join(dir, 'one.jsonl'), ['/one']);
+    const file = join(dir, 'many-bad.jsonl');
+    writeFileSync(file, `${lines[0]}\n${'{"cut\n'.repeat(23)}`);
+    const cli = startInTerminal([CLI, '--port', '0', '--load', file], { cols: 160 });
+    cleanups.push(() => {
+      cli.terminal.kill();
+      return undefined;
+    });
+    await cli.address();
+    await waitFor(
+      () => cli.screen().includes('more lines of'),
+      () => cli.screen(),
+    );
+    // 23 skipped: only the first 20 are listed at exit, which the screen must not overstate.
+    expect(cli.screen()).toContain(
+      `22 more lines of ${file} skipped (the first 20 listed at exit)`,
+    );
+    cli.terminal.write('q');
+    await cli.exited;
+    const output = cli.output();
+    const afterUi = screenText(output.slice(output.lastIndexOf(LEAVE_ALT_SCREEN)));
+    expect(afterUi.match(/not valid JSON[^\n]*; line skipped/g)).toHaveLength(20);
+    expect(afterUi).toContain(`${file}:21: not valid JSON`);
+    expect(afterUi).not.toContain(`${file}:22: not valid JSON`);
+    expect(afterUi).toContain(`3 more lines of ${file} skipped`);
   });
 });
