@@ -415,11 +415,7 @@ describe('a stored value with a right-to-left override', () => {
     const spoof = 'rlo-\u202e10.0.0.1';
     // Stored before names refused invisible characters (the API takes none now): shown safely.
     const device = await create(ctx, 'devices', { hostname: 'rlo-plain', ip: '192.0.2.99' });
-    await ctx.store.db
-      .updateTable('devices')
-      .set({ hostname: spoof })
-      .where('id', '=', device.id)
-      .execute();
+    await sql`UPDATE devices SET hostname = ${spoof} WHERE id = ${device.id}`.execute(ctx.store.db);
     const search = await visit(ctx.app, admin, `/ui/search?q=${encodeURIComponent('rlo-')}`);
     expect(search.body).toContain(`<bdi>${spoof}</bdi>`);
     const remove = await visit(ctx.app, admin, `/ui/devices/${device.id}/delete`);
