@@ -14022,7 +14022,7 @@ export interface operations {
                   | (string | number | boolean | null)
                   | (string | number | boolean | null)[];
               } | null;
-              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
               headers?: {
                 [key: string]: string;
               };
@@ -14191,7 +14191,7 @@ export interface operations {
                   | (string | number | boolean | null)
                   | (string | number | boolean | null)[];
               } | null;
-              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
               headers?: {
                 [key: string]: string;
               };
@@ -14214,7 +14214,7 @@ export interface operations {
                   | (string | number | boolean | null)
                   | (string | number | boolean | null)[];
               } | null;
-              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+              /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
               headers?: {
                 [key: string]: string;
               };
@@ -14252,7 +14252,7 @@ export interface operations {
                     | (string | number | boolean | null)
                     | (string | number | boolean | null)[];
                 } | null;
-                /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+                /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
                 headers: {
                   [key: string]: string;
                 };
@@ -14280,7 +14280,7 @@ export interface operations {
                     | (string | number | boolean | null)
                     | (string | number | boolean | null)[];
                 } | null;
-                /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+                /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
                 headers: {
                   [key: string]: string;
                 };
@@ -14619,7 +14619,7 @@ export interface operations {
               | (string | number | boolean | null)
               | (string | number | boolean | null)[];
           } | null;
-          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
           headers?: {
             [key: string]: string;
           };
@@ -14840,7 +14840,7 @@ export interface operations {
                 | (string | number | boolean | null)
                 | (string | number | boolean | null)[];
             } | null;
-            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
             headers?: {
               [key: string]: string;
             };
@@ -15014,7 +15014,7 @@ export interface operations {
               | (string | number | boolean | null)
               | (string | number | boolean | null)[];
           } | null;
-          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
           headers?: {
             [key: string]: string;
           };
@@ -15050,7 +15050,7 @@ export interface operations {
                 | (string | number | boolean | null)
                 | (string | number | boolean | null)[];
             } | null;
-            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
             headers: {
               [key: string]: string;
             };
@@ -15408,7 +15408,7 @@ export interface operations {
               | (string | number | boolean | null)
               | (string | number | boolean | null)[];
           } | null;
-          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+          /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
           headers?: {
             [key: string]: string;
           };
@@ -15444,7 +15444,7 @@ export interface operations {
                 | (string | number | boolean | null)
                 | (string | number | boolean | null)[];
             } | null;
-            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect and the signature headers are refused. */
+            /** @description Extra request headers (at most 20); hop-by-hop, Host, Content-Type, Content-Length, Expect, Content-Encoding and the signature headers are refused. */
             headers: {
               [key: string]: string;
             };
