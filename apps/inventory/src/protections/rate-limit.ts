@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../errors.js';
@@ -36,6 +36,25 @@ function isPageRead(request: FastifyRequest): boolean {
 }
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route counts its request itself (`countRequest`), once its body is read, so that a
+     * request past the limit can be answered with what it sent (a form post of the web
+     * interface): the app-wide hook leaves it alone.
+     */
+    countedByRoute?: boolean;
+  }
+  interface FastifyInstance {
+    /**
+     * Counts the request against its client's limit and sets the X-RateLimit-* headers; past the
+     * limit, returns the 429 to answer (with Retry-After) instead of throwing it. Without a limit
+     * (max 0), counts nothing.
+     */
+    countRequest(request: FastifyRequest, reply: FastifyReply): Promise<ApiError | undefined>;
+  }
+}
+
 /**
  * A fixed window of `max` requests per client IP (`request.ip`, so TRUST_PROXY decides whether
  * X-Forwarded-For counts; IPv6 clients are grouped by /64). The check is one app-wide onRequest
@@ -51,7 +70,10 @@ export const TOO_MANY_REQUESTS = 'Too many requests';
  */
 export const rateLimiting = fp<RateLimitingOptions>(
   async (app, options) => {
-    if (options.max === 0) return;
+    if (options.max === 0) {
+      app.decorate('countRequest', async () => undefined);
+      return;
+    }
     let redis = options.redis;
     if (redis === undefined && options.redisUrl !== undefined) {
       const owned = await connectRedis(options.redisUrl, app.log);
@@ -70,15 +92,33 @@ export const rateLimiting = fp<RateLimitingOptions>(
       skipOnError: true,
       // Routes declaring `config: { rateLimit: false }` (the health probes) are not counted:
       // the plugin's own per-route switch, honoured by our app-wide hook too; nor are the reads
-      // of a page that was counted itself (PAGE_READ_HEADER).
+      // of a page that was counted itself (PAGE_READ_HEADER), nor a route that counts its
+      // requests itself (countedByRoute, countRequest below).
       allowList: (request) =>
-        request.routeOptions.config?.rateLimit === false || isPageRead(request),
+        request.routeOptions.config?.rateLimit === false ||
+        (request.routeOptions.config?.countedByRoute === true && !countedNow.has(request)) ||
+        isPageRead(request),
       errorResponseBuilder: (_request, context) =>
         new ApiError(429, TOO_MANY_REQUESTS, {
           'retry-after': String(Math.ceil(context.ttl / 1000)),
         }),
     });
     app.addHook('onRequest', app.rateLimit());
+    // The same counters (a limiter given options of its own would keep others), for a route
+    // that counts its request itself (countedByRoute): the request is marked while it is counted.
+    const counted = app.createRateLimit();
+    const countedNow = new WeakSet<FastifyRequest>();
+    app.decorate('countRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      countedNow.add(request);
+      const limit = await counted(request).finally(() => countedNow.delete(request));
+      if (limit.isAllowed) return undefined;
+      const reset = String(limit.ttlInSeconds);
+      reply.header('x-ratelimit-limit', limit.max);
+      reply.header('x-ratelimit-remaining', limit.remaining);
+      reply.header('x-ratelimit-reset', reset);
+      if (!limit.isExceeded) return undefined;
+      return new ApiError(429, TOO_MANY_REQUESTS, { 'retry-after': reset });
+    });
   },
   { name: 'inventory-protections/rate-limit', fastify: '5.x' },
 );

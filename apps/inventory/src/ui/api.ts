@@ -34,7 +34,7 @@ export type ApiCall = <T = Record<string, unknown>>(
  * If-Match, audit trail, history and webhooks apply unchanged: the interface is not a second
  * way to write. The token is minted for this one request and never leaves the process; the
  * client's address is passed on, so rate limits and the audit trail see the real client: a
- * page view is counted once (its page), a form post once (its write).
+ * page view is counted once (its page), a form post once (the post itself).
  */
 export function apiFor(
   app: FastifyInstance,
@@ -57,9 +57,9 @@ export function apiFor(
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     // The page's request id: the audit trail names the request the user made.
     headers['x-request-id'] = request.id;
-    // A page view counts once against the client's rate limit (the page's own request): its
-    // reads are not counted again. A write is the request a form post counts (the post is not).
-    if (method === 'GET') headers[PAGE_READ_HEADER] = PAGE_READ_TOKEN;
+    // A page view or a form post counts once against the client's rate limit (the page's or
+    // the post's own request): its reads of the API, and a post's write, are not counted again.
+    headers[PAGE_READ_HEADER] = PAGE_READ_TOKEN;
     const response = await app.inject({
       method,
       url,

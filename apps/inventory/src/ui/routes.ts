@@ -243,19 +243,21 @@ function readResumedForm(action: string, fieldsText: string): ResumedForm | unde
 }
 
 interface PageRouteOptions {
-  config: { access: 'public'; rateLimit?: false; inputCheckedByApi: true };
+  config: { access: 'public'; countedByRoute?: true; inputCheckedByApi: true };
   helmet: HelmetOptions;
   schema: { hide: boolean; body?: typeof FormBody };
   bodyLimit?: number;
 }
 
 /**
- * A form post is not counted against the rate limit itself: its write to the API is (one
- * request a post), so a post refused for the limit comes back with what was typed.
+ * A form post is one request against the rate limit, whatever it does (writes, is refused, only
+ * previews); its reads of the API and its write are not counted again (apiFor). The route counts
+ * it once its body is read (countRequest, in page$), so a post past the limit comes back with
+ * what was typed, without reading anything for it.
  */
 const formRouteOptions = (options: PageRouteOptions, bodyLimit: number): PageRouteOptions => ({
   ...options,
-  config: { ...options.config, rateLimit: false },
+  config: { ...options.config, countedByRoute: true },
   schema: { ...options.schema, body: FormBody },
   bodyLimit,
 });
@@ -662,8 +664,51 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   );
   const importLimitText = `${Math.floor(options.bodyLimit / 1024).toLocaleString('en')} KB`;
 
+  /**
+   * A form post past the rate limit, answered without reading anything for it (429, Retry-After,
+   * the wait in words). A form that shows itself again is carried back as the sign-in page
+   * carries one, its token and any password or secret left behind: sent again, it comes back
+   * with what was typed, to be checked and saved.
+   */
+  async function limitedForm(request: FastifyRequest, reply: FastifyReply, refusal: ApiError) {
+    reply.headers(refusal.headers ?? {});
+    const wait = Number(refusal.headers?.['retry-after']);
+    const seconds = Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 60;
+    const carried =
+      request.routeOptions.config?.resumableForm === true && safeNext(request.url) === request.url
+        ? Object.entries((request.body ?? {}) as Form).flatMap(([name, value]) =>
+            NOT_RESUMED(name)
+              ? []
+              : (Array.isArray(value) ? value : [value ?? '']).map((item) => [name, item] as const),
+          )
+        : undefined;
+    return send(
+      reply,
+      page(
+        await signedInContext(request),
+        ERROR_TITLES[429] ?? 'Too many requests',
+        html`<p class="alert" role="alert">Too many requests: nothing was saved. Try again in ${String(seconds)} second${seconds === 1 ? '' : 's'}.</p>
+        ${
+          carried
+            ? html`<form method="post" action="${request.url}" class="resume">
+          ${carried.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+          <button type="submit">Show what I typed</button>
+        </form>`
+            : ''
+        }
+        <p><a href="${pageOfForm(request)}">Back to the page</a></p>`,
+      ),
+      429,
+    );
+  }
+
   type Handler = (signed: Signed, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   const page$ = (handler: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // A form post counts once here, before anything is read for it (countedByRoute).
+    if (request.routeOptions.config?.countedByRoute) {
+      const refusal = await app.countRequest(request, reply);
+      if (refusal) return limitedForm(request, reply, refusal);
+    }
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
     // A flash is said once: the page that shows it forgets it (and one not signed is dropped).
@@ -826,6 +871,21 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const username = one(body.username);
     const next = safeNext(one(body.next));
     const resumed = readResumedForm(one(body.resume_action), one(body.resume_fields));
+    const limited = await app.countRequest(request, reply);
+    if (limited) {
+      reply.headers(limited.headers ?? {});
+      const wait = Number(limited.headers?.['retry-after']);
+      return send(
+        reply,
+        loginPage(
+          next,
+          username,
+          `Too many requests. Wait ${wait} second${wait === 1 ? '' : 's'} before trying again.`,
+          resumed,
+        ),
+        429,
+      );
+    }
     // The API's own login: its lock-out, audit row and rules apply.
     const answer = await apiFor(
       app,
@@ -871,6 +931,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   // A session that has already ended is simply gone: the browser lands on the sign-in page, not
   // on one asking to sign in so as to come back and sign out.
   app.post('/logout', formOptions, async (request, reply) => {
+    // Counted, never refused: a user can always end their session.
+    await app.countRequest(request, reply);
     const { signed, ended } = await sessionOf(request);
     if (signed) {
       requireCsrf(signed, request);
