@@ -2028,7 +2028,9 @@ ${one(values.value)}</textarea>
   /**
    * A reference typed by its record's title (`sw-01`, `sw-01 · xe-0/0/0`, as the forms show
    * it) as that record's id; undefined when no one record has that title. Each part of the
-   * title is looked up by its field (a reference's part by its own title), exactly.
+   * title is looked up by its field (a reference's part by its own title): the text as typed
+   * first (a title may have spaces around it), then without the spaces around it, then in any
+   * letter case, where only one record matches.
    */
   async function idOfTitle(
     signed: Signed,
@@ -2036,15 +2038,37 @@ ${one(values.value)}</textarea>
     typed: string,
     depth = 2,
   ): Promise<string | undefined> {
-    const text = typed.replace(/[\u2068\u2069]/g, '').trim();
-    if (PLAIN_UUID.test(text)) return text.toLowerCase();
+    const text = typed.replace(/[\u2068\u2069]/g, '');
+    const trimmed = text.trim();
+    if (PLAIN_UUID.test(trimmed)) return trimmed.toLowerCase();
     const fields = [
       ...(target.titleQualifier ? [target.titleQualifier] : []),
       ...target.titleFields,
     ];
-    if (text === '' || depth === 0 || fields.length === 0 || !mayRead(target, signed.user.role))
+    if (trimmed === '' || depth === 0 || fields.length === 0 || !mayRead(target, signed.user.role))
       return undefined;
-    const parts = fields.length === 1 ? [text] : text.split(' · ').map((part) => part.trim());
+    const attempts: Array<[string, boolean]> = [
+      ...(text !== trimmed ? [[text, false] as [string, boolean]] : []),
+      [trimmed, false],
+      [trimmed, true],
+    ];
+    for (const [candidate, anyCase] of attempts) {
+      const id = await idOfExactTitle(signed, target, fields, candidate, anyCase, depth);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  /** The one record whose title is `text`, part by part (idOfTitle); in any case if asked. */
+  async function idOfExactTitle(
+    signed: Signed,
+    target: UiResource,
+    fields: readonly string[],
+    text: string,
+    anyCase: boolean,
+    depth: number,
+  ): Promise<string | undefined> {
+    const parts = fields.length === 1 ? [text] : text.split(' · ');
     if (parts.length !== fields.length) return undefined;
     const query = new URLSearchParams({ limit: '2', fields: 'id' });
     for (const [index, field] of fields.entries()) {
@@ -2055,8 +2079,10 @@ ${one(values.value)}</textarea>
         const id = await idOfTitle(signed, referenced, part, depth - 1);
         if (id === undefined) return undefined;
         query.set(field, id);
-      } else if (column?.filterable) query.set(field, part);
-      else return undefined;
+      } else if (column?.filterable) {
+        if (anyCase && column.lookups.includes('ie')) query.set(`${field}__ie`, part);
+        else query.set(field, part);
+      } else return undefined;
     }
     const answer = await signed.api<PagedRows>('GET', `/${target.name}?${query}`);
     if (answer.status === 429) throw apiError(answer);
@@ -2066,16 +2092,24 @@ ${one(values.value)}</textarea>
 
   /**
    * A form's references typed by title, as ids (idOfTitle); a title no record has is refused
-   * in words beside its field (400), the form kept as typed.
+   * in words beside its field (400), the form kept as typed. A reference left as the edit form
+   * showed it (the title of `_base_<field>`, carried as `_shown_<field>`) is kept as it was,
+   * without a lookup: whatever its title, an edit of another field never loses it.
    */
   async function resolveReferences(signed: Signed, resource: UiResource, values: Form) {
     const resolved: Form = { ...values };
     const errors: Record<string, string> = {};
     for (const column of editableColumns(resource)) {
       const target = column.references ? uiResource(column.references) : undefined;
-      const typed = one(values[column.name]).trim();
+      const given = one(values[column.name]);
+      const typed = given.trim();
       if (!target || typed === '' || PLAIN_UUID.test(typed)) continue;
-      const id = await idOfTitle(signed, target, typed);
+      const base = one(values[`_base_${column.name}`]);
+      if (PLAIN_UUID.test(base) && given === one(values[`_shown_${column.name}`])) {
+        resolved[column.name] = base;
+        continue;
+      }
+      const id = await idOfTitle(signed, target, given);
       if (id === undefined) errors[column.name] = `No ${target.names.singular} is named ${typed}`;
       else resolved[column.name] = id;
     }
@@ -2269,7 +2303,7 @@ ${one(values.value)}</textarea>
       ? new Map<string, string>()
       : await referenceNames(
           signed.api,
-          [state.values],
+          [state.values, ...(state.base ? [state.base] : [])],
           editableColumns(resource).filter((column) => column.references),
         );
     const read = id ? { ...(state.base ?? state.values), id } : undefined;
@@ -2288,6 +2322,14 @@ ${one(values.value)}</textarea>
           .map(
             ([name, value]) => html`<input type="hidden" name="_base_${name}" value="${value}">`,
           )}
+        ${editableColumns(resource).flatMap((column) => {
+          // The title a reference was shown by: left as it is, the reference is kept.
+          const base = column.references ? state.base?.[column.name] : undefined;
+          const shown = base ? current.get(referenceKey(column.references ?? '', base)) : undefined;
+          return shown === undefined
+            ? []
+            : [html`<input type="hidden" name="_shown_${column.name}" value="${shown}">`];
+        })}
         ${editableColumns(resource).map((column) =>
           fieldControl(column, state.values[column.name] ?? '', state.errors[column.name], {
             ...(choices.has(column.name) ? { referenceChoices: choices.get(column.name) } : {}),
