@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -205,29 +205,66 @@ const FORM_BODY_LIMIT = 64 * 1024;
 /** How much larger a CSV may grow once urlencoded by the import form (%XX per byte). */
 const IMPORT_EXPANSION = 3;
 /**
- * The most of a form sent after its session ended that the sign-in page carries back (JSON
- * text): urlencoded again in the sign-in form, it stays within that form's FORM_BODY_LIMIT.
+ * What the sign-in form sends besides a carried form, at most, urlencoded: the username (255
+ * characters) and password (1024), each character up to 9 bytes (%XX for each of 3 UTF-8
+ * bytes), and the fields' names. `next` is added as it is.
  */
-const RESUMED_FORM_CHARS = 16 * 1024;
+const SIGN_IN_FIELDS_BYTES = (255 + 1024) * 9 + 64;
 /** Fields a form sent after its session ended never carries through the sign-in page. */
 const NOT_RESUMED = (name: string) => name === CSRF_FIELD || /password|secret/i.test(name);
-/** A form sent after its session ended: where it went, and its fields in order. */
+/**
+ * A form sent after its session ended: where it went, its fields in order, the account whose
+ * session ended, and this process's signature over all three.
+ */
 interface ResumedForm {
   action: string;
   fields: [string, string][];
+  user: string;
+  signature: string;
 }
 
 /**
- * The fields of a resumed form as the sign-in page sent them back: pairs of strings, nothing the
+ * The key carried forms are signed with: this process's own, never sent out. A form carried by
+ * one instance and signed in on another is dropped (the sign-in goes on without it), as one
+ * carried before a restart is.
+ */
+const RESUME_KEY = randomBytes(32);
+const resumeSignature = (action: string, fields: readonly [string, string][], user: string) =>
+  createHmac('sha256', RESUME_KEY)
+    .update(JSON.stringify(['resumed-form', action, fields, user]))
+    .digest('base64url');
+
+/** The hidden fields the sign-in form carries a resumed form in. */
+const resumeFields = (form: Omit<ResumedForm, 'signature'> & { signature?: string }) => ({
+  resume_action: form.action,
+  resume_fields: JSON.stringify(form.fields),
+  resume_user: form.user,
+  resume_sig: form.signature ?? '',
+});
+
+/**
+ * Whether the sign-in form carrying `form` stays within the form limit, measured as it is sent
+ * (urlencoded: a non-ASCII letter or a quote escaped in the JSON takes several bytes).
+ */
+const fitsSignInForm = (form: Omit<ResumedForm, 'signature'>, next: string) =>
+  new URLSearchParams({ ...resumeFields({ ...form, signature: 'x'.repeat(43) }), next }).toString()
+    .length +
+    SIGN_IN_FIELDS_BYTES <=
+  FORM_BODY_LIMIT;
+
+/**
+ * The resumed form as the sign-in page sent it back, when this process carried it: its
+ * signature over action, fields and account holds, its fields pairs of strings, nothing the
  * sign-in page would not have carried, and a page of this interface to send them to.
  */
-function readResumedForm(action: string, fieldsText: string): ResumedForm | undefined {
-  if (action === '' || safeNext(action) !== action || fieldsText.length > RESUMED_FORM_CHARS) {
-    return undefined;
-  }
+function readResumedForm(body: Form, next: string): ResumedForm | undefined {
+  const action = one(body.resume_action);
+  const user = one(body.resume_user);
+  const signature = one(body.resume_sig);
+  if (action === '' || user === '' || safeNext(action) !== action) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fieldsText);
+    parsed = JSON.parse(one(body.resume_fields));
   } catch {
     return undefined;
   }
@@ -236,10 +273,15 @@ function readResumedForm(action: string, fieldsText: string): ResumedForm | unde
   for (const pair of parsed) {
     if (!Array.isArray(pair) || pair.length !== 2) return undefined;
     const [name, value] = pair as unknown[];
-    if (typeof name !== 'string' || typeof value !== 'string') return undefined;
-    if (!NOT_RESUMED(name)) fields.push([name, value]);
+    if (typeof name !== 'string' || typeof value !== 'string' || NOT_RESUMED(name))
+      return undefined;
+    fields.push([name, value]);
   }
-  return { action, fields };
+  const expected = Buffer.from(resumeSignature(action, fields, user));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  if (!fitsSignInForm({ action, fields, user }, next)) return undefined;
+  return { action, fields, user, signature };
 }
 
 interface PageRouteOptions {
@@ -541,10 +583,16 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
   ): Promise<Signed | undefined> {
     const { signed, ended } = await sessionOf(request);
     if (!signed) {
+      // The account whose session ended (revoked, or expired and not yet swept): a form it sent
+      // is carried back to it only. A session signed out of is gone, and its forms with it.
+      const endedUser =
+        request.method === 'POST'
+          ? (ended?.userId ?? (await sessions.userOfEnded(request.cookies[SESSION_COOKIE])))
+          : undefined;
       if (ended) await sessions.end(ended);
       const back =
         request.method === 'GET' || request.method === 'HEAD' ? request.url : pageOfForm(request);
-      const resumed = formToResume(request);
+      const resumed = endedUser ? formToResume(request, endedUser, back) : undefined;
       if (resumed) {
         send(reply, loginPage(back, '', undefined, resumed));
         return undefined;
@@ -607,7 +655,11 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
    * sign-in page), and small enough to carry. Its CSRF token and any password or secret are left
    * behind; once signed in, the form comes back with the old token, so it is shown, never saved.
    */
-  function formToResume(request: FastifyRequest): ResumedForm | undefined {
+  function formToResume(
+    request: FastifyRequest,
+    user: string,
+    next: string,
+  ): ResumedForm | undefined {
     if (request.method !== 'POST' || !request.routeOptions.config?.resumableForm) return undefined;
     if (request.headers['sec-fetch-site'] !== 'same-origin') return undefined;
     const action = request.url;
@@ -617,8 +669,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       if (NOT_RESUMED(name)) continue;
       for (const item of Array.isArray(value) ? value : [value ?? '']) fields.push([name, item]);
     }
-    if (JSON.stringify(fields).length > RESUMED_FORM_CHARS) return undefined;
-    return { action, fields };
+    if (!fitsSignInForm({ action, fields, user }, next)) return undefined;
+    return { action, fields, user, signature: resumeSignature(action, fields, user) };
   }
 
   /**
@@ -826,8 +878,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         <input type="hidden" name="next" value="${next}">
         ${
           resumed
-            ? html`<input type="hidden" name="resume_action" value="${resumed.action}">
-        <input type="hidden" name="resume_fields" value="${JSON.stringify(resumed.fields)}">`
+            ? html`${Object.entries(resumeFields(resumed)).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`
             : html``
         }
         <div class="field"><label for="username">Username</label>
@@ -870,7 +921,10 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
     const body = (request.body ?? {}) as Form;
     const username = one(body.username);
     const next = safeNext(one(body.next));
-    const resumed = readResumedForm(one(body.resume_action), one(body.resume_fields));
+    // A form is resumed only from a sign-in posted by a page of this very origin (the browser's
+    // Sec-Fetch-Site, which a neighbouring origin cannot set), as this process carried it.
+    const resumed =
+      request.headers['sec-fetch-site'] === 'same-origin' ? readResumedForm(body, next) : undefined;
     const limited = await app.countRequest(request, reply);
     if (limited) {
       reply.headers(limited.headers ?? {});
@@ -910,7 +964,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
       ...cookieOptions,
       maxAge: options.tokens.ttlSeconds,
     });
-    if (!resumed) return reply.redirect(next, 303);
+    // Another account signing in on that browser never sees what the last one typed.
+    if (!resumed || resumed.user !== claims.sub) return reply.redirect(next, 303);
     // The form goes back where it was sent, without a CSRF token: its route shows it again with
     // what was typed and this session's token (the stale-form answer), and saves nothing.
     return send(

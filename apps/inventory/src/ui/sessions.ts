@@ -71,6 +71,17 @@ export class SessionStore {
     };
   }
 
+  /**
+   * The account of the session a cookie names, expired or not (until a sign-in sweeps it): a
+   * form sent after its session expired is carried back to that account only.
+   */
+  async userOfEnded(cookie: string | undefined): Promise<string | undefined> {
+    if (cookie === undefined || !SESSION_ID.test(cookie)) return undefined;
+    const { rows } = await sql<{ user_id: string }>`SELECT user_id FROM ui_sessions
+       WHERE id_hash = ${hash(cookie)}`.execute(this.db);
+    return rows[0]?.user_id;
+  }
+
   async end(session: Pick<UiSession, 'idHash'>): Promise<void> {
     await sql`DELETE FROM ui_sessions WHERE id_hash = ${session.idHash}`.execute(this.db);
   }

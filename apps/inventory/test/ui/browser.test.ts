@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
@@ -299,8 +300,14 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     const id = deviceIds[7] as string;
     await page.goto(`${base}/ui/devices/${id}/edit`);
     await page.locator('#field-model').fill('typed-before-expiry');
-    // The session ends while the form is open (its cookie is gone, as when it expired).
-    await page.context().clearCookies();
+    // The session expires while the form is open (a form is carried back to its own account
+    // only: one whose session was signed out of, or is unknown, is not carried).
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'inventory_ui');
+    const idHash = createHash('sha256')
+      .update(cookie?.value ?? '')
+      .digest('base64url');
+    await sql`UPDATE ui_sessions SET expires_at = ${new Date(Date.now() - 1000)}
+      WHERE id_hash = ${idHash}`.execute(ctx.store.db as AnyDatabase);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.locator('#resume-notice').textContent()).resolves.toMatch(
       /what you typed is kept/,

@@ -296,7 +296,10 @@ describe('a form sent after its session ended', () => {
       method: 'POST',
       url: '/ui/login',
       payload: form.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'same-origin',
+      },
     });
 
   it('keeps what was typed through a new sign-in, shows it to be saved, and saves nothing by itself', async () => {
@@ -307,10 +310,20 @@ describe('a form sent after its session ended', () => {
     const form = formAsShown(edit.body, `/ui/devices/${device.id}/edit`);
     form.set('model', TYPED);
     form.set('tags', 'core, edge');
-    // The session ends while the form is open (expired, or signed out in another tab).
-    await post(ctx.app, browser, '/ui/logout', { _csrf: csrfOf(edit.body) });
+    // The session expires while the form is open.
+    await sql`UPDATE ui_sessions SET expires_at = ${new Date(Date.now() - 1000)}
+      WHERE expires_at > ${new Date()}`.execute(ctx.store.db);
 
-    const login = await postSignedOut(`/ui/devices/${device.id}/edit`, form);
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: `/ui/devices/${device.id}/edit`,
+      payload: form.toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'same-origin',
+        cookie: browser.cookie,
+      },
+    });
     expect(login.statusCode).toBe(200);
     expect(login.body).toContain('id="resume-notice"');
     const carried = formAsShown(login.body, '/ui/login');
