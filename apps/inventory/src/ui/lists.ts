@@ -45,8 +45,16 @@ export function readListState(resource: UiResource, query: Record<string, unknow
   for (const column of resource.columns) {
     if (!column.filterable || column.kind === 'tags') continue;
     const operator = text(query[`${column.name}__op`]) || 'exact';
-    if (operator === 'exact' || column.lookups.includes(operator as never)) {
-      for (const value of texts(query[column.name])) {
+    const given = texts(query[column.name]);
+    if (
+      isEnumeration(column) &&
+      column.lookups.includes('in') &&
+      (operator === 'in' || (operator === 'exact' && given.length > 1))
+    ) {
+      // Several values chosen of an enumeration's select: "is one of" them.
+      if (given.length > 0) filters.append(lookupParameter(column, 'in'), given.join(','));
+    } else if (operator === 'exact' || column.lookups.includes(operator as never)) {
+      for (const value of given) {
         filters.append(lookupParameter(column, operator), value);
       }
     }
@@ -168,6 +176,55 @@ export function filterOf(state: ListState, column: UiColumn): { value: string; l
   return { value: '', lookup: 'exact' };
 }
 
+/** A column of a few declared values (a status): its filter is a select of them. */
+export const isEnumeration = (column: UiColumn) =>
+  column.choices !== undefined && column.kind !== 'list' && column.kind !== 'boolean';
+
+/**
+ * The lookups an enumeration's filter offers, each one its select can say: is, is not, is one
+ * of (several chosen). Whether it is empty is a yes/no select of its own (where it may be).
+ */
+export const ENUMERATION_LOOKUPS = ['exact', 'n', 'in'] as const;
+
+/** Whether an enumeration's field may be empty, so its filter offers "is empty". */
+export const mayBeEmpty = (column: UiColumn) =>
+  !column.required && !column.notNull && column.lookups.includes('isnull');
+
+/**
+ * An enumeration's filter as its controls show it: the first of its filters by value (is, is
+ * not, is one of) whose values are all declared ones, and its "is empty" (`true`/`false`). Each
+ * is the parameter's position among the filters, for keptFilters.
+ */
+export function enumerationFilterOf(
+  state: ListState,
+  column: UiColumn,
+): { lookup: string; values: string[]; empty: string; shown: number[] } {
+  const entries = [...state.filters];
+  const choices = column.choices ?? [];
+  let chosen: { lookup: string; values: string[]; at: number } | undefined;
+  let empty: { value: string; at: number } | undefined;
+  entries.forEach(([name, value], at) => {
+    for (const lookup of ENUMERATION_LOOKUPS) {
+      if (chosen || name !== lookupParameter(column, lookup)) continue;
+      const values = lookup === 'in' ? value.split(',') : [value];
+      if (values.every((item) => choices.includes(item))) chosen = { lookup, values, at };
+    }
+    if (
+      !empty &&
+      mayBeEmpty(column) &&
+      name === lookupParameter(column, 'isnull') &&
+      (value === 'true' || value === 'false')
+    )
+      empty = { value, at };
+  });
+  return {
+    lookup: chosen?.lookup ?? 'exact',
+    values: chosen?.values ?? [],
+    empty: empty?.value ?? '',
+    shown: [...(chosen ? [chosen.at] : []), ...(empty ? [empty.at] : [])],
+  };
+}
+
 /** An active filter the filter form's fields do not hold, kept as a hidden input. */
 export interface KeptFilter {
   name: string;
@@ -188,6 +245,10 @@ export function keptFilters(resource: UiResource, state: ListState): KeptFilter[
   const shown = new Set<number>();
   for (const column of resource.columns) {
     if (!column.filterable || column.kind === 'tags') continue;
+    if (isEnumeration(column)) {
+      for (const at of enumerationFilterOf(state, column).shown) shown.add(at);
+      continue;
+    }
     const current = filterOf(state, column);
     if (current.value === '') continue;
     const name = lookupParameter(column, current.lookup);

@@ -51,12 +51,16 @@ import { csrfField, type PageContext, type PageError, page } from './layout.js';
 import {
   apiExportQuery,
   apiListQuery,
+  ENUMERATION_LOOKUPS,
+  enumerationFilterOf,
   filterOf,
+  isEnumeration,
   keptFilters,
   type ListState,
   LOOKUP_LABELS,
   listUrl,
   MAX_SORTS,
+  mayBeEmpty,
   readListState,
   UI_PAGE_SIZES,
 } from './lists.js';
@@ -1292,14 +1296,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
               <option value="">any</option>
               ${current.value && !known ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
               ${offered.map((choice) => html`<option value="${choice.id}"${choice.id === current.value.toLowerCase() ? ' selected' : ''}>${choice.name}</option>`)}</select>`
-                : column.choices && column.kind !== 'list'
-                  ? // An enumeration (a status): its values; one they do not hold (`active,offline`
-                    // for "is one of", `true` for "is empty") is kept as typed.
-                    html`<select id="filter-${column.name}" name="${column.name}">
-              <option value="">any</option>
-              ${current.value && !column.choices.includes(current.value) ? html`<option value="${current.value}" selected>${current.value}</option>` : ''}
-              ${column.choices.map((choice) => html`<option value="${choice}"${choice === current.value ? ' selected' : ''}>${choice}</option>`)}</select>`
-                  : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
+                : html`<input id="filter-${column.name}" name="${column.name}" value="${current.value}">`;
+            if (isEnumeration(column)) return enumerationFilter(column, state);
             return html`<div class="field filter"><label for="filter-${column.name}">${column.label}</label>
             <select name="${column.name}__op" aria-label="${column.label}: how to match">
               ${['exact', ...column.lookups].map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${LOOKUP_LABELS[lookup] ?? lookup}</option>`)}
@@ -2174,6 +2172,39 @@ ${one(values.value)}</textarea>
   /** Whether the user may list the accounts: an account's filter is then chosen by username. */
   const mayListAccounts = (signed: Signed) =>
     (users.readRoles as readonly string[] | undefined)?.includes(signed.user.role) ?? true;
+
+  /**
+   * An enumeration's filter (a status): is, is not or is one of, its values in a select of
+   * several (none chosen: any), and where the field may be empty, "is empty" as yes or no. A
+   * filter its controls cannot show (`status__ic=act`) is kept beside the form (keptFilters).
+   */
+  function enumerationFilter(column: UiColumn, state: ListState): Html {
+    const current = enumerationFilterOf(state, column);
+    const choices = column.choices ?? [];
+    const words: Record<string, string> = { exact: 'is', n: 'is not', in: 'is one of' };
+    const id = `filter-${column.name}`;
+    return html`<div class="field filter enumeration"><label for="${id}">${column.label}</label>
+            <select name="${column.name}__op" aria-label="${column.label}: how to match">
+              ${ENUMERATION_LOOKUPS.filter((lookup) => lookup === 'exact' || column.lookups.includes(lookup)).map((lookup) => html`<option value="${lookup}"${lookup === current.lookup ? ' selected' : ''}>${words[lookup] ?? lookup}</option>`)}
+            </select>
+            <select id="${id}" name="${column.name}" multiple size="${String(Math.min(choices.length, 5))}" aria-describedby="${id}-hint">
+              ${choices.map((choice) => html`<option value="${choice}"${current.values.includes(choice) ? ' selected' : ''}>${choice}</option>`)}</select>
+            <p class="hint" id="${id}-hint">None chosen: any; several (Ctrl, ⌘ or Shift): is one of them.</p>
+            ${
+              mayBeEmpty(column)
+                ? html`<label for="${id}-empty">${column.label} is empty</label>
+            <select id="${id}-empty" name="${column.name}__isnull">
+              ${[
+                ['', 'either'],
+                ['true', 'yes'],
+                ['false', 'no'],
+              ].map(
+                ([value, label]) =>
+                  html`<option value="${value}"${value === current.empty ? ' selected' : ''}>${label}</option>`,
+              )}</select>`
+                : ''
+            }</div>`;
+  }
 
   /** The first 100 accounts (REFERENCE_CHOICES) by username, and whether there are more. */
   async function accountChoices(signed: Signed): Promise<ReferenceChoices | undefined> {

@@ -162,6 +162,56 @@ describe.skipIf(!runBrowser)('choosing by name, in a browser', { timeout: 90_000
     await checkAccessibility('devices-by-unknown-location');
   });
 
+  it('filters by several statuses chosen with the keyboard, and by an empty status', async () => {
+    await page.goto(`${base}/ui/devices`);
+    await page.locator('details.filters summary').click();
+    const how = page.getByRole('combobox', { name: 'Status: how to match' });
+    await expect(
+      how.locator('option').evaluateAll((options) => options.map((o) => o.textContent)),
+    ).resolves.toEqual(['is', 'is not', 'is one of']);
+    await how.selectOption('in');
+    // Chosen by keyboard: the first value, then the next one added with Shift.
+    const values = page.getByRole('listbox', { name: 'Status', exact: true });
+    await values.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await checkAccessibility('devices-status-filter');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(new URL(page.url()).searchParams.getAll('status')).toEqual(['active', 'offline']);
+    const expected = await ctx.as('admin', {
+      method: 'GET',
+      url: '/devices?status__in=active,offline&limit=1',
+    });
+    await expect(page.locator('table.list tbody tr').count()).resolves.toBe(
+      expected.json().meta.total_count,
+    );
+    await expect(
+      page
+        .getByRole('listbox', { name: 'Status', exact: true })
+        .evaluate((select) =>
+          [
+            ...(select as unknown as { selectedOptions: Iterable<{ value: string }> })
+              .selectedOptions,
+          ].map((option) => option.value),
+        ),
+    ).resolves.toEqual(['active', 'offline']);
+    await checkAccessibility('devices-status-one-of');
+    // An interface's status may be empty: "is empty" is a yes/no of its own.
+    await page.goto(`${base}/ui/interfaces`);
+    await page.locator('details.filters summary').click();
+    await page.getByLabel('Status is empty', { exact: true }).selectOption('true');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const empty = await ctx.as('admin', {
+      method: 'GET',
+      url: '/interfaces?status__isnull=true&limit=1',
+    });
+    await expect(page.locator('table.list tbody tr').count()).resolves.toBe(
+      Math.min(empty.json().meta.total_count, 50),
+    );
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await checkAccessibility('interfaces-status-empty');
+  });
+
   it('bulk edits a status picked from its declared values', async () => {
     await page.goto(`${base}/ui/devices?hostname__isw=core-&sortby=hostname:asc`);
     await page.locator('input.select-all').check();
