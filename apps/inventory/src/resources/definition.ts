@@ -731,3 +731,28 @@ export const secretText = (
     ...rest,
   } satisfies ColumnDefinition;
 };
+
+/**
+ * Why two forms of one value in `values` disagree (ColumnDefinition.formOf: an interface's
+ * speed_mbps that is not its speed), naming the column; undefined when none do. The rule a write
+ * refuses (routes.ts, inBothForms), for a check made before writing (the web interface's import
+ * preview). Pure: `values` as the write gives them, nothing stored is read.
+ */
+export function disagreeingForms(
+  definition: Pick<ResourceDefinition, 'columns'>,
+  values: Readonly<Record<string, unknown>>,
+): { column: string; message: string } | undefined {
+  for (const [name, column] of Object.entries(definition.columns)) {
+    const form = column.formOf;
+    const own = values[name] ?? null;
+    const other = form ? (values[form.column] ?? null) : null;
+    if (!form || own === null || other === null) continue;
+    const derived = form.from(other);
+    if (own !== derived)
+      return {
+        column: name,
+        message: `${name}: ${own} is not ${form.column} ${other} (${derived}): give one of them, or both alike`,
+      };
+  }
+  return undefined;
+}

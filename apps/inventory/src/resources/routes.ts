@@ -16,6 +16,7 @@ import { statementTemplate } from '../db/statement-template.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, type CsvImportRequest } from './csv-import.js';
 import {
+  disagreeingForms,
   normaliseTags,
   offers,
   type PreparedWrite,
@@ -297,6 +298,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
    * is null; both given must agree.
    */
   const inBothForms = (given: Row): Row => {
+    const disagreement = disagreeingForms(definition, given);
+    if (disagreement) throw badRequest(disagreement.message);
     let values = given;
     for (const { name, column, from, to } of forms) {
       if (given[name] === undefined && given[column] === undefined) continue;
@@ -304,13 +307,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const other = given[column] ?? null;
       let pair: [unknown, unknown] = [null, null];
       if (other !== null) {
-        const derived = from(other);
-        if (own !== null && own !== derived) {
-          throw badRequest(
-            `${name}: ${own} is not ${column} ${other} (${derived}): give one of them, or both alike`,
-          );
-        }
-        pair = [derived, other];
+        pair = [from(other), other];
       } else if (own !== null) {
         pair = [own, to(own)];
       }

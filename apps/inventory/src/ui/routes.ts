@@ -21,7 +21,7 @@ import {
 } from '../protections/content-check.js';
 import { routeSecurityHeaders } from '../protections/security-headers.js';
 import { type CsvRows, cellValue, readCsvRows } from '../resources/csv-import.js';
-import { offers, SYSTEM_COLUMNS } from '../resources/definition.js';
+import { disagreeingForms, offers, SYSTEM_COLUMNS } from '../resources/definition.js';
 import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { rowTags } from '../resources/rows.js';
@@ -1887,6 +1887,16 @@ ${one(values.value)}</textarea>
     }
     const whole = matchingErrors(schema, record) ?? refusedText(record);
     if (whole && !problems.includes(whole)) problems.push(whole);
+    // A rule across fields the write applies past the schema: two forms of one value that
+    // disagree (an interface's speed and speed_mbps). Checked on a record the schema took: a
+    // value it refused is said already, and may not convert.
+    if (problems.length === 0) {
+      const disagreement = disagreeingForms(resource.definition, record);
+      if (disagreement)
+        problems.push(
+          ` (${disagreement.column})${disagreement.message.slice(disagreement.column.length)}`,
+        );
+    }
     return problems;
   }
 

@@ -81,6 +81,28 @@ describe('the import preview', () => {
     expect(stored.json().data[0].vendor).toBe('=SUM(1)');
   });
 
+  it('refuses a row whose two forms of one value disagree, as the import would', async () => {
+    const device = await create(ctx, 'devices', { hostname: 'forms-1', ip: '10.9.5.1' });
+    const form = await visit(ctx.app, admin, '/ui/interfaces/import');
+    const csv = [
+      'device_id,name,speed,speed_mbps',
+      `${device.id},csv1,10Gbps,5`,
+      `${device.id},csv2,,2500`,
+      `${device.id},csv3,1Gbps,1000`,
+    ].join('\n');
+    const previewed = await post(ctx.app, admin, '/ui/interfaces/import', {
+      _csrf: csrfOf(form.body),
+      csv,
+      step: 'preview',
+    });
+    expect(previewed.body).not.toContain('rows are valid');
+    const rows = [...previewed.body.matchAll(/<tr class="invalid">([\s\S]*?)<\/tr>/g)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('Row 2 (speed_mbps): 5 is not speed 10Gbps (10000)');
+  });
+
   it('shows every problem of a row, each field’s, not only the first', async () => {
     const form = await visit(ctx.app, admin, '/ui/devices/import');
     const previewed = await post(ctx.app, admin, '/ui/devices/import', {
