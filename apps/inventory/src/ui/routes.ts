@@ -3482,13 +3482,21 @@ function registerAdminPages(app: FastifyInstance, { routeOptions, page$, submit,
       const id = tokenIdOf(signed, request);
       const answer = await signed.api<Row>('GET', `/api-tokens/${id}`);
       if (answer.status === 404) {
-        // Back to this page after revoking (or a token revoked elsewhere): said as such.
+        // Back to this page after revoking (or a token revoked elsewhere) is said as such: the
+        // audit trail keeps the revocation. An id no token ever had is said to be none.
+        const trail = await signed.api<PagedRows>(
+          'GET',
+          `/audit-logs?${new URLSearchParams({ resource_type: 'api-tokens', resource_id: id, action: 'delete', limit: '1', fields: 'id' })}`,
+        );
+        const revoked = trail.status === 200 && (trail.body?.data?.length ?? 0) > 0;
         return send(
           reply,
           page(
             signed.context,
-            'Token revoked',
-            html`<p class="notice" role="status">This API token is no longer there: it has been revoked.</p><p><a href="/ui/admin/tokens">Back to the API tokens</a></p>`,
+            revoked ? 'Token revoked' : 'No such token',
+            revoked
+              ? html`<p class="notice" role="status">This API token has been revoked: it no longer works.</p><p><a href="/ui/admin/tokens">Back to the API tokens</a></p>`
+              : html`<p class="alert" role="alert">No such token: no API token has this id (it may have been revoked).</p><p><a href="/ui/admin/tokens">Back to the API tokens</a></p>`,
             [{ label: 'API tokens', href: '/ui/admin/tokens' }, { label: 'Revoke' }],
           ),
           404,
