@@ -103,7 +103,7 @@ describe('revoking an API token', () => {
     const back = await visit(ctx.app, admin, `/ui/admin/tokens/${id}/revoke`);
     expect(back.statusCode).toBe(404);
     expect(back.body).not.toContain('No such page');
-    expect(back.body).toContain('This API token is no longer there: it has been revoked.');
+    expect(back.body).toContain('This API token has been revoked: it no longer works.');
     expect(back.body).toContain('<a href="/ui/admin/tokens">Back to the API tokens</a>');
   });
 });
