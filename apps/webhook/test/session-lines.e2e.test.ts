@@ -114,6 +114,13 @@ describe('one line that is not a record is skipped, the others read', () => {
     expect(replay.stderr).toContain(`webhook: ${file}:4: line longer than`);
     expect(app.received.slice(before).map((seen) => seen.url)).toEqual(['/one', '/two', '/three']);
     expect(replay.code).toBe(1);
+    // With --id, as an export: the record asked for was sent, so the bad lines elsewhere are
+    // warnings, not a failed replay.
+    const one3 = app.received.length;
+    const asked = await runCli(['replay', '--from', file, '--id', '3', '--to', app.url, ...limits]);
+    expect(asked.stderr).toContain(`webhook: ${file}:2: not valid JSON`);
+    expect(app.received.slice(one3).map((seen) => seen.url)).toEqual(['/three']);
+    expect(asked.code, asked.stderr).toBe(0);
 
     const loaded = new RunningCli(['--no-tui', '--port', '0', '--load', file, ...limits]);
     cleanups.push(() => (loaded.child.exitCode === null ? loaded.stop() : undefined));
