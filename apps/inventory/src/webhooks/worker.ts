@@ -3,9 +3,21 @@ import type { Subscription } from '@netops/store';
 import { sql } from 'kysely';
 import type { AnyDatabase } from '../db/schema.js';
 import type { SecretSealer } from '../resources/sealing.js';
+import { RESERVED_HEADER_NAMES } from './definition.js';
 import { type AttemptOutcome, createAgents, postDelivery } from './sender.js';
 import { signDelivery } from './signing.js';
 import type { TargetPolicy } from './targets.js';
+
+const RESERVED = new Set<string>(RESERVED_HEADER_NAMES);
+
+/**
+ * A webhook's own headers without the names a webhook may not set: one stored before its name
+ * was refused (Content-Encoding) stays in its row, but a delivery does not send it.
+ */
+const ownHeaders = (headers: Record<string, string> | null) =>
+  Object.fromEntries(
+    Object.entries(headers ?? {}).filter(([name]) => !RESERVED.has(name.toLowerCase())),
+  );
 
 /** The channel an instance notifies after writes that may have queued deliveries (index.ts). */
 export const WEBHOOK_CHANNEL = 'webhook_deliveries';
@@ -276,7 +288,7 @@ export class WebhookWorker {
       outcome = await postDelivery(
         delivery.url,
         body,
-        { ...(delivery.headers ?? {}), ...(signed as unknown as Record<string, string>) },
+        { ...ownHeaders(delivery.headers), ...(signed as unknown as Record<string, string>) },
         { policy: this.#settings, timeoutMs: this.#settings.timeoutMs, agents: this.#agents },
       );
     }

@@ -136,6 +136,21 @@ describe('outbound webhooks', () => {
     expect(new Set(receiver.received.map((m) => m.headers['webhook-id'])).size).toBe(4);
   });
 
+  it('leaves out a header stored before it was refused (Content-Encoding), keeping the others', async () => {
+    await ctx.store.scriptTransaction((tx) =>
+      tx.query(
+        `UPDATE webhooks SET headers = '{"X-Team": "netops", "Content-Encoding": "gzip"}'::jsonb WHERE id = $1`,
+        [hookId],
+      ),
+    );
+    await create(ctx, 'devices', { hostname: unique('dev'), ip: '192.0.2.1' });
+    await receiver.waitFor((all) => all.length >= 1);
+    const [message] = receiver.received as [Received];
+    expect(message.headers['content-encoding']).toBeUndefined();
+    expect(message.headers['x-team']).toBe('netops');
+    verify(message);
+  });
+
   it('delivers bulk creates, batch updates and batch deletes', async () => {
     const bulk = await ctx.as('admin', {
       method: 'POST',
