@@ -23,6 +23,20 @@ export interface ErrorBody {
 export const errorBody = (message: string): ErrorBody => ({ status: 'error', message });
 
 export const badRequest = (message: string) => new ApiError(400, message);
+
+/**
+ * A 400 about one field of a write (`speed_mbps: 5 is not speed …`): an item of a bulk create or
+ * batch names it as a schema refusal does, `Item 1 (speed_mbps): 5 is not speed …`.
+ */
+export class FieldRefusal extends ApiError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(400, `${field}: ${reason}`);
+    this.name = 'FieldRefusal';
+  }
+}
 export const unauthorized = (message = 'Unauthorized: No security token provided') =>
   new ApiError(401, message);
 export const forbidden = (

@@ -120,7 +120,7 @@ describe('speed and speed_mbps never disagree', () => {
     });
     expect(bulk.statusCode, bulk.body).toBe(400);
     expect(bulk.json().message).toBe(
-      'Item 1: speed_mbps: 5 is not speed 10Gbps (10000): give one of them, or both alike',
+      'Item 1 (speed_mbps): 5 is not speed 10Gbps (10000): give one of them, or both alike',
     );
     const csv = await ctx.as('admin', {
       method: 'POST',
@@ -130,7 +130,7 @@ describe('speed and speed_mbps never disagree', () => {
     });
     expect(csv.statusCode, csv.body).toBe(400);
     expect(csv.json().message).toBe(
-      'Row 3: speed_mbps: 5 is not speed 10Gbps (10000): give one of them, or both alike',
+      'Row 3 (speed_mbps): 5 is not speed 10Gbps (10000): give one of them, or both alike',
     );
     const other = await anInterface({ speed: '1Gbps' });
     const batch = await ctx.as('admin', {
@@ -143,7 +143,7 @@ describe('speed and speed_mbps never disagree', () => {
     });
     expect(batch.statusCode, batch.body).toBe(400);
     expect(batch.json().message).toBe(
-      'Item 1: speed_mbps: 7 is not speed 1Gbps (1000): give one of them, or both alike',
+      'Item 1 (speed_mbps): 7 is not speed 1Gbps (1000): give one of them, or both alike',
     );
     const unchanged = await ctx.as('admin', { method: 'GET', url: `/interfaces/${created.id}` });
     expect(speeds(unchanged.json())).toEqual(['1Gbps', 1000]);

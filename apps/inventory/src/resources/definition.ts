@@ -741,18 +741,17 @@ export const secretText = (
 export function disagreeingForms(
   definition: Pick<ResourceDefinition, 'columns'>,
   values: Readonly<Record<string, unknown>>,
-): { column: string; message: string } | undefined {
+): { column: string; reason: string; message: string } | undefined {
   for (const [name, column] of Object.entries(definition.columns)) {
     const form = column.formOf;
     const own = values[name] ?? null;
     const other = form ? (values[form.column] ?? null) : null;
     if (!form || own === null || other === null) continue;
     const derived = form.from(other);
-    if (own !== derived)
-      return {
-        column: name,
-        message: `${name}: ${own} is not ${form.column} ${other} (${derived}): give one of them, or both alike`,
-      };
+    if (own !== derived) {
+      const reason = `${own} is not ${form.column} ${other} (${derived}): give one of them, or both alike`;
+      return { column: name, reason, message: `${name}: ${reason}` };
+    }
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import type { Access } from '../auth/roles.js';
 import { type ConstraintMessages, namesKeyValue, withItemIndex } from '../db/errors.js';
 import type { AnyDatabase } from '../db/schema.js';
 import { statementTemplate } from '../db/statement-template.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, FieldRefusal, notFound } from '../errors.js';
 import { acceptCsv, CSV_CONTENT_TYPE, type CsvImportRequest } from './csv-import.js';
 import {
   disagreeingForms,
@@ -299,7 +299,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
    */
   const inBothForms = (given: Row): Row => {
     const disagreement = disagreeingForms(definition, given);
-    if (disagreement) throw badRequest(disagreement.message);
+    if (disagreement) throw new FieldRefusal(disagreement.column, disagreement.reason);
     let values = given;
     for (const { name, column, from, to } of forms) {
       if (given[name] === undefined && given[column] === undefined) continue;
@@ -438,6 +438,9 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     try {
       return prepare(given);
     } catch (error) {
+      if (error instanceof FieldRefusal) {
+        throw new ApiError(400, `${label} (${error.field}): ${error.reason}`, error.headers);
+      }
       if (error instanceof ApiError && error.statusCode === 400) {
         throw new ApiError(400, `${label}: ${error.message}`, error.headers);
       }
