@@ -17,8 +17,10 @@ export const MAX_HELD_WARNINGS = 20;
  * stderr, onto the UI's screen) and keeps the warnings raised meanwhile, bounded. The returned
  * function puts the listeners back and hands each held warning to them, so Node's printer
  * formats and filters it as it would have (`--disable-warning`, `--no-deprecation`, the code,
- * `--trace-warnings` stacks, `--redirect-warnings`); it returns what is left to say: the count of
- * warnings beyond the bound. Warnings raised after it print as usual.
+ * `--trace-warnings` stacks; `--redirect-warnings` too, but Node appends to that file
+ * asynchronously, so what it was handed just before the process exits may be lost); it returns
+ * what is left to say: the count of warnings beyond the bound. Warnings raised after it print as
+ * usual.
  */
 export function holdProcessWarnings(source: WarningSource = process): () => string[] {
   // --no-warnings (in NODE_OPTIONS): Node prints none, and neither does the tool.

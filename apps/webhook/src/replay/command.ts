@@ -12,8 +12,8 @@ import { replay } from './replay.js';
 /**
  * `webhook replay --from FILE --id N | --all --to URL [--resign]`: sends the records again, one
  * after another in file order, printing each replay as a `--json` line on stdout and a summary on
- * stderr. Exit code: 0 when every target answered (whatever its status), 1 when one did not or,
- * without --id, a line of the file was not a record (skipped with a message).
+ * stderr. Exit code: 0 when every target answered (whatever its status), 1 when one did not or a
+ * line of the file that may have been a record asked for was not one (skipped with a message).
  */
 export async function replayRecords(
   command: ReplayCommand,
@@ -34,10 +34,11 @@ export async function replayRecords(
   const lines = readSession(command.from, {
     maxLineBytes: maxLineBytes(config.limits.maxBody),
     // A line that is not a record is not sent. Without --id it may have been one of the records
-    // asked for, so it counts as a replay that failed (exit 1); with --id every record asked for
-    // is found or refused (exit 2), and a bad line elsewhere is only said, as export says it.
+    // asked for, so it counts as a replay that failed (exit 1). With --id, one after a record
+    // asked for may have been a later copy of it (the last of a seq is the one sent), so it
+    // counts too; one before any is only said, as export says it.
     onSkip: (problem) => {
-      if (!wanted) failures += 1;
+      if (!wanted || chosen.size > 0) failures += 1;
       stderr.write(`webhook: ${printable(problem)}; line skipped\n`);
     },
   });
