@@ -80,7 +80,7 @@ const ReturnQuery = Type.Object({
   code: Type.Optional(Printable(2048)),
   state: Type.Optional(Printable(4096)),
   error: Type.Optional(Printable(256)),
-  // Shown to the person, in whatever language the provider writes (escaped on the page).
+  // Logged for the operator, in whatever language the provider writes; never shown on the page.
   error_description: Type.Optional(
     Type.String({ maxLength: 1024, pattern: '^[^\\x00-\\x1f\\x7f]*$' }),
   ),
