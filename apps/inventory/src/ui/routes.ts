@@ -2272,6 +2272,12 @@ ${one(values.value)}</textarea>
    * writes into an address: `location_id=dc-east`, `user_id=j.doe`) as the ids the API
    * filters by; an id is kept as it is. Each name no record has is a sentence of `unknown`
    * (its text kept in the filters, so the form shows it to be corrected).
+   *
+   * The lookups are the API's own calls, which the rate limit does not count (the page was), so
+   * an address must not be able to multiply them: a parameter given twice is passed on as it is
+   * (the API refuses it and the page says why), a name is looked up once however often it is
+   * given, and a page looks up at most IN_MAX_VALUES names in all; past that, nothing is looked
+   * up and the page says so (400).
    */
   async function filtersByName(
     signed: Signed,
@@ -2280,21 +2286,50 @@ ${one(values.value)}</textarea>
   ): Promise<{ state: ListState; unknown: string[] }> {
     const filters = new URLSearchParams();
     const unknown: string[] = [];
-    for (const [parameter, value] of state.filters) {
+    const given = new Map<string, number>();
+    for (const [parameter] of state.filters) given.set(parameter, (given.get(parameter) ?? 0) + 1);
+    const plan = [...state.filters].map(([parameter, value]) => {
       const [field = '', lookup = 'exact'] = parameter.split('__');
       const column = resource.columns.find(
         (candidate) => candidate.name === field && candidate.filterable,
       );
-      const naming = column && NAMING_LOOKUPS.has(lookup) ? namingOf(signed, column) : undefined;
-      const parts = lookup === 'in' ? value.split(',') : [value];
+      const naming =
+        column && NAMING_LOOKUPS.has(lookup) && given.get(parameter) === 1
+          ? namingOf(signed, column)
+          : undefined;
+      const parts = (lookup === 'in' ? value.split(',') : [value]).map((text) => text.trim());
       // A list longer than the API takes is its to refuse, not a lookup per name.
-      if (!column || !naming || parts.length > IN_MAX_VALUES) {
+      const named = column && naming && parts.length <= IN_MAX_VALUES;
+      return { parameter, value, column, naming: named ? naming : undefined, parts };
+    });
+    const keyOf = (noun: string, part: string) => `${noun}\u0000${part}`;
+    const wanted = new Set(
+      plan.flatMap(({ naming, parts }) =>
+        naming
+          ? parts
+              .filter((part) => part !== '' && !PLAIN_UUID.test(part))
+              .map((part) => keyOf(naming.noun, part))
+          : [],
+      ),
+    );
+    if (wanted.size > IN_MAX_VALUES)
+      return {
+        state,
+        unknown: [
+          `The filters name more than ${IN_MAX_VALUES} records by name; name fewer, or choose them by id.`,
+        ],
+      };
+    const found = new Map<string, string | undefined>();
+    for (const { parameter, value, column, naming, parts } of plan) {
+      if (!column || !naming) {
         filters.append(parameter, value);
         continue;
       }
       const ids: string[] = [];
-      for (const part of parts.map((text) => text.trim())) {
-        const id = part === '' ? part : await naming.idOf(part);
+      for (const part of parts) {
+        const key = keyOf(naming.noun, part);
+        if (part !== '' && !found.has(key)) found.set(key, await naming.idOf(part));
+        const id = part === '' ? part : found.get(key);
         if (id === undefined)
           unknown.push(
             `${column.label}: no ${naming.noun} is named “${isolate(visibleControls(cutToStart(part, UNKNOWN_NAME_CHARS)))}”.`,

@@ -191,6 +191,81 @@ describe('a reference filter past the first 100 records', () => {
   });
 });
 
+/**
+ * The API calls a page makes to look a location up by name (`/locations?name=…`), counted by
+ * watching the in-process requests the interface makes while `run` goes.
+ */
+async function nameLookups(run: () => Promise<unknown>): Promise<number> {
+  const app = ctx.app as unknown as { inject: (options: unknown) => Promise<unknown> };
+  const original = app.inject;
+  let count = 0;
+  app.inject = function (this: unknown, options: unknown) {
+    const url = (options as { url?: unknown } | undefined)?.url;
+    if (typeof url === 'string' && /^\/locations\?.*\bname(__ie)?=/.test(url)) count += 1;
+    return original.call(this, options);
+  } as typeof original;
+  try {
+    await run();
+  } finally {
+    app.inject = original;
+  }
+  return count;
+}
+
+describe('names looked up for a page', () => {
+  const names = (count: number, prefix = 'nowhere') =>
+    Array.from({ length: count }, (_, at) => `${prefix}-${at}`);
+
+  it('are not looked up for a filter given more than once: the API says why', async () => {
+    const query = names(200)
+      .map((name) => `location_id=${name}`)
+      .join('&');
+    for (const url of [`/ui/devices?${query}`, `/ui/devices/export.csv?${query}`]) {
+      let page = { statusCode: 0, body: '' };
+      const calls = await nameLookups(async () => {
+        page = await visit(ctx.app, admin, url);
+      });
+      expect(calls, url).toBe(0);
+      expect(page.statusCode, url).toBeLessThan(500);
+      expect(page.body, url).toContain('Duplicate query parameter');
+    }
+  });
+
+  it('are each looked up once however often they are given', async () => {
+    const repeated = Array.from({ length: 100 }, () => far.name).join(',');
+    let page = { statusCode: 0, body: '' };
+    const calls = await nameLookups(async () => {
+      page = await visit(
+        ctx.app,
+        admin,
+        `/ui/devices?location_id__in=${repeated}&location_id=${far.name}`,
+      );
+    });
+    expect(page.statusCode).toBe(200);
+    expect(listed(page.body)).toEqual([farDevice.id]);
+    expect(calls).toBeLessThanOrEqual(3);
+  });
+
+  it('are at most 100 in all, past which the page says so instead of looking up more', async () => {
+    const query = [
+      `location_id__in=${names(100, 'a').join(',')}`,
+      `location_id__n=${names(1, 'b').join(',')}`,
+      `location_id=${names(1, 'c').join(',')}`,
+    ].join('&');
+    for (const url of [`/ui/devices?${query}`, `/ui/devices/export.csv?${query}`]) {
+      let page = { statusCode: 0, body: '' };
+      const calls = await nameLookups(async () => {
+        page = await visit(ctx.app, admin, url);
+      });
+      expect(calls, url).toBe(0);
+      expect(page.statusCode, url).toBeLessThan(500);
+      expect(page.body, url).toContain(
+        'The filters name more than 100 records by name; name fewer, or choose them by id.',
+      );
+    }
+  });
+});
+
 describe('the audit log’s user filter', () => {
   it('offers the accounts by username, sending their ids', async () => {
     const page = await visit(ctx.app, admin, '/ui/audit-logs');
