@@ -2199,7 +2199,7 @@ ${one(values.value)}</textarea>
             </select>
             <select id="${id}" name="${column.name}" multiple size="${String(Math.min(choices.length, 5))}" aria-describedby="${id}-hint">
               ${choices.map((choice) => html`<option value="${choice}"${current.values.includes(choice) ? ' selected' : ''}>${choice}</option>`)}</select>
-            <p class="hint" id="${id}-hint">None chosen: any; several (Ctrl, ⌘ or Shift): is one of them.</p>
+            <p class="hint" id="${id}-hint">None chosen: any; several (Ctrl, ⌘ or Shift): is one of them; “is not” takes one.</p>
             ${
               mayBeEmpty(column)
                 ? html`<label for="${id}-empty">${column.label} is empty</label>

@@ -1,7 +1,7 @@
 import { type UiColumn, type UiResource, uiResource } from './catalogue.js';
 import { cutToStart } from './characters.js';
 import { type Html, html, isolate, safeHref } from './html.js';
-import { LOOKUP_WORDS } from './lists.js';
+import { isEnumeration, LOOKUP_WORDS } from './lists.js';
 
 export type Row = Record<string, unknown>;
 
@@ -500,6 +500,16 @@ export function plainMessage(
       ? ` (each value must be a ${uiResource(column.references)?.names.singular ?? 'record'}'s id)`
       : '';
     return `${label}: ${invalid[2]} is not a valid value${what}`;
+  }
+  // The API has no "is none of": "is not" takes one value, so several chosen of an
+  // enumeration's select under "is not" are refused as a repeated parameter.
+  const repeatedNot = /^Duplicate query parameter forbidden: ([a-z_]+)__n$/.exec(message);
+  const notColumn = resource.columns.find((column) => column.name === repeatedNot?.[1]);
+  if (notColumn) {
+    const others = isEnumeration(notColumn)
+      ? '; to leave out several, choose “is one of” the others'
+      : '';
+    return `${notColumn.label}: “is not” takes one value${others}.`;
   }
   const item = /^Item (\d+) \(([a-z_]+)(?:\/\d+)?\): (.*)$/.exec(message);
   if (item?.[1] && item[2] && item[3] !== undefined) {

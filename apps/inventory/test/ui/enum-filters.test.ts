@@ -79,6 +79,23 @@ describe('a filter on an enumeration', () => {
     expect(rowsOf(not.body)).toBe(2);
   });
 
+  it('says "is not" takes one value when several are chosen, not the API\'s refusal', async () => {
+    for (const url of [
+      '/ui/devices?hostname__isw=enum-&status__op=n&status=active&status=offline',
+      '/ui/devices?status__n=active&status__n=offline',
+    ]) {
+      const page = await visit(ctx.app, admin, url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain(
+        'class="alert" role="alert">Status: “is not” takes one value; to leave out several, choose “is one of” the others.',
+      );
+      expect(page.body, url).not.toContain('Duplicate query parameter');
+    }
+    // The hint beside the values says it before the list is asked for.
+    const page = await visit(ctx.app, admin, '/ui/devices');
+    expect(page.body).toContain('several (Ctrl, ⌘ or Shift): is one of them; “is not” takes one.');
+  });
+
   it('of a field that may be empty offers "is empty" as yes or no', async () => {
     const page = await visit(ctx.app, admin, '/ui/interfaces');
     expect(operatorsOf(page.body, 'status')).toEqual(['exact', 'n', 'in']);
