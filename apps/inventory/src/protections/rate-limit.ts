@@ -20,9 +20,10 @@ export interface RateLimitingOptions {
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'inventory:rate-limit:';
 
 /**
- * A read the web interface makes of the API for a page it serves (`inject`, inside the
- * process): the page's own request was counted, its reads are not counted again. The header's
- * value is this process's secret, never sent out, so no client can claim it.
+ * A call the web interface makes of the API for a page view or a form post it serves
+ * (`inject`, inside the process): a page's reads, and a post's reads and write alike. The
+ * page's or post's own request was counted, so these are not counted again. The header's value
+ * is this process's secret, never sent out, so no client can claim it.
  */
 export const PAGE_READ_HEADER = 'x-inventory-page-read';
 export const PAGE_READ_TOKEN = randomBytes(32).toString('base64url');
@@ -59,9 +60,12 @@ declare module 'fastify' {
  * A fixed window of `max` requests per client IP (`request.ip`, so TRUST_PROXY decides whether
  * X-Forwarded-For counts; IPv6 clients are grouped by /64). The check is one app-wide onRequest
  * hook rather than @fastify/rate-limit's per-route hooks (which miss the 404 handler), so that
- * every response, 404s and refusals and the 429 itself included, counts and carries
+ * every request, 404s and refusals and the 429 itself included, counts and carries
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the window
- * restarts).
+ * restarts). Not counted: the health probes, the interface's own calls of the API
+ * (PAGE_READ_HEADER), and a route that counts its requests itself (countedByRoute) until its
+ * handler counts it, so such a post refused before its handler runs (a body the schema
+ * refuses, too large or of the wrong type, a cross-origin post) is not counted.
  *
  * With Redis the counters are shared by every instance using the same Redis and key prefix. If
  * Redis fails at run time, requests are let through unlimited rather than all answered 500 (the

@@ -445,16 +445,19 @@ const shownValue = (value: string | undefined, mark?: 'del' | 'ins') =>
 type Accepted = { redirect: string; flash?: string };
 
 /**
- * A rate-limited write (429) as a refusal in plain words with the wait (Retry-After), which the
- * form is shown again with; nothing was written.
+ * A write the API refused with 429, which the form is shown again with: the API's own reason
+ * kept (the interface's calls are not counted by the global rate limit, so it is a limit of
+ * the write itself, such as the budget of username changes), with the wait (Retry-After) in
+ * words; nothing was written.
  */
 function rateLimited(answer: ApiAnswer): ApiAnswer {
   const wait = Number(answer.headers['retry-after']);
   const seconds = Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 60;
+  const reason = errorMessage(answer).replace(/[.;]?\s*try again later\.?$/i, '');
   return {
     ...answer,
     body: {
-      message: `Too many requests: nothing was saved. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      message: `${reason}: nothing was saved. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
     },
   };
 }
@@ -823,8 +826,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
         try {
           shown = await form.refused(signed, input, refusal);
         } catch (error) {
-          // The form's page needs API calls of its own (the records of a bulk page), which a
-          // rate limit refuses too: the wait is said on an error page instead.
+          // The form's page could not be drawn again (its own reads of the API failed): a
+          // write's 429 is said with its wait on an error page instead.
           if (refusal.status === 429) throw apiError(refusal);
           throw error;
         }
