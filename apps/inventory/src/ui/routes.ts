@@ -1953,7 +1953,10 @@ ${one(values.value)}</textarea>
 
   app.post(
     '/:resource/import',
-    importOptions,
+    // A pasted CSV is what was typed: it is kept past the rate limit and through a new sign-in
+    // (as `submit` keeps a form), the stale token then showing it again, never importing it. A
+    // CSV too large for the sign-in form to carry is not carried (formToResume).
+    { ...importOptions, config: { ...importOptions.config, resumableForm: true } },
     page$(async (signed, request, reply) => {
       const resource = writableResource(signed, request);
       const body = request.body as Form;

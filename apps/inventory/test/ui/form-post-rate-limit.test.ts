@@ -119,4 +119,17 @@ describe('a form post', () => {
     expect(refused.body).not.toContain('rl-spent');
     expect(refused.body).toContain(`value="${location.id}"`);
   });
+
+  it('of an import past the limit comes back with the pasted CSV, to send again', async () => {
+    const browser = await client();
+    while ((await browser.remaining()) > 0);
+    const csv = 'hostname,ip\nrl-import,192.0.2.95\n';
+    const refused = await browser.post(
+      '/ui/devices/import',
+      new URLSearchParams({ _csrf: 'stale', step: 'import', csv }),
+    );
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Show what I typed');
+    expect(formAsShown(refused.body, '/ui/devices/import').get('csv')).toBe(csv);
+  });
 });

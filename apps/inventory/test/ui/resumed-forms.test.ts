@@ -8,7 +8,7 @@ import {
   type TestContext,
   THROWAWAY_PASSWORD,
 } from '../helpers.js';
-import { type Browser, formAsShown, signIn, visit } from './inject.js';
+import { type Browser, csrfOf, formAsShown, signIn, visit } from './inject.js';
 
 /**
  * A form sent after its session ended is carried through the sign-in page only as this service
@@ -73,6 +73,27 @@ describe('a resumed form', () => {
     expect(formAsShown(signedIn.body, `/ui/devices/${device.id}/edit`).get('model')).toBe(
       'resumed-same-user',
     );
+  });
+
+  it('of an import comes back with the pasted CSV, imported only once sent again', async () => {
+    const browser = await signIn(ctx.app, 'admin', TEST_PASSWORD);
+    const page = await visit(ctx.app, browser, '/ui/devices/import');
+    const csv = 'hostname,ip\nresumed-import,192.0.2.19\n';
+    const form = new URLSearchParams({ _csrf: csrfOf(page.body), step: 'import', csv });
+    await expire(browser);
+    const login = await postEnded(browser, '/ui/devices/import', form);
+    expect(login.statusCode).toBe(200);
+    const carried = formAsShown(login.body, '/ui/login');
+    carried.set('username', 'admin');
+    carried.set('password', TEST_PASSWORD);
+    const signedIn = await signInWith(carried);
+    expect(signedIn.statusCode).toBe(200);
+    expect(formAsShown(signedIn.body, '/ui/devices/import').get('csv')).toBe(csv);
+    const stored = await ctx.as('admin', {
+      method: 'GET',
+      url: '/devices?hostname=resumed-import',
+    });
+    expect(stored.json<{ data: unknown[] }>().data).toEqual([]);
   });
 
   it('is dropped when another user signs in on that browser', async () => {
