@@ -741,7 +741,7 @@ export const secretText = (
 export function disagreeingForms(
   definition: Pick<ResourceDefinition, 'columns'>,
   values: Readonly<Record<string, unknown>>,
-): { column: string; reason: string; message: string } | undefined {
+): { column: string; reason: string } | undefined {
   for (const [name, column] of Object.entries(definition.columns)) {
     const form = column.formOf;
     const own = values[name] ?? null;
@@ -750,7 +750,7 @@ export function disagreeingForms(
     const derived = form.from(other);
     if (own !== derived) {
       const reason = `${own} is not ${form.column} ${other} (${derived}): give one of them, or both alike`;
-      return { column: name, reason, message: `${name}: ${reason}` };
+      return { column: name, reason };
     }
   }
   return undefined;

@@ -1895,10 +1895,7 @@ ${one(values.value)}</textarea>
     // value it refused is said already, and may not convert.
     if (problems.length === 0) {
       const disagreement = disagreeingForms(resource.definition, record);
-      if (disagreement)
-        problems.push(
-          ` (${disagreement.column})${disagreement.message.slice(disagreement.column.length)}`,
-        );
+      if (disagreement) problems.push(` (${disagreement.column}): ${disagreement.reason}`);
     }
     return problems;
   }
