@@ -5,6 +5,7 @@ import { startCapture } from './app.js';
 import { HELP, maxLineBytes, parseCommand } from './config/load.js';
 import type { AppConfig } from './config/types.js';
 import { exportRecords } from './export/command.js';
+import { count } from './format/count.js';
 import { printable } from './format/printable.js';
 import { exitProcess, fail, installExitHandlers, onExit } from './lifecycle.js';
 import {
@@ -99,7 +100,7 @@ async function run(config: AppConfig): Promise<void> {
   const loadWarnings = [...skippedLines];
   if (skippedCount > skippedLines.length) {
     const more = skippedCount - skippedLines.length;
-    loadWarnings.push(`${more} more line${more === 1 ? '' : 's'} of ${config.loadFile} skipped`);
+    loadWarnings.push(`${count(more, 'more line')} of ${config.loadFile} skipped`);
   }
   warnings.push(...loadWarnings);
   if (config.loadFile) {
@@ -153,7 +154,7 @@ async function run(config: AppConfig): Promise<void> {
           ...loadWarnings.slice(0, 1),
           ...(skippedCount > 1
             ? [
-                `${skippedCount - 1} more line${skippedCount === 2 ? '' : 's'} of ${config.loadFile} skipped (${
+                `${count(skippedCount - 1, 'more line')} of ${config.loadFile} skipped (${
                   skippedCount <= MAX_SKIPPED_LINES_SHOWN
                     ? 'listed'
                     : `the first ${MAX_SKIPPED_LINES_SHOWN} listed`

@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { StoredRequest } from '../capture/record.js';
 import type { ExportCommand } from '../config/load.js';
 import { CliError } from '../errors.js';
+import { count } from '../format/count.js';
 import { printable } from '../format/printable.js';
 import { readSession } from '../session/session.js';
 import { toCurl } from './curl.js';
@@ -115,9 +116,4 @@ export async function exportRecords(
   }
   const allAskedExported = skipped === 0 && missing.length === 0;
   return allAskedExported && (command.ids !== null || notRecords === 0) ? 0 : 1;
-}
-
-/** `1 record`, `2 records`. */
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
