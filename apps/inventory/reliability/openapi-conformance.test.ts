@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdsRefusedText } from '../src/protections/content-check.js';
 import { startTestApp, type TestContext } from '../test/helpers.js';
 import { report, runSeed, scale } from './support/model-figures.js';
 import {
@@ -403,7 +404,9 @@ function invisibleNameBodies(
   const [valid] = fc
     .sample(validValue(record, 'body', operation, generation), { seed, numRuns: 50 })
     .map((sample) => resolve(sample) as Record<string, unknown>)
-    .filter((sample) => validate(sample));
+    // The server refuses markup in any field before it reads the schema's patterns: a record
+    // whose other fields hold some would be refused for them, not for the name.
+    .filter((sample) => validate(sample) && !holdsRefusedText(sample));
   if (!valid) return [];
   const bodies: Array<{ field: string; payload: Record<string, unknown> }> = [];
   for (const [field, property] of Object.entries(record.properties ?? {})) {
