@@ -233,6 +233,83 @@ describe('identifiers refuse invisible formatting characters', () => {
   });
 });
 
+/** The space separators but U+0020, each with the code point the refusal names. */
+const LOOK_ALIKE_SPACES: ReadonlyArray<[string, string]> = [
+  ['\u00a0', 'U+00A0'], // no-break space
+  ['\u1680', 'U+1680'], // ogham space mark
+  ['\u2000', 'U+2000'], // en quad
+  ['\u2003', 'U+2003'], // em space
+  ['\u2009', 'U+2009'], // thin space
+  ['\u200a', 'U+200A'], // hair space
+  ['\u202f', 'U+202F'], // narrow no-break space
+  ['\u205f', 'U+205F'], // medium mathematical space
+  ['\u3000', 'U+3000'], // ideographic space
+];
+
+describe('identifiers refuse spaces that look like U+0020', () => {
+  it.each(LOOK_ALIKE_SPACES)('a location named with %j names %s', async (space, codePoint) => {
+    const response = await ctx.as('admin', {
+      method: 'POST',
+      url: '/locations',
+      payload: { name: `core${space}1` },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({
+      status: 'error',
+      message: `body/name must not contain spaces other than U+0020 (${codePoint})`,
+    });
+  });
+
+  it('the ordinary space is a name like any other', async () => {
+    const name = `core 1 ${unique('loc')}`;
+    const location = await create(ctx, 'locations', { name });
+    expect(location.name).toBe(name);
+  });
+
+  it('names both kinds when a value holds both, in a PATCH and a CSV row in windows-1252', async () => {
+    const { id } = await device();
+    const patch = await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/devices/${id}`,
+      payload: { hostname: 'core\u200b1\u00a0a\u2009b\u00a0' },
+    });
+    expect(patch.json()).toEqual({
+      status: 'error',
+      message:
+        'body/hostname must not contain invisible formatting characters (U+200B) or spaces other than U+0020 (U+00A0, U+2009)',
+    });
+    // Byte 0xA0 is the no-break space in windows-1252, as in Latin-1.
+    const latin = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      headers: { 'content-type': 'text/csv; charset=windows-1252' },
+      payload: Buffer.from('vlan_id,name\n303,core\xa01\n', 'latin1'),
+    });
+    expect(latin.statusCode, latin.body).toBe(400);
+    expect(latin.json()).toEqual({
+      status: 'error',
+      message: 'Row 2 (name): must not contain spaces other than U+0020 (U+00A0)',
+    });
+  });
+
+  it('free text keeps them, and a filter finds a name stored with one before the rule', async () => {
+    const described = await create(ctx, 'locations', {
+      name: unique('loc'),
+      address: '12\u00a0rue de la Paix',
+    });
+    expect(described.address).toBe('12\u00a0rue de la Paix');
+    const name = `legacy\u00a0${unique('loc')}`;
+    const id = uuidv7();
+    await (ctx.store.db as AnyDatabase).insertInto('locations').values({ id, name }).execute();
+    const found = await ctx.as('viewer', {
+      method: 'GET',
+      url: `/locations?name=${encodeURIComponent(name)}`,
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().data.map((row: { id: string }) => row.id)).toEqual([id]);
+  });
+});
+
 describe('a record stored with one before the rule stays usable', () => {
   it('is found by filters, read, exported, changed, and renamed', async () => {
     const hostname = `legacy\u200b${unique('core')}`;
@@ -320,7 +397,7 @@ describe('the declarations and the API document', () => {
       for (const schema of schemas) {
         expect(schema, `${definition.name}.${name}`).toBeDefined();
         expect(matchesSchema(schema as object, 'core1')).toBe(true);
-        for (const [character, codePoint] of INVISIBLE) {
+        for (const [character, codePoint] of [...INVISIBLE, ...LOOK_ALIKE_SPACES]) {
           expect(
             matchesSchema(schema as object, `core${character}1`),
             `${definition.name}.${name} with ${codePoint}`,
@@ -341,7 +418,10 @@ describe('the declarations and the API document', () => {
     const written = new RegExp(pattern, 'u');
     expect(written.test('core1')).toBe(true);
     expect(written.test('東京-🚀')).toBe(true);
-    for (const [character] of INVISIBLE) expect(written.test(`core${character}1`)).toBe(false);
+    for (const [character] of [...INVISIBLE, ...LOOK_ALIKE_SPACES]) {
+      expect(written.test(`core${character}1`)).toBe(false);
+    }
+    expect(written.test('core 1')).toBe(true);
     const model =
       document.paths['/devices/{id}'].patch.requestBody.content['application/json'].schema
         .properties.model;

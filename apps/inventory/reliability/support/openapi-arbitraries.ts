@@ -194,7 +194,7 @@ export function resolveIds(value: unknown, resolvers: Resolvers): unknown {
 /**
  * Strings that are valid values and still hostile: they must be stored and read back as sent.
  * The invisible characters among them are free text's only: a value naming a record refuses
- * them (INVISIBLE_IDENTIFIERS).
+ * them (LOOK_ALIKE_IDENTIFIERS).
  */
 export const HOSTILE_VALID_STRINGS = [
   "' OR 1=1 --",
@@ -223,10 +223,11 @@ export const HOSTILE_VALID_STRINGS = [
 /**
  * Names that look like others and are not: each holds a character nobody sees (a zero width
  * space, a bidirectional override, U+FEFF, a soft hyphen, a line separator, a tag character, a
- * joiner between emoji). Free text stores them as sent; a value naming a record (a hostname, a
- * location's name), whose pattern refuses them, is refused with a 400 that names the code point.
+ * joiner between emoji) or a space that is not U+0020 (no-break, ideographic). Free text stores
+ * them as sent; a value naming a record (a hostname, a location's name), whose pattern refuses
+ * them, is refused with a 400 that names the code point.
  */
-export const INVISIBLE_IDENTIFIERS = [
+export const LOOK_ALIKE_IDENTIFIERS = [
   'core\u200b1',
   '\u202eevil\u202c',
   '\ufeffcore1',
@@ -235,6 +236,8 @@ export const INVISIBLE_IDENTIFIERS = [
   'core\u{e0041}1',
   'desk-👩\u200d💻',
   '\u2066core1\u2069',
+  'core\u00a01',
+  'core\u30001',
 ];
 
 /** Strings the service must refuse (or store exactly): markup, NUL, lone surrogates, 10k chars. */
@@ -545,7 +548,7 @@ export function invalidValue(schema: JsonSchema): fc.Arbitrary<unknown> {
       if (branch.pattern) {
         candidates.push(
           fc.constantFrom('no match', 'GG:GG', '1.5.Gbps'),
-          fc.constantFrom(...INVISIBLE_IDENTIFIERS),
+          fc.constantFrom(...LOOK_ALIKE_IDENTIFIERS),
         );
       }
     }

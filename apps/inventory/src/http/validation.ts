@@ -7,6 +7,7 @@ import {
   IDENTIFIER_TEXT,
   invisibleCharactersIn,
   LINES_OF_TEXT,
+  lookAlikeSpacesIn,
   NO_CONTROL_CHARACTERS,
 } from '../resources/definition.js';
 import { ENTITY_TAG_PATTERN } from '../resources/etags.js';
@@ -289,16 +290,28 @@ const NAMED_INVISIBLE_MAX = 3;
 
 /**
  * Why an identifier is refused: its control characters, in the words every text has, else its
- * invisible characters by code point, since nobody can see which ones the value holds.
+ * invisible characters and its spaces other than U+0020 by code point, since nobody can see
+ * which ones the value holds.
  */
 function identifierReason(value: unknown): string {
   const text = typeof value === 'string' ? value : '';
   if (CONTROL_CHARACTER.test(text)) return CONTROL_CHARACTERS_REFUSED;
+  const reasons: string[] = [];
   const invisible = invisibleCharactersIn(text);
-  if (invisible.length === 0) return 'must not contain control or invisible formatting characters';
-  const named = invisible.slice(0, NAMED_INVISIBLE_MAX).map(codePointOf);
-  if (invisible.length > NAMED_INVISIBLE_MAX) named.push('…');
-  return `must not contain invisible formatting characters (${named.join(', ')})`;
+  if (invisible.length > 0) {
+    reasons.push(`invisible formatting characters (${namedCodePoints(invisible)})`);
+  }
+  const spaces = lookAlikeSpacesIn(text);
+  if (spaces.length > 0) reasons.push(`spaces other than U+0020 (${namedCodePoints(spaces)})`);
+  if (reasons.length === 0) return 'must not contain control or invisible formatting characters';
+  return `must not contain ${reasons.join(' or ')}`;
+}
+
+/** `U+200B, U+200C, U+200D, …`: the first few characters of a list by code point. */
+function namedCodePoints(characters: readonly string[]): string {
+  const named = characters.slice(0, NAMED_INVISIBLE_MAX).map(codePointOf);
+  if (characters.length > NAMED_INVISIBLE_MAX) named.push('…');
+  return named.join(', ');
 }
 
 /** The reason of an issue that is text breaking a text column's pattern, if it is one. */

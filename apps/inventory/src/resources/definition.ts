@@ -62,9 +62,9 @@ export interface ColumnDefinition {
    * the control characters, a written value refuses the characters nobody sees, the format
    * characters (Unicode category Cf: zero-width spaces and joiners, bidirectional marks,
    * embeddings, overrides and isolates, the soft hyphen, U+FEFF, the tag characters) and the
-   * line and paragraph separators (IDENTIFIER_TEXT). Otherwise `core1` and `core` with a zero
-   * width space inside would be two records that look the same in every list, log, page and
-   * export. Only what is written is checked: filters still take such characters, so a record
+   * line and paragraph separators, and the spaces other than U+0020 (the no-break space and the
+   * like: IDENTIFIER_TEXT). Otherwise `core1` and `core` with a zero width space inside would be
+   * two records that look the same in every list, log, page and export. Only what is written is checked: filters still take such characters, so a record
    * stored with one before can be found, read and renamed. Never `multiline`.
    */
   identifier?: boolean;
@@ -489,14 +489,28 @@ const INVISIBLE_CHARACTERS = '\\p{Cf}\\u2028\\u2029';
 const INVISIBLE_CHARACTER = new RegExp(`[${INVISIBLE_CHARACTERS}]`, 'gu');
 
 /**
- * Text naming a record (ColumnDefinition.identifier): no control characters and no invisible
- * characters (INVISIBLE_CHARACTERS).
+ * The space separators (Unicode category Zs) but the ordinary space U+0020: the no-break space,
+ * the narrow one, the en, em, thin and hair spaces, the ideographic space. Each is drawn as a
+ * space, so `core 1` written with one and with U+0020 would be two records that look alike.
+ * Listed, not `\p{Zs}`, because a JSON Schema pattern has no class subtraction.
  */
-export const IDENTIFIER_TEXT = `^[^\\u0000-\\u001f\\u007f${INVISIBLE_CHARACTERS}]+$`;
+const LOOK_ALIKE_SPACES = '\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';
+const LOOK_ALIKE_SPACE = new RegExp(`[${LOOK_ALIKE_SPACES}]`, 'gu');
+
+/**
+ * Text naming a record (ColumnDefinition.identifier): no control characters, no invisible
+ * characters (INVISIBLE_CHARACTERS) and no space but U+0020 (LOOK_ALIKE_SPACES).
+ */
+export const IDENTIFIER_TEXT = `^[^\\u0000-\\u001f\\u007f${INVISIBLE_CHARACTERS}${LOOK_ALIKE_SPACES}]+$`;
 
 /** The invisible characters of a text, each once, in the order they first appear. */
 export function invisibleCharactersIn(text: string): string[] {
   return [...new Set(text.match(INVISIBLE_CHARACTER) ?? [])];
+}
+
+/** The spaces of a text other than U+0020, each once, in the order they first appear. */
+export function lookAlikeSpacesIn(text: string): string[] {
+  return [...new Set(text.match(LOOK_ALIKE_SPACE) ?? [])];
 }
 
 /**
