@@ -590,3 +590,56 @@ function hasCycle(edges: Map<number, Set<number>>): boolean {
   };
   return [...edges.keys()].some(visit);
 }
+
+describe('a CSV batch update with hostile content', () => {
+  const csvPatch = (payload: string | Buffer, contentType = 'text/csv') =>
+    ({
+      method: 'PATCH',
+      url: '/devices',
+      headers: { 'content-type': contentType },
+      payload,
+    }) satisfies InjectOptions;
+
+  it('is refused whole, in the error shape, and changes nothing', async () => {
+    const seeded = await seed('devices');
+    const [first = '', second = ''] = seeded.ids;
+    const valid = `${first},kept\n`;
+    /** A body, the status and message it gets, and its content type when not text/csv. */
+    const hostile: Array<[string | Buffer, number, RegExp, string?]> = [
+      ['id,model\n', 400, /header row and at least one row/],
+      [`id,model\n${`${first},x\n`.repeat(1001)}`, 400, /at most 1000/],
+      [`id,model\n${valid}${first},again\n`, 400, /Duplicate id in batch/],
+      [`id,model\n${valid}${second}' OR '1'='1,x\n`, 400, /^Row 3 \(id\): /],
+      [`id,model\n${valid}"${second},x\n`, 400, /^Malformed CSV/],
+      [`id,model\n${valid}${second},a\u0000b\n`, 400, /^Row 3 \(model\): /],
+      [`id,model\n${valid}${second},${'x'.repeat(300_000)}\n`, 400, /^Row 3 \(model\): /],
+      [
+        `id,${Array.from({ length: 5000 }, (_, i) => `c${i}`).join(',')}\n${first}${',x'.repeat(5000)}\n`,
+        400,
+        /Unknown field in CSV header: c0$/,
+      ],
+      [`id,__proto__\n${valid}`, 400, /Unknown field in CSV header: __proto__/],
+      [`id,constructor\n${valid}`, 400, /Unknown field in CSV header: constructor/],
+      [`id,etag,model\n${first},"W/""x""junk",kept\n`, 400, /^Row 2 \(etag\): /],
+      [
+        `id,add_tags\n${first},"${Array.from({ length: 5000 }, (_, i) => `t${i}`).join(',')}"\n`,
+        400,
+        /^Row 2 \(add_tags\): /,
+      ],
+      [`id,tags,add_tags\n${first},a,b\n`, 400, /^Row 2: add_tags cannot be combined with tags/],
+      [
+        `id,model\n${valid}${second},<img src=x onerror=alert(1)>\n`,
+        400,
+        /contains HTML or script content/,
+      ],
+      [`id,model\n${valid}`, 415, /Unsupported charset/, 'text/csv; charset=koi8-r'],
+      [Buffer.from(`id,model\n${first},x\xff\xfe\n`, 'latin1'), 400, /UTF-8|Unicode|encoding/i],
+    ];
+    for (const [payload, status, message, contentType] of hostile) {
+      await failsAtomically(csvPatch(payload, contentType), status, message);
+    }
+    // The same file with nothing hostile in it is taken.
+    const accepted = await ctx.as('admin', csvPatch(`id,model\n${valid}`));
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+});

@@ -3,7 +3,7 @@ import { RESOURCES } from '../src/resources/index.js';
 import { startTestApp, type TestContext } from './helpers.js';
 
 /**
- * CSV: every list answers text/csv and every resource's create reads it, so the OpenAPI
+ * CSV: every list answers text/csv and every resource's create and batch update read it, so the OpenAPI
  * document (and the fuzzing suite generated from it) must describe both media types.
  */
 
@@ -46,6 +46,16 @@ describe('OpenAPI document: CSV', () => {
       const body = paths[`/${definition.name}`]?.post?.requestBody?.content ?? {};
       expect(Object.keys(body), definition.name).toEqual(['application/json', 'text/csv']);
       expect(body['text/csv']?.schema?.type, definition.name).toBe('string');
+    }
+  });
+
+  it('describes text/csv as a request body of every resource batch update, as changes by id', () => {
+    for (const definition of RESOURCES) {
+      const body = paths[`/${definition.name}`]?.patch?.requestBody?.content ?? {};
+      expect(Object.keys(body), definition.name).toEqual(['application/json', 'text/csv']);
+      const schema = body['text/csv']?.schema as { type?: string; description?: string };
+      expect(schema?.type, definition.name).toBe('string');
+      expect(schema?.description, definition.name).toMatch(/`id` column/);
     }
   });
 });

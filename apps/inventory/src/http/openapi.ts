@@ -73,6 +73,14 @@ const CSV_IMPORT = {
     'A CSV file: a header row naming the fields, then one record per row (at most 1000), ' +
     'created all or none like a JSON array; errors name the row (the header is row 1) and field.',
 };
+const CSV_UPDATE = {
+  type: 'string',
+  description:
+    'A CSV file with an `id` column (an export, edited): each row changes the record its id ' +
+    'names, in the fields whose cells are not empty (an empty cell leaves its field as it is), ' +
+    'at most 1000 rows, all or none like a JSON array; `created_at` and `updated_at` columns ' +
+    'are ignored; errors name the row (the header is row 1) and field.',
+};
 
 interface Parameter {
   in?: string;
@@ -108,12 +116,13 @@ const operationsOf = (paths: unknown): Array<[string, string, Operation]> =>
 
 /**
  * Lists answer text/csv too (pages.ts): every operation with the `format` query parameter gets
- * it as a second media type of its 200 answer. The creates that read CSV declare it in their
- * route's `consumes`; @fastify/swagger gives it the JSON body's schema, replaced here by text.
+ * it as a second media type of its 200 answer. The creates and batch updates that read CSV
+ * declare it in their route's `consumes`; @fastify/swagger gives it the JSON body's schema,
+ * replaced here by text.
  */
 function describeCsv(paths: unknown): void {
   for (const item of Object.values((paths ?? {}) as Record<string, Record<string, Operation>>)) {
-    for (const operation of Object.values(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       const exportsCsv = operation.parameters?.some(
         (parameter) => parameter.in === 'query' && parameter.name === 'format',
       );
@@ -121,7 +130,9 @@ function describeCsv(paths: unknown): void {
       if (exportsCsv && ok) ok.content = { ...ok.content, [CSV_TYPE]: { schema: CSV_EXPORT } };
       // @fastify/swagger gives both media types one shared object: replaced, not changed.
       const body = operation.requestBody?.content;
-      if (body?.[CSV_TYPE]) body[CSV_TYPE] = { schema: CSV_IMPORT };
+      if (body?.[CSV_TYPE]) {
+        body[CSV_TYPE] = { schema: method === 'patch' ? CSV_UPDATE : CSV_IMPORT };
+      }
     }
   }
 }

@@ -5,17 +5,25 @@ import { utf8Body } from '../http/text-encoding.js';
 import { matchingErrors } from '../http/validation.js';
 import { columnOf, type ResourceDefinition, SYSTEM_COLUMNS } from './definition.js';
 import { kindOf } from './lookups.js';
-import { fullRecordSchema, MAX_BATCH_ITEMS } from './schemas.js';
+import { batchUpdateSchema, fullRecordSchema, MAX_BATCH_ITEMS, TAG_CHANGES } from './schemas.js';
 
 /**
  * CSV import (`POST /{resource}` with `Content-Type: text/csv`): the header row names the
  * fields, each further row is one record, and the rows are created like a JSON bulk create (all
  * or none, one audit row each). Cells are typed by their column (integers, booleans, tags and
  * lists split on commas, objects read as JSON); an empty cell is an absent field; `id`,
- * `created_at` and `updated_at` columns are ignored, so a file exported by this API (csv-export.ts) imports as new records with the same
- * data, its formula-neutralising `'` removed again. Every row is checked against the record
- * schema here, where its line is known: errors say `Row <n> (<field>): …`, n the line of the file
- * the row starts on (the header's is 1), blank lines and line breaks inside quoted cells counted.
+ * `created_at` and `updated_at` columns are ignored, so a file exported by this API
+ * (csv-export.ts) imports as new records with the same data, its formula-neutralising `'`
+ * removed again. Every row is checked against the record schema here, where its line is known:
+ * errors say `Row <n> (<field>): …`, n the line of the file the row starts on (the header's is
+ * 1), blank lines and line breaks inside quoted cells counted.
+ *
+ * CSV update (`PATCH /{resource}` with `Content-Type: text/csv`): the same file with an `id`
+ * column, each row the changes to the record it names, applied like a JSON batch PATCH (all or
+ * none). A row changes the fields whose cells hold something: an empty cell leaves its field as
+ * it is, as in a create it leaves it out, so an export edited in a spreadsheet and sent back
+ * changes what was edited and nothing else (an empty tags cell, read as no tags, is the
+ * exception, as in a create).
  */
 
 export const CSV_CONTENT_TYPE = 'text/csv';
@@ -40,9 +48,16 @@ function jsonObjectCell(text: string): unknown {
   }
 }
 
+/** The tag changes of a batch update (`add_tags`, `remove_tags`), read like a tags column. */
+const TAG_CHANGE_FIELDS = new Set<string>(TAG_CHANGES);
+
 export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
+  if (TAG_CHANGE_FIELDS.has(field)) {
+    return text === '' ? undefined : text.replace(NEUTRALISED, '').split(',');
+  }
   const column = columnOf(definition, field);
-  if (!column) return text;
+  // The id of an update's row (and an etag): text, or nothing when the cell is empty.
+  if (!column) return text === '' ? undefined : text;
   const kind = kindOf(column);
   // A tags or list cell was neutralised as one text (`'-edge,core`): the `'` goes before the
   // split, or it would stay on the first value.
@@ -110,7 +125,52 @@ export function readCsvRows(text: string, relaxColumnCount = false): CsvRows {
   return { header: headerRow?.record, rows };
 }
 
-export function parseCsvRecords(definition: ResourceDefinition, text: string): CsvRecords {
+/** What a CSV body is read as: new records (a create) or changes to records (an update). */
+export type CsvPurpose = 'create' | 'update';
+
+/** Per definition and purpose, the schema each row is checked against (compiled once). */
+const rowSchemas = new WeakMap<ResourceDefinition, Map<CsvPurpose, object>>();
+export function csvRowSchema(definition: ResourceDefinition, purpose: CsvPurpose): object {
+  let schemas = rowSchemas.get(definition);
+  if (!schemas) {
+    schemas = new Map();
+    rowSchemas.set(definition, schemas);
+  }
+  let schema = schemas.get(purpose);
+  if (!schema) {
+    schema =
+      purpose === 'create'
+        ? fullRecordSchema(definition)
+        : (batchUpdateSchema(definition) as unknown as { items: object }).items;
+    schemas.set(purpose, schema);
+  }
+  return schema;
+}
+
+/**
+ * The header fields a CSV body's rows do not carry: the system columns in a create, all but the
+ * `id` in an update (which names the record changed).
+ */
+export function csvIgnoredFields(purpose: CsvPurpose): ReadonlySet<string> {
+  return new Set<string>(SYSTEM_COLUMNS.filter((field) => purpose === 'create' || field !== 'id'));
+}
+
+/** Whether a header field is one an update's row may carry: a column, the id, a tag change. */
+const knownField = (definition: ResourceDefinition, field: string) =>
+  columnOf(definition, field) !== undefined ||
+  TAG_CHANGE_FIELDS.has(field) ||
+  field === 'id' ||
+  field === 'etag';
+
+/** Why an update's CSV cannot be read, before its rows: it names no record. */
+export const CSV_UPDATE_NEEDS_IDS =
+  'CSV needs an id column to change records: the id of the record each row changes, as an export writes it';
+
+export function parseCsvRecords(
+  definition: ResourceDefinition,
+  text: string,
+  purpose: CsvPurpose = 'create',
+): CsvRecords {
   let read: CsvRows;
   try {
     read = readCsvRows(text);
@@ -123,29 +183,62 @@ export function parseCsvRecords(definition: ResourceDefinition, text: string): C
   if (recordRows.length > MAX_BATCH_ITEMS) {
     throw badRequest(`CSV has ${recordRows.length} rows; at most ${MAX_BATCH_ITEMS} per request`);
   }
-  const ignored = new Set<string>(SYSTEM_COLUMNS);
+  const ignored = csvIgnoredFields(purpose);
   const seen = new Set<string>();
   for (const field of header) {
     if (seen.has(field)) throw badRequest(`CSV header names ${field} twice`);
     seen.add(field);
-    if (!ignored.has(field) && !columnOf(definition, field)) {
+    const known =
+      purpose === 'create' ? columnOf(definition, field) : knownField(definition, field);
+    if (!ignored.has(field) && !known) {
       throw badRequest(`Unknown field in CSV header: ${field}`);
     }
   }
-  const schema = fullRecordSchema(definition);
+  if (purpose === 'update' && !seen.has('id')) throw badRequest(CSV_UPDATE_NEEDS_IDS);
+  const schema = csvRowSchema(definition, purpose);
   const lines = recordRows.map((row) => row.line);
   const records = recordRows.map(({ cells }, index) => {
-    const record: Record<string, unknown> = {};
-    header.forEach((field, position) => {
-      if (ignored.has(field)) return;
-      const value = cellValue(definition, field, cells[position] ?? '');
-      if (value !== undefined) record[field] = value;
-    });
-    const problem = matchingErrors(schema, record);
+    const record = csvRecord(definition, header, cells, ignored);
+    const problem = csvRowProblem(schema, record, purpose);
     if (problem) throw badRequest(`Row ${lines[index]}${problem}`);
     return record;
   });
   return { records, lines };
+}
+
+/** A row's record: each field of the header not ignored, its cell typed, empty cells left out. */
+export function csvRecord(
+  definition: ResourceDefinition,
+  header: readonly string[],
+  cells: readonly string[],
+  ignored: ReadonlySet<string>,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  header.forEach((field, position) => {
+    if (ignored.has(field)) return;
+    const value = cellValue(definition, field, cells[position] ?? '');
+    if (value !== undefined) record[field] = value;
+  });
+  return record;
+}
+
+/**
+ * Why a row's record is refused, as ` (<field>): <reason>`: the schema's words, but for an
+ * update's row that names no record or changes nothing, said in the file's terms.
+ */
+export function csvRowProblem(
+  schema: object,
+  record: Record<string, unknown>,
+  purpose: CsvPurpose,
+): string | undefined {
+  if (purpose === 'update') {
+    if (record.id === undefined) {
+      return ' (id): is empty: give the id of the record this row changes';
+    }
+    const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
+    if (fields.length === 0) return ': changes nothing (every cell but the id is empty)';
+  }
+  return matchingErrors(schema, record);
 }
 
 /** The charsets a CSV file may declare, as the 415 names them. */
@@ -198,12 +291,12 @@ export function csvText(bytes: Buffer, contentType: string | undefined): string 
 
 /** What a route that does not read CSV answers a CSV body with. */
 export const CSV_NOT_READ =
-  'Unsupported media type: text/csv is read only by a create (POST to the list)';
+  'Unsupported media type: text/csv is read only by a create (POST to the list) and a batch update (PATCH to the list)';
 
 /**
- * Lets a resource's create read CSV bodies (parsed into records, see parseCsvRecords). A parser
- * serves the whole plugin, so a route whose schema does not declare that it consumes text/csv
- * answers 415, as for any other type it does not read.
+ * Lets a resource's create and batch update read CSV bodies (parsed into records or changes, see
+ * parseCsvRecords). A parser serves the whole plugin, so a route whose schema does not declare
+ * that it consumes text/csv answers 415, as for any other type it does not read.
  */
 export function acceptCsv(app: FastifyInstance, definition: ResourceDefinition): void {
   app.addContentTypeParser(CSV_CONTENT_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
@@ -215,7 +308,8 @@ export function acceptCsv(app: FastifyInstance, definition: ResourceDefinition):
     }
     try {
       const text = csvText(body as Buffer, request.headers['content-type']);
-      const { records, lines } = parseCsvRecords(definition, text);
+      const purpose = request.method === 'PATCH' ? 'update' : 'create';
+      const { records, lines } = parseCsvRecords(definition, text, purpose);
       (request as CsvImportRequest).csvLines = lines;
       done(null, records);
     } catch (error) {

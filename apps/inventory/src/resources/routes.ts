@@ -103,7 +103,10 @@ function refuseDuplicateIds(ids: readonly string[]): void {
   }
 }
 
-/** How a bulk create's errors name an item: a CSV row by number (csv-import.ts), JSON by index. */
+/**
+ * How a bulk create's or batch update's errors name an item: a CSV row by number
+ * (csv-import.ts), JSON by index.
+ */
 function bulkItemLabel(request: FastifyRequest): (index: number) => string {
   const lines = (request as CsvImportRequest).csvLines;
   return (index) => (lines ? `Row ${lines[index]}` : `Item ${index}`);
@@ -161,7 +164,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   if (hooks && (has('bulk-create') || has('batch-update') || has('batch-delete'))) {
     throw new Error(`${definition.name}: write hooks apply to single-record writes only`);
   }
-  if (has('bulk-create')) acceptCsv(app, definition);
+  if (has('bulk-create') || has('batch-update')) acceptCsv(app, definition);
   /** Who may call an endpoint (the guard, auth/guard.ts) and its summary in the document. */
   const route = (operation: ResourceOperation, access: Access, scope?: 'read' | 'write') => {
     const apiTokenScope = scope && definition.apiTokenScopes?.[scope];
@@ -519,23 +522,29 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   /** Batch PATCH: every item's changes, all or none, each item's etag checked in the write. */
   const updateRecords = async (request: FastifyRequest) => {
     const items = request.body as Array<Row & { id: string }>;
+    const itemLabel = bulkItemLabel(request);
     refuseDuplicateIds(items.map((item) => item.id));
     items.forEach((item, index) => {
       const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
       const replaced = tagged.filter((column) => item[column] !== undefined);
       if (changes.length > 0 && replaced.length > 0) {
         throw badRequest(
-          `Item ${index}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
+          `${itemLabel(index)}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
         );
       }
     });
-    await checkUrls(items, (index) => `Item ${index}`);
+    await checkUrls(items, itemLabel);
     const updates = items.map(({ id, etag, ...fields }, index) => {
-      if (etag === undefined) return { id, values: prepareItem(fields, `Item ${index}`) };
+      if (etag === undefined) return { id, values: prepareItem(fields, itemLabel(index)) };
       // The tag as an ETag header gives it; a weak one never matches (strong comparison).
       const tag = parseEntityTag(String(etag));
-      if (!tag) throw badRequest(`Item ${index}: invalid etag: expected an ETag such as "123"`);
-      return { id, values: prepareItem(fields, `Item ${index}`), etag: tag.weak ? '' : tag.opaque };
+      if (!tag)
+        throw badRequest(`${itemLabel(index)}: invalid etag: expected an ETag such as "123"`);
+      return {
+        id,
+        values: prepareItem(fields, itemLabel(index)),
+        etag: tag.weak ? '' : tag.opaque,
+      };
     });
     // All or nothing: an unknown id or a violated constraint writes no row of the batch.
     let outcome: BatchOutcome[];
@@ -550,7 +559,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         error,
         updates.map((update) => update.values),
         constraintMessages,
-        undefined,
+        itemLabel,
         namesKeyValue(error) ? await storedRows(updates.map((update) => update.id)) : [],
       );
     }
@@ -558,6 +567,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       definition,
       updates.map((update) => update.id),
       outcome,
+      (request as CsvImportRequest).csvLines ? itemLabel : undefined,
     );
     const count = updates.length;
     return { status: 'success' as const, message: `${count} ${definition.name} updated`, count };
@@ -684,7 +694,9 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       method: 'PATCH',
       url: '/',
       who: 'write',
+      // The document's text/csv body is described in http/openapi.ts (csv-import.ts).
       schema: {
+        consumes: ['application/json', CSV_CONTENT_TYPE],
         body: batchUpdateSchema(definition),
         response: responses({ 200: BatchResult, 412: PreconditionFailed }),
       },

@@ -250,18 +250,25 @@ export function checkBatch(
   definition: ResourceDefinition,
   ids: readonly string[],
   rows: readonly BatchOutcome[],
+  /** Names the item refused in front of the message (a CSV file's `Row 3`); JSON names none. */
+  itemLabel?: (index: number) => string,
 ): void {
   const outcome = rows[0];
   if (outcome?.ok) return;
+  const labelled = (index: number, message: string) =>
+    itemLabel && index >= 0 ? `${itemLabel(index)}: ${message}` : message;
   const found = new Set(outcome?.found ?? []);
-  const missing = ids.find((id) => !found.has(id.toLowerCase()));
-  if (missing !== undefined || !outcome?.stale) {
-    throw notFound(`${definition.notFoundMessage}: ${missing}`);
+  const missingAt = ids.findIndex((id) => !found.has(id.toLowerCase()));
+  if (missingAt >= 0 || !outcome?.stale) {
+    throw notFound(labelled(missingAt, `${definition.notFoundMessage}: ${ids[missingAt]}`));
   }
   const stale = new Set(outcome.stale);
-  const first = ids.find((id) => stale.has(id.toLowerCase()));
+  const firstAt = ids.findIndex((id) => stale.has(id.toLowerCase()));
   throw preconditionFailed(
-    `Precondition failed: ${definition.name} ${first} has changed since its etag was read (nothing was changed)`,
+    labelled(
+      firstAt,
+      `Precondition failed: ${definition.name} ${ids[firstAt]} has changed since its etag was read (nothing was changed)`,
+    ),
   );
 }
 

@@ -3995,6 +3995,7 @@ export interface operations {
           /** @description Tags to remove from those the record has (instead of `tags`). */
           remove_tags?: string[];
         }[];
+        'text/csv': string;
       };
     };
     responses: {
@@ -6565,6 +6566,7 @@ export interface operations {
           /** @description Tags to remove from those the record has (instead of `tags`). */
           remove_tags?: string[];
         }[];
+        'text/csv': string;
       };
     };
     responses: {
@@ -9177,6 +9179,7 @@ export interface operations {
           /** @description Tags to remove from those the record has (instead of `tags`). */
           remove_tags?: string[];
         }[];
+        'text/csv': string;
       };
     };
     responses: {
@@ -11001,6 +11004,7 @@ export interface operations {
           /** @description Tags to remove from those the record has (instead of `tags`). */
           remove_tags?: string[];
         }[];
+        'text/csv': string;
       };
     };
     responses: {
@@ -12778,6 +12782,7 @@ export interface operations {
           /** @description Tags to remove from those the record has (instead of `tags`). */
           remove_tags?: string[];
         }[];
+        'text/csv': string;
       };
     };
     responses: {
@@ -14628,6 +14633,7 @@ export interface operations {
           /** @description The record's ETag as last read (`"123"`): the batch is refused with 412, and nothing changed, if the record has changed since. */
           etag?: string;
         }[];
+        'text/csv': string;
       };
     };
     responses: {
