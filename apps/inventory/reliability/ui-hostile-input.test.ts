@@ -573,11 +573,38 @@ describe('form fields', () => {
       '\uFEFF',
       '',
       ',,,\n,,,\n',
+      // Ids: an update's rows, each hostile in its own way.
+      "id,hostname\n' OR 1=1 --,x\n",
+      'id,hostname\n00000000-0000-4000-8000-000000000000,x\n',
+      `id,hostname\n${'0'.repeat(5_000)},x\n`,
+      'id,__proto__\n00000000-0000-4000-8000-000000000000,x\n',
+      'id,etag\n00000000-0000-4000-8000-000000000000,"W/""1"""\n',
+      'id,id\n00000000-0000-4000-8000-000000000000,00000000-0000-4000-8000-000000000000\n',
+      `id,add_tags\n00000000-0000-4000-8000-000000000000,"${Array.from({ length: 2_000 }, (_, n) => `t${n}`).join(',')}"\n`,
+    ];
+    /** What the rows of a CSV with ids do, as chosen: the two values and what a forger sends. */
+    const idRowsChoices = [
+      undefined,
+      'update',
+      'create',
+      ['update', 'create'],
+      MARKUP[0],
+      '__proto__',
     ];
     for (const csv of csvs) {
       for (const step of ['preview', 'import']) {
-        const response = await post(admin, '/ui/devices/import', { _csrf: admin.csrf, csv, step });
-        expectSafe(response, `import ${step} ${JSON.stringify(csv.slice(0, 40))}`);
+        for (const id_rows of csv.startsWith('id,') ? idRowsChoices : [undefined]) {
+          const response = await post(admin, '/ui/devices/import', {
+            _csrf: admin.csrf,
+            csv,
+            step,
+            ...(id_rows === undefined ? {} : { id_rows }),
+          });
+          expectSafe(
+            response,
+            `import ${step} ${String(id_rows)} ${JSON.stringify(csv.slice(0, 40))}`,
+          );
+        }
       }
     }
     expect(await storedState()).toBe(before);

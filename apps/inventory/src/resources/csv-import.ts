@@ -155,12 +155,13 @@ export function csvIgnoredFields(purpose: CsvPurpose): ReadonlySet<string> {
   return new Set<string>(SYSTEM_COLUMNS.filter((field) => purpose === 'create' || field !== 'id'));
 }
 
-/** Whether a header field is one an update's row may carry: a column, the id, a tag change. */
-const knownField = (definition: ResourceDefinition, field: string) =>
+/**
+ * Whether a header field is one a row may carry: a column; in an update also the id, the tag
+ * changes and the etag.
+ */
+export const isCsvField = (definition: ResourceDefinition, field: string, purpose: CsvPurpose) =>
   columnOf(definition, field) !== undefined ||
-  TAG_CHANGE_FIELDS.has(field) ||
-  field === 'id' ||
-  field === 'etag';
+  (purpose === 'update' && (TAG_CHANGE_FIELDS.has(field) || field === 'id' || field === 'etag'));
 
 /** Why an update's CSV cannot be read, before its rows: it names no record. */
 export const CSV_UPDATE_NEEDS_IDS =
@@ -188,9 +189,7 @@ export function parseCsvRecords(
   for (const field of header) {
     if (seen.has(field)) throw badRequest(`CSV header names ${field} twice`);
     seen.add(field);
-    const known =
-      purpose === 'create' ? columnOf(definition, field) : knownField(definition, field);
-    if (!ignored.has(field) && !known) {
+    if (!ignored.has(field) && !isCsvField(definition, field, purpose)) {
       throw badRequest(`Unknown field in CSV header: ${field}`);
     }
   }
@@ -223,22 +222,25 @@ export function csvRecord(
 }
 
 /**
- * Why a row's record is refused, as ` (<field>): <reason>`: the schema's words, but for an
- * update's row that names no record or changes nothing, said in the file's terms.
+ * Why an update's row cannot be applied before its values are checked, in the file's terms: it
+ * names no record, or changes nothing (the schema would say `must NOT have fewer than 2
+ * properties`).
  */
-export function csvRowProblem(
+export function updateRowProblem(record: Record<string, unknown>): string | undefined {
+  if (record.id === undefined) return ' (id): is empty: give the id of the record this row changes';
+  const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
+  return fields.length === 0 ? ': changes nothing (every cell but the id is empty)' : undefined;
+}
+
+/** Why a row's record is refused, as ` (<field>): <reason>`, or undefined. */
+function csvRowProblem(
   schema: object,
   record: Record<string, unknown>,
   purpose: CsvPurpose,
 ): string | undefined {
-  if (purpose === 'update') {
-    if (record.id === undefined) {
-      return ' (id): is empty: give the id of the record this row changes';
-    }
-    const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
-    if (fields.length === 0) return ': changes nothing (every cell but the id is empty)';
-  }
-  return matchingErrors(schema, record);
+  return (
+    (purpose === 'update' ? updateRowProblem(record) : undefined) ?? matchingErrors(schema, record)
+  );
 }
 
 /** The charsets a CSV file may declare, as the 415 names them. */

@@ -20,12 +20,22 @@ import {
   NOT_UNICODE,
 } from '../protections/content-check.js';
 import { routeSecurityHeaders } from '../protections/security-headers.js';
-import { type CsvRows, cellValue, readCsvRows } from '../resources/csv-import.js';
-import { disagreeingForms, offers, SYSTEM_COLUMNS } from '../resources/definition.js';
+import {
+  type CsvPurpose,
+  type CsvRows,
+  cellValue,
+  csvIgnoredFields,
+  csvRecord,
+  csvRowSchema,
+  isCsvField,
+  readCsvRows,
+  updateRowProblem,
+} from '../resources/csv-import.js';
+import { disagreeingForms, offers } from '../resources/definition.js';
 import { strongEtag } from '../resources/etags.js';
 import { IN_MAX_VALUES } from '../resources/lookups.js';
 import { rowTags } from '../resources/rows.js';
-import { fullRecordSchema, MAX_BATCH_ITEMS } from '../resources/schemas.js';
+import { MAX_BATCH_ITEMS } from '../resources/schemas.js';
 import { MIN_PASSWORD_LENGTH, users } from '../users/definition.js';
 import {
   type ApiAnswer,
@@ -1794,14 +1804,26 @@ ${one(values.value)}</textarea>
 
   // ---- Import -----------------------------------------------------------------------------
 
+  /**
+   * What the rows of a CSV with ids (an export, edited) do: change the records the ids name,
+   * unless the user chooses to create them as new records, the ids not used. Every resource the
+   * interface writes has a batch update (test/ui/import-bulk.test.ts).
+   */
+  type IdRows = { purpose: CsvPurpose };
+  const idRowsChoice = (resource: UiResource, rows: IdRows) =>
+    html`<fieldset class="field"><legend>The rows have ids</legend>
+      <label class="inline"><input type="radio" name="id_rows" value="update"${rows.purpose === 'update' ? ' checked' : ''}> Update the ${resource.names.plural} these ids name (an empty cell leaves its field as it is)</label>
+      <label class="inline"><input type="radio" name="id_rows" value="create"${rows.purpose === 'create' ? ' checked' : ''}> Create them as new ${resource.names.plural} (the id column is not used)</label>
+    </fieldset>`;
+
   const importPage = (
     signed: Signed,
     resource: UiResource,
     csv: string,
     content: Html | string,
     status?: Html,
-    /** A CSV with ids (an export): the box saying its rows are created as new records. */
-    asNew?: { checked: boolean },
+    /** A CSV with ids (an export): what its rows do, as chosen (idRowsChoice). */
+    idRows?: IdRows,
   ) =>
     page(
       signed.context,
@@ -1812,16 +1834,12 @@ ${one(values.value)}</textarea>
         .map((c) => c.name)
         .join(
           ', ',
-        )}); each further row is one record. Nothing is written unless every row is valid.</p>
+        )}); each further row is one record. Nothing is written unless every row is valid. With an <code>id</code> column (an export of this list, edited), each row changes the ${resource.names.singular} its id names instead, in the fields whose cells are not empty.</p>
       <form method="post" action="/ui/${resource.name}/import" class="import">${csrfField(signed.context)}
         <div class="field"><label for="csv-file">CSV file (optional)</label><input id="csv-file" type="file" accept=".csv,text/csv" data-fills="csv-text" data-note="csv-file-note" aria-describedby="csv-file-note">
           <p class="warning" id="csv-file-note" role="status" hidden></p></div>
         <div class="field"><label for="csv-text">CSV data</label><textarea id="csv-text" name="csv" rows="10">${csv}</textarea></div>
-        ${
-          asNew
-            ? html`<div class="field"><label class="inline"><input type="checkbox" name="as_new" value="yes" id="as-new"${asNew.checked ? ' checked' : ''}> Import these rows as new ${resource.names.plural} (the id column is not used)</label></div>`
-            : ''
-        }
+        ${idRows ? idRowsChoice(resource, idRows) : ''}
         <button type="submit" name="step" value="preview">Preview</button>
         <button type="submit" name="step" value="import">Import</button>
       </form>${content}`,
@@ -1845,11 +1863,16 @@ ${one(values.value)}</textarea>
     return broken ? ` (${formatPath(broken.path)}): ${NOT_UNICODE}` : undefined;
   };
 
-  /** Per resource and field: the record's schema for that one field (fieldSchema). */
+  /** Per resource, purpose and field: the row's schema for that one field (fieldSchema). */
   const fieldSchemas = new Map<string, object>();
-  /** A record schema checking only `field` (its rule, and whether it is required). */
-  function fieldSchema(resource: UiResource, schema: RecordSchema, field: string): object {
-    const key = `${resource.name}\0${field}`;
+  /** A row schema checking only `field` (its rule, and whether it is required). */
+  function fieldSchema(
+    resource: UiResource,
+    purpose: CsvPurpose,
+    schema: RecordSchema,
+    field: string,
+  ): object {
+    const key = `${resource.name}\0${purpose}\0${field}`;
     let one = fieldSchemas.get(key);
     if (!one) {
       one = {
@@ -1869,10 +1892,14 @@ ${one(values.value)}</textarea>
    */
   function recordProblems(
     resource: UiResource,
-    schema: RecordSchema,
+    purpose: CsvPurpose,
     header: readonly string[],
     record: Row,
   ): string[] {
+    const schema = csvRowSchema(resource.definition, purpose) as RecordSchema;
+    // An update's row that names no record or changes nothing: said so, as the API says it.
+    const unusable = purpose === 'update' ? updateRowProblem(record) : undefined;
+    if (unusable) return [unusable];
     const problems: string[] = [];
     const fields = [
       // Own fields only: a header `constructor` is no field (the whole record's check names it).
@@ -1884,7 +1911,7 @@ ${one(values.value)}</textarea>
       const given = Object.hasOwn(record, field);
       const own = given ? { [field]: record[field] } : {};
       const problem =
-        matchingErrors(fieldSchema(resource, schema, field), own) ??
+        matchingErrors(fieldSchema(resource, purpose, schema, field), own) ??
         (given ? refusedText(own) : undefined);
       if (problem) problems.push(problem);
     }
@@ -1903,8 +1930,9 @@ ${one(values.value)}</textarea>
   /**
    * The rows of a CSV as the API would read them, each with its problems: the schema's, and
    * the content check's (HTML, entities, broken Unicode), which refuses the import as a whole.
+   * A CSV whose rows have ids is read as updates, unless `choice` says they are new records.
    */
-  function preview(resource: UiResource, text: string) {
+  function preview(resource: UiResource, text: string, idRowsChosen: string | undefined) {
     let read: CsvRows;
     try {
       read = readCsvRows(text, true);
@@ -1916,25 +1944,28 @@ ${one(values.value)}</textarea>
       return { error: 'CSV needs a header row and at least one row' };
     if (rows.length > MAX_BATCH_ITEMS)
       return { error: `CSV has ${rows.length} rows; at most ${MAX_BATCH_ITEMS} per import` };
-    const ignored = new Set<string>(SYSTEM_COLUMNS);
+    // A CSV with ids (an export of this service): its rows change the records the ids name, or,
+    // when so chosen, are new records.
+    const idAt = header.indexOf('id');
+    const hasIds = idAt >= 0 && rows.some((row) => (row.cells[idAt] ?? '').trim() !== '');
+    const idRows: IdRows | undefined = hasIds
+      ? { purpose: idRowsChosen === 'create' ? 'create' : 'update' }
+      : undefined;
+    const purpose = idRows?.purpose ?? 'create';
+    const ignored = csvIgnoredFields(purpose);
     const unknown = header.filter(
-      (field) => !ignored.has(field) && !Object.hasOwn(resource.definition.columns, field),
+      (field) => !ignored.has(field) && !isCsvField(resource.definition, field, purpose),
     );
     if (unknown.length > 0) return { error: `Unknown field in CSV header: ${unknown.join(', ')}` };
-    const schema = fullRecordSchema(resource.definition) as unknown as RecordSchema;
     return {
       header,
+      idRows,
       rows: rows.map(({ cells: row, line }) => {
-        const record: Row = {};
-        header.forEach((field, position) => {
-          if (ignored.has(field)) return;
-          const value = cellValue(resource.definition, field, row[position] ?? '');
-          if (value !== undefined) record[field] = value;
-        });
+        const record: Row = csvRecord(resource.definition, header, row, ignored);
         const problems =
           row.length !== header.length
             ? [`: has ${row.length} cells, the header ${header.length}`]
-            : recordProblems(resource, schema, header, record);
+            : recordProblems(resource, purpose, header, record);
         // Each cell as it will be stored: a formula's neutralising `'` (`'=SUM(1)`, as the
         // export writes it) is removed by the import, so the preview shows it removed too.
         const shown = row.map((cell, position) => {
@@ -1968,7 +1999,7 @@ ${one(values.value)}</textarea>
         const alert = html`<p class="alert" role="alert">The CSV is ${Math.ceil(size / 1024).toLocaleString('en')} KB: at most ${importLimitText} (BODY_LIMIT) can be imported at once. Nothing was imported; split it and import each part.</p>`;
         return send(reply, importPage(signed, resource, csv, '', alert), 413);
       }
-      const checked = preview(resource, csv);
+      const checked = preview(resource, csv, one(body.id_rows));
       const table = (problemRow?: number, apiProblem?: string) =>
         'rows' in checked && checked.rows
           ? html`<table class="list preview"><caption>Preview: ${String(checked.rows.length)} rows</caption><thead><tr><th scope="col">Row</th>${checked.header.map((field) => html`<th scope="col">${field}</th>`)}<th scope="col">Problem</th></tr></thead>
@@ -2003,39 +2034,38 @@ ${one(values.value)}</textarea>
         );
       }
       const invalid = checked.rows?.filter((row) => row.problems.length > 0) ?? [];
-      // A CSV with ids (an export of this service): import only creates records, so its ids
-      // are not used. Said before anything is written, and imported only once the user ticks
-      // that the rows are new records (else a re-imported export would fail on its first
-      // unique field, or create copies where nothing is unique).
-      const idAt = checked.header?.indexOf('id') ?? -1;
-      const hasIds =
-        idAt >= 0 && (checked.rows ?? []).some((row) => (row.cells[idAt] ?? '').trim() !== '');
-      const asNew = hasIds ? { checked: one(body.as_new) === 'yes' } : undefined;
-      const idsNotUsed = html`The id column is not used: import only creates records, it does not update the ${resource.names.plural} these ids name. Tick "Import these rows as new ${resource.names.plural}" to create them as new records (a row whose unique field, such as a name, is already taken is refused); to change existing ${resource.names.plural}, use Edit selected on their list or the API.`;
-      const unconfirmed = hasIds && !asNew?.checked;
-      if (one(body.step) !== 'import' || invalid.length > 0 || unconfirmed) {
+      const idRows = checked.idRows;
+      const updating = idRows?.purpose === 'update';
+      if (one(body.step) !== 'import' || invalid.length > 0) {
         const rowCount = String(checked.rows?.length ?? 0);
         const status =
           invalid.length > 0
-            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${rowCount} rows have errors; nothing was imported.${hasIds ? html` ${idsNotUsed}` : ''}</p>`
-            : hasIds
-              ? html`<p class="${one(body.step) === 'import' ? 'alert' : 'warning'}" role="${one(body.step) === 'import' ? 'alert' : 'status'}">${one(body.step) === 'import' ? 'Nothing was imported. ' : ''}The ${rowCount} rows can only be created as new ${resource.names.plural}. ${idsNotUsed}</p>`
-              : html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to write them.</p>`;
+            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${rowCount} rows have errors; nothing was ${updating ? 'changed' : 'imported'}.</p>`
+            : updating
+              ? html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to update the ${countOf(resource, Number(rowCount))} they name.</p>`
+              : html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to write them${idRows ? html` as new ${resource.names.plural}` : ''}.</p>`;
         return send(
           reply,
-          importPage(signed, resource, csv, table(), status, asNew),
-          invalid.length > 0 || (one(body.step) === 'import' && unconfirmed) ? 400 : 200,
+          importPage(signed, resource, csv, table(), status, idRows),
+          invalid.length > 0 ? 400 : 200,
         );
       }
-      const answer = await signed.api<Row[]>('POST', `/${resource.name}`, {
-        payload: csv,
-        headers: { 'content-type': 'text/csv' },
-      });
-      if (answer.status === 201) {
+      const answer = await signed.api<Row[] | { count?: number }>(
+        updating ? 'PATCH' : 'POST',
+        `/${resource.name}`,
+        { payload: csv, headers: { 'content-type': 'text/csv' } },
+      );
+      if (answer.status === 201 || (updating && answer.status === 200)) {
         // Post, redirect, get: a reload of the list does not import again (which the database
         // would refuse as duplicates), and Back returns to the import page, not to a post.
-        const count = Array.isArray(answer.body) ? answer.body.length : 1;
-        setFlash(reply, signed, `Imported ${countOf(resource, count)}.`);
+        const count = Array.isArray(answer.body)
+          ? answer.body.length
+          : Number(answer.body?.count ?? 1);
+        setFlash(
+          reply,
+          signed,
+          `${updating ? 'Updated' : 'Imported'} ${countOf(resource, count)}.`,
+        );
         return reply.redirect(`/ui/${resource.name}`, 303);
       }
       const message = errorMessage(answer);
@@ -2047,8 +2077,8 @@ ${one(values.value)}</textarea>
           resource,
           csv,
           table(rowMatch ? Number(rowMatch[1]) : undefined, message.replace(/^Row \d+/, '')),
-          html`<p class="alert" role="alert">${message}; nothing was imported.</p>`,
-          asNew,
+          html`<p class="alert" role="alert">${message}; nothing was ${updating ? 'changed' : 'imported'}.</p>`,
+          idRows,
         ),
         answer.status,
       );

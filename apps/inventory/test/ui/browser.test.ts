@@ -615,6 +615,43 @@ describe.skipIf(!runBrowser)('web interface in a browser', { timeout: 90_000 }, 
     );
   });
 
+  it('updates the records an edited export names, chosen from the keyboard', async () => {
+    const vlans = (
+      await ctx.as('admin', { method: 'GET', url: '/vlans?sortby=vlan_id:asc' })
+    ).json().data as Array<{ id: string; vlan_id: number; name: string }>;
+    expect(vlans.map((vlan) => vlan.name)).toEqual(['users', 'voice']);
+    await admin.goto(`${base}/ui/vlans/import`);
+    await admin
+      .getByLabel('CSV data')
+      .fill(`id,name,description\n${vlans[0]?.id},staff,\n${vlans[1]?.id},,phones\n`);
+    await admin.getByRole('button', { name: 'Preview' }).click();
+    const update = admin.getByRole('radio', { name: /Update the VLANs these ids name/ });
+    await expect(update.isChecked()).resolves.toBe(true);
+    await expect(admin.locator('p.notice').textContent()).resolves.toContain(
+      'Press Import to update the 2 VLANs they name.',
+    );
+    await admin.screenshot({ path: `${SCREENSHOTS}/import-update-preview.png`, fullPage: true });
+    await checkAccessibility(admin, 'import-update-preview');
+    // The choice is a radio group: arrow keys move between its two options.
+    await update.focus();
+    await admin.keyboard.press('ArrowDown');
+    await expect(
+      admin.getByRole('radio', { name: /Create them as new VLANs/ }).isChecked(),
+    ).resolves.toBe(true);
+    await admin.keyboard.press('ArrowUp');
+    await expect(update.isChecked()).resolves.toBe(true);
+    await admin.getByRole('button', { name: 'Import' }).focus();
+    await Promise.all([admin.waitForURL(`${base}/ui/vlans`), admin.keyboard.press('Enter')]);
+    await expect(admin.locator('#flash').textContent()).resolves.toContain('Updated 2 VLANs');
+    const after = (
+      await ctx.as('admin', { method: 'GET', url: '/vlans?sortby=vlan_id:asc' })
+    ).json().data as Array<{ name: string; description: string | null }>;
+    expect(after.map((vlan) => [vlan.name, vlan.description])).toEqual([
+      ['staff', null],
+      ['voice', 'phones'],
+    ]);
+  });
+
   it('reads a chosen CSV file that is not UTF-8 as Windows-1252 and says so', async () => {
     const file = '/tmp/inventory-ui-latin1.csv';
     // "München" as Excel writes it: ü is the one byte 0xFC.

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offers } from '../../src/resources/definition.js';
+import { mayWrite, UI_RESOURCES } from '../../src/ui/catalogue.js';
 import { create, startTestApp, TEST_PASSWORD, type TestContext } from '../helpers.js';
 import { type Browser, csrfOf, formAsShown, post, signIn, visit } from './inject.js';
 
@@ -123,39 +125,96 @@ describe('the import preview', () => {
 });
 
 describe('a CSV with an id column (an export)', () => {
-  it('is not called valid: the preview says the ids are not used, and import waits to be told', async () => {
-    const existing = await create(ctx, 'vlans', { name: 'ids-a', vlan_id: 731 });
+  const count = async () =>
+    (await ctx.as('admin', { method: 'GET', url: '/vlans?name__isw=ids-' })).json().meta
+      .total_count;
+  const vlan = async (id: string) =>
+    (await ctx.as('admin', { method: 'GET', url: `/vlans/${id}` })).json();
+
+  it('can update records of every resource the interface imports: each has a batch update', () => {
+    const imported = UI_RESOURCES.filter((resource) => mayWrite(resource, 'admin'));
+    expect(imported.map((resource) => resource.name)).toContain('devices');
+    for (const resource of imported) {
+      expect(offers(resource.definition, 'batch-update'), resource.name).toBe(true);
+    }
+  });
+
+  it('updates the records its ids name, by default, once previewed as such', async () => {
+    const a = await create(ctx, 'vlans', { name: 'ids-a', vlan_id: 731, description: 'kept' });
+    const b = await create(ctx, 'vlans', { name: 'ids-b', vlan_id: 732 });
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
-    const csv = `id,name,vlan_id\n${existing.id},ids-a,731\n00000000-0000-4000-8000-000000000001,ids-b,732\n`;
+    expect(form.body).toContain('With an <code>id</code> column');
+    // An empty cell leaves its field as it is: a's description stays.
+    const csv = `id,name,description\n${a.id},ids-a2,\n${b.id},ids-b2,moved\n`;
     const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
       _csrf: csrfOf(form.body),
       csv,
       step: 'preview',
     });
-    expect(previewed.body).not.toContain('are valid');
-    expect(previewed.body).toContain('The id column is not used');
-    expect(previewed.body).toContain('name="as_new"');
-    const count = async () =>
-      (await ctx.as('admin', { method: 'GET', url: '/vlans?name__isw=ids-' })).json().meta
-        .total_count;
-    expect(await count()).toBe(1);
-    // Import pressed without saying the rows are new records: nothing is written.
-    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
+    expect(previewed.statusCode, previewed.body).toBe(200);
+    expect(previewed.body).toContain(
+      'All 2 rows are valid. Press Import to update the 2 VLANs they name.',
+    );
+    expect(previewed.body).toMatch(/<input type="radio" name="id_rows" value="update" checked>/);
+    const updated = await post(ctx.app, admin, '/ui/vlans/import', {
       _csrf: csrfOf(form.body),
       csv,
       step: 'import',
+      id_rows: 'update',
     });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('The id column is not used');
-    expect(await count()).toBe(1);
+    expect(updated.statusCode, updated.body.slice(0, 300)).toBe(303);
+    const list = await visit(ctx.app, withCookies(admin, updated), '/ui/vlans');
+    expect(list.body).toContain('Updated 2 VLANs.');
+    expect(await vlan(a.id)).toMatchObject({ name: 'ids-a2', vlan_id: 731, description: 'kept' });
+    expect(await vlan(b.id)).toMatchObject({ name: 'ids-b2', description: 'moved' });
+  });
+
+  it('names the row of an id no record has, or of a row without one, and changes nothing', async () => {
+    const a = await create(ctx, 'vlans', { name: 'ids-c', vlan_id: 733 });
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const missing = '00000000-0000-4000-8000-000000000009';
+    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: `id,name\n${a.id},ids-c2\n${missing},ids-x\n`,
+      step: 'import',
+    });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.body).toContain(`Row 3: VLAN not found: ${missing}; nothing was changed.`);
+    expect((await vlan(a.id)).name).toBe('ids-c');
+    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: `id,name\n${a.id},ids-c2\n,ids-y\n${a.id},\n`,
+      step: 'preview',
+    });
+    expect(previewed.statusCode).toBe(400);
+    expect(previewed.body).toContain(
+      'Row 3 (id): is empty: give the id of the record this row changes',
+    );
+    expect(previewed.body).toContain('Row 4: changes nothing (every cell but the id is empty)');
+  });
+
+  it('creates new records instead when so chosen, the ids not used', async () => {
+    const existing = await create(ctx, 'vlans', { name: 'ids-d', vlan_id: 734 });
+    const before = await count();
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const csv = `id,name,vlan_id\n${existing.id},ids-e,735\n00000000-0000-4000-8000-000000000001,ids-f,736\n`;
+    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv,
+      step: 'preview',
+      id_rows: 'create',
+    });
+    expect(previewed.body).toContain('Press Import to write them as new VLANs.');
+    expect(previewed.body).toMatch(/<input type="radio" name="id_rows" value="create" checked>/);
     const imported = await post(ctx.app, admin, '/ui/vlans/import', {
       _csrf: csrfOf(form.body),
-      csv: csv.replace('ids-a,731', 'ids-c,733'),
+      csv,
       step: 'import',
-      as_new: 'yes',
+      id_rows: 'create',
     });
     expect(imported.statusCode, imported.body.slice(0, 300)).toBe(303);
-    expect(await count()).toBe(3);
+    expect(await count()).toBe(before + 2);
+    expect((await vlan(existing.id)).name).toBe('ids-d');
   });
 });
 
