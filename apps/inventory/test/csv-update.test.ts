@@ -192,6 +192,54 @@ describe('CSV batch update', () => {
     expect((await read(String(one?.id))).model).toBe('MX480');
   });
 
+  it('refuses an id given twice, whatever its case, naming both rows', async () => {
+    const [device] = await devices(1);
+    const response = await patchCsv(
+      `id,model\n${device?.id},a\n${String(device?.id).toUpperCase()},b\n`,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(
+      'Row 3 (id): row 2 changes this record already: give each id once',
+    );
+  });
+
+  it('leaves a list or tags field whose cell is empty as it is', async () => {
+    const [device] = await devices(1, { tags: ['keep'] });
+    const tagged = await patchCsv(`id,model,tags\n${device?.id},changed,\n`);
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    expect(await read(String(device?.id))).toMatchObject({ model: 'changed', tags: ['keep'] });
+    const hook = await create(ctx, 'webhooks', {
+      name: unique('hook'),
+      url: 'http://93.184.215.14/hook',
+      resources: ['devices'],
+      events: ['updated'],
+    });
+    const webhook = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/webhooks',
+      headers: csv,
+      payload: `id,name,resources,events\n${hook.id},${unique('renamed')},,\n`,
+    });
+    expect(webhook.statusCode, webhook.body).toBe(200);
+    const after = (await ctx.as('admin', { method: 'GET', url: `/webhooks/${hook.id}` })).json();
+    expect(after).toMatchObject({ resources: ['devices'], events: ['updated'] });
+  });
+
+  it('takes tag changes only where the records have tags', async () => {
+    const hook = await create(ctx, 'webhooks', {
+      name: unique('hook'),
+      url: 'http://93.184.215.14/hook',
+    });
+    const response = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/webhooks',
+      headers: csv,
+      payload: `id,add_tags\n${hook.id},x\n`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Unknown field in CSV header: add_tags');
+  });
+
   it('is refused to a viewer', async () => {
     const [device] = await devices(1);
     const response = await ctx.as('viewer', {

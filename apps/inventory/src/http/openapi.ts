@@ -76,10 +76,12 @@ const CSV_IMPORT = {
 const CSV_UPDATE = {
   type: 'string',
   description:
-    'A CSV file with an `id` column (an export, edited): each row changes the record its id ' +
-    'names, in the fields whose cells are not empty (an empty cell leaves its field as it is), ' +
-    'at most 1000 rows, all or none like a JSON array; `created_at` and `updated_at` columns ' +
-    'are ignored; errors name the row (the header is row 1) and field.',
+    'A CSV file with an `id` column (an export, edited; a file without one is refused): each ' +
+    'row changes the record its id names, in the fields whose cells are not empty (an empty ' +
+    'cell, tags and lists included, leaves its field as it is), at most 1000 rows, each id ' +
+    'once, all or none like a JSON array. `created_at` and `updated_at` columns are ignored; ' +
+    '`add_tags` and `remove_tags` (where the records have tags) and `etag` columns are read as ' +
+    'in a JSON item. Errors name the row (the header is row 1) and field.',
 };
 
 interface Parameter {

@@ -3,9 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import { utf8Body } from '../http/text-encoding.js';
 import { matchingErrors } from '../http/validation.js';
-import { columnOf, type ResourceDefinition, SYSTEM_COLUMNS } from './definition.js';
+import { columnOf, type ResourceDefinition, SYSTEM_COLUMNS, tagColumns } from './definition.js';
 import { kindOf } from './lookups.js';
-import { batchUpdateSchema, fullRecordSchema, MAX_BATCH_ITEMS, TAG_CHANGES } from './schemas.js';
+import {
+  batchUpdateSchema,
+  fullRecordSchema,
+  MAX_BATCH_ITEMS,
+  TAG_CHANGES,
+  tagChangesConflict,
+} from './schemas.js';
 
 /**
  * CSV import (`POST /{resource}` with `Content-Type: text/csv`): the header row names the
@@ -21,9 +27,9 @@ import { batchUpdateSchema, fullRecordSchema, MAX_BATCH_ITEMS, TAG_CHANGES } fro
  * CSV update (`PATCH /{resource}` with `Content-Type: text/csv`): the same file with an `id`
  * column, each row the changes to the record it names, applied like a JSON batch PATCH (all or
  * none). A row changes the fields whose cells hold something: an empty cell leaves its field as
- * it is, as in a create it leaves it out, so an export edited in a spreadsheet and sent back
- * changes what was edited and nothing else (an empty tags cell, read as no tags, is the
- * exception, as in a create).
+ * it is, whatever the field, so an export edited in a spreadsheet and sent back changes what was
+ * edited and nothing else. (In a create an empty tags or list cell is an empty list: there is no
+ * value to leave.)
  */
 
 export const CSV_CONTENT_TYPE = 'text/csv';
@@ -51,7 +57,18 @@ function jsonObjectCell(text: string): unknown {
 /** The tag changes of a batch update (`add_tags`, `remove_tags`), read like a tags column. */
 const TAG_CHANGE_FIELDS = new Set<string>(TAG_CHANGES);
 
-export function cellValue(definition: ResourceDefinition, field: string, text: string): unknown {
+/**
+ * A cell's value, typed by its field. In an update an empty cell is no value at all, whatever
+ * its field (the field is left as it is); in a create an empty tags or list cell is an empty
+ * list, any other empty cell no value.
+ */
+export function cellValue(
+  definition: ResourceDefinition,
+  field: string,
+  text: string,
+  purpose: CsvPurpose = 'create',
+): unknown {
+  if (purpose === 'update' && text === '') return undefined;
   if (TAG_CHANGE_FIELDS.has(field)) {
     return text === '' ? undefined : text.replace(NEUTRALISED, '').split(',');
   }
@@ -156,16 +173,41 @@ export function csvIgnoredFields(purpose: CsvPurpose): ReadonlySet<string> {
 }
 
 /**
- * Whether a header field is one a row may carry: a column; in an update also the id, the tag
- * changes and the etag.
+ * Whether a header field is one a row may carry: a column; in an update also the id, the etag
+ * and, where the records have tags, the tag changes.
  */
-export const isCsvField = (definition: ResourceDefinition, field: string, purpose: CsvPurpose) =>
+const isCsvField = (definition: ResourceDefinition, field: string, purpose: CsvPurpose) =>
   columnOf(definition, field) !== undefined ||
-  (purpose === 'update' && (TAG_CHANGE_FIELDS.has(field) || field === 'id' || field === 'etag'));
+  (purpose === 'update' &&
+    (field === 'id' ||
+      field === 'etag' ||
+      (TAG_CHANGE_FIELDS.has(field) && tagColumns(definition).length > 0)));
 
 /** Why an update's CSV cannot be read, before its rows: it names no record. */
 export const CSV_UPDATE_NEEDS_IDS =
   'CSV needs an id column to change records: the id of the record each row changes, as an export writes it';
+
+/**
+ * Why a CSV's header cannot be read (a field twice, a field the rows may not carry, an update
+ * without ids), or undefined: the API refuses the file with it, the web interface's preview
+ * shows it.
+ */
+export function csvHeaderProblem(
+  definition: ResourceDefinition,
+  header: readonly string[],
+  purpose: CsvPurpose,
+): string | undefined {
+  const ignored = csvIgnoredFields(purpose);
+  const seen = new Set<string>();
+  for (const field of header) {
+    if (seen.has(field)) return `CSV header names ${field} twice`;
+    seen.add(field);
+    if (!ignored.has(field) && !isCsvField(definition, field, purpose)) {
+      return `Unknown field in CSV header: ${field}`;
+    }
+  }
+  return purpose === 'update' && !seen.has('id') ? CSV_UPDATE_NEEDS_IDS : undefined;
+}
 
 export function parseCsvRecords(
   definition: ResourceDefinition,
@@ -184,21 +226,18 @@ export function parseCsvRecords(
   if (recordRows.length > MAX_BATCH_ITEMS) {
     throw badRequest(`CSV has ${recordRows.length} rows; at most ${MAX_BATCH_ITEMS} per request`);
   }
+  const headerProblem = csvHeaderProblem(definition, header, purpose);
+  if (headerProblem) throw badRequest(headerProblem);
   const ignored = csvIgnoredFields(purpose);
-  const seen = new Set<string>();
-  for (const field of header) {
-    if (seen.has(field)) throw badRequest(`CSV header names ${field} twice`);
-    seen.add(field);
-    if (!ignored.has(field) && !isCsvField(definition, field, purpose)) {
-      throw badRequest(`Unknown field in CSV header: ${field}`);
-    }
-  }
-  if (purpose === 'update' && !seen.has('id')) throw badRequest(CSV_UPDATE_NEEDS_IDS);
   const schema = csvRowSchema(definition, purpose);
   const lines = recordRows.map((row) => row.line);
+  const idRows = new Map<string, number>();
   const records = recordRows.map(({ cells }, index) => {
-    const record = csvRecord(definition, header, cells, ignored);
-    const problem = csvRowProblem(schema, record, purpose);
+    const record = csvRecord(definition, header, cells, ignored, purpose);
+    const problem =
+      (purpose === 'update'
+        ? updateRowProblem(definition, record, idRows, lines[index])
+        : undefined) ?? matchingErrors(schema, record);
     if (problem) throw badRequest(`Row ${lines[index]}${problem}`);
     return record;
   });
@@ -211,11 +250,12 @@ export function csvRecord(
   header: readonly string[],
   cells: readonly string[],
   ignored: ReadonlySet<string>,
+  purpose: CsvPurpose,
 ): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   header.forEach((field, position) => {
     if (ignored.has(field)) return;
-    const value = cellValue(definition, field, cells[position] ?? '');
+    const value = cellValue(definition, field, cells[position] ?? '', purpose);
     if (value !== undefined) record[field] = value;
   });
   return record;
@@ -223,24 +263,28 @@ export function csvRecord(
 
 /**
  * Why an update's row cannot be applied before its values are checked, in the file's terms: it
- * names no record, or changes nothing (the schema would say `must NOT have fewer than 2
- * properties`).
+ * names no record, names the record of an earlier row again (ids compared as the database does,
+ * whatever their case; `idRows` holds each id seen and its row's line), changes nothing (the
+ * schema would say `must NOT have fewer than 2 properties`), or gives tag changes beside the
+ * tags they change.
  */
-export function updateRowProblem(record: Record<string, unknown>): string | undefined {
-  if (record.id === undefined) return ' (id): is empty: give the id of the record this row changes';
-  const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
-  return fields.length === 0 ? ': changes nothing (every cell but the id is empty)' : undefined;
-}
-
-/** Why a row's record is refused, as ` (<field>): <reason>`, or undefined. */
-function csvRowProblem(
-  schema: object,
+export function updateRowProblem(
+  definition: ResourceDefinition,
   record: Record<string, unknown>,
-  purpose: CsvPurpose,
+  idRows: Map<string, number>,
+  line: number | undefined,
 ): string | undefined {
-  return (
-    (purpose === 'update' ? updateRowProblem(record) : undefined) ?? matchingErrors(schema, record)
-  );
+  if (record.id === undefined) return ' (id): is empty: give the id of the record this row changes';
+  const id = String(record.id).toLowerCase();
+  const earlier = idRows.get(id);
+  if (earlier !== undefined) {
+    return ` (id): row ${earlier} changes this record already: give each id once`;
+  }
+  idRows.set(id, line ?? 0);
+  const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
+  if (fields.length === 0) return ': changes nothing (every cell but the id is empty)';
+  const conflict = tagChangesConflict(definition, record);
+  return conflict ? `: ${conflict}` : undefined;
 }
 
 /** The charsets a CSV file may declare, as the 415 names them. */

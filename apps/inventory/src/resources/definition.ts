@@ -491,7 +491,8 @@ const INVISIBLE_CHARACTER = new RegExp(`[${INVISIBLE_CHARACTERS}]`, 'gu');
 /**
  * The space separators (Unicode category Zs) but the ordinary space U+0020: the no-break space,
  * the narrow one, the en, em, thin and hair spaces, the ideographic space. Each is drawn as a
- * space, so `core 1` written with one and with U+0020 would be two records that look alike.
+ * space (the ogham mark, in some fonts, as a dash), so `core 1` written with one and with U+0020
+ * would be two records that look alike.
  * Listed, not `\p{Zs}`, because a JSON Schema pattern has no class subtraction.
  */
 const LOOK_ALIKE_SPACES = '\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';

@@ -72,7 +72,7 @@ import {
   readQuerySchema,
   recordSchema,
   responses,
-  TAG_CHANGES,
+  tagChangesConflict,
   withEtagHeader,
   withExample,
 } from './schemas.js';
@@ -525,13 +525,8 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const itemLabel = bulkItemLabel(request);
     refuseDuplicateIds(items.map((item) => item.id));
     items.forEach((item, index) => {
-      const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
-      const replaced = tagged.filter((column) => item[column] !== undefined);
-      if (changes.length > 0 && replaced.length > 0) {
-        throw badRequest(
-          `${itemLabel(index)}: ${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`,
-        );
-      }
+      const conflict = tagChangesConflict(definition, item);
+      if (conflict) throw badRequest(`${itemLabel(index)}: ${conflict}`);
     });
     await checkUrls(items, itemLabel);
     const updates = items.map(({ id, etag, ...fields }, index) => {

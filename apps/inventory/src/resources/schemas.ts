@@ -227,6 +227,22 @@ export function partialRecordSchema(definition: ResourceDefinition) {
 /** Tags a batch PATCH item adds to or removes from what the record has (write-only). */
 export const TAG_CHANGES = ['add_tags', 'remove_tags'] as const;
 
+/**
+ * Why a batch PATCH item cannot be applied: it gives tag changes beside the tags they would
+ * change (`add_tags cannot be combined with tags`), or undefined.
+ */
+export function tagChangesConflict(
+  definition: ResourceDefinition,
+  item: Record<string, unknown>,
+): string | undefined {
+  const changes = TAG_CHANGES.filter((change) => item[change] !== undefined);
+  if (changes.length === 0) return undefined;
+  const replaced = tagColumns(definition).filter((column) => item[column] !== undefined);
+  return replaced.length > 0
+    ? `${changes.join(' and ')} cannot be combined with ${replaced.join(', ')}`
+    : undefined;
+}
+
 /** Batch PATCH: `[{id, ...fields}]`, and `add_tags`/`remove_tags` where there are tags. */
 export function batchUpdateSchema(definition: ResourceDefinition) {
   const properties: Record<string, TSchema> = { id: Type.String({ format: 'uuid' }) };

@@ -24,10 +24,10 @@ import {
   type CsvPurpose,
   type CsvRows,
   cellValue,
+  csvHeaderProblem,
   csvIgnoredFields,
   csvRecord,
   csvRowSchema,
-  isCsvField,
   readCsvRows,
   updateRowProblem,
 } from '../resources/csv-import.js';
@@ -1897,9 +1897,6 @@ ${one(values.value)}</textarea>
     record: Row,
   ): string[] {
     const schema = csvRowSchema(resource.definition, purpose) as RecordSchema;
-    // An update's row that names no record or changes nothing: said so, as the API says it.
-    const unusable = purpose === 'update' ? updateRowProblem(record) : undefined;
-    if (unusable) return [unusable];
     const problems: string[] = [];
     const fields = [
       // Own fields only: a header `constructor` is no field (the whole record's check names it).
@@ -1930,7 +1927,9 @@ ${one(values.value)}</textarea>
   /**
    * The rows of a CSV as the API would read them, each with its problems: the schema's, and
    * the content check's (HTML, entities, broken Unicode), which refuses the import as a whole.
-   * A CSV whose rows have ids is read as updates, unless `choice` says they are new records.
+   * A CSV whose rows have ids is read as updates, unless `idRowsChosen` says they are new
+   * records; what its rows do is returned beside a header's error too, so the page keeps the
+   * choice.
    */
   function preview(resource: UiResource, text: string, idRowsChosen: string | undefined) {
     let read: CsvRows;
@@ -1942,8 +1941,6 @@ ${one(values.value)}</textarea>
     const { header, rows } = read;
     if (!header || rows.length === 0)
       return { error: 'CSV needs a header row and at least one row' };
-    if (rows.length > MAX_BATCH_ITEMS)
-      return { error: `CSV has ${rows.length} rows; at most ${MAX_BATCH_ITEMS} per import` };
     // A CSV with ids (an export of this service): its rows change the records the ids name, or,
     // when so chosen, are new records.
     const idAt = header.indexOf('id');
@@ -1951,33 +1948,51 @@ ${one(values.value)}</textarea>
     const idRows: IdRows | undefined = hasIds
       ? { purpose: idRowsChosen === 'create' ? 'create' : 'update' }
       : undefined;
+    if (rows.length > MAX_BATCH_ITEMS) {
+      return {
+        error: `CSV has ${rows.length} rows; at most ${MAX_BATCH_ITEMS} per import`,
+        idRows,
+      };
+    }
     const purpose = idRows?.purpose ?? 'create';
+    const headerProblem = csvHeaderProblem(resource.definition, header, purpose);
+    if (headerProblem) return { error: headerProblem, idRows };
     const ignored = csvIgnoredFields(purpose);
-    const unknown = header.filter(
-      (field) => !ignored.has(field) && !isCsvField(resource.definition, field, purpose),
-    );
-    if (unknown.length > 0) return { error: `Unknown field in CSV header: ${unknown.join(', ')}` };
+    /** Each id an update's rows name, and the line of the first row naming it. */
+    const idLines = new Map<string, number>();
     return {
       header,
       idRows,
       rows: rows.map(({ cells: row, line }) => {
-        const record: Row = csvRecord(resource.definition, header, row, ignored);
+        const record: Row = csvRecord(resource.definition, header, row, ignored, purpose);
+        // An update's row that names no record, one named already, changes nothing or gives
+        // tag changes beside tags: said so alone, as the API says it.
+        const unusable =
+          row.length === header.length && purpose === 'update'
+            ? updateRowProblem(resource.definition, record, idLines, line)
+            : undefined;
         const problems =
           row.length !== header.length
             ? [`: has ${row.length} cells, the header ${header.length}`]
-            : recordProblems(resource, purpose, header, record);
+            : unusable
+              ? [unusable]
+              : recordProblems(resource, purpose, header, record);
         // Each cell as it will be stored: a formula's neutralising `'` (`'=SUM(1)`, as the
         // export writes it) is removed by the import, so the preview shows it removed too.
         const shown = row.map((cell, position) => {
           const field = header[position] ?? '';
           if (ignored.has(field)) return cell;
-          const value = cellValue(resource.definition, field, cell);
+          const value = cellValue(resource.definition, field, cell, purpose);
           return value === undefined ? '' : textOf(value);
         });
         return { number: line, cells: shown, problems };
       }),
     };
   }
+
+  /** "All 3 rows are valid", "The row is valid". */
+  const rowsValid = (count: number) =>
+    count === 1 ? 'The row is valid' : `All ${count.toLocaleString('en')} rows are valid`;
 
   app.post(
     '/:resource/import',
@@ -1989,17 +2004,22 @@ ${one(values.value)}</textarea>
       const resource = writableResource(signed, request);
       const body = request.body as Form;
       const csv = one(body.csv);
+      // What rows with ids do, when the form said it: an update is made only once the user has
+      // seen the choice, which every page showing such a CSV keeps.
+      const chosen = one(body.id_rows);
+      const choice: IdRows | undefined =
+        chosen === 'update' || chosen === 'create' ? { purpose: chosen } : undefined;
       if (!csrfMatches(signed.session, body[CSRF_FIELD])) {
         // As `submit` does: the pasted CSV comes back with this session's token.
         const alert = html`<p class="alert" role="alert">${STALE_FORM_MESSAGE}</p>`;
-        return send(reply, importPage(signed, resource, csv, '', alert), 403);
+        return send(reply, importPage(signed, resource, csv, '', alert, choice), 403);
       }
       const size = Buffer.byteLength(csv);
       if (size > options.bodyLimit) {
         const alert = html`<p class="alert" role="alert">The CSV is ${Math.ceil(size / 1024).toLocaleString('en')} KB: at most ${importLimitText} (BODY_LIMIT) can be imported at once. Nothing was imported; split it and import each part.</p>`;
-        return send(reply, importPage(signed, resource, csv, '', alert), 413);
+        return send(reply, importPage(signed, resource, csv, '', alert, choice), 413);
       }
-      const checked = preview(resource, csv, one(body.id_rows));
+      const checked = preview(resource, csv, chosen);
       const table = (problemRow?: number, apiProblem?: string) =>
         'rows' in checked && checked.rows
           ? html`<table class="list preview"><caption>Preview: ${String(checked.rows.length)} rows</caption><thead><tr><th scope="col">Row</th>${checked.header.map((field) => html`<th scope="col">${field}</th>`)}<th scope="col">Problem</th></tr></thead>
@@ -2029,6 +2049,7 @@ ${one(values.value)}</textarea>
             csv,
             '',
             html`<p class="alert" role="alert">${checked.error}</p>`,
+            checked.idRows,
           ),
           400,
         );
@@ -2036,18 +2057,24 @@ ${one(values.value)}</textarea>
       const invalid = checked.rows?.filter((row) => row.problems.length > 0) ?? [];
       const idRows = checked.idRows;
       const updating = idRows?.purpose === 'update';
-      if (one(body.step) !== 'import' || invalid.length > 0) {
-        const rowCount = String(checked.rows?.length ?? 0);
+      // Import pressed on a CSV with ids whose page showed no choice (pasted and imported at
+      // once): nothing is written until the choice has been seen.
+      const unchosen = idRows !== undefined && choice === undefined;
+      const importing = one(body.step) === 'import';
+      if (!importing || invalid.length > 0 || unchosen) {
+        const rowCount = checked.rows?.length ?? 0;
         const status =
           invalid.length > 0
-            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${rowCount} rows have errors; nothing was ${updating ? 'changed' : 'imported'}.</p>`
-            : updating
-              ? html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to update the ${countOf(resource, Number(rowCount))} they name.</p>`
-              : html`<p class="notice" role="status">All ${rowCount} rows are valid. Press Import to write them${idRows ? html` as new ${resource.names.plural}` : ''}.</p>`;
+            ? html`<p class="alert" role="alert">${String(invalid.length)} of ${String(rowCount)} rows have errors; nothing was ${updating ? 'changed' : 'imported'}.</p>`
+            : importing && unchosen
+              ? html`<p class="alert" role="alert">Nothing was imported. The rows have ids: choose below whether they update the ${resource.names.plural} these ids name or are created as new ${resource.names.plural}, then press Import.</p>`
+              : updating
+                ? html`<p class="notice" role="status">${rowsValid(rowCount)}. Press Import to update the ${countOf(resource, rowCount)} ${rowCount === 1 ? 'it names' : 'they name'}.</p>`
+                : html`<p class="notice" role="status">${rowsValid(rowCount)}. Press Import to write ${rowCount === 1 ? 'it' : 'them'}${idRows ? html` as new ${rowCount === 1 ? resource.names.singular : resource.names.plural}` : ''}.</p>`;
         return send(
           reply,
           importPage(signed, resource, csv, table(), status, idRows),
-          invalid.length > 0 ? 400 : 200,
+          invalid.length > 0 || (importing && unchosen) ? 400 : 200,
         );
       }
       const answer = await signed.api<Row[] | { count?: number }>(
@@ -2077,7 +2104,8 @@ ${one(values.value)}</textarea>
           resource,
           csv,
           table(rowMatch ? Number(rowMatch[1]) : undefined, message.replace(/^Row \d+/, '')),
-          html`<p class="alert" role="alert">${message}; nothing was ${updating ? 'changed' : 'imported'}.</p>`,
+          // A stale etag's message says already that nothing was changed.
+          html`<p class="alert" role="alert">${message}${message.includes('nothing was changed') ? '' : `; nothing was ${updating ? 'changed' : 'imported'}`}.</p>`,
           idRows,
         ),
         answer.status,

@@ -171,19 +171,21 @@ describe('a CSV with an id column (an export)', () => {
 
   it('names the row of an id no record has, or of a row without one, and changes nothing', async () => {
     const a = await create(ctx, 'vlans', { name: 'ids-c', vlan_id: 733 });
+    const b = await create(ctx, 'vlans', { name: 'ids-c-other', vlan_id: 741 });
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
     const missing = '00000000-0000-4000-8000-000000000009';
     const refused = await post(ctx.app, admin, '/ui/vlans/import', {
       _csrf: csrfOf(form.body),
       csv: `id,name\n${a.id},ids-c2\n${missing},ids-x\n`,
       step: 'import',
+      id_rows: 'update',
     });
     expect(refused.statusCode).toBe(404);
     expect(refused.body).toContain(`Row 3: VLAN not found: ${missing}; nothing was changed.`);
     expect((await vlan(a.id)).name).toBe('ids-c');
     const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
       _csrf: csrfOf(form.body),
-      csv: `id,name\n${a.id},ids-c2\n,ids-y\n${a.id},\n`,
+      csv: `id,name\n${a.id},ids-c2\n,ids-y\n${b.id},\n`,
       step: 'preview',
     });
     expect(previewed.statusCode).toBe(400);
@@ -191,6 +193,103 @@ describe('a CSV with an id column (an export)', () => {
       'Row 3 (id): is empty: give the id of the record this row changes',
     );
     expect(previewed.body).toContain('Row 4: changes nothing (every cell but the id is empty)');
+  });
+
+  it('changes nothing when Import is pressed before the choice was shown', async () => {
+    const a = await create(ctx, 'vlans', { name: 'ids-g', vlan_id: 737 });
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const csv = `id,name\n${a.id},ids-g2\n`;
+    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv,
+      step: 'import',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('Nothing was imported. The rows have ids: choose below');
+    expect(refused.body).toMatch(/<input type="radio" name="id_rows" value="update" checked>/);
+    expect((await vlan(a.id)).name).toBe('ids-g');
+  });
+
+  it('keeps the choice of new records through a stale form, so its next Import creates', async () => {
+    const source = await create(ctx, 'vlans', { name: 'ids-h', vlan_id: 738 });
+    const before = await count();
+    const csv = `id,name,vlan_id\n${source.id},ids-h-copy,739\n`;
+    // A form from an earlier session (a sign-in resumed, a rate limit's "Show what I typed").
+    const stale = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: 'stale-token',
+      csv,
+      step: 'import',
+      id_rows: 'create',
+    });
+    expect(stale.statusCode).toBe(403);
+    expect(stale.body).toMatch(/<input type="radio" name="id_rows" value="create" checked>/);
+    // The form as the page shows it, Import pressed: the copy is created, the source kept.
+    const again = await post(ctx.app, admin, '/ui/vlans/import', {
+      ...Object.fromEntries(formAsShown(stale.body, '/ui/vlans/import')),
+      step: 'import',
+    });
+    expect(again.statusCode, again.body.slice(0, 300)).toBe(303);
+    expect(await count()).toBe(before + 1);
+    expect(await vlan(source.id)).toMatchObject({ name: 'ids-h', vlan_id: 738 });
+  });
+
+  it('previews what the API refuses: an id twice, tag changes beside tags, a field twice', async () => {
+    const a = await create(ctx, 'devices', { hostname: 'ids-dev-a', ip: '192.0.2.61' });
+    const form = await visit(ctx.app, admin, '/ui/devices/import');
+    const previewOf = async (csv: string) =>
+      post(ctx.app, admin, '/ui/devices/import', {
+        _csrf: csrfOf(form.body),
+        csv,
+        step: 'preview',
+        id_rows: 'update',
+      });
+    const twice = await previewOf(`id,model\n${a.id},m1\n${a.id.toUpperCase()},m2\n`);
+    expect(twice.statusCode).toBe(400);
+    expect(twice.body).toContain(
+      'Row 3 (id): row 2 changes this record already: give each id once',
+    );
+    const tags = await previewOf(`id,tags,add_tags\n${a.id},a,b\n`);
+    expect(tags.statusCode).toBe(400);
+    expect(tags.body).toContain('Row 2: add_tags cannot be combined with tags');
+    const field = await previewOf(`id,model,model\n${a.id},m1,m2\n`);
+    expect(field.statusCode).toBe(400);
+    expect(field.body).toContain('CSV header names model twice');
+    // Each as the API answers the import itself.
+    for (const csv of [
+      `id,model\n${a.id},m1\n${a.id.toUpperCase()},m2\n`,
+      `id,tags,add_tags\n${a.id},a,b\n`,
+      `id,model,model\n${a.id},m1,m2\n`,
+    ]) {
+      const api = await ctx.as('admin', {
+        method: 'PATCH',
+        url: '/devices',
+        headers: { 'content-type': 'text/csv' },
+        payload: csv,
+      });
+      expect(api.statusCode).toBe(400);
+    }
+  });
+
+  it("says once that nothing was changed when a row's etag is stale", async () => {
+    const a = await create(ctx, 'vlans', { name: 'ids-i', vlan_id: 740 });
+    const etag = (await ctx.as('admin', { method: 'GET', url: `/vlans/${a.id}` })).headers
+      .etag as string;
+    await ctx.as('admin', {
+      method: 'PATCH',
+      url: `/vlans/${a.id}`,
+      payload: { description: 'x' },
+    });
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: `id,etag,name\n${a.id},"${etag.replaceAll('"', '""')}",ids-i2\n`,
+      step: 'import',
+      id_rows: 'update',
+    });
+    expect(refused.statusCode).toBe(412);
+    const alert = /<p class="alert" role="alert">([^<]*)<\/p>/.exec(refused.body)?.[1] ?? '';
+    expect(alert).toMatch(/^Row 2: Precondition failed: /);
+    expect(alert.match(/nothing was changed/g)).toHaveLength(1);
   });
 
   it('creates new records instead when so chosen, the ids not used', async () => {
@@ -239,7 +338,7 @@ describe('a large CSV', () => {
       step: 'preview',
     });
     expect(previewed.statusCode).toBe(200);
-    expect(previewed.body).toContain('All 1000 rows are valid.');
+    expect(previewed.body).toContain('All 1,000 rows are valid.');
   });
 
   it('over the limit is refused in words naming the limit, the CSV kept when it arrived', async () => {
