@@ -151,12 +151,20 @@ describe('CSV batch update', () => {
     const b = await create(ctx, 'interfaces', { device_id: device?.id, name: 'eth1' });
     const vlan = await create(ctx, 'vlans', { vlan_id: 3001, name: unique('v') });
     const link = await create(ctx, 'links', { a_interface_id: a.id, b_interface_id: b.id });
+    const hook = await create(ctx, 'webhooks', {
+      name: unique('hook'),
+      url: 'http://93.184.215.14/hook',
+      resources: ['devices', 'links'],
+      events: ['updated'],
+      headers: { 'X-Team': 'netops' },
+    });
     for (const [resource, id] of [
       ['locations', location.id],
       ['devices', device?.id],
       ['interfaces', a.id],
       ['vlans', vlan.id],
       ['links', link.id],
+      ['webhooks', hook.id],
     ] as const) {
       const before = (await ctx.as('admin', { method: 'GET', url: `/${resource}/${id}` })).json();
       const exported = await ctx.as('admin', {
