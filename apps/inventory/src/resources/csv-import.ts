@@ -69,12 +69,11 @@ export function cellValue(
   purpose: CsvPurpose = 'create',
 ): unknown {
   if (purpose === 'update' && text === '') return undefined;
-  if (TAG_CHANGE_FIELDS.has(field)) {
-    return text === '' ? undefined : text.replace(NEUTRALISED, '').split(',');
-  }
+  // Tag changes are an update's (a create's header refuses them), as is a field that is no
+  // column: the id, the etag.
+  if (TAG_CHANGE_FIELDS.has(field)) return text.replace(NEUTRALISED, '').split(',');
   const column = columnOf(definition, field);
-  // The id of an update's row (and an etag): text, or nothing when the cell is empty.
-  if (!column) return text === '' ? undefined : text;
+  if (!column) return text;
   const kind = kindOf(column);
   // A tags or list cell was neutralised as one text (`'-edge,core`): the `'` goes before the
   // split, or it would stay on the first value.
@@ -96,7 +95,7 @@ export interface CsvImportRequest {
 }
 
 /** A CSV file's records, and for each the line of the file it starts on (errors name it). */
-export interface CsvRecords {
+interface CsvRecords {
   records: Record<string, unknown>[];
   lines: number[];
 }
@@ -184,7 +183,7 @@ const isCsvField = (definition: ResourceDefinition, field: string, purpose: CsvP
       (TAG_CHANGE_FIELDS.has(field) && tagColumns(definition).length > 0)));
 
 /** Why an update's CSV cannot be read, before its rows: it names no record. */
-export const CSV_UPDATE_NEEDS_IDS =
+const CSV_UPDATE_NEEDS_IDS =
   'CSV needs an id column to change records: the id of the record each row changes, as an export writes it';
 
 /**
@@ -209,10 +208,15 @@ export function csvHeaderProblem(
   return purpose === 'update' && !seen.has('id') ? CSV_UPDATE_NEEDS_IDS : undefined;
 }
 
-export function parseCsvRecords(
+/**
+ * A CSV body's records, read for `purpose`: refused whole (400) at its first problem, a
+ * malformed file, a header it cannot read or a row the schema or the update's rules refuse,
+ * naming the row.
+ */
+function parseCsvRecords(
   definition: ResourceDefinition,
   text: string,
-  purpose: CsvPurpose = 'create',
+  purpose: CsvPurpose,
 ): CsvRecords {
   let read: CsvRows;
   try {
@@ -231,14 +235,13 @@ export function parseCsvRecords(
   const ignored = csvIgnoredFields(purpose);
   const schema = csvRowSchema(definition, purpose);
   const lines = recordRows.map((row) => row.line);
-  const idRows = new Map<string, number>();
-  const records = recordRows.map(({ cells }, index) => {
+  const idLines = new Map<string, number>();
+  const records = recordRows.map(({ cells, line }) => {
     const record = csvRecord(definition, header, cells, ignored, purpose);
     const problem =
-      (purpose === 'update'
-        ? updateRowProblem(definition, record, idRows, lines[index])
-        : undefined) ?? matchingErrors(schema, record);
-    if (problem) throw badRequest(`Row ${lines[index]}${problem}`);
+      (purpose === 'update' ? updateRowProblem(definition, record, idLines, line) : undefined) ??
+      matchingErrors(schema, record);
+    if (problem) throw badRequest(`Row ${line}${problem}`);
     return record;
   });
   return { records, lines };
@@ -263,26 +266,26 @@ export function csvRecord(
 
 /**
  * Why an update's row cannot be applied before its values are checked, in the file's terms: it
- * names no record, names the record of an earlier row again (ids compared as the database does,
- * whatever their case; `idRows` holds each id seen and its row's line), changes nothing (the
- * schema would say `must NOT have fewer than 2 properties`), or gives tag changes beside the
- * tags they change.
+ * names no record, changes nothing (the schema would say `must NOT have fewer than 2
+ * properties`), names the record of an earlier row again (ids compared as the database does,
+ * whatever their case; `idLines` holds each id a row changes and that row's line, and this
+ * row's is added), or gives tag changes beside the tags they change.
  */
 export function updateRowProblem(
   definition: ResourceDefinition,
   record: Record<string, unknown>,
-  idRows: Map<string, number>,
-  line: number | undefined,
+  idLines: Map<string, number>,
+  line: number,
 ): string | undefined {
   if (record.id === undefined) return ' (id): is empty: give the id of the record this row changes';
+  const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
+  if (fields.length === 0) return ': changes nothing (every cell but the id is empty)';
   const id = String(record.id).toLowerCase();
-  const earlier = idRows.get(id);
+  const earlier = idLines.get(id);
   if (earlier !== undefined) {
     return ` (id): row ${earlier} changes this record already: give each id once`;
   }
-  idRows.set(id, line ?? 0);
-  const fields = Object.keys(record).filter((field) => field !== 'id' && field !== 'etag');
-  if (fields.length === 0) return ': changes nothing (every cell but the id is empty)';
+  idLines.set(id, line);
   const conflict = tagChangesConflict(definition, record);
   return conflict ? `: ${conflict}` : undefined;
 }

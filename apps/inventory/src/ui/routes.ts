@@ -1809,12 +1809,19 @@ ${one(values.value)}</textarea>
    * unless the user chooses to create them as new records, the ids not used. Every resource the
    * interface writes has a batch update (test/ui/import-bulk.test.ts).
    */
-  type IdRows = { purpose: CsvPurpose };
-  const idRowsChoice = (resource: UiResource, rows: IdRows) =>
-    html`<fieldset class="field"><legend>The rows have ids</legend>
-      <label class="inline"><input type="radio" name="id_rows" value="update"${rows.purpose === 'update' ? ' checked' : ''}> Update the ${resource.names.plural} these ids name (an empty cell leaves its field as it is)</label>
-      <label class="inline"><input type="radio" name="id_rows" value="create"${rows.purpose === 'create' ? ' checked' : ''}> Create them as new ${resource.names.plural} (the id column is not used)</label>
+  type IdRows = {
+    purpose: CsvPurpose;
+    /** Whether the page shows `purpose` chosen; else neither option is, and one must be. */
+    checked: boolean;
+  };
+  const idRowsChoice = (resource: UiResource, rows: IdRows) => {
+    const checked = (purpose: CsvPurpose) =>
+      rows.checked && rows.purpose === purpose ? ' checked' : '';
+    return html`<fieldset class="field"><legend>The rows have ids</legend>
+      <label class="inline"><input type="radio" name="id_rows" value="update"${checked('update')}> Update the ${resource.names.plural} these ids name (an empty cell leaves its field as it is)</label>
+      <label class="inline"><input type="radio" name="id_rows" value="create"${checked('create')}> Create them as new ${resource.names.plural} (the id column is not used)</label>
     </fieldset>`;
+  };
 
   const importPage = (
     signed: Signed,
@@ -1946,7 +1953,7 @@ ${one(values.value)}</textarea>
     const idAt = header.indexOf('id');
     const hasIds = idAt >= 0 && rows.some((row) => (row.cells[idAt] ?? '').trim() !== '');
     const idRows: IdRows | undefined = hasIds
-      ? { purpose: idRowsChosen === 'create' ? 'create' : 'update' }
+      ? { purpose: idRowsChosen === 'create' ? 'create' : 'update', checked: true }
       : undefined;
     if (rows.length > MAX_BATCH_ITEMS) {
       return {
@@ -2008,7 +2015,7 @@ ${one(values.value)}</textarea>
       // seen the choice, which every page showing such a CSV keeps.
       const chosen = one(body.id_rows);
       const choice: IdRows | undefined =
-        chosen === 'update' || chosen === 'create' ? { purpose: chosen } : undefined;
+        chosen === 'update' || chosen === 'create' ? { purpose: chosen, checked: true } : undefined;
       if (!csrfMatches(signed.session, body[CSRF_FIELD])) {
         // As `submit` does: the pasted CSV comes back with this session's token.
         const alert = html`<p class="alert" role="alert">${STALE_FORM_MESSAGE}</p>`;
@@ -2049,7 +2056,8 @@ ${one(values.value)}</textarea>
             csv,
             '',
             html`<p class="alert" role="alert">${checked.error}</p>`,
-            checked.idRows,
+            // A file refused before its ids were read (malformed, no rows) keeps the choice.
+            checked.idRows ?? choice,
           ),
           400,
         );
@@ -2070,10 +2078,13 @@ ${one(values.value)}</textarea>
               ? html`<p class="alert" role="alert">Nothing was imported. The rows have ids: choose below whether they update the ${resource.names.plural} these ids name or are created as new ${resource.names.plural}, then press Import.</p>`
               : updating
                 ? html`<p class="notice" role="status">${rowsValid(rowCount)}. Press Import to update the ${countOf(resource, rowCount)} ${rowCount === 1 ? 'it names' : 'they name'}.</p>`
-                : html`<p class="notice" role="status">${rowsValid(rowCount)}. Press Import to write ${rowCount === 1 ? 'it' : 'them'}${idRows ? html` as new ${rowCount === 1 ? resource.names.singular : resource.names.plural}` : ''}.</p>`;
+                : html`<p class="notice" role="status">${rowsValid(rowCount)}. Press Import to write ${rowCount === 1 ? 'it' : 'them'}${idRows ? (rowCount === 1 ? html` as a new ${resource.names.singular}` : html` as new ${resource.names.plural}`) : ''}.</p>`;
+        // Asked to choose, the page checks neither option: Import again without choosing
+        // writes nothing either.
+        const shown = idRows && importing && unchosen ? { ...idRows, checked: false } : idRows;
         return send(
           reply,
-          importPage(signed, resource, csv, table(), status, idRows),
+          importPage(signed, resource, csv, table(), status, shown),
           invalid.length > 0 || (importing && unchosen) ? 400 : 200,
         );
       }
@@ -2104,8 +2115,8 @@ ${one(values.value)}</textarea>
           resource,
           csv,
           table(rowMatch ? Number(rowMatch[1]) : undefined, message.replace(/^Row \d+/, '')),
-          // A stale etag's message says already that nothing was changed.
-          html`<p class="alert" role="alert">${message}${message.includes('nothing was changed') ? '' : `; nothing was ${updating ? 'changed' : 'imported'}`}.</p>`,
+          // A stale etag's message (412) says already that nothing was changed.
+          html`<p class="alert" role="alert">${message}${answer.status === 412 ? '' : `; nothing was ${updating ? 'changed' : 'imported'}`}.</p>`,
           idRows,
         ),
         answer.status,

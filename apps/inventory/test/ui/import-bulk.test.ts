@@ -206,8 +206,49 @@ describe('a CSV with an id column (an export)', () => {
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('Nothing was imported. The rows have ids: choose below');
-    expect(refused.body).toMatch(/<input type="radio" name="id_rows" value="update" checked>/);
+    // Neither option is checked: the same form sent again writes nothing either.
+    expect(refused.body).toContain('<input type="radio" name="id_rows" value="update">');
+    expect(refused.body).toContain('<input type="radio" name="id_rows" value="create">');
+    const again = await post(ctx.app, admin, '/ui/vlans/import', {
+      ...Object.fromEntries(formAsShown(refused.body, '/ui/vlans/import')),
+      step: 'import',
+    });
+    expect(again.statusCode).toBe(400);
     expect((await vlan(a.id)).name).toBe('ids-g');
+  });
+
+  it('keeps the choice of new records on every page that comes back with the CSV', async () => {
+    const source = await create(ctx, 'vlans', { name: 'ids-k', vlan_id: 742 });
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const pages = {
+      malformed: `id,name\n${source.id},"ids-k\n`,
+      'header refused': `id,name,etag\n${source.id},ids-k2,"""1"""\n`,
+      'too large': `id,name\n${source.id},${'x'.repeat(1100 * 1024)}\n`,
+    };
+    for (const [what, csv] of Object.entries(pages)) {
+      const page = await post(ctx.app, admin, '/ui/vlans/import', {
+        _csrf: csrfOf(form.body),
+        csv,
+        step: 'import',
+        id_rows: 'create',
+      });
+      expect(page.statusCode, what).toBeGreaterThanOrEqual(400);
+      expect(page.body, what).toMatch(/<input type="radio" name="id_rows" value="create" checked>/);
+    }
+    expect((await vlan(source.id)).name).toBe('ids-k');
+  });
+
+  it('creates when a choice comes with a CSV that has no ids', async () => {
+    const before = await count();
+    const form = await visit(ctx.app, admin, '/ui/vlans/import');
+    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
+      _csrf: csrfOf(form.body),
+      csv: 'name,vlan_id\nids-l,743\n',
+      step: 'import',
+      id_rows: 'update',
+    });
+    expect(imported.statusCode, imported.body.slice(0, 300)).toBe(303);
+    expect(await count()).toBe(before + 1);
   });
 
   it('keeps the choice of new records through a stale form, so its next Import creates', async () => {
@@ -254,12 +295,15 @@ describe('a CSV with an id column (an export)', () => {
     const field = await previewOf(`id,model,model\n${a.id},m1,m2\n`);
     expect(field.statusCode).toBe(400);
     expect(field.body).toContain('CSV header names model twice');
-    // Each as the API answers the import itself.
-    for (const csv of [
-      `id,model\n${a.id},m1\n${a.id.toUpperCase()},m2\n`,
-      `id,tags,add_tags\n${a.id},a,b\n`,
-      `id,model,model\n${a.id},m1,m2\n`,
-    ]) {
+    // Each in the words the API answers the import itself with.
+    for (const [csv, message] of [
+      [
+        `id,model\n${a.id},m1\n${a.id.toUpperCase()},m2\n`,
+        'Row 3 (id): row 2 changes this record already: give each id once',
+      ],
+      [`id,tags,add_tags\n${a.id},a,b\n`, 'Row 2: add_tags cannot be combined with tags'],
+      [`id,model,model\n${a.id},m1,m2\n`, 'CSV header names model twice'],
+    ] as const) {
       const api = await ctx.as('admin', {
         method: 'PATCH',
         url: '/devices',
@@ -267,6 +311,7 @@ describe('a CSV with an id column (an export)', () => {
         payload: csv,
       });
       expect(api.statusCode).toBe(400);
+      expect(api.json().message).toBe(message);
     }
   });
 
