@@ -52,6 +52,15 @@ const VISIBLE_NAMES = [
 
 const device = () => create(ctx, 'devices', { hostname: unique('dev'), ip: '192.0.2.1' });
 
+/** VLANs created from a CSV file in windows-1252, each character of `csv` one byte. */
+const importVlansInWindows1252 = (csv: string) =>
+  ctx.as('admin', {
+    method: 'POST',
+    url: '/vlans',
+    headers: { 'content-type': 'text/csv; charset=windows-1252' },
+    payload: Buffer.from(csv, 'latin1'),
+  });
+
 describe('identifiers refuse invisible formatting characters', () => {
   it.each(INVISIBLE)('POST a hostname with %j names %s', async (character, codePoint) => {
     const response = await ctx.as('admin', {
@@ -180,12 +189,7 @@ describe('identifiers refuse invisible formatting characters', () => {
       status: 'error',
       message: `Row 3 (hostname): ${refusal('U+200B')}`,
     });
-    const latin = await ctx.as('admin', {
-      method: 'POST',
-      url: '/vlans',
-      headers: { 'content-type': 'text/csv; charset=windows-1252' },
-      payload: Buffer.from('vlan_id,name\n302,soft\xadhyphen\n', 'latin1'),
-    });
+    const latin = await importVlansInWindows1252('vlan_id,name\n302,soft\xadhyphen\n');
     expect(latin.statusCode, latin.body).toBe(400);
     expect(latin.json()).toEqual({
       status: 'error',
@@ -279,12 +283,7 @@ describe('identifiers refuse spaces that look like U+0020', () => {
         'body/hostname must not contain invisible formatting characters (U+200B) or spaces other than U+0020 (U+00A0, U+2009)',
     });
     // Byte 0xA0 is the no-break space in windows-1252, as in Latin-1.
-    const latin = await ctx.as('admin', {
-      method: 'POST',
-      url: '/vlans',
-      headers: { 'content-type': 'text/csv; charset=windows-1252' },
-      payload: Buffer.from('vlan_id,name\n303,core\xa01\n', 'latin1'),
-    });
+    const latin = await importVlansInWindows1252('vlan_id,name\n303,core\xa01\n');
     expect(latin.statusCode, latin.body).toBe(400);
     expect(latin.json()).toEqual({
       status: 'error',

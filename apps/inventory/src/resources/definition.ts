@@ -64,8 +64,9 @@ export interface ColumnDefinition {
    * embeddings, overrides and isolates, the soft hyphen, U+FEFF, the tag characters) and the
    * line and paragraph separators, and the spaces other than U+0020 (the no-break space and the
    * like: IDENTIFIER_TEXT). Otherwise `core1` and `core` with a zero width space inside would be
-   * two records that look the same in every list, log, page and export. Only what is written is checked: filters still take such characters, so a record
-   * stored with one before can be found, read and renamed. Never `multiline`.
+   * two records that look the same in every list, log, page and export. Only what is written is
+   * checked: filters still take such characters, so a record stored with one before can be
+   * found, read and renamed. Never `multiline`.
    */
   identifier?: boolean;
   /**

@@ -192,24 +192,24 @@ describe('a reference filter past the first 100 records', () => {
 });
 
 /**
- * The API calls a page makes to look a location up by name (`/locations?name=…`), counted by
- * watching the in-process requests the interface makes while `run` goes.
+ * The admin's page at `url`, and the API calls it made to look a location up by name
+ * (`/locations?name=…`), counted by watching the in-process requests the interface makes.
  */
-async function nameLookups(run: () => Promise<unknown>): Promise<number> {
+async function visitCountingLookups(url: string) {
   const app = ctx.app as unknown as { inject: (options: unknown) => Promise<unknown> };
   const original = app.inject;
-  let count = 0;
+  let calls = 0;
   app.inject = function (this: unknown, options: unknown) {
-    const url = (options as { url?: unknown } | undefined)?.url;
-    if (typeof url === 'string' && /^\/locations\?.*\bname(__ie)?=/.test(url)) count += 1;
+    const target = (options as { url?: unknown } | undefined)?.url;
+    if (typeof target === 'string' && /^\/locations\?.*\bname(__ie)?=/.test(target)) calls += 1;
     return original.call(this, options);
   } as typeof original;
   try {
-    await run();
+    const page = await visit(ctx.app, admin, url);
+    return { page, calls };
   } finally {
     app.inject = original;
   }
-  return count;
 }
 
 describe('names looked up for a page', () => {
@@ -221,10 +221,7 @@ describe('names looked up for a page', () => {
       .map((name) => `location_id=${name}`)
       .join('&');
     for (const url of [`/ui/devices?${query}`, `/ui/devices/export.csv?${query}`]) {
-      let page = { statusCode: 0, body: '' };
-      const calls = await nameLookups(async () => {
-        page = await visit(ctx.app, admin, url);
-      });
+      const { page, calls } = await visitCountingLookups(url);
       expect(calls, url).toBe(0);
       expect(page.statusCode, url).toBeLessThan(500);
       expect(page.body, url).toContain('Duplicate query parameter');
@@ -233,14 +230,9 @@ describe('names looked up for a page', () => {
 
   it('are each looked up once however often they are given', async () => {
     const repeated = Array.from({ length: 100 }, () => far.name).join(',');
-    let page = { statusCode: 0, body: '' };
-    const calls = await nameLookups(async () => {
-      page = await visit(
-        ctx.app,
-        admin,
-        `/ui/devices?location_id__in=${repeated}&location_id=${far.name}`,
-      );
-    });
+    const { page, calls } = await visitCountingLookups(
+      `/ui/devices?location_id__in=${repeated}&location_id=${far.name}`,
+    );
     expect(page.statusCode).toBe(200);
     expect(listed(page.body)).toEqual([farDevice.id]);
     expect(calls).toBeLessThanOrEqual(3);
@@ -253,10 +245,7 @@ describe('names looked up for a page', () => {
       `location_id=${names(1, 'c').join(',')}`,
     ].join('&');
     for (const url of [`/ui/devices?${query}`, `/ui/devices/export.csv?${query}`]) {
-      let page = { statusCode: 0, body: '' };
-      const calls = await nameLookups(async () => {
-        page = await visit(ctx.app, admin, url);
-      });
+      const { page, calls } = await visitCountingLookups(url);
       expect(calls, url).toBe(0);
       expect(page.statusCode, url).toBeLessThan(500);
       expect(page.body, url).toContain(

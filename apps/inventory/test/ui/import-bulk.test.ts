@@ -30,11 +30,14 @@ const withCookies = (
   return { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') };
 };
 
+/** The VLAN import form posted with the CSRF token of the page `form` shows, and `fields`. */
+const importVlans = (form: { body: string }, fields: Record<string, unknown>) =>
+  post(ctx.app, admin, '/ui/vlans/import', { _csrf: csrfOf(form.body), ...fields });
+
 describe('a successful import', () => {
   it('redirects (303) to the list, which says once what was imported', async () => {
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
-    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const imported = await importVlans(form, {
       csv: 'name,vlan_id\nprg-a,701\nprg-b,702\n',
       step: 'import',
     });
@@ -146,8 +149,7 @@ describe('a CSV with an id column (an export)', () => {
     expect(form.body).toContain('With an <code>id</code> column');
     // An empty cell leaves its field as it is: a's description stays.
     const csv = `id,name,description\n${a.id},ids-a2,\n${b.id},ids-b2,moved\n`;
-    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const previewed = await importVlans(form, {
       csv,
       step: 'preview',
     });
@@ -156,8 +158,7 @@ describe('a CSV with an id column (an export)', () => {
       'All 2 rows are valid. Press Import to update the 2 VLANs they name.',
     );
     expect(previewed.body).toMatch(/<input type="radio" name="id_rows" value="update" checked>/);
-    const updated = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const updated = await importVlans(form, {
       csv,
       step: 'import',
       id_rows: 'update',
@@ -174,8 +175,7 @@ describe('a CSV with an id column (an export)', () => {
     const b = await create(ctx, 'vlans', { name: 'ids-c-other', vlan_id: 741 });
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
     const missing = '00000000-0000-4000-8000-000000000009';
-    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const refused = await importVlans(form, {
       csv: `id,name\n${a.id},ids-c2\n${missing},ids-x\n`,
       step: 'import',
       id_rows: 'update',
@@ -183,8 +183,7 @@ describe('a CSV with an id column (an export)', () => {
     expect(refused.statusCode).toBe(404);
     expect(refused.body).toContain(`Row 3: VLAN not found: ${missing}; nothing was changed.`);
     expect((await vlan(a.id)).name).toBe('ids-c');
-    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const previewed = await importVlans(form, {
       csv: `id,name\n${a.id},ids-c2\n,ids-y\n${b.id},\n`,
       step: 'preview',
     });
@@ -199,8 +198,7 @@ describe('a CSV with an id column (an export)', () => {
     const a = await create(ctx, 'vlans', { name: 'ids-g', vlan_id: 737 });
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
     const csv = `id,name\n${a.id},ids-g2\n`;
-    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const refused = await importVlans(form, {
       csv,
       step: 'import',
     });
@@ -226,8 +224,7 @@ describe('a CSV with an id column (an export)', () => {
       'too large': `id,name\n${source.id},${'x'.repeat(1100 * 1024)}\n`,
     };
     for (const [what, csv] of Object.entries(pages)) {
-      const page = await post(ctx.app, admin, '/ui/vlans/import', {
-        _csrf: csrfOf(form.body),
+      const page = await importVlans(form, {
         csv,
         step: 'import',
         id_rows: 'create',
@@ -241,8 +238,7 @@ describe('a CSV with an id column (an export)', () => {
   it('creates when a choice comes with a CSV that has no ids', async () => {
     const before = await count();
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
-    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const imported = await importVlans(form, {
       csv: 'name,vlan_id\nids-l,743\n',
       step: 'import',
       id_rows: 'update',
@@ -325,8 +321,7 @@ describe('a CSV with an id column (an export)', () => {
       payload: { description: 'x' },
     });
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
-    const refused = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const refused = await importVlans(form, {
       csv: `id,etag,name\n${a.id},"${etag.replaceAll('"', '""')}",ids-i2\n`,
       step: 'import',
       id_rows: 'update',
@@ -342,16 +337,14 @@ describe('a CSV with an id column (an export)', () => {
     const before = await count();
     const form = await visit(ctx.app, admin, '/ui/vlans/import');
     const csv = `id,name,vlan_id\n${existing.id},ids-e,735\n00000000-0000-4000-8000-000000000001,ids-f,736\n`;
-    const previewed = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const previewed = await importVlans(form, {
       csv,
       step: 'preview',
       id_rows: 'create',
     });
     expect(previewed.body).toContain('Press Import to write them as new VLANs.');
     expect(previewed.body).toMatch(/<input type="radio" name="id_rows" value="create" checked>/);
-    const imported = await post(ctx.app, admin, '/ui/vlans/import', {
-      _csrf: csrfOf(form.body),
+    const imported = await importVlans(form, {
       csv,
       step: 'import',
       id_rows: 'create',
