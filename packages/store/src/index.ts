@@ -145,7 +145,12 @@ export async function openStore<DB>(config: StoreConfig): Promise<Store<DB>> {
     } catch (error) {
       throw openFailure(config.dataDir, error);
     }
-    lock = await lockDataDir(config.dataDir);
+    try {
+      lock = await lockDataDir(config.dataDir);
+    } catch (error) {
+      // A refusal says itself; the host refusing a file or socket (EACCES) names it in one line.
+      throw error instanceof StoreOpenError ? error : openFailure(config.dataDir, error);
+    }
   }
   let pglite: PGlite;
   try {
