@@ -219,6 +219,8 @@ describe('list parameters', () => {
         { ip: value },
         { ip__in: `${value},${value}` },
         { location_id: value },
+        { location_id__in: `"${value}", ${value},"${value.replaceAll('"', '""')}"` },
+        { location_id__in: `"${value}` },
         { tags: value },
         { q: value },
         { limit: value },
@@ -233,6 +235,10 @@ describe('list parameters', () => {
       { tags: Array.from({ length: 2_000 }, (_, n) => `t${n}`).join(',') },
       { ip__in: Array.from({ length: 5_000 }, (_, n) => `10.0.${n >> 8}.${n & 255}`).join(',') },
       { q: 'q'.repeat(50_000) },
+      // Quoted names of "is one of": many, a quote never closed, quotes doubled without end.
+      { location_id__in: Array.from({ length: 5_000 }, (_, n) => `"a, ${n}"`).join(',') },
+      { location_id__in: `"${'a,'.repeat(20_000)}` },
+      { location_id__in: '"'.repeat(50_000) },
     );
     for (const query of queries) {
       const search = new URLSearchParams(query).toString();

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import type { UiColumn, UiResource } from './catalogue.js';
 
 /** Rows per list page: the API's maximum is 100. */
@@ -308,3 +309,28 @@ export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
   in: 'is one of (a,b)',
   isnull: 'is empty (true/false)',
 };
+
+/**
+ * The names an "is one of" box gives, as a line of CSV writes them: separated by commas, a name
+ * holding a comma or a double quote in double quotes, a quote in it doubled
+ * (`"Berlin, DC2", Paris`), spaces around each name left out. Text that is not such a line (a
+ * quote never closed) is split at every comma.
+ */
+export function namesInList(value: string): string[] {
+  try {
+    const records = parse(value, {
+      relax_quotes: true,
+      relax_column_count: true,
+      trim: true,
+    }) as string[][];
+    return records.flat();
+  } catch {
+    return value.split(',').map((name) => name.trim());
+  }
+}
+
+/** Names as an "is one of" box shows them, each read back by namesInList as it is. */
+export const listOfNames = (names: readonly string[]) =>
+  names
+    .map((name) => (/[",\r\n]|^\s|\s$/.test(name) ? `"${name.replaceAll('"', '""')}"` : name))
+    .join(', ');

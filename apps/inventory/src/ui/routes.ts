@@ -68,9 +68,11 @@ import {
   keptFilters,
   type ListState,
   LOOKUP_LABELS,
+  listOfNames,
   listUrl,
   MAX_SORTS,
   mayBeEmpty,
+  namesInList,
   readListState,
   UI_PAGE_SIZES,
 } from './lists.js';
@@ -1303,7 +1305,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                   value: shownFilter(column, filterOf(asked, column), filterNames),
                   choices: offered,
                   attributes: html` aria-describedby="filter-${column.name}-hint"`,
-                })}<p class="hint" id="filter-${column.name}-hint">${referenceHint(column)}</p>`
+                })}<p class="hint" id="filter-${column.name}-hint">${referenceHint(column)} For “is one of”, separate them with commas, a name that holds a comma in double quotes: "Berlin, DC2", Paris.</p>`
               : offered
                 ? html`<select id="filter-${column.name}" name="${column.name}">
               <option value="">any</option>
@@ -2334,7 +2336,10 @@ ${one(values.value)}</textarea>
     return undefined;
   }
 
-  /** The lookups a record is named in: is, is not, is one of (names separated by commas). */
+  /**
+   * The lookups a record is named in: is, is not, is one of (names separated by commas, a name
+   * holding one in double quotes: namesInList).
+   */
   const NAMING_LOOKUPS = new Set(['exact', 'n', 'in']);
   /** Characters of a name no record has that the page repeats (the box keeps it whole). */
   const UNKNOWN_NAME_CHARS = 80;
@@ -2369,7 +2374,8 @@ ${one(values.value)}</textarea>
         column && NAMING_LOOKUPS.has(lookup) && given.get(parameter) === 1
           ? namingOf(signed, column)
           : undefined;
-      const parts = (lookup === 'in' ? value.split(',') : [value]).map((text) => text.trim());
+      const parts =
+        lookup !== 'in' ? [value.trim()] : naming ? namesInList(value) : value.split(',');
       // A list longer than the API takes is its to refuse, not a lookup per name.
       const named = column && naming && parts.length <= IN_MAX_VALUES;
       return { parameter, value, column, naming: named ? naming : undefined, parts };
@@ -2426,7 +2432,9 @@ ${one(values.value)}</textarea>
     const idsOf = (column: UiColumn) =>
       [...state.filters]
         .filter(([parameter]) => parameter.split('__')[0] === column.name)
-        .flatMap(([, value]) => value.split(','))
+        .flatMap(([parameter, value]) =>
+          parameter.endsWith('__in') ? namesInList(value) : value.split(','),
+        )
         .map((part) => part.trim().toLowerCase())
         .filter((part) => PLAIN_UUID.test(part));
     const references = resource.columns.filter(
@@ -2455,15 +2463,19 @@ ${one(values.value)}</textarea>
     return names;
   }
 
-  /** A filter's value as its typed box shows it: each record's id as the record's name. */
+  /**
+   * A filter's value as its typed box shows it: each record's id as the record's name, the names
+   * of "is one of" as namesInList reads them back.
+   */
   const shownFilter = (
     column: UiColumn,
     filter: { value: string; lookup: string },
     names: Map<string, string>,
-  ) =>
-    (filter.lookup === 'in' ? filter.value.split(',') : [filter.value])
-      .map((part) => names.get(`${column.name}/${part.trim().toLowerCase()}`) ?? part)
-      .join(',');
+  ) => {
+    const nameOf = (part: string) => names.get(`${column.name}/${part.trim().toLowerCase()}`);
+    if (filter.lookup !== 'in') return nameOf(filter.value) ?? filter.value;
+    return listOfNames(namesInList(filter.value).map((part) => nameOf(part) ?? part));
+  };
 
   /** A reference typed by a title no record has, as the API's refusal of its field (400). */
   const unnamed = (errors: Record<string, string>): Promise<ApiAnswer> | undefined => {

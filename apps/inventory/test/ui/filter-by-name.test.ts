@@ -153,6 +153,69 @@ describe('a reference filter past the first 100 records', () => {
     expect(listed(oneOf.body)).toEqual([farDevice.id]);
   });
 
+  it('takes a name holding a comma or a quote for "is one of" in double quotes, and shows it so', async () => {
+    const berlin = await create(ctx, 'locations', { name: 'Berlin, DC2' });
+    const hall = await create(ctx, 'locations', { name: 'Hall "B", east' });
+    const inBerlin = await create(ctx, 'devices', {
+      hostname: 'in-berlin',
+      ip: '10.240.0.3',
+      location_id: berlin.id,
+    });
+    const inHall = await create(ctx, 'devices', {
+      hostname: 'in-hall',
+      ip: '10.240.0.4',
+      location_id: hall.id,
+    });
+    const expected = [inBerlin.id, inHall.id, farDevice.id].sort();
+    const typed = `"Berlin, DC2", "Hall ""B"", east" ,${far.name}`;
+    const shown = `"Berlin, DC2", "Hall ""B"", east", ${far.name}`;
+    const byName = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices?${new URLSearchParams({ location_id: typed, location_id__op: 'in' })}`,
+    );
+    expect(byName.statusCode).toBe(200);
+    expect(byName.body).not.toContain('role="alert"');
+    expect(listed(byName.body).sort()).toEqual(expected);
+    // Given by ids (a link), the box shows the names as they are typed.
+    const byId = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices?location_id__in=${berlin.id},${hall.id},${far.id}`,
+    );
+    expect(listed(byId.body).sort()).toEqual(expected);
+    for (const page of [byName, byId]) {
+      const box = /id="filter-location_id" name="location_id"[^>]*value="([^"]*)"/.exec(
+        filterForm(page.body),
+      )?.[1];
+      expect(box?.replaceAll('&quot;', '"')).toBe(shown);
+      // Applied again as the form shows it: the same rows.
+      const again = await visit(
+        ctx.app,
+        admin,
+        `/ui/devices?${formAsShown(page.body, '/ui/devices')}`,
+      );
+      expect(again.body).not.toContain('role="alert"');
+      expect(listed(again.body).sort()).toEqual(expected);
+    }
+    // Unquoted, the comma separates two names neither of which is a location's.
+    const unquoted = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices?${new URLSearchParams({ location_id__in: 'Berlin, DC2' })}`,
+    );
+    expect(unquoted.body).toContain('Location: no location is named “Berlin”.');
+    // A quote never closed is read as before, at every comma, and named in words.
+    const unclosed = await visit(
+      ctx.app,
+      admin,
+      `/ui/devices?${new URLSearchParams({ location_id__in: '"Berlin, DC2' })}`,
+    );
+    expect(unclosed.statusCode).toBe(200);
+    expect(unclosed.body).toContain('Location: no location is named “&quot;Berlin”.');
+    expect(listed(unclosed.body)).toEqual([]);
+  });
+
   it('says a name no record has in words, instead of an empty list', async () => {
     const page = await visit(ctx.app, admin, '/ui/devices?location_id=floc-nowhere');
     expect(page.statusCode).toBe(200);
