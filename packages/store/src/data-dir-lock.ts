@@ -1,8 +1,14 @@
-import { mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreOpenError } from './store.js';
 
 /**
@@ -10,27 +16,30 @@ import { StoreOpenError } from './store.js';
  * postmaster.pid check is not there), and two processes on one folder each wrote over the
  * other's files: writes both had acknowledged were lost, without a word.
  *
- * The lock is a listening local socket named after the folder's device and inode (so every path
- * to it, through a symbolic link or a bind mount, names the same lock). The holder answers a
- * connection with its pid, for the refusal to name it. Where it lives depends on the system:
+ * Every kind of lock here is one the operating system releases the moment the process ends,
+ * however it ends (kill -9, a crash, the OOM killer): nothing stale is left to block the next
+ * start, and there is no timeout to wait out or to be overtaken by a busy event loop (lock files
+ * refreshed by a timer are stolen when the event loop is held longer than their timeout, which a
+ * long statement of PGlite's synchronous WebAssembly does). Taking it is atomic: of two processes
+ * starting together exactly one gets it.
  *
- * - Linux: a Unix socket in the abstract namespace. The kernel makes it what a lock must be:
- *   binding the name is atomic (of two processes starting together exactly one gets it, the
- *   other EADDRINUSE), and the name belongs to the open socket, not to a file, so it is released
- *   the moment the process ends, however it ends (kill -9, a crash, the OOM killer): nothing
- *   stale is left, and there is no timeout to wait out or to be overtaken by a busy event loop
- *   (lock files refreshed by a timer are stolen when the event loop is held longer than their
- *   timeout, which a long statement of PGlite's synchronous WebAssembly does). Its bound: the
- *   name is per network namespace, so two containers with network namespaces of their own that
- *   mount the same folder do not see each other's lock.
- * - Windows: a named pipe, which has the same two properties.
- * - macOS and the other Unix systems: a Unix socket file in the temporary folder. Binding it is
- *   atomic too, but a process that is killed leaves the file behind. A file nobody listens on
- *   (connecting is refused) is stale and taken over, by one process at a time: the takeover is
- *   done holding a directory beside the file, whose creation is atomic, and the file is looked at
- *   again under it, so a process that found the file stale cannot remove the socket of one that
- *   has taken it over meanwhile. Its bound: the temporary folder is per user on macOS, so two
- *   accounts opening one folder do not see each other's lock.
+ * - Linux: a Unix socket in the abstract namespace, named after the folder's device and inode
+ *   (so every path to it, through a symbolic link or a bind mount, names the same lock). The name
+ *   belongs to the open socket, not to a file. The holder answers a connection with its pid, for
+ *   the refusal to name it. Its bound: the name is per network namespace, so two containers with
+ *   network namespaces of their own that mount the same folder do not see each other's lock.
+ * - Windows: a named pipe of the same name, which behaves alike.
+ * - macOS and the BSDs: the file `.lock` in the folder, opened with the system's exclusive file
+ *   lock (`O_EXLOCK`, flock(2)'s lock taken by open(2) itself, without waiting: `O_NONBLOCK`).
+ *   Being in the folder, it is the same lock for every account and environment; the holder writes
+ *   its pid into it. The file stays when the lock is released: removing it would let a process
+ *   that opened it just before lock the removed file while another locks a new one.
+ *
+ * These two were written from the systems' documentation and have not been run by this project's
+ * tests, which run on Linux. So that a mistake there cannot keep the store from opening, a lock
+ * either of them cannot take for a reason other than another process holding it is skipped with
+ * a warning, and the folder is opened as it was before there was a lock. On other systems there
+ * is none.
  *
  * No library served: the file locks of npm packages are either refreshed by a timer (stolen while
  * PGlite holds the event loop, see above) or native addons, which a fresh `npm install` on macOS
@@ -44,37 +53,47 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-/** How the lock is held: `abstract` on Linux, `pipe` on Windows, `file` elsewhere. */
-export type LockKind = 'abstract' | 'pipe' | 'file';
+const NO_LOCK: DataDirLock = { release: async () => {} };
+
+/** How a system's lock is held (see the class comment). */
+export type LockKind = 'abstract' | 'pipe' | 'flock' | 'none';
 
 export function lockKindOf(platform: NodeJS.Platform): LockKind {
   if (platform === 'linux') return 'abstract';
   if (platform === 'win32') return 'pipe';
-  return 'file';
+  if (platform === 'darwin' || platform === 'freebsd' || platform === 'openbsd') return 'flock';
+  return 'none';
 }
 
-/** A takeover directory this old was left by a process that ended during its takeover. */
-const TAKEOVER_ABANDONED_MS = 10_000;
-/** How long to wait for another process's takeover before saying the lock cannot be had. */
-const TAKEOVER_WAIT_MS = 15_000;
-const TAKEOVER_POLL_MS = 25;
-
 /**
- * Takes the lock on `dataDir` (which must exist) or throws DataDirBusyError. `kind` is this
- * system's (lockKindOf), and `folder` where a `file` lock is made; both are given by the tests.
+ * The Linux lock's name. Kept as the first release that locked named it, so that a process of
+ * that release and one of this release refuse each other (a new instance started before the old
+ * one has stopped, on the same folder).
  */
+export const abstractLockName = (dev: bigint, ino: bigint) =>
+  `\0netops-store-data-dir/${dev}/${ino}`;
+
+/** The file in the folder that macOS and the BSDs lock. */
+export const LOCK_FILE = '.lock';
+
+/** `O_EXLOCK` of macOS and the BSDs, which Node's constants do not name; the same on each. */
+const O_EXLOCK = 0x20;
+
+/** Takes the lock on `dataDir` (which must exist) or throws DataDirBusyError. */
 export async function lockDataDir(
   dataDir: string,
   kind: LockKind = lockKindOf(process.platform),
-  folder: string = tmpdir(),
 ): Promise<DataDirLock> {
+  if (kind === 'none') return NO_LOCK;
+  if (kind === 'flock') return lockFile(dataDir);
   const { dev, ino } = statSync(dataDir, { bigint: true });
-  const id = `netops-store-data-dir-${dev}-${ino}`;
-  if (kind === 'abstract') return takeName(dataDir, `\0${id}`);
-  if (kind === 'pipe') return takeName(dataDir, `\\\\.\\pipe\\${id}`);
-  const path = join(folder, `${id}.sock`);
-  // A Unix socket's path has at most 103 bytes on macOS (107 elsewhere).
-  return takeFile(dataDir, Buffer.byteLength(path) <= 103 ? path : join('/tmp', `${id}.sock`));
+  if (kind === 'abstract') return lockName(dataDir, abstractLockName(dev, ino));
+  try {
+    return await lockName(dataDir, `\\\\.\\pipe\\netops-store-data-dir-${dev}-${ino}`);
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw error;
+    return skipped(dataDir, error);
+  }
 }
 
 function busy(dataDir: string, pid: number | undefined): DataDirBusyError {
@@ -83,57 +102,21 @@ function busy(dataDir: string, pid: number | undefined): DataDirBusyError {
   );
 }
 
+/** An untried kind's failure: said once on stderr, the folder opened without a lock. */
+function skipped(dataDir: string, error: unknown): DataDirLock {
+  process.emitWarning(
+    `DATA_DIR ${dataDir}: its lock could not be taken (${error instanceof Error ? error.message : String(error)}), so it is opened without one: make sure no other process opens it.`,
+  );
+  return NO_LOCK;
+}
+
+const pidOf = (text: string) => {
+  const pid = Number.parseInt(text, 10);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+};
+
 /** A name that goes with its socket: listening on it is the lock. */
-async function takeName(dataDir: string, name: string): Promise<DataDirLock> {
-  for (let attempt = 1; ; attempt += 1) {
-    const taken = await listenOn(name);
-    if (taken !== 'in use') return taken;
-    const holder = await probe(name);
-    if (holder.state === 'listening') throw busy(dataDir, holder.pid);
-    // Released between the two: the name is free again.
-    if (attempt === NAME_ATTEMPTS) throw busy(dataDir, undefined);
-  }
-}
-const NAME_ATTEMPTS = 3;
-
-/**
- * A socket file: listening on it is the lock, and a file nobody listens on is taken over, one
- * process at a time (see the class comment).
- */
-async function takeFile(dataDir: string, path: string): Promise<DataDirLock> {
-  const takeover = `${path}.takeover`;
-  const deadline = Date.now() + TAKEOVER_WAIT_MS;
-  for (;;) {
-    const taken = await listenOn(path);
-    if (taken !== 'in use') return taken;
-    const holder = await probe(path);
-    if (holder.state === 'listening') throw busy(dataDir, holder.pid);
-    if (holder.state === 'stale') {
-      if (tryMakeDirectory(takeover)) {
-        try {
-          // Under the takeover directory nobody else removes the file: look again, since a
-          // process may have taken it over between the probe above and the directory.
-          const again = await probe(path);
-          if (again.state === 'listening') throw busy(dataDir, again.pid);
-          if (again.state === 'stale') removeStale(dataDir, path);
-        } finally {
-          rmdirSync(takeover);
-        }
-        continue;
-      }
-      clearAbandoned(takeover);
-    }
-    if (Date.now() > deadline) {
-      throw new StoreOpenError(
-        `DATA_DIR ${dataDir}: its lock ${path} could not be taken within ${TAKEOVER_WAIT_MS / 1000} s (${takeover} is held by another process starting). Start again; if this repeats, remove ${takeover}.`,
-      );
-    }
-    await sleep(TAKEOVER_POLL_MS);
-  }
-}
-
-/** Listens on `name` and holds it, or says it is in use; any other failure is thrown. */
-async function listenOn(name: string): Promise<DataDirLock | 'in use'> {
+async function lockName(dataDir: string, name: string): Promise<DataDirLock> {
   const server = createServer((socket) => {
     socket.on('error', () => {});
     socket.end(`${process.pid}\n`);
@@ -148,11 +131,10 @@ async function listenOn(name: string): Promise<DataDirLock | 'in use'> {
     });
   } catch (error) {
     server.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return 'in use';
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw busy(dataDir, await holderPid(name));
   }
   // The lock never keeps the process alive by itself; it ends with the process or release().
-  // Closing a Unix socket server removes its file.
   server.unref();
   return { release: () => closeServer(server) };
 }
@@ -161,76 +143,59 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-type Probe =
-  /** Someone listens: the holder, with the pid it answered (none within a second). */
-  | { state: 'listening'; pid: number | undefined }
-  /** A socket file nobody listens on: left by a process that ended without closing it. */
-  | { state: 'stale' }
-  /** Nothing there any more: it was released meanwhile. */
-  | { state: 'gone' };
-
-/**
- * Who holds `name`. A connection the system accepts is a live holder, even one whose event loop
- * is busy and does not answer; one it refuses is a socket file nobody listens on.
- */
-function probe(name: string): Promise<Probe> {
+/** The pid the holder of `name` answers, or undefined if it does not within a second. */
+function holderPid(name: string): Promise<number | undefined> {
   return new Promise((resolve) => {
     let text = '';
-    let connected = false;
     const socket = connect(name);
-    const done = (result: Probe) => {
+    const done = (pid: number | undefined) => {
       socket.destroy();
-      resolve(result);
+      resolve(pid);
     };
-    const answered = () => {
-      const pid = Number.parseInt(text, 10);
-      done({ state: 'listening', pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined });
-    };
-    socket.on('connect', () => {
-      connected = true;
-    });
-    socket.setTimeout(1000, answered);
+    socket.setTimeout(1000, () => done(undefined));
+    socket.on('error', () => done(undefined));
     socket.on('data', (chunk: Buffer) => {
       text += chunk.toString();
     });
-    socket.on('end', answered);
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (connected) return answered();
-      if (error.code === 'ECONNREFUSED') return done({ state: 'stale' });
-      if (error.code === 'ENOENT') return done({ state: 'gone' });
-      // Not ours to connect to (another account's socket, EACCES): held, by whom is not known.
-      done({ state: 'listening', pid: undefined });
-    });
+    socket.on('end', () => done(pidOf(text)));
   });
 }
 
-function tryMakeDirectory(path: string): boolean {
+/** The folder's lock file, locked as it is opened (macOS and the BSDs). */
+function lockFile(dataDir: string): DataDirLock {
+  const path = join(dataDir, LOCK_FILE);
+  let fd: number;
   try {
-    mkdirSync(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
-function removeStale(dataDir: string, path: string): void {
-  try {
-    unlinkSync(path);
+    fd = openSync(
+      path,
+      constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK | O_EXLOCK,
+      0o644,
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    throw new StoreOpenError(
-      `DATA_DIR ${dataDir}: its lock ${path} was left by a process that ended and cannot be removed (${code}): remove it, then start again.`,
-    );
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK') throw busy(dataDir, holderPidIn(path));
+    return skipped(dataDir, error);
   }
+  try {
+    ftruncateSync(fd, 0);
+    writeSync(fd, `${process.pid}\n`, 0);
+  } catch {
+    // The pid only names the holder in another process's refusal; the lock is held without it.
+  }
+  let open = true;
+  return {
+    release: async () => {
+      // Once: a second close could close another file that was given the same descriptor.
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
-/** Removes a takeover directory left by a process that ended during its takeover. */
-function clearAbandoned(takeover: string): void {
+function holderPidIn(path: string): number | undefined {
   try {
-    if (Date.now() - statSync(takeover).mtimeMs > TAKEOVER_ABANDONED_MS) rmdirSync(takeover);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return pidOf(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
   }
 }

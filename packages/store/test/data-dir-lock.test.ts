@@ -1,10 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockDataDir, lockKindOf } from '../src/data-dir-lock.js';
+import {
+  abstractLockName,
+  DataDirBusyError,
+  LOCK_FILE,
+  lockDataDir,
+  lockKindOf,
+} from '../src/data-dir-lock.js';
 import { openStore } from '../src/index.js';
 
 /**
@@ -36,18 +43,9 @@ interface Holder {
 }
 
 function holdStore(dataDir: string): Holder {
-  return hold(['test/support/hold-store.ts', dataDir]);
-}
-
-/** The lock alone, of `kind`, a `file` lock made in `folder`. */
-function holdLock(dataDir: string, kind: 'abstract' | 'file', folder: string): Holder {
-  return hold(['test/support/hold-lock.ts', dataDir, kind, folder]);
-}
-
-function hold(script: string[]): Holder {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=development', ...script],
+    ['--import', 'tsx', '--conditions=development', 'test/support/hold-store.ts', dataDir],
     { cwd: STORE_DIR, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH } },
   );
   children.push(child);
@@ -131,123 +129,45 @@ describe('an embedded folder is opened by one process at a time', () => {
   }, 60_000);
 });
 
-/**
- * macOS and the other Unix systems have no abstract namespace: the lock is a socket file, which a
- * killed process leaves behind. Run here on Linux with that kind chosen, in a folder of the test's
- * own standing for the temporary folder.
- */
-describe('the socket file lock (macOS and other Unix systems)', () => {
-  /** A data folder and the folder its lock file is made in. */
-  function newPlace(): { dataDir: string; lockFolder: string } {
-    const dataDir = newFolder();
-    mkdirSync(dataDir, { recursive: true });
-    const lockFolder = join(dataDir, '..', 'locks');
-    mkdirSync(lockFolder);
-    return { dataDir, lockFolder };
-  }
-  const lockFiles = (folder: string) =>
-    readdirSync(folder).filter((name) => name.endsWith('.sock'));
-
-  it('is the kind of every system but Linux and Windows', () => {
+describe('the lock of each system', () => {
+  it('is a name on Linux, a named pipe on Windows, a locked file on macOS and the BSDs', () => {
     expect(lockKindOf('linux')).toBe('abstract');
     expect(lockKindOf('win32')).toBe('pipe');
-    expect(lockKindOf('darwin')).toBe('file');
-    expect(lockKindOf('freebsd')).toBe('file');
+    expect(lockKindOf('darwin')).toBe('flock');
+    expect(lockKindOf('freebsd')).toBe('flock');
+    expect(lockKindOf('openbsd')).toBe('flock');
+    expect(lockKindOf('aix')).toBe('none');
   });
 
-  it('refuses a second process naming the first, and is removed when released', async () => {
-    const { dataDir, lockFolder } = newPlace();
-    const first = holdLock(dataDir, 'file', lockFolder);
-    expect(await first.outcome).toEqual({ open: true });
-    expect(lockFiles(lockFolder)).toHaveLength(1);
-    const second = await holdLock(dataDir, 'file', lockFolder).outcome;
-    expect(second).toMatchObject({ open: false, code: 1 });
-    expect(second.open ? '' : second.stderr).toBe(
-      `DATA_DIR ${dataDir} is open in another process (pid ${first.child.pid}): one process at a time opens the embedded store. Stop that process first (or point DATA_DIR at another folder).\n`,
+  it('on Linux, is refused while a process of the earlier release holds the folder', async () => {
+    // That release named its lock so: an instance started beside it must not open the folder.
+    const dataDir = newFolder();
+    mkdirSync(dataDir, { recursive: true });
+    const { dev, ino } = statSync(dataDir, { bigint: true });
+    const earlier = createServer((socket) => socket.end(`${process.pid}\n`));
+    await new Promise<void>((resolve) =>
+      earlier.listen(`\0netops-store-data-dir/${dev}/${ino}`, resolve),
     );
-    first.child.stdin?.end();
-    await ended(first.child);
-    expect(lockFiles(lockFolder)).toEqual([]);
-    const third = holdLock(dataDir, 'file', lockFolder);
-    expect(await third.outcome).toEqual({ open: true });
-    third.child.stdin?.end();
-    await ended(third.child);
-  }, 60_000);
-
-  it('takes over the file a killed holder left, and exactly one of three racing for it does', async () => {
-    const { dataDir, lockFolder } = newPlace();
-    for (let round = 0; round < 2; round += 1) {
-      const holder = holdLock(dataDir, 'file', lockFolder);
-      expect(await holder.outcome).toEqual({ open: true });
-      holder.child.kill('SIGKILL');
-      await ended(holder.child);
-      // The file stays, nobody listening on it.
-      expect(lockFiles(lockFolder)).toHaveLength(1);
-      const racers = [0, 1, 2].map(() => holdLock(dataDir, 'file', lockFolder));
-      const outcomes = await Promise.all(racers.map((racer) => racer.outcome));
-      expect(outcomes.filter((outcome) => outcome.open)).toHaveLength(1);
-      for (const outcome of outcomes.filter((outcome) => !outcome.open)) {
-        expect(outcome).toMatchObject({ code: 1 });
-        expect(outcome.open ? '' : outcome.stderr).toContain('is open in another process (pid ');
-      }
-      for (const racer of racers) racer.child.stdin?.end();
-      await Promise.all(racers.map((racer) => ended(racer.child)));
-      expect(lockFiles(lockFolder)).toEqual([]);
-      // The takeover directory is gone too.
-      expect(readdirSync(lockFolder)).toEqual([]);
+    try {
+      expect(abstractLockName(dev, ino)).toBe(`\0netops-store-data-dir/${dev}/${ino}`);
+      const refused = lockDataDir(dataDir, 'abstract');
+      await expect(refused).rejects.toBeInstanceOf(DataDirBusyError);
+      await expect(refused).rejects.toThrow(`another process (pid ${process.pid})`);
+    } finally {
+      await new Promise((resolve) => earlier.close(resolve));
     }
-  }, 90_000);
-
-  it('lets one of several takeovers at once win, none removing the winner', async () => {
-    // In one process the takeovers interleave at each step that waits, the closest race there is:
-    // all three find the file stale before any of them removes it.
-    const { dataDir, lockFolder } = newPlace();
-    const holder = holdLock(dataDir, 'file', lockFolder);
-    expect(await holder.outcome).toEqual({ open: true });
-    holder.child.kill('SIGKILL');
-    await ended(holder.child);
-    const outcomes = await Promise.allSettled(
-      [0, 1, 2].map(() => lockDataDir(dataDir, 'file', lockFolder)),
-    );
-    const taken = outcomes.flatMap((outcome) =>
-      outcome.status === 'fulfilled' ? [outcome.value] : [],
-    );
-    expect(taken).toHaveLength(1);
-    for (const outcome of outcomes.filter((outcome) => outcome.status === 'rejected')) {
-      expect(String(outcome.reason)).toContain(`another process (pid ${process.pid})`);
-    }
-    // The winner's file is still there, and still refuses another.
-    expect(lockFiles(lockFolder)).toHaveLength(1);
-    await expect(lockDataDir(dataDir, 'file', lockFolder)).rejects.toThrow('another process');
-    for (const lock of taken) await lock.release();
-  }, 60_000);
-
-  it('clears a takeover directory left by a process that ended during its takeover', async () => {
-    const { dataDir, lockFolder } = newPlace();
-    const holder = holdLock(dataDir, 'file', lockFolder);
-    expect(await holder.outcome).toEqual({ open: true });
-    holder.child.kill('SIGKILL');
-    await ended(holder.child);
-    const [file = ''] = lockFiles(lockFolder);
-    const takeover = join(lockFolder, `${file}.takeover`);
-    mkdirSync(takeover);
-    const minuteAgo = new Date(Date.now() - 60_000);
-    utimesSync(takeover, minuteAgo, minuteAgo);
-    const next = holdLock(dataDir, 'file', lockFolder);
-    expect(await next.outcome).toEqual({ open: true });
-    expect(existsSync(takeover)).toBe(false);
-    next.child.stdin?.end();
-    await ended(next.child);
-  }, 60_000);
-
-  it('refuses a second lock in the same process until the first is released', async () => {
-    const { dataDir, lockFolder } = newPlace();
-    const lock = await lockDataDir(dataDir, 'file', lockFolder);
-    await expect(lockDataDir(dataDir, 'file', lockFolder)).rejects.toThrow(
-      `another process (pid ${process.pid})`,
-    );
+    const lock = await lockDataDir(dataDir, 'abstract');
     await lock.release();
-    const again = await lockDataDir(dataDir, 'file', lockFolder);
-    await again.release();
+  });
+
+  it('on macOS and the BSDs, writes the holder’s pid into the folder’s lock file', async () => {
+    // Run here on Linux, which has no O_EXLOCK and ignores the flag: this checks the file and its
+    // pid, not the lock itself, which only those systems' kernels take.
+    const dataDir = newFolder();
+    mkdirSync(dataDir, { recursive: true });
+    const lock = await lockDataDir(dataDir, 'flock');
+    expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+    await lock.release();
+    await lock.release();
   });
 });
