@@ -313,8 +313,9 @@ export const LOOKUP_LABELS: Readonly<Record<string, string>> = {
 /**
  * The names an "is one of" box gives, as a line of CSV writes them: separated by commas, a name
  * holding a comma or a double quote in double quotes, a quote in it doubled
- * (`"Berlin, DC2", Paris`), spaces around each name left out. Text that is not such a line (a
- * quote never closed) is split at every comma.
+ * (`"Berlin, DC2", Paris`), spaces around each name left out; a quote inside a name given
+ * without quotes is the name's (`Annex "North"`). Text that is not such a line (a quote never
+ * closed, text after a closing quote) is split at every comma, as before quotes were read.
  */
 export function namesInList(value: string): string[] {
   try {

@@ -1305,7 +1305,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions): Promis
                   value: shownFilter(column, filterOf(asked, column), filterNames),
                   choices: offered,
                   attributes: html` aria-describedby="filter-${column.name}-hint"`,
-                })}<p class="hint" id="filter-${column.name}-hint">${referenceHint(column)} For “is one of”, separate them with commas, a name that holds a comma in double quotes: "Berlin, DC2", Paris.</p>`
+                })}<p class="hint" id="filter-${column.name}-hint">${referenceHint(column)} For “is one of”, separate them with commas; put a name that holds a comma or a double quote in double quotes, that quote doubled.</p>`
               : offered
                 ? html`<select id="filter-${column.name}" name="${column.name}">
               <option value="">any</option>

@@ -44,7 +44,8 @@ export const post = (
   });
 
 const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-const unescaped = (text: string) =>
+/** An attribute's or a text's characters as the browser reads them from the page. */
+export const unescaped = (text: string) =>
   text
     .replaceAll('&quot;', '"')
     .replaceAll('&#39;', "'")
