@@ -2429,14 +2429,16 @@ ${one(values.value)}</textarea>
     state: ListState,
   ): Promise<Map<string, string>> {
     const names = new Map<string, string>();
-    const idsOf = (column: UiColumn) =>
-      [...state.filters]
-        .filter(([parameter]) => parameter.split('__')[0] === column.name)
-        .flatMap(([parameter, value]) =>
-          parameter.endsWith('__in') ? namesInList(value) : value.split(','),
-        )
+    // Each field's ids, read once per page (an "is one of" value is a line of CSV to parse).
+    const idsByField = new Map<string, string[]>();
+    for (const [parameter, value] of state.filters) {
+      const field = parameter.split('__')[0] ?? '';
+      const ids = (parameter.endsWith('__in') ? namesInList(value) : value.split(','))
         .map((part) => part.trim().toLowerCase())
         .filter((part) => PLAIN_UUID.test(part));
+      idsByField.set(field, [...(idsByField.get(field) ?? []), ...ids]);
+    }
+    const idsOf = (column: UiColumn) => idsByField.get(column.name) ?? [];
     const references = resource.columns.filter(
       (column) => column.filterable && column.references && idsOf(column).length > 0,
     );

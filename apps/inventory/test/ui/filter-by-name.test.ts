@@ -157,22 +157,17 @@ describe('a reference filter past the first 100 records', () => {
     const berlin = await create(ctx, 'locations', { name: 'Berlin, DC2' });
     const hall = await create(ctx, 'locations', { name: 'Hall "B", R&D' });
     const annex = await create(ctx, 'locations', { name: 'Annex "North"' });
-    const inBerlin = await create(ctx, 'devices', {
-      hostname: 'in-berlin',
-      ip: '10.240.0.3',
-      location_id: berlin.id,
-    });
-    const inHall = await create(ctx, 'devices', {
-      hostname: 'in-hall',
-      ip: '10.240.0.4',
-      location_id: hall.id,
-    });
-    const inAnnex = await create(ctx, 'devices', {
-      hostname: 'in-annex',
-      ip: '10.240.0.5',
-      location_id: annex.id,
-    });
-    const expected = [inBerlin.id, inHall.id, inAnnex.id, farDevice.id].sort();
+    // A device in each of them.
+    const inThem = await Promise.all(
+      [berlin, hall, annex].map((location, at) =>
+        create(ctx, 'devices', {
+          hostname: `in-quoted-${at}`,
+          ip: `10.240.0.${3 + at}`,
+          location_id: location.id,
+        }),
+      ),
+    );
+    const expected = [...inThem.map((device) => device.id), farDevice.id].sort();
     // A quote inside a name given without quotes is the name's, as before quotes were read.
     const typed = `"Berlin, DC2", "Hall ""B"", R&D" ,Annex "North",${far.name}`;
     const shown = `"Berlin, DC2", "Hall ""B"", R&D", "Annex ""North""", ${far.name}`;
