@@ -264,20 +264,25 @@ describe('the OpenAPI document against the server', () => {
         }
         // A valid record but for one name holding an invisible character or a look-alike space:
         // the pattern the document gives refuses it, and the answer names the field and the
-        // code point.
-        for (const { field, payload } of invisibleNameBodies(operation, validate)) {
+        // code point. And one whose name composing (NFC) takes past its limit, which the
+        // document's maxLength cannot say: refused in words, naming the field.
+        for (const { field, payload, grows } of invisibleNameBodies(operation, validate)) {
           invisibleNames++;
           attempts.push({
-            what: `body ${field} ${JSON.stringify(payload[field])}`,
+            what: `body ${field} ${JSON.stringify(payload[field]).slice(0, 80)}`,
             inject: {
               method: operation.method as InjectOptions['method'],
               url: urlOf(operation, path, []),
               payload: JSON.stringify(payload),
               headers: { 'content-type': 'application/json' },
             },
-            refusal: new RegExp(
-              `^body/${field} must not contain (invisible formatting characters|spaces other than U\\+0020) \\(U\\+[0-9A-F]{4,5}(, U\\+[0-9A-F]{4,5})*\\)$`,
-            ),
+            refusal: grows
+              ? new RegExp(
+                  `^${field}: must not have more than \\d+ characters in Unicode's composed form \\(NFC\\), which this value has once composed$`,
+                )
+              : new RegExp(
+                  `^body/${field} must not contain (invisible formatting characters|spaces other than U\\+0020) \\(U\\+[0-9A-F]{4,5}(, U\\+[0-9A-F]{4,5})*\\)$`,
+                ),
           });
         }
       }
@@ -398,7 +403,7 @@ function wrongQueryValues(schema: JsonSchema): string[] {
 function invisibleNameBodies(
   operation: Operation,
   validate: ValidateFunction,
-): Array<{ field: string; payload: Record<string, unknown> }> {
+): Array<{ field: string; payload: Record<string, unknown>; grows?: boolean }> {
   const record =
     operation.body?.anyOf?.find((branch) => branch.type === 'object') ?? operation.body;
   if (record?.type !== 'object') return [];
@@ -409,14 +414,24 @@ function invisibleNameBodies(
     // whose other fields hold some would be refused for them, not for the name.
     .filter((sample) => validate(sample) && !holdsRefusedText(sample));
   if (!valid) return [];
-  const bodies: Array<{ field: string; payload: Record<string, unknown> }> = [];
+  const bodies: Array<{ field: string; payload: Record<string, unknown>; grows?: boolean }> = [];
   for (const [field, property] of Object.entries(record.properties ?? {})) {
     const text = [property, ...(property.anyOf ?? [])].find((branch) => branch.type === 'string');
     if (!text?.pattern || text.format) continue;
     if (!validate({ ...valid, [field]: 'Zürich 東京-🚀 café' })) continue;
+    let named = false;
     for (const name of LOOK_ALIKE_IDENTIFIERS) {
       const payload = { ...valid, [field]: name };
-      if (!validate(payload)) bodies.push({ field, payload });
+      if (!validate(payload)) {
+        named = true;
+        bodies.push({ field, payload });
+      }
+    }
+    // A name (it refuses look-alikes) is composed when written. U+0958 is excluded from
+    // composition: NFC writes each as two characters.
+    if (named && typeof text.maxLength === 'number') {
+      const payload = { ...valid, [field]: '\u0958'.repeat(text.maxLength) };
+      if (validate(payload)) bodies.push({ field, payload, grows: true });
     }
   }
   return bodies;

@@ -111,6 +111,32 @@ export const CANONICAL_FORM: Readonly<Partial<Record<ColumnKind, (text: string) 
   timestamp: toMilliseconds,
 };
 
+/**
+ * A name (ColumnDefinition.identifier) in Unicode's composed form, NFC: `é` typed as one
+ * character (U+00E9) and as `e` followed by a combining acute accent (U+0065 U+0301) is one name,
+ * drawn the same everywhere, as `café` copied from a macOS file name and typed on a keyboard
+ * are. Stored as sent, the two were two records that look alike, which the unique index let
+ * through; stored in one form, the second is a conflict.
+ */
+export const nameForm = (text: string) => text.normalize('NFC');
+
+/** The one form a column's values are stored in: its kind's (CANONICAL_FORM), a name's NFC. */
+export function canonicalFormOf(column: ColumnDefinition): ((text: string) => string) | undefined {
+  const ofKind = CANONICAL_FORM[kindOf(column)];
+  if (!column.identifier) return ofKind;
+  return ofKind ? (text) => ofKind(nameForm(text)) : nameForm;
+}
+
+/**
+ * The forms a filter on a name looks for: the one the API stores, and the one given if it
+ * differs, so that a name stored before names were kept in NFC (one that migration 036 could not
+ * compose without taking another record's name) is still found as written.
+ */
+const formsOfName = (given: string, canonical: (text: string) => string) => {
+  const stored = canonical(given);
+  return stored === given ? [given] : [stored, given];
+};
+
 /** A column's kind: declared, else read from its schema. */
 export function kindOf(column: ColumnDefinition): ColumnKind {
   if (column.kind) return column.kind;
@@ -447,17 +473,24 @@ export function parseConditions(
     // A value is compared in the form the API stores (CANONICAL_FORM); a timestamp's
     // lower-exclusive or upper-inclusive bound is rounded up (toMillisecondsUp). Text matches
     // (`__ic`…) ignore case already and match parts of values.
-    const canonical = kind && CANONICAL_FORM[kind];
+    // A name's text matches look for its NFC form, the form every name is written in since.
+    const canonical = spec ? canonicalFormOf(spec) : undefined;
+    const named = spec?.identifier === true;
     const value =
-      typeof given !== 'string' ||
-      !canonical ||
-      lookup === 'in' ||
-      TEXT_MATCH.includes(lookup as Lookup)
+      typeof given !== 'string' || !canonical || lookup === 'in'
         ? given
-        : kind === 'timestamp' && (lookup === 'lt' || lookup === 'gte')
-          ? toMillisecondsUp(given)
-          : canonical(given);
+        : TEXT_MATCH.includes(lookup as Lookup)
+          ? named
+            ? nameForm(given)
+            : given
+          : kind === 'timestamp' && (lookup === 'lt' || lookup === 'gte')
+            ? toMillisecondsUp(given)
+            : canonical(given);
     if (lookup === undefined) {
+      if (named && canonical && typeof given === 'string' && value !== given) {
+        conditions.push({ column, operator: 'in', value: formsOfName(given, canonical) });
+        continue;
+      }
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
       continue;
     }
@@ -472,8 +505,11 @@ export function parseConditions(
       conditions.push({
         column,
         operator: 'in',
-        value: items.map((item) =>
-          inItem(parameter, spec, kind, canonical ? canonical(item) : item),
+        value: items.flatMap((item) =>
+          (named && canonical
+            ? formsOfName(item, canonical)
+            : [canonical ? canonical(item) : item]
+          ).map((form) => inItem(parameter, spec, kind, form)),
         ),
       });
       continue;

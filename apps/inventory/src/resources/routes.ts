@@ -39,7 +39,7 @@ import {
   weakEtag,
 } from './etags.js';
 import { countMatching } from './list.js';
-import { CANONICAL_FORM, kindOf, parseConditions } from './lookups.js';
+import { canonicalFormOf, kindOf, parseConditions } from './lookups.js';
 import { type ListQuery, project, selectedFields, sendListPage } from './pages.js';
 import {
   answerColumns,
@@ -260,7 +260,11 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     }
     return sealed;
   };
-  /** Outbound URLs the service may not call (SSRF policy) are refused before any write. */
+  /**
+   * Outbound URLs the service may not call (SSRF policy) are refused before any write, and after
+   * the values' own rules (prepare): the check may wait for DNS, and a write refused for a field
+   * of its own is refused for that field whatever its address.
+   */
   const checkUrls = async (items: readonly Row[], label?: (index: number) => string) => {
     if (urlColumns.length === 0) return;
     for (const [index, item] of items.entries()) {
@@ -276,19 +280,31 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     }
   };
   const canonicalColumns = Object.entries(definition.columns).flatMap(([name, column]) => {
-    const canonical = CANONICAL_FORM[kindOf(column)];
-    return canonical ? [{ name, canonical }] : [];
+    const canonical = canonicalFormOf(column);
+    const { maxLength } = column.schema as { maxLength?: unknown };
+    return canonical
+      ? [{ name, canonical, maxLength: typeof maxLength === 'number' ? maxLength : undefined }]
+      : [];
   });
   /**
-   * Values in their kind's one form (CANONICAL_FORM: timestamps to the millisecond, MAC
-   * addresses in lower case), whichever write sent them.
+   * Values in their one form (canonicalFormOf: timestamps to the millisecond, MAC addresses in
+   * lower case, names in NFC), whichever write sent them. A few characters grow when composed
+   * (U+0958 becomes U+0915 U+093C): a name the schema admitted may then be too long.
    */
   const inCanonicalForm = (given: Row): Row => {
     if (!canonicalColumns.some(({ name }) => typeof given[name] === 'string')) return given;
     const canonicalised = { ...given };
-    for (const { name, canonical } of canonicalColumns) {
+    for (const { name, canonical, maxLength } of canonicalColumns) {
       const value = canonicalised[name];
-      if (typeof value === 'string') canonicalised[name] = canonical(value);
+      if (typeof value !== 'string') continue;
+      const stored = canonical(value);
+      if (maxLength !== undefined && stored !== value && [...stored].length > maxLength) {
+        throw new FieldRefusal(
+          name,
+          `must not have more than ${maxLength} characters in Unicode's composed form (NFC), which this value has once composed`,
+        );
+      }
+      canonicalised[name] = stored;
     }
     return canonicalised;
   };
@@ -461,6 +477,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
     const prepared = items.map((item, index) =>
       prepareItem(withDefaults(definition, item), label(index)),
     );
+    await checkUrls(items, label);
     const { ids, write: insert } = insertRowsStatement(definition, prepared);
     let rows: Row[];
     try {
@@ -478,8 +495,9 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
 
   /** POST of one record: what the definition's hooks make of it, and their answer. */
   const createOne = async (request: FastifyRequest, reply: FastifyReply, body: Row) => {
+    const values = prepare(withDefaults(definition, body));
     await checkUrls([body]);
-    const prepared = await beforeWrite('create', request, prepare(withDefaults(definition, body)));
+    const prepared = await beforeWrite('create', request, values);
     const { id, write: insert } = insertStatement(db, definition, prepared.values);
     const [row] = await writeAudited(request, insert, 'create');
     if (!row) throw new Error(`the insert into ${definition.table} returned no row`);
@@ -490,7 +508,6 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   /** Bulk create: an array (JSON) or the records of a CSV file; one record goes to createOne. */
   const createRecords = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!Array.isArray(request.body)) return createOne(request, reply, request.body as Row);
-    await checkUrls(request.body as Row[], bulkItemLabel(request));
     const rows = await createMany(request, request.body as Row[]);
     // Written here: the route's serialiser knows the one-record branch only.
     return reply
@@ -528,7 +545,6 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
       const conflict = tagChangesConflict(definition, item);
       if (conflict) throw badRequest(`${itemLabel(index)}: ${conflict}`);
     });
-    await checkUrls(items, itemLabel);
     const updates = items.map(({ id, etag, ...fields }, index) => {
       if (etag === undefined) return { id, values: prepareItem(fields, itemLabel(index)) };
       // The tag as an ETag header gives it; a weak one never matches (strong comparison).
@@ -541,6 +557,7 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
         etag: tag.weak ? '' : tag.opaque,
       };
     });
+    await checkUrls(items, itemLabel);
     // All or nothing: an unknown id or a violated constraint writes no row of the batch.
     let outcome: BatchOutcome[];
     try {
@@ -610,16 +627,17 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
   const replaceRecord = async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     const body = request.body as Row;
-    await checkUrls([body]);
     const values = definition.putChangesFieldsSent ? prepare(body) : replacement(body);
+    await checkUrls([body]);
     return updateExisting(request, reply, id, values, 'replace');
   };
 
   /** PATCH: the fields sent. */
   const updateRecord = async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
+    const values = prepare(request.body as Row);
     await checkUrls([request.body as Row]);
-    return updateExisting(request, reply, id, prepare(request.body as Row), 'update');
+    return updateExisting(request, reply, id, values, 'update');
   };
 
   /** DELETE of one record, under its preconditions and hooks. */
