@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../src/webhooks/worker.js';
 import { auditRowsOf, create, unique, useTestApp } from './helpers.js';
 
 /**
@@ -8,7 +9,15 @@ import { auditRowsOf, create, unique, useTestApp } from './helpers.js';
  * a combining acute accent (U+0301) is one name, so two records cannot be named alike in the two
  * forms, and a filter finds a name whichever form it is given in.
  */
-const ctx = useTestApp();
+// No delivery worker, private targets allowed: a webhook's loopback URL is stored, never called.
+const ctx = useTestApp({
+  webhooks: {
+    ...DEFAULT_WEBHOOK_SETTINGS,
+    allowPrivateTargets: true,
+    workerEnabled: false,
+    secretKey: undefined,
+  },
+});
 
 const composed = (text: string) => text.normalize('NFC');
 const decomposed = (text: string) => text.normalize('NFD');
@@ -48,6 +57,60 @@ describe('Names in one Unicode form', () => {
 
     const location = await create(ctx, 'locations', { name: decomposed(accented('Zürich')) });
     expect(location.name).toBe(composed(String(location.name)));
+
+    const replaced = await ctx.as('admin', {
+      method: 'PUT',
+      url: `/locations/${location.id}`,
+      payload: { name: decomposed(`${location.name}-put`) },
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().name).toBe(composed(`${location.name}-put`));
+
+    const bulk = await ctx.as('admin', {
+      method: 'POST',
+      url: '/vlans',
+      payload: [
+        { vlan_id: 3001, name: decomposed('Café-A') },
+        { vlan_id: 3002, name: decomposed('Café-B') },
+      ],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(201);
+    expect(bulk.json().map((vlan: { name: string }) => vlan.name)).toEqual([
+      composed('Café-A'),
+      composed('Café-B'),
+    ]);
+    const batch = await ctx.as('admin', {
+      method: 'PATCH',
+      url: '/vlans',
+      payload: [{ id: bulk.json()[0].id, name: decomposed('Café-C') }],
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    const vlan = await ctx.as('admin', { method: 'GET', url: `/vlans/${bulk.json()[0].id}` });
+    expect(vlan.json().name).toBe(composed('Café-C'));
+  });
+
+  it("compose a webhook filter's names, which are matched byte for byte", async () => {
+    const hook = await ctx.as('admin', {
+      method: 'POST',
+      url: '/webhooks',
+      payload: {
+        name: decomposed(accented('hook')),
+        url: 'http://127.0.0.1:9/hook',
+        filter: {
+          hostname: decomposed('café-1'),
+          name: [decomposed('Tür-1'), 'eth0'],
+          model: decomposed('Modèle'),
+        },
+      },
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    expect(hook.json().name).toBe(composed(hook.json().name));
+    expect(hook.json().filter).toEqual({
+      hostname: composed('café-1'),
+      name: [composed('Tür-1'), 'eth0'],
+      // Free text is stored as sent, and matched so.
+      model: decomposed('Modèle'),
+    });
   });
 
   it('refuse a second record named alike in the other form', async () => {
@@ -127,8 +190,26 @@ describe('Names in one Unicode form', () => {
     // The look-alike pair stays as it was: each is found by its own form, and both by either.
     expect(await read(taken.id)).toBe(composed(pair));
     expect(await read(lookalike.id)).toBe(decomposed(pair));
-    const byDecomposed = await hostnames(`hostname=${encodeURIComponent(decomposed(pair))}`);
-    expect(byDecomposed.sort()).toEqual([composed(pair), decomposed(pair)].sort());
+    const both = [composed(pair), decomposed(pair)].sort();
+    const matching = async (query: string) => (await hostnames(query)).sort();
+    expect(await matching(`hostname=${encodeURIComponent(decomposed(pair))}`)).toEqual(both);
+    expect(await matching(`hostname=${encodeURIComponent(composed(pair))}`)).toEqual([
+      composed(pair),
+    ]);
+    expect(await matching(`hostname__ie=${encodeURIComponent(decomposed(pair))}`)).toEqual(both);
+    expect(
+      await matching(
+        `hostname__ic=${encodeURIComponent(decomposed(pair).slice(-11))}&hostname__isw=nfc-pair`,
+      ),
+    ).toEqual(both);
+    // "Is not" is the opposite of "is": neither of the pair.
+    const others = await matching(
+      `hostname__n=${encodeURIComponent(decomposed(pair))}&hostname__ic=nfc-pair`,
+    );
+    expect(others).toEqual([]);
+    expect(
+      await matching(`hostname__nic=${encodeURIComponent(decomposed(pair))}&hostname__ic=nfc-pair`),
+    ).toEqual([]);
     // Renamed, it is stored composed like any name.
     const renamed = await ctx.as('admin', {
       method: 'PATCH',
@@ -136,5 +217,67 @@ describe('Names in one Unicode form', () => {
       payload: { hostname: decomposed(`${pair}-b`) },
     });
     expect(renamed.json().hostname).toBe(composed(`${pair}-b`));
+  });
+
+  it('stored before are composed per unique rule, webhook filters too; the ETag changes, updated_at is kept', async () => {
+    const first = await create(ctx, 'devices', { hostname: unique('nfc-d1'), ip: '192.0.2.10' });
+    const second = await create(ctx, 'devices', { hostname: unique('nfc-d2'), ip: '192.0.2.11' });
+    const ports = [
+      await create(ctx, 'interfaces', { device_id: first.id, name: unique('p') }),
+      await create(ctx, 'interfaces', { device_id: second.id, name: unique('p') }),
+    ];
+    // Two names not composed that compose alike: the dot below and the circumflex in either order.
+    const twins = [
+      await create(ctx, 'locations', { name: unique('nfc-t1') }),
+      await create(ctx, 'locations', { name: unique('nfc-t2') }),
+    ];
+    const twinName = (order: string) => `Hà Nội-${order}`;
+    const hook = await ctx.as('admin', {
+      method: 'POST',
+      url: '/webhooks',
+      payload: { name: unique('nfc-hook'), url: 'http://127.0.0.1:9/hook' },
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const etagOf = async (url: string) =>
+      (await ctx.as('admin', { method: 'GET', url })).headers.etag;
+    const before = await etagOf(`/interfaces/${ports[0]?.id}`);
+    const db = ctx.store.db;
+    for (const port of ports) {
+      await sql`UPDATE interfaces SET name = ${decomposed('Tür-1')} WHERE id = ${port.id}`.execute(
+        db,
+      );
+    }
+    await sql`UPDATE locations SET name = ${`${twinName('a')}\u0323\u0302`} WHERE id = ${twins[0]?.id}`.execute(
+      db,
+    );
+    await sql`UPDATE locations SET name = ${`${twinName('a')}\u0302\u0323`} WHERE id = ${twins[1]?.id}`.execute(
+      db,
+    );
+    await sql`UPDATE webhooks SET filter = ${JSON.stringify({ hostname: [decomposed('café-2')], status: 'active' })}::jsonb
+      WHERE id = ${hook.json().id}`.execute(db);
+    const migration = await readFile(
+      new URL('../src/db/migrations/036_names_in_one_unicode_form.sql', import.meta.url),
+      'utf8',
+    );
+    await ctx.store.scriptTransaction((tx) => tx.exec(migration));
+
+    for (const port of ports) {
+      const read = (await ctx.as('admin', { method: 'GET', url: `/interfaces/${port.id}` })).json();
+      // The same name on two devices is no conflict: each is composed.
+      expect(read.name).toBe(composed('Tür-1'));
+      expect(read.updated_at).toBe(port.updated_at);
+    }
+    expect(await etagOf(`/interfaces/${ports[0]?.id}`)).not.toBe(before);
+    const locationNames = await Promise.all(
+      twins.map(
+        async (twin) =>
+          (await ctx.as('admin', { method: 'GET', url: `/locations/${twin.id}` })).json().name,
+      ),
+    );
+    expect(locationNames).toEqual([`${twinName('a')}\u0323\u0302`, `${twinName('a')}\u0302\u0323`]);
+    const filter = (
+      await ctx.as('admin', { method: 'GET', url: `/webhooks/${hook.json().id}` })
+    ).json().filter;
+    expect(filter).toEqual({ hostname: [composed('café-2')], status: 'active' });
   });
 });

@@ -34,6 +34,20 @@ function megabitsOf(speed: string): number {
 /** README, Queries: every tagged record has a tag list, empty unless given. */
 const TAGGED = { tags: [] };
 
+/**
+ * README, Validation: the fields that name a record are stored in Unicode's composed form (NFC),
+ * and a filter finds a name given in either form.
+ */
+const NAMES: Record<string, readonly string[]> = {
+  devices: ['hostname', 'serial_number'],
+  locations: ['name'],
+  interfaces: ['name'],
+  vlans: ['name'],
+  webhooks: ['name'],
+  'api-tokens': ['name'],
+};
+const isName = (resource: string, field: string) => NAMES[resource]?.includes(field) === true;
+
 const RULES: Record<string, ResourceRules> = {
   locations: { defaults: TAGGED },
   devices: { defaults: { status: 'active', ...TAGGED } },
@@ -387,7 +401,8 @@ export class InventoryModel {
           return undefined;
         tests.push((value) => value === text);
       } else if (kind === 'string') {
-        tests.push((value) => value === text);
+        const composed = isName(resource, field) ? text.normalize('NFC') : text;
+        tests.push((value) => value === text || value === composed);
       } else if (kind === 'array') {
         // `?tags=a&tags=b`: records carrying every tag given.
         tests.push((value) => Array.isArray(value) && value.includes(text));
@@ -463,7 +478,9 @@ export class InventoryModel {
         if (full) values[field] = null;
         continue;
       }
-      values[field] = normalise(derived[field], formats[field]);
+      const value = normalise(derived[field], formats[field]);
+      values[field] =
+        isName(resource, field) && typeof value === 'string' ? value.normalize('NFC') : value;
     }
     return values;
   }

@@ -275,7 +275,16 @@ const parameterName = (condition: Pick<Condition, 'column' | 'operator'>) =>
 export const conditionShape = (condition: Condition) =>
   condition.operator === 'isnull'
     ? `${condition.column}__isnull:${condition.value === true}`
-    : `${condition.column}__${condition.operator}`;
+    : `${condition.column}__${condition.operator}${inForms(condition) ? ':forms' : ''}`;
+
+/**
+ * A name's `__n` or text match given in a form the API does not store (not NFC): its value is
+ * the list of forms to look for, the stored one and the one given (formsOfName), so that a name
+ * stored as written before is matched, or excluded, as its exact filter finds it.
+ */
+const inForms = (condition: Condition) =>
+  Array.isArray(condition.value) &&
+  (condition.operator === 'n' || TEXT_MATCH.includes(condition.operator as Lookup));
 
 /** The value bound for a condition (the LIKE pattern of a text match). */
 export function conditionValues(conditions: readonly Condition[]): Record<string, unknown> {
@@ -284,11 +293,13 @@ export function conditionValues(conditions: readonly Condition[]): Record<string
     const { operator, value } = condition;
     if (operator === 'isnull') continue;
     values[parameterName(condition)] =
-      TEXT_MATCH.includes(operator as Lookup) || operator === 'search'
-        ? likePattern(operator, String(value))
-        : operator === 'in'
-          ? JSON.stringify(value)
-          : value;
+      inForms(condition) && operator !== 'n'
+        ? (value as string[]).map((form) => likePattern(operator, form))
+        : TEXT_MATCH.includes(operator as Lookup) || operator === 'search'
+          ? likePattern(operator, String(value))
+          : operator === 'in'
+            ? JSON.stringify(value)
+            : value;
   }
   return values;
 }
@@ -422,6 +433,12 @@ export function conditionSql(
   if (spec?.rangeAs && ORDERED.includes(operator as Lookup)) {
     return sql`${spec.rangeAs(ref)} ${sql.raw(RANGE_OPERATORS[operator as RangeLookup])} ${spec.rangeAs(value)}`;
   }
+  if (inForms(condition)) {
+    const forms = sql`CAST(${value} AS text[])`;
+    if (operator === 'n') return sql`(${ref} IS NULL OR ${ref} <> ALL (${forms}))`;
+    if (operator === 'nic') return sql`(${ref} IS NULL OR NOT (${ref} ILIKE ANY (${forms})))`;
+    return sql`${ref} ILIKE ANY (${forms})`;
+  }
   switch (operator) {
     case 'exact':
       return sql`${ref} = ${value}`;
@@ -470,27 +487,45 @@ export function parseConditions(
     const [column = '', lookup] = parameter.split('__');
     const spec = filterColumnOf(definition, column);
     const kind = spec ? kindOf(spec) : undefined;
-    // A value is compared in the form the API stores (CANONICAL_FORM); a timestamp's
+    // A value is compared in the form the API stores (canonicalFormOf); a timestamp's
     // lower-exclusive or upper-inclusive bound is rounded up (toMillisecondsUp). Text matches
-    // (`__ic`…) ignore case already and match parts of values.
-    // A name's text matches look for its NFC form, the form every name is written in since.
+    // (`__ic`…) ignore case already and match parts of values. A name given in a form the API
+    // does not store (not NFC) is looked for in both forms: its exact value as `__in` both,
+    // `__n` and the text matches as a list of forms (inForms).
     const canonical = spec ? canonicalFormOf(spec) : undefined;
-    const named = spec?.identifier === true;
-    const value =
-      typeof given !== 'string' || !canonical || lookup === 'in'
-        ? given
-        : TEXT_MATCH.includes(lookup as Lookup)
-          ? named
-            ? nameForm(given)
-            : given
-          : kind === 'timestamp' && (lookup === 'lt' || lookup === 'gte')
-            ? toMillisecondsUp(given)
-            : canonical(given);
-    if (lookup === undefined) {
-      if (named && canonical && typeof given === 'string' && value !== given) {
-        conditions.push({ column, operator: 'in', value: formsOfName(given, canonical) });
-        continue;
+    const named = spec?.identifier === true && canonical !== undefined;
+    const forms =
+      named && typeof given === 'string' && lookup !== 'in' && canonical(given) !== given
+        ? formsOfName(given, canonical)
+        : undefined;
+    if (
+      forms &&
+      (lookup === undefined || lookup === 'n' || TEXT_MATCH.includes(lookup as Lookup))
+    ) {
+      if (
+        !spec ||
+        !kind ||
+        (lookup && !(LOOKUPS_BY_KIND[kind] as readonly string[]).includes(lookup))
+      ) {
+        throw badRequest(`Unknown query parameter: ${parameter}`);
       }
+      conditions.push({
+        column,
+        operator: lookup === undefined ? 'in' : (lookup as Lookup),
+        value: forms,
+      });
+      continue;
+    }
+    const value =
+      typeof given !== 'string' ||
+      !canonical ||
+      lookup === 'in' ||
+      TEXT_MATCH.includes(lookup as Lookup)
+        ? given
+        : kind === 'timestamp' && (lookup === 'lt' || lookup === 'gte')
+          ? toMillisecondsUp(given)
+          : canonical(given);
+    if (lookup === undefined) {
       conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
       continue;
     }
@@ -505,11 +540,11 @@ export function parseConditions(
       conditions.push({
         column,
         operator: 'in',
+        // A name is checked as given; its composed form may be longer (inCanonicalForm).
         value: items.flatMap((item) =>
-          (named && canonical
-            ? formsOfName(item, canonical)
-            : [canonical ? canonical(item) : item]
-          ).map((form) => inItem(parameter, spec, kind, form)),
+          named && canonical
+            ? formsOfName(String(inItem(parameter, spec, kind, item)), canonical)
+            : [inItem(parameter, spec, kind, canonical ? canonical(item) : item)],
         ),
       });
       continue;

@@ -340,7 +340,10 @@ export const resourceRoutes: FastifyPluginAsyncTypebox<ResourceRoutesOptions> = 
    */
   const prepare = (given: Row) => {
     const adjusted = definition.prepareWrite?.(given) ?? given;
-    const values = seal(inCanonicalForm(forms.length > 0 ? inBothForms(adjusted) : adjusted));
+    // Each value in its one form first: a name too long once composed is refused for itself,
+    // whatever else the write breaks.
+    const canonical = inCanonicalForm(adjusted);
+    const values = seal(forms.length > 0 ? inBothForms(canonical) : canonical);
     if (!tagged.some((column) => Array.isArray(values[column]))) return values;
     const normalised = { ...values };
     for (const column of tagged) {

@@ -9,6 +9,7 @@ import {
   secretText,
   text,
 } from '../resources/definition.js';
+import { nameForm } from '../resources/lookups.js';
 
 /** What a webhook may be told of: an audit action's event (create -> created, ...). */
 export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
@@ -129,11 +130,36 @@ export const WebhookFilter = Type.Object(
 );
 
 /**
+ * A filter's values for the fields that are names (`nameFields`) in the form names are stored
+ * in, NFC (nameForm): the filter is matched by JSON containment against the stored record, byte
+ * for byte, so a name given decomposed would never match.
+ */
+function filterInNameForm(filter: unknown, nameFields: ReadonlySet<string>): unknown {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return filter;
+  const compose = (value: unknown) => (typeof value === 'string' ? nameForm(value) : value);
+  return Object.fromEntries(
+    Object.entries(filter).map(([field, wanted]) => [
+      field,
+      !nameFields.has(field)
+        ? wanted
+        : Array.isArray(wanted)
+          ? wanted.map(compose)
+          : compose(wanted),
+    ]),
+  );
+}
+
+/**
  * Outbound webhooks, declared like any resource. Admin only, reads included: URLs
  * and headers may carry a receiver's credentials. `resourceNames` are the resources a webhook
- * may name (every resource the API declares; the definition index passes them).
+ * may name (every resource the API declares; the definition index passes them), `nameFields`
+ * the fields of those resources that are names (ColumnDefinition.identifier).
  */
-export function webhookDefinition(resourceNames: readonly string[]): ResourceDefinition {
+export function webhookDefinition(
+  resourceNames: readonly string[],
+  nameFields: readonly string[] = [],
+): ResourceDefinition {
+  const names = new Set(nameFields);
   return {
     name: 'webhooks',
     table: 'webhooks',
@@ -180,5 +206,9 @@ export function webhookDefinition(resourceNames: readonly string[]): ResourceDef
     constraintMessages: {
       webhooks_name_key: 'Webhook name already exists',
     },
+    prepareWrite: (values) =>
+      values.filter === undefined
+        ? values
+        : { ...values, filter: filterInNameForm(values.filter, names) },
   };
 }

@@ -18,7 +18,14 @@ export const INVENTORY_RESOURCES: readonly ResourceDefinition[] = [
 /** Every resource the API serves. Adding one: a definition here and a migration. */
 export const RESOURCES: readonly ResourceDefinition[] = [
   ...INVENTORY_RESOURCES,
-  webhookDefinition(INVENTORY_RESOURCES.map((resource) => resource.name)),
+  webhookDefinition(
+    INVENTORY_RESOURCES.map((resource) => resource.name),
+    INVENTORY_RESOURCES.flatMap((resource) =>
+      Object.entries(resource.columns).flatMap(([name, column]) =>
+        column.identifier ? [name] : [],
+      ),
+    ),
+  ),
 ];
 
 export function resourceByName(name: string): ResourceDefinition {
