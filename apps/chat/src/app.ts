@@ -1,6 +1,7 @@
 import fastifyCors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import { addressBucket } from '@netops/service-runtime';
 import type { Store, Subscription } from '@netops/store';
 import Fastify, {
   type FastifyInstance,
@@ -192,10 +193,18 @@ export async function buildApp(
     ),
     now,
   };
+  // Before the routes: the document is made from every route registered after it. Before the
+  // guard too: its own pages (public and static) keep out of the guard's default rate limit.
+  await app.register(openApi, { rootUrl: config.siteUrl, version: ROCKETCHAT_COMPATIBLE_VERSION });
+  // Before the rate-limit plugin: the guard gives each route that needs a session its limit.
   installGuard(app, context);
 
   await app.register(rateLimit, {
     global: false,
+    // The client as the lock-out counts it: an IPv6 address by its /64 (a host commonly holds a
+    // whole /64), an IPv4-mapped one as IPv4; `request.ip` is X-Forwarded-For's client only
+    // from the proxies TRUST_PROXY names. For every limit below (routes inherit it).
+    keyGenerator: (request) => addressBucket(request.ip),
     ...(redis ? { redis, nameSpace: 'chat-login-rate:' } : {}),
     // An unreachable Redis lets logins through rather than failing them all.
     skipOnError: true,
@@ -206,8 +215,6 @@ export async function buildApp(
         `Too many requests from this address; try again in ${Math.ceil(limit.ttl / 1000)} seconds`,
       ),
   });
-  // Before the routes: the document is made from every route registered after it.
-  await app.register(openApi, { rootUrl: config.siteUrl, version: ROCKETCHAT_COMPATIBLE_VERSION });
   const twoFactor = new TwoFactor(
     store.db,
     config.twoFactorKey ? new SecretBox(config.twoFactorKey) : undefined,

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Lockout } from '../src/auth/lockout.js';
 import { accounts } from './support/accounts.js';
 import { Harness, login, loginBody, logout, me } from './support/harness.js';
+
+/** A user id of Rocket.Chat's shape (17 characters) that names nobody. */
+const randomUserId = () => randomBytes(16).toString('base64url').replace(/[-_]/g, 'x').slice(0, 17);
 
 /** Wrong session tokens lock the guessing address for that user id, never the owner. */
 let h: Harness;
@@ -117,10 +121,88 @@ describe.skipIf(!redisUrl)(
         redis.disconnect();
       }
     });
+
+    it('a wrong token for a user id that does not exist adds no global counter; a real user id still gets one', async () => {
+      const redis = new Redis(redisUrl ?? '', { maxRetriesPerRequest: 1 });
+      try {
+        const app = await h.app({}, redis);
+        const { data } = (
+          await login(app, { ...loginBody('github', ''), ...accounts.github(h.fake) })
+        ).json();
+        const nobody = randomUserId();
+        const guess = (userId: string) =>
+          app.inject({
+            method: 'GET',
+            url: '/api/v1/sessions/list',
+            headers: { 'x-user-id': userId, 'x-auth-token': randomBytes(32).toString('base64url') },
+            remoteAddress: '203.0.113.77',
+          });
+        const globalCount = (userId: string) =>
+          redis.exists(`chat-lockout:count:${Lockout.sessionGlobalKey(userId)}`);
+        expect((await guess(nobody)).statusCode).toBe(401);
+        expect((await guess(data.userId)).statusCode).toBe(401);
+        expect(await globalCount(nobody)).toBe(0);
+        expect(await globalCount(data.userId)).toBe(1);
+      } finally {
+        redis.disconnect();
+      }
+    });
   },
 );
 
 describe('session lock-out table bounds (traffic could flush the in-memory lock-out)', () => {
+  it('one address sending wrong tokens for random user ids meets API_RATE_LIMIT before the table fills; sign-ins keep working', async () => {
+    // Every session route was unlimited but me and logout: 50 requests like these filled a table
+    // of 100 (an entry per (user id, address) and one per user id), and every login after them
+    // got 429 for its new entry.
+    const app = await h.app({
+      apiRateLimit: 5,
+      lockout: { attempts: 5, seconds: 300, maxKeys: 100 },
+    });
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof app.inject>> | undefined;
+    for (let i = 0; i < 150; i++) {
+      last = await app.inject({
+        method: 'GET',
+        url: '/api/v1/sessions/list',
+        headers: {
+          'x-user-id': randomUserId(),
+          'x-auth-token': randomBytes(32).toString('base64url'),
+        },
+        remoteAddress: '203.0.113.99',
+      });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(145).fill(429)]);
+    // The rate limit's answer, not the full table's.
+    expect(last?.json().message).toMatch(/^Too many requests from this address/);
+    expect(last?.headers['x-ratelimit-limit']).toBe('5');
+    const signIn = await login(app, { ...loginBody('github', ''), ...accounts.github(h.fake) });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('a wrong token for a user id that does not exist takes one entry, not two (no global counter for nobody)', async () => {
+    // From as many addresses as it takes (no rate limit in the way): 80 unknown user ids fit a
+    // table of 100 with room for a sign-in; with a global counter each, the 51st was refused.
+    const app = await h.app({
+      apiRateLimit: 1_000_000,
+      lockout: { attempts: 5, seconds: 300, maxKeys: 100 },
+    });
+    const statuses: Record<number, number> = {};
+    for (let i = 0; i < 80; i++) {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/sessions/list',
+        headers: { 'x-user-id': randomUserId(), 'x-auth-token': 'wrong' },
+        remoteAddress: `10.5.0.${i}`,
+      });
+      statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+    }
+    expect(statuses).toEqual({ 401: 80 });
+    const signIn = await login(app, { ...loginBody('github', ''), ...accounts.github(h.fake) });
+    expect(signIn.statusCode).toBe(200);
+  });
+
   it('a lock survives more failing keys than the table holds; new keys are refused instead', async () => {
     const maxKeys = 40;
     const app = await h.app({

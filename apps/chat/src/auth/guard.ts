@@ -60,8 +60,17 @@ async function authenticate(request: FastifyRequest, context: ChatContext): Prom
   }
   // A right token does not clear the failures: interleaved with the owner's own requests,
   // guesses from the same address would otherwise never reach the lock.
-  await (session ? attempt.release() : attempt.failed());
-  if (!session) throw unauthorized();
+  if (session) await attempt.release();
+  else {
+    // Only a real user's id is counted from every address together (Lockout.beginSession).
+    // When that cannot be read, it is counted as one: the global bound errs on the safe side.
+    const userExists = await context.users.exists(userId).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'could not tell whether a user id exists; counted as one');
+      return true;
+    });
+    await attempt.failed(userExists);
+    throw unauthorized();
+  }
   if (!session.user.active) throw accountDeactivated();
   return session;
 }
@@ -74,17 +83,46 @@ function isAdmin(context: ChatContext, user: UserRow): boolean {
   return (context.config.admins ?? []).includes(`${user.service}:${user.provider_user_id}`);
 }
 
+/** Who may call a route, by its `config.auth` (a route that does not say needs a session). */
+const accessOf = (config: { auth?: RouteAccess } | undefined): RouteAccess =>
+  config?.auth ?? 'session';
+
 /**
  * One hook enforces every route's declared `config.auth`. It runs before the handler and after
  * the body is validated, so a malformed request is a 400 whoever sends it, and the rate limits
  * (which run first of all) count anonymous guesses too.
+ *
+ * Every route it checks a session on is rate-limited per client address, so that no route can
+ * be added without a limit: `API_RATE_LIMIT` (`config.apiRateLimit`) unless the route declares
+ * a limit of its own (the TOTP routes take LOGIN_RATE_LIMIT); `rateLimit: false` on such a route
+ * stops the app from being built. Each wrong token is a lock-out entry (Lockout.beginSession):
+ * routes without a limit let one address fill the lock-out table with random user ids, and every
+ * sign-in after that was refused. Install it before @fastify/rate-limit is registered (that
+ * plugin reads each route's limit in its own onRoute hook, which must run after this one) and
+ * before the routes.
  */
 export function installGuard(app: FastifyInstance, context: ChatContext): void {
+  const apiLimit = { max: context.config.apiRateLimit, timeWindow: 60_000 };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    // A CORS preflight never carries credentials, and the guard lets it through.
+    if (accessOf(route.config) === 'public' || methods.every((method) => method === 'OPTIONS')) {
+      return;
+    }
+    const declared = route.config?.rateLimit;
+    if (declared === false) {
+      throw new Error(
+        `${methods.join(',')} ${route.url}: a route that needs a session cannot go without a rate limit`,
+      );
+    }
+    if (declared == null) route.config = { ...route.config, rateLimit: apiLimit };
+  });
+
   app.decorateRequest('chatSession', null);
   app.addHook('preHandler', async (request) => {
     // Unknown routes answer 404 whoever asks; a CORS preflight never carries credentials.
     if (request.is404 || request.method === 'OPTIONS') return;
-    const access = request.routeOptions.config.auth ?? 'session';
+    const access = accessOf(request.routeOptions.config);
     if (access === 'public') return;
     const session = await authenticate(request, context);
     request.chatSession = session;

@@ -337,6 +337,12 @@ export interface Attempt {
   release(): Promise<void>;
 }
 
+/** An admitted session check (Lockout.beginSession). */
+export interface SessionAttempt extends Omit<Attempt, 'failed'> {
+  /** A wrong token; `userExists`: whether the user id names a user (only then counted globally). */
+  failed(userExists: boolean): Promise<void>;
+}
+
 /**
  * How long an attempt waits for a slot while the budget is held by attempts in flight, polling
  * with a growing pause (the same loop works for memory and Redis counters).
@@ -415,8 +421,14 @@ export class Lockout {
     return this.#begin(key, this.policy.attempts, signal);
   }
 
-  /** An attempt to authenticate as `userId` with a token, from `clientIp` (see the class). */
-  async beginSession(userId: string, clientIp: string): Promise<Attempt> {
+  /**
+   * An attempt to authenticate as `userId` with a token, from `clientIp` (see the class). A wrong
+   * token counts against (user id, address) always, and against the user id from every address
+   * only when the id names a user: random ids would otherwise add a global counter each (a second
+   * entry in memory, a second key in Redis) and fill the table for nothing, since nobody's token
+   * can be guessed. Reading the global counter adds nothing.
+   */
+  async beginSession(userId: string, clientIp: string): Promise<SessionAttempt> {
     const globalKey = Lockout.sessionGlobalKey(userId);
     const spread = (await this.#either((store) => store.failures(globalKey)))?.value ?? 0;
     const attempts =
@@ -424,9 +436,9 @@ export class Lockout {
     const attempt = await this.#begin(Lockout.sessionKey(userId, clientIp), attempts);
     return {
       ...attempt,
-      failed: async () => {
+      failed: async (userExists: boolean) => {
         await attempt.failed();
-        await this.#either((store) => store.addFailure(globalKey));
+        if (userExists) await this.#either((store) => store.addFailure(globalKey));
       },
     };
   }

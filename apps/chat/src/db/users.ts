@@ -125,6 +125,16 @@ export class UserRepository {
     return withSuffix(base, randomSuffix(attempt));
   }
 
+  /** Whether `id` names a user (deactivated ones included): one primary-key lookup. */
+  async exists(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   findByUsername(username: string): Promise<UserRow | undefined> {
     return this.db
       .selectFrom('users')

@@ -10,7 +10,8 @@ import { notFound } from '../errors.js';
  * `sessions/logout.me`, `sessions/list.all`, `sessions/logout`, `users.logoutOtherClients`,
  * `users.removeOtherTokens` and `users.logout`. A session is shown by its public `sessionId`,
  * never by its token. Who may call each route is its `auth` (auth/guard.ts); admins are the
- * provider accounts listed in CHAT_ADMINS.
+ * provider accounts listed in CHAT_ADMINS. Every one needs a session, so the guard limits each to
+ * API_RATE_LIMIT per client address.
  */
 const SessionId = Type.String({
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',

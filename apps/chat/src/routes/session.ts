@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sessionOf } from '../auth/guard.js';
-import type { ChatContext, RouteOptions } from '../context.js';
+import type { RouteOptions } from '../context.js';
 import { Me, toMe } from '../users/profile.js';
 
 /** Rocket.Chat's `API.v1.success(user)`: the user's fields at the top level and `success: true`. */
@@ -15,27 +15,18 @@ export const LogoutResponse = Type.Object({
   data: Type.Object({ message: Type.String() }),
 });
 
-/** Requests per client address per minute on the authenticated routes (API_RATE_LIMIT). */
-export const apiRateLimit = (context: ChatContext) => ({
-  rateLimit: { max: context.config.apiRateLimit, timeWindow: 60_000 },
-});
-
+// Both need a session, so the guard limits them to API_RATE_LIMIT (auth/guard.ts).
 const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { context }) => {
-  app.get(
-    '/api/v1/me',
-    { schema: { response: { 200: MeResponse } }, config: apiRateLimit(context) },
-    async (request) => {
-      const { user } = sessionOf(request);
-      return { ...toMe(user, context.config.siteUrl), success: true as const };
-    },
-  );
+  app.get('/api/v1/me', { schema: { response: { 200: MeResponse } } }, async (request) => {
+    const { user } = sessionOf(request);
+    return { ...toMe(user, context.config.siteUrl), success: true as const };
+  });
 
   // POST as Rocket.Chat's web client and api-client send it, GET as @rocket.chat/sdk does.
   app.route({
     method: ['GET', 'POST'],
     url: '/api/v1/logout',
     schema: { response: { 200: LogoutResponse } },
-    config: apiRateLimit(context),
     handler: async (request) => {
       const { tokenHash } = sessionOf(request);
       await context.sessions.revoke(tokenHash);

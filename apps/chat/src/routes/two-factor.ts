@@ -25,7 +25,8 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
   app,
   { context, twoFactor },
 ) => {
-  // Codes are guessed here as at login: the per-IP login rate limit applies too.
+  // Codes are guessed here as at login: the per-IP login rate limit applies to all three (in
+  // place of API_RATE_LIMIT, which the guard gives a route that declares none).
   const rateLimit = { max: context.config.loginRateLimit, timeWindow: 60_000 };
 
   app.post(
@@ -36,6 +37,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> = async 
           200: Type.Object({ success: Success, secret: Type.String(), url: Type.String() }),
         },
       },
+      config: { rateLimit },
     },
     async (request) => {
       const { user } = sessionOf(request);
