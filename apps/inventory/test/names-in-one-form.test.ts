@@ -148,6 +148,8 @@ describe('Names in one Unicode form', () => {
         expect(await among(query), query).toEqual([composed(name)]);
       }
       expect(await among(`hostname__n=${encodeURIComponent(form)}`)).toEqual([]);
+      // `q` too: it reads names (composed) and free text (as sent) alike.
+      expect(await among(`q=${encodeURIComponent(form.slice(-16))}`)).toEqual([composed(name)]);
     }
   });
 

@@ -284,7 +284,9 @@ export const conditionShape = (condition: Condition) =>
  */
 const inForms = (condition: Condition) =>
   Array.isArray(condition.value) &&
-  (condition.operator === 'n' || TEXT_MATCH.includes(condition.operator as Lookup));
+  (condition.operator === 'n' ||
+    condition.operator === 'search' ||
+    TEXT_MATCH.includes(condition.operator as Lookup));
 
 /** The value bound for a condition (the LIKE pattern of a text match). */
 export function conditionValues(conditions: readonly Condition[]): Record<string, unknown> {
@@ -424,7 +426,11 @@ export function conditionSql(
 ): RawBuilder<unknown> {
   const { column, operator } = condition;
   if (operator === 'search') {
-    return sql`${searchExpression(definition, alias)} ILIKE ${param(parameterName(condition))}`;
+    const searched = searchExpression(definition, alias);
+    const pattern = param(parameterName(condition));
+    return inForms(condition)
+      ? sql`${searched} ILIKE ANY (CAST(${pattern} AS text[]))`
+      : sql`${searched} ILIKE ${pattern}`;
   }
   const ref = sql.ref(alias ? `${alias}.${column}` : column);
   const value = param(parameterName(condition));
@@ -481,7 +487,11 @@ export function parseConditions(
   for (const [parameter, given] of Object.entries(filters)) {
     if (given === undefined) continue;
     if (parameter === 'q') {
-      conditions.push({ column: 'q', operator: 'search', value: given });
+      // Names are stored composed (NFC) and other text as sent: a text not composed is looked
+      // for both ways.
+      const composed = typeof given === 'string' ? nameForm(given) : given;
+      const value = composed !== given ? [composed, given] : given;
+      conditions.push({ column: 'q', operator: 'search', value });
       continue;
     }
     const [column = '', lookup] = parameter.split('__');
