@@ -7,7 +7,7 @@ import type { AppConfig } from './config/types.js';
 import { CliError } from './errors.js';
 import { loopMark, ownAddressTarget, viaValue } from './forward/loop.js';
 import { FORWARD_QUEUE_LIMITS, ForwardQueue } from './forward/queue.js';
-import { prepareReplay, type ReplayEdits } from './replay/replay.js';
+import { prepareReplay, type ReplayEdits, resignRefusal } from './replay/replay.js';
 import { createRouter, type Router } from './respond/routes.js';
 
 /** What the UI asks for a replay (`r`, or `e` with edits). */
@@ -15,7 +15,10 @@ export interface ReplayRequest {
   /** A base URL typed by the user; absent: the record's forward target, else `--replay-to`. */
   readonly to?: string;
   readonly edits?: ReplayEdits;
-  /** Re-sign when the record's route (or the config) names a scheme and secret; default true. */
+  /**
+   * Re-sign when the record's route (or the config) names a scheme and secret, and the request
+   * as captured passed its check or its body is edited (see `resignRefusal`); default true.
+   */
   readonly resign?: boolean;
 }
 
@@ -40,6 +43,12 @@ export interface RunningCapture {
    * answered or failed. Rejects only when there is nowhere to send it.
    */
   replay(record: CapturedRequest, request?: ReplayRequest): Promise<CapturedRequest>;
+  /**
+   * Why `replay(record, request)` sends the request as captured though a verify scheme applies
+   * (it failed its signature check when captured, or was never checked); null when it re-signs
+   * it or no scheme applies. For a replay, the request first captured is the one that counts.
+   */
+  resignRefusal(record: CapturedRequest, request?: ReplayRequest): string | null;
   /**
    * Calls `listener` once for every record when it is complete (captured and forwarded, or
    * replayed): what `--json`, the line printer and `--save` write. Returns the unsubscribe.
@@ -67,18 +76,27 @@ export interface Injected {
   readonly recorded: Promise<CapturedRequest>;
 }
 
-/** Where a replay of `record` goes and how it is signed, from the config. */
+/**
+ * Where a replay of `record` goes and how it is signed, from the config: `resign` the scheme to
+ * re-sign with, or null; `notResigned` why a scheme that applies is not used (see
+ * `resignRefusal`; `captured` is the request first captured, when `record` is a replay of it).
+ */
 export function replayPlan(
   config: Pick<AppConfig, 'replayTo'>,
   route: Router,
   record: CapturedRequest,
   request: ReplayRequest = {},
+  captured: CapturedRequest = record,
 ) {
   const decision = route(record.method, record.path);
-  const resign = request.resign === false ? null : decision.verify;
-  if (request.to) return { to: request.to, route: null, resign };
-  if (decision.forward) return { to: decision.forward.base, route: decision.forward.route, resign };
-  if (config.replayTo) return { to: config.replayTo, route: null, resign };
+  const scheme = request.resign === false ? null : decision.verify;
+  const notResigned = scheme ? resignRefusal(captured, request.edits) : null;
+  const resign = notResigned === null ? scheme : null;
+  const signing = { resign, notResigned };
+  if (request.to) return { to: request.to, route: null, ...signing };
+  if (decision.forward)
+    return { to: decision.forward.base, route: decision.forward.route, ...signing };
+  if (config.replayTo) return { to: config.replayTo, route: null, ...signing };
   return null;
 }
 
@@ -142,6 +160,9 @@ export async function startCapture(
       2,
     );
   }
+  /** The request a replay was made of (itself when not a replay, or when it is gone). */
+  const firstCaptured = (record: CapturedRequest) =>
+    record.replayOf === undefined ? record : (store.get(record.replayOf) ?? record);
   return {
     store,
     server,
@@ -153,12 +174,19 @@ export async function startCapture(
             'reachable from other machines: anyone who can reach it sees its answers and fills its memory',
         ],
     replayTarget: (record) => replayPlan(config, route, record)?.to ?? null,
+    resignRefusal: (record, request = {}) => {
+      const decision = route(record.method, record.path);
+      if (request.resign === false || !decision.verify) return null;
+      return resignRefusal(firstCaptured(record), request.edits);
+    },
     async replay(record, request = {}) {
-      const plan = replayPlan(config, route, record, request);
+      const plan = replayPlan(config, route, record, request, firstCaptured(record));
       if (!plan)
         throw new Error('no replay target: set --forward-to or --replay-to, or type a URL');
       const { draft, send } = prepareReplay(record, {
-        ...plan,
+        to: plan.to,
+        route: plan.route,
+        resign: plan.resign,
         ...(request.edits ? { edits: request.edits } : {}),
         timeoutMs: config.forward.timeoutMs,
         maxResponseBody: config.limits.maxBody,

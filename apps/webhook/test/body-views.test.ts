@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DECODE_WORK_LIMIT,
   DECODED_LIMIT,
   decodeContent,
   MAX_CODINGS,
 } from '../src/format/decode.js';
-import { multipartBoundary, parseMultipart } from '../src/format/multipart.js';
+import { MAX_PARTS, multipartBoundary, parseMultipart } from '../src/format/multipart.js';
 import { type BodyMode, buildDetail, type DecodedBodies, NO_DECODED } from '../src/ui/detail.js';
 import { initialState, selectedRecord, step, type UiState } from '../src/ui/reducer.js';
 import { makeRecord, snapshotOf } from './helpers.js';
@@ -217,6 +217,80 @@ describe('multipart/form-data', () => {
     expect(parsed?.complete).toBe(false);
     const lines = shown(makeRecord({ body: cut, headers: [['Content-Type', type]] }));
     expect(lines.at(-1)).toContain('no closing boundary');
+  });
+
+  // `--b` then `X\r\nY\r\n--b` over and over: parts that never hold a blank line. Searching each
+  // part's header break to the end of the body made this quadratic (minutes at 10 MiB, with the
+  // event loop that captures and answers requests frozen). The bound is on bytes examined, not on
+  // time: every `indexOf` on a Buffer is counted, and the parse is stopped as soon as it goes past
+  // a few passes over the body, so it cannot flake on a slow machine.
+  const hostile = (size: number) => {
+    const unit = 'X\r\nY\r\n--b';
+    return Buffer.from(`--b${unit.repeat(Math.ceil(size / unit.length))}`, 'latin1');
+  };
+  function scannedBy<T>(body: Buffer, limit: number, run: () => T): { result: T; scanned: number } {
+    const original = Buffer.prototype.indexOf;
+    let scanned = 0;
+    const spy = vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (
+      this: Buffer,
+      ...args: unknown[]
+    ) {
+      const [value, offset, encoding] = args as [
+        string | number | Uint8Array,
+        number | undefined,
+        BufferEncoding | undefined,
+      ];
+      const found = original.call(this, value, offset, encoding);
+      if (this === body || this.buffer === body.buffer) {
+        const from = typeof offset === 'number' ? Math.max(0, offset) : 0;
+        const length = typeof value === 'string' ? Buffer.byteLength(value) : 1;
+        scanned += (found === -1 ? this.length : found + length) - from;
+        if (scanned > limit)
+          throw new Error(`scanned ${scanned} bytes of a ${body.length}-byte body`);
+      }
+      return found;
+    });
+    try {
+      return { result: run(), scanned };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('splits a hostile body in a bounded number of passes, counting the parts beyond MAX_PARTS', () => {
+    const body = hostile(2 * 1024 * 1024);
+    const expected = (body.length - 3) / 'X\r\nY\r\n--b'.length;
+    const { result, scanned } = scannedBy(body, 4 * body.length, () => parseMultipart(body, 'b'));
+    expect(scanned).toBeLessThanOrEqual(4 * body.length);
+    expect(result?.parts).toHaveLength(MAX_PARTS);
+    // `X` is transport padding on the delimiter's line: each part holds `Y`.
+    expect(result?.parts[0]).toEqual({ headers: [], body: Buffer.from('Y') });
+    expect(result?.more).toBe(expected - MAX_PARTS);
+    expect(result?.complete).toBe(false);
+  });
+
+  it('shows a hostile body in the detail pane, parts counted, within the same bound', () => {
+    const body = hostile(1024 * 1024);
+    const record = makeRecord({
+      body,
+      headers: [['Content-Type', 'multipart/form-data; boundary=b']],
+    });
+    const { result: lines } = scannedBy(body, 8 * body.length, () => shown(record));
+    const count = (body.length - 3) / 'X\r\nY\r\n--b'.length;
+    expect(heading(lines)).toContain(`multipart, ${count} parts`);
+    expect(lines.join('\n')).toContain(`${count - MAX_PARTS} more parts not shown`);
+  });
+
+  it('keeps the header break that ends just before the next delimiter', () => {
+    const body = Buffer.from('--b\r\nName: v\r\n\r\n--b\r\n\r\ncontent\r\n--b--\r\n');
+    expect(parseMultipart(body, 'b')).toEqual({
+      parts: [
+        { headers: [['Name', 'v']], body: Buffer.alloc(0) },
+        { headers: [], body: Buffer.from('content') },
+      ],
+      more: 0,
+      complete: true,
+    });
   });
 
   it('is not fooled by a body that is not multipart', () => {

@@ -1,10 +1,12 @@
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type RunningCapture, startCapture } from '../src/app.js';
 import { PackedRequest, recordBytes } from '../src/capture/record.js';
+import { MAX_CONNECTIONS } from '../src/capture/server.js';
 import type { AppConfig } from '../src/config/types.js';
 import { DEFAULT_LIMITS } from '../src/config/types.js';
-import { captureConfig, sendRaw as raw } from './helpers.js';
+import { captureConfig, sendRaw as raw, waitFor } from './helpers.js';
 
 const running: RunningCapture[] = [];
 afterEach(async () => {
@@ -138,6 +140,59 @@ describe('capture fidelity', () => {
       path: 'example.com:443',
       url: 'example.com:443',
     });
+  });
+
+  it(`closes a CONNECT once answered, so ${MAX_CONNECTIONS + 2} peers that keep theirs open lock nobody out`, async () => {
+    const { capture, port, records } = await start();
+    const peers: Socket[] = [];
+    onTestFinished(() => {
+      for (const peer of peers) peer.destroy();
+    });
+    // Each peer keeps its own half open after the answer (allowHalfOpen), as a client that never
+    // closes does: a half-closed socket stayed counted against maxConnections until it went.
+    const answers: string[] = [];
+    for (let i = 0; i < MAX_CONNECTIONS + 2; i += 1) {
+      answers.push(
+        await new Promise<string>((resolve) => {
+          const peer = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () =>
+            peer.write(`CONNECT example.com:${i} HTTP/1.1\r\nHost: example.com:${i}\r\n\r\n`),
+          );
+          peers.push(peer);
+          let text = '';
+          peer.setEncoding('latin1');
+          peer.on('data', (chunk: string) => {
+            text += chunk;
+            if (text.endsWith('{"status":"ok"}')) resolve(text);
+          });
+          peer.on('error', () => resolve(text));
+          peer.on('end', () => resolve(text));
+          peer.on('close', () => resolve(text));
+        }),
+      );
+    }
+    expect(answers.filter((answer) => answer.startsWith('HTTP/1.1 200 OK'))).toHaveLength(
+      MAX_CONNECTIONS + 2,
+    );
+    const open = () =>
+      new Promise<number>((resolve) => capture.server.getConnections((_, count) => resolve(count)));
+    let count = -1;
+    await waitFor(
+      () => {
+        void open().then((n) => {
+          count = n;
+        });
+        return count === 0;
+      },
+      () => `${count} connections still open on the server`,
+      5_000,
+    );
+    const after = await fetch(`http://127.0.0.1:${port}/after`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(after.status).toBe(200);
+    expect(records()).toHaveLength(MAX_CONNECTIONS + 3);
+    // The peers' own halves are still open: the server let go of its sockets regardless.
+    expect(peers.every((peer) => !peer.destroyed)).toBe(true);
   });
 
   it('answers a malformed request with 400 and keeps serving', async () => {

@@ -368,3 +368,42 @@ describe('headers the command keeps as captured', () => {
     expect(app.received[0]?.body.toString()).toBe(body);
   });
 });
+
+describe('invisible characters in a curl command', () => {
+  // Format characters outside the BMP's usual ranges too: Arabic letter mark, soft hyphen,
+  // Mongolian vowel separator, interlinear annotation marks, tag characters (U+E0000–E007F, which
+  // spell hidden text after an emoji), and other astral format characters.
+  const INVISIBLES = [
+    '\u061c',
+    '\u00ad',
+    '\u180e',
+    '\ufff9',
+    '\ufffa',
+    '\ufffb',
+    '\u{e0001}',
+    '\u{e0041}',
+    '\u{e007f}',
+    '\u{110bd}',
+    '\u{1d173}',
+    '\u2065',
+  ];
+
+  it.each(INVISIBLES.map((char) => [`U+${char.codePointAt(0)?.toString(16).toUpperCase()}`, char]))(
+    'never writes %s raw, in a header or the body',
+    (_name, char) => {
+      const text = `a${char}b`;
+      const record = makeRecord({
+        headers: [
+          ['Host', 'h.test'],
+          ['X-Name', Buffer.from(text).toString('latin1')],
+        ],
+        body: Buffer.from(`{"k":"${text}"}`),
+      });
+      const curl = toCurl(record, { bodyFilePath: 'webhook-1.body' });
+      if (!curl.ok) throw new Error(curl.reason);
+      expect(curl.command).not.toContain(char);
+      // The body's exact bytes go through a file rather than the terminal.
+      expect(curl.bodyFile?.bytes).toEqual(record.body);
+    },
+  );
+});

@@ -194,6 +194,7 @@ describe('X: HAR export', () => {
       services: uiServices({
         replay: async (record) => record,
         replayTarget: () => null,
+        resignRefusal: () => null,
       }),
       writeTerminal: () => {},
       suspend: async (work) => work(),

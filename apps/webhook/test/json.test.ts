@@ -63,3 +63,41 @@ describe('--json lines', () => {
     expect(line).toBe(terminalSafeJson(recordToJson(record)));
   });
 });
+
+describe('--json lines with invisible characters beyond the common ones', () => {
+  const INVISIBLES = [
+    '\u061c',
+    '\u00ad',
+    '\u180e',
+    '\ufff9',
+    '\ufffb',
+    '\u0600',
+    '\u{e0001}',
+    '\u{e0041}',
+    '\u{e007f}',
+    '\u{110bd}',
+    '\u{1d173}',
+    '\u2065',
+  ];
+
+  it.each(INVISIBLES.map((char) => [`U+${char.codePointAt(0)?.toString(16).toUpperCase()}`, char]))(
+    'writes %s as \\u escapes that parse back to it',
+    (_name, char) => {
+      const hostile = `a${char}b`;
+      const record = makeRecord({
+        path: `/p${hostile}`,
+        headers: [['X-Name', Buffer.from(hostile).toString('latin1')]],
+        body: Buffer.from(`{"k":"${hostile}"}`),
+      });
+      const line = requestJson(record);
+      expect(line).not.toContain(char);
+      expect(line).toBe(terminalSafeJson(recordToJson(record)));
+      const parsed = JSON.parse(line) as { path: string; body: string };
+      expect(parsed.path).toBe(`/p${hostile}`);
+      expect(parsed.body).toBe(`{"k":"${hostile}"}`);
+      // Astral characters as their UTF-16 surrogate pair, as JSON writes them.
+      const units = [...char].length === 1 && char.length === 2;
+      if (units) expect(line).toMatch(/\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}/);
+    },
+  );
+});

@@ -28,6 +28,10 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * (tens of bytes each) before the tool sees them: this bounds that.
  */
 export const MAX_CONNECTIONS = 128;
+
+/** How long a CONNECT's answer may take to be written before its socket is closed regardless. */
+const CONNECT_LINGER_MS = 2_000;
+
 /** A body this small is never paused for memory (see `capture`). */
 const SMALL_BODY_BYTES = 64 * 1024;
 /** What Node holds per header while parsing (two strings and their slots), beyond the bytes. */
@@ -219,11 +223,19 @@ export function createCaptureServer({
   server.on('clientError', answerBeforeRefusing(server));
 
   // Node hands CONNECT (a proxy's tunnel request) over as a bare socket, and closes it when nobody
-  // listens. Capture it like any request, answer with the configured response, and close.
+  // listens. Capture it like any request, answer with the configured response, and close: the
+  // socket is destroyed once the answer is written (or CONNECT_LINGER_MS after, if the peer does
+  // not read it). `end` alone only half-closed it: out of the HTTP parser's timeouts, it stayed
+  // open, counted against maxConnections, for as long as the peer kept its own half open, and
+  // MAX_CONNECTIONS idle CONNECTs locked every sender out.
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
+    // What the peer sends after its request is not read: it would keep the socket from closing.
+    socket.resume();
+    const close = () => socket.destroy();
     const body = Buffer.from(head.subarray(0, maxBody));
-    void Promise.resolve(handle(draft(req, Date.now(), body, head.length))).then((response) => {
+    Promise.resolve(handle(draft(req, Date.now(), body, head.length))).then((response) => {
+      if (socket.destroyed) return;
       const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
       for (const [name, value] of response.headers) {
         if (name.toLowerCase() !== 'content-length' && name.toLowerCase() !== 'connection') {
@@ -231,8 +243,11 @@ export function createCaptureServer({
         }
       }
       lines.push(`Content-Length: ${response.body.length}`, 'Connection: close', '', '');
-      socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), response.body]));
-    });
+      const lingering = setTimeout(close, CONNECT_LINGER_MS);
+      lingering.unref();
+      socket.once('close', () => clearTimeout(lingering));
+      socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), response.body]), close);
+    }, close);
   });
 
   return server;

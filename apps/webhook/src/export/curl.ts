@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { CapturedRequest } from '../capture/record.js';
 import { headerValueBytes, PLAIN_AUTHORITY } from '../capture/record.js';
+import { INVISIBLE_CLASS } from '../format/printable.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes a request line cannot hold
 const REQUEST_TARGET_CHARS = /^[^\u0000-\u0020\u007f\u0100-\uffff]+$/;
@@ -33,7 +34,8 @@ export interface CurlOptions {
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that make text unsafe
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const INVISIBLE = /[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+// U+2065 (unassigned) is kept from the list this replaced.
+const INVISIBLE = new RegExp(`[\\u2065${INVISIBLE_CLASS}]`, 'u');
 
 function printableText(bytes: Buffer): boolean {
   if (!isUtf8(bytes)) return false;

@@ -10,6 +10,15 @@ import { charColumns, clusterMeasures, graphemes, mayJoin } from './clusters.js'
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
+/**
+ * The invisible characters in `UNSAFE`, for the other outputs that must not write them raw (curl
+ * commands, --json lines): every format character (U+00AD, U+061C, U+180E, U+200B–U+200F,
+ * U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF, U+FFF9–U+FFFB, the tag characters
+ * U+E0001–U+E007F, and the rest), and the line and paragraph separators. Needs the `u` flag: tag
+ * characters lie beyond U+FFFF.
+ */
+export const INVISIBLE_CLASS = '\\p{Cf}\\p{Zl}\\p{Zp}';
+
 const PLAIN = /^[\x20-\x7e]*$/;
 
 /** The stand-in shown for a character `printable` replaces. */

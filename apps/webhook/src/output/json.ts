@@ -8,18 +8,25 @@ import type {
 } from '../capture/record.js';
 import { headerValueBytes, verificationText } from '../capture/record.js';
 import type { HeaderPairs } from '../config/types.js';
+import { INVISIBLE_CLASS } from '../format/printable.js';
 
 /**
  * Characters `JSON.stringify` leaves raw that a terminal or a reader's editor acts on: C1 controls
  * (U+009B is a one-byte CSI), DEL, the bidirectional marks and overrides, U+2028/U+2029 (line
- * breaks to JavaScript and some editors), U+FEFF and the other invisible format characters
- * (zero-width space, joiners, soft hyphen...). Each is written as its `\u` escape, which every
- * JSON parser reads back as the same character.
+ * breaks to JavaScript and some editors), U+FEFF and every other invisible format character
+ * (zero-width space, joiners, soft hyphen, U+061C, U+180E, U+FFF9–U+FFFB, the tag characters
+ * U+E0001–U+E007F...: Unicode's Cf). Each is written as its `\u` escape (one beyond U+FFFF as
+ * its surrogate pair), which every JSON parser reads back as the same character.
  */
-const UNSAFE_IN_JSON =
-  /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+const UNSAFE_IN_JSON = new RegExp(`[\\u007f-\\u009f\\u2065${INVISIBLE_CLASS}]`, 'gu');
 
-const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** `\u` escapes of each UTF-16 unit: a character beyond U+FFFF as its surrogate pair, as JSON has it. */
+const escapeChar = (char: string) => {
+  let escaped = '';
+  for (let i = 0; i < char.length; i += 1)
+    escaped += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return escaped;
+};
 
 /** JSON text that is safe to print on a terminal: only printable characters, one line. */
 export function terminalSafeJson(value: unknown): string {

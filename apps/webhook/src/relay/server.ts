@@ -51,9 +51,24 @@ export class RelayError extends Error {
   }
 }
 
-/** Anything thrown, as the RelayError rendered: Fastify's 4xx keep their status, the rest is 500. */
-function toRelayError(error: FastifyError | RelayError): RelayError {
+/** The store rejected (Redis restarting, failing over, out of reach): see `guardStore`. */
+class StoreUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super('store unavailable');
+  }
+}
+
+/**
+ * Anything thrown, as the RelayError rendered: Fastify's 4xx keep their status, the store
+ * failing is 503 (try again), the rest is 500.
+ */
+function toRelayError(error: FastifyError | RelayError | StoreUnavailable): RelayError {
   if (error instanceof RelayError) return error;
+  if (error instanceof StoreUnavailable) {
+    return new RelayError(503, 'store_unavailable', 'the relay cannot reach its store; try again', {
+      'Retry-After': String(STORE_DOWN_RETRY_SECONDS),
+    });
+  }
   if (error.validation) return new RelayError(400, 'invalid_request', error.message);
   const status = error.statusCode ?? 500;
   if (status < 500) return new RelayError(status, 'invalid_request', error.message);
@@ -79,6 +94,51 @@ const BUSY_ANSWER =
  * one until it has been open this long (a client opening several at once is about to use them).
  */
 const FIRST_REQUEST_GRACE_MS = 1_000;
+
+/**
+ * What a sender gets while the store fails (Redis restarting, failing over, out of reach): its
+ * request was not relayed, and trying again shortly is the thing to do.
+ */
+const STORE_DOWN_MESSAGE = 'relay: store unavailable; try again';
+const STORE_DOWN_RETRY_SECONDS = 5;
+
+/** An error as logged: its name and message, any credentials in a URL it quotes masked. */
+function loggedError(error: unknown): { type: string; message: string } {
+  const type = error instanceof Error ? error.name : typeof error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { type, message: message.replace(/\/\/[^/@\s]*@/g, '//***@') };
+}
+
+/**
+ * The store as the relay uses it: every call that rejects rejects with StoreUnavailable (told to
+ * `failed` first), every call that resolves is told to `answered`.
+ */
+function guardStore(
+  store: RelayStore,
+  failed: (error: unknown) => void,
+  answered: () => void,
+): RelayStore {
+  return new Proxy(store, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.then(
+          (resolved: unknown) => {
+            answered();
+            return resolved;
+          },
+          (error: unknown) => {
+            failed(error);
+            throw new StoreUnavailable(error);
+          },
+        );
+      };
+    },
+  });
+}
 
 /** Events sent to a listener per read of the buffer. */
 const READ_BATCH = 64;
@@ -125,7 +185,7 @@ declare module 'fastify' {
 /** The relay, ready to listen: Fastify for its API, a raw handler for what senders send. */
 export async function buildRelay(
   config: RelayServerConfig,
-  { store, logStream }: RelayDependencies,
+  { store: givenStore, logStream }: RelayDependencies,
 ): Promise<FastifyInstance> {
   const { limits } = config;
   const trust = config.trustProxy.length > 0 ? proxyAddr.compile([...config.trustProxy]) : null;
@@ -170,6 +230,48 @@ export async function buildRelay(
       entry.lastActive = Date.now();
     });
   };
+  /**
+   * Whether the store failed on the last request that used it. Senders get 503 meanwhile; the log
+   * says so once when it starts and once when the store answers again, not once per request (a
+   * Redis restart under a stream of deliveries would flood it).
+   */
+  let storeDown = false;
+  const storeFailed = (error: unknown) => {
+    if (storeDown) return;
+    storeDown = true;
+    app.log.error(
+      { error: loggedError(error) },
+      'store unavailable: senders are answered 503 until it is back',
+    );
+  };
+  const storeAnswered = () => {
+    if (!storeDown) return;
+    storeDown = false;
+    app.log.info('store available again');
+  };
+  /** A sender's body being read, to drop when its request fails. */
+  const readings = new WeakMap<IncomingMessage, { cancel(): void }>();
+  /**
+   * Whatever went wrong while a sender was handled (the store rejecting: it is the only part that
+   * can) is answered 503, never left to reject: an unhandled rejection ends the process, and
+   * every relay sharing the store would go down at the first request after a Redis restart.
+   */
+  const senderFailed = (error: unknown, req: IncomingMessage, res: ServerResponse) => {
+    readings.get(req)?.cancel();
+    // A store failure was logged as it happened (once per outage); anything else is a bug.
+    const down = error instanceof StoreUnavailable;
+    if (!down) app.log.error({ error: loggedError(error) }, 'sender request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (down) {
+      refuseSender(req, res, 503, STORE_DOWN_MESSAGE, [
+        ['Retry-After', String(STORE_DOWN_RETRY_SECONDS)],
+      ]);
+    } else refuseSender(req, res, 500, 'relay: internal error');
+  };
+  const store = guardStore(givenStore, storeFailed, storeAnswered);
   /** The request under way on each connection, and whether it is a sender's. */
   const underWay = new WeakMap<Socket, { sender: boolean; res: ServerResponse }>();
   /**
@@ -258,7 +360,8 @@ export async function buildRelay(
         const sendPath = senderPath(req.url ?? '');
         serving(req.socket, res);
         watchHalfClose(req, res, sendPath !== null);
-        if (sendPath !== null) void relaySend(req, res, sendPath);
+        if (sendPath !== null)
+          relaySend(req, res, sendPath).catch((error: unknown) => senderFailed(error, req, res));
         else fastifyHandler(req, res);
       };
       const server: Server = config.tls
@@ -286,9 +389,11 @@ export async function buildRelay(
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
-  app.setErrorHandler((error: FastifyError | RelayError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | RelayError | StoreUnavailable, request, reply) => {
     const relayError = toRelayError(error);
-    if (relayError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // The store failing is logged once per outage (storeFailed), not once per request.
+    if (relayError.statusCode >= 500 && !(error instanceof StoreUnavailable))
+      request.log.error({ err: error }, 'request failed');
     return reply
       .status(relayError.statusCode)
       .headers(relayError.headers)
@@ -335,7 +440,8 @@ export async function buildRelay(
     try {
       await store.check();
     } catch (error) {
-      request.log.error({ err: error }, 'health: store unavailable');
+      if (!(error instanceof StoreUnavailable))
+        request.log.error({ err: error }, 'health: store unavailable');
       return reply.status(503).send({ status: 'unavailable', store: storeKind });
     }
     return { status: 'ok', store: storeKind };
@@ -511,6 +617,13 @@ export async function buildRelay(
       request.log.info({ channel: channel.id, remote: request.ip }, 'listener connected');
       try {
         await streamEvents(request, res, channel, lastEventId ?? null, removeListener);
+      } catch (error) {
+        // The store failed while the stream was open: closed, so the client reconnects (to this
+        // relay or another) and resumes from its last event, rather than waiting on a stream
+        // nothing will write to again.
+        if (!(error instanceof StoreUnavailable))
+          request.log.error({ error: loggedError(error) }, 'listener stream failed');
+        res.destroy();
       } finally {
         streams -= 1;
       }
@@ -642,16 +755,8 @@ export async function buildRelay(
         ? formatAddress(remoteIp, req.socket.remotePort ?? 0)
         : remoteIp;
 
-    const refuse = (status: number, message: string, headers: [string, string][] = []) => {
-      // The body may still be arriving: close rather than read what will not be relayed.
-      res.shouldKeepAlive = false;
-      answer(res, {
-        status,
-        headers: [['Content-Type', 'text/plain; charset=utf-8'], ...headers],
-        body: `${message}\n`,
-      });
-      req.resume();
-    };
+    const refuse = (status: number, message: string, headers: [string, string][] = []) =>
+      refuseSender(req, res, status, message, headers);
     let retry = addressRate.take(remoteIp, receivedAt);
     if (retry > 0)
       return refuse(429, 'relay: too many requests from this address', [
@@ -664,6 +769,7 @@ export async function buildRelay(
     // The body is read from the start, while the store is asked for the channel: what the sender
     // sent is taken as it comes, whatever its connection does meanwhile.
     const reading = readBody(req);
+    readings.set(req, reading);
     const channel = await store.getChannel(id);
     const refuseUnread = (status: number, message: string, headers: [string, string][] = []) => {
       reading.cancel();
@@ -807,6 +913,24 @@ function validHeaders(headers: readonly (readonly [string, string])[]): WireHead
     valid.push([name, value]);
   }
   return valid;
+}
+
+/** A sender's request refused: a plain-text line, and the connection closed after it. */
+function refuseSender(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: [string, string][] = [],
+): void {
+  // The body may still be arriving: close rather than read what will not be relayed.
+  res.shouldKeepAlive = false;
+  answer(res, {
+    status,
+    headers: [['Content-Type', 'text/plain; charset=utf-8'], ...headers],
+    body: `${message}\n`,
+  });
+  req.resume();
 }
 
 /** Writes an answer to a sender: the headers in order and case, the body as given. */

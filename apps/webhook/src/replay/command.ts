@@ -50,7 +50,10 @@ export async function replayRecords(
       to: command.to,
       resign: command.resign,
     });
-    if (command.resign && !plan?.resign) {
+    if (command.resign && plan?.notResigned) {
+      // A forged request stays forged: the secret's signature goes only on what carried it.
+      stderr.write(`webhook: not re-signed: ${printable(plan.notResigned)}; sent as captured\n`);
+    } else if (command.resign && !plan?.resign) {
       stderr.write(
         `webhook: #${fileSeq}: no verify scheme applies to ${printable(original.path)}; sent as captured\n`,
       );

@@ -1,9 +1,9 @@
 import type { CapturedRequest, ForwardResult, RequestDraft } from '../capture/record.js';
-import { targetPath } from '../capture/record.js';
+import { targetPath, verificationText } from '../capture/record.js';
 import type { HeaderPairs, RouteSpec, VerifySpec } from '../config/types.js';
 import { sendRequest } from '../forward/client.js';
 import { forwardUrl, recordedTarget } from '../forward/url.js';
-import { sign } from '../verify/verify.js';
+import { sign, signatureMatched } from '../verify/verify.js';
 
 /** Changes made before a replay ("replay with modifications"); anything absent stays as captured. */
 export interface ReplayEdits {
@@ -29,6 +29,21 @@ export interface ReplayOptions {
   readonly maxResponseBody?: number;
   /** The clock for the fresh timestamp (tests). */
   readonly now?: () => number;
+}
+
+/**
+ * Why a replay of `captured` (the request as first captured) is sent as captured rather than
+ * re-signed, though a verify scheme applies; null when it may be re-signed. Re-signing puts the
+ * real secret's signature on whatever is sent: only on a request that carried one already (its
+ * check passed when captured, or failed only on a timestamp already too old), or on a body the
+ * user edited (their own request). A forged request that failed its check stays as forged.
+ */
+export function resignRefusal(captured: CapturedRequest, edits?: ReplayEdits): string | null {
+  if (edits?.body !== undefined) return null;
+  const verification = captured.verification;
+  if (verification === undefined) return `#${captured.seq} was not verified when captured`;
+  if (signatureMatched(verification)) return null;
+  return `#${captured.seq} failed its signature check when captured (${verificationText(verification)})`;
 }
 
 export const REPLAY_DEFAULTS = { timeoutMs: 10_000, maxResponseBody: 10 * 1024 * 1024 } as const;

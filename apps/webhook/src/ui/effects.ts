@@ -26,6 +26,11 @@ export interface UiServices {
     record: CapturedRequest,
     request: { to?: string; edits?: ReplayEdits },
   ): Promise<CapturedRequest>;
+  /**
+   * Why that replay goes as captured though a scheme applies (the request failed its signature
+   * check when captured): said in the status bar. Absent, or null: nothing to say.
+   */
+  resignRefusal?(record: CapturedRequest, request: { edits?: ReplayEdits }): string | null;
   curl(record: CapturedRequest, options: CurlOptions): CurlExport;
   /** The records as a HAR document in pieces, written one by one (never one string). */
   har(records: readonly CapturedRequest[]): Iterable<string>;
@@ -139,30 +144,39 @@ export function createEffects(context: EffectsContext): UiEffects {
         const { body, ...others } = edited.request;
         edits = body.equals(record.body) ? others : edited.request;
       }
+      const notResigned = services.resignRefusal?.(record, edits ? { edits } : {}) ?? null;
       const replayed = await services.replay(record, {
         ...(target === null ? {} : { to: target }),
         ...(edits ? { edits } : {}),
       });
-      return replayNotice(record, replayed);
+      return replayNotice(record, replayed, notResigned);
     },
   };
 }
 
-/** `#13 replay of #12 → 200 OK in 35 ms`, or why it failed. */
-export function replayNotice(original: CapturedRequest, replayed: CapturedRequest): Notice {
+/**
+ * `#13 replay of #12 → 200 OK in 35 ms`, or why it failed; then, for a request sent as captured
+ * though a scheme applies, ` · not re-signed: #12 failed its signature check when captured (…)`.
+ */
+export function replayNotice(
+  original: CapturedRequest,
+  replayed: CapturedRequest,
+  notResigned: string | null = null,
+): Notice {
   // A replay of a replay is linked to the first original, as the store links it.
   const head = `#${replayed.seq} replay of #${replayed.replayOf ?? original.seq}`;
+  const why = notResigned === null ? '' : ` · not re-signed: ${printableInUi(notResigned)}`;
   const result = replayed.forward;
-  if (!result || result.kind === 'pending') return { text: `${head} sent`, tone: 'info' };
+  if (!result || result.kind === 'pending') return { text: `${head} sent${why}`, tone: 'info' };
   if (result.kind === 'failure') {
     return {
-      text: `${head} failed: ${result.failure} (${printableInUi(result.message)})`,
+      text: `${head} failed: ${result.failure} (${printableInUi(result.message)})${why}`,
       tone: 'bad',
     };
   }
   const status = `${result.status}${result.statusText ? ` ${printableInUi(result.statusText)}` : ''}`;
   return {
-    text: `${head} → ${status} in ${result.durationMs} ms`,
+    text: `${head} → ${status} in ${result.durationMs} ms${why}`,
     tone: result.status >= 400 ? 'bad' : 'good',
   };
 }

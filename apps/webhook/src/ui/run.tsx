@@ -34,7 +34,7 @@ export interface UiHandlers {
 export interface UiOptions {
   readonly environment: UiEnvironment;
   /** Replays go through the running capture: it knows the routes, targets and secrets. */
-  readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget'>;
+  readonly capture: Pick<RunningCapture, 'replay' | 'replayTarget' | 'resignRefusal'>;
   /** Shown above the panes for the whole run: `RunningCapture.notices`. */
   readonly warnings?: readonly string[];
   /** `--relay`: the send URL and a subscription to the connection's state (as status text). */
@@ -49,6 +49,7 @@ export interface UiOptions {
 export function uiServices(capture: UiOptions['capture']): UiServices {
   return {
     replay: (record, request) => capture.replay(record, request),
+    resignRefusal: (record, request) => capture.resignRefusal(record, request),
     curl: toCurl,
     har: harPieces,
   };

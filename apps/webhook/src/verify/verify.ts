@@ -41,11 +41,22 @@ function sameDigest(expected: Buffer, given: string, encoding: 'hex' | 'base64')
   return bytes.length === expected.length && timingSafeEqual(bytes, expected);
 }
 
+const OUTSIDE_TOLERANCE = 'timestamp outside tolerance';
+
 /** `null` when `timestamp` (seconds) is within tolerance of now, else the reason. */
 function checkTimestamp(timestamp: string, spec: VerifySpec, nowMs: number): string | null {
   if (!/^\d{1,12}$/.test(timestamp.trim())) return `malformed timestamp (${shortText(timestamp)})`;
   const skew = Math.round(Math.abs(nowMs / 1000 - Number(timestamp)));
-  return skew > spec.toleranceSeconds ? `timestamp outside tolerance (${skew} s)` : null;
+  return skew > spec.toleranceSeconds ? `${OUTSIDE_TOLERANCE} (${skew} s)` : null;
+}
+
+/**
+ * Whether the signature was made with the secret: valid, or valid but with a timestamp already
+ * outside the tolerance (every scheme compares the digest before the timestamp). Such a request's
+ * bytes are the sender's; any other failure may be a forgery.
+ */
+export function signatureMatched(verification: Verification): boolean {
+  return verification.ok || verification.reason.startsWith(`${OUTSIDE_TOLERANCE} (`);
 }
 
 /** A header value quoted in a reason, cut short: reasons are one line. */
