@@ -532,8 +532,31 @@ function parseRequest(event: EventSourceMessage): RelayedRequest | Refused {
   return { id, wire, body: Buffer.from(wire.body, 'base64') };
 }
 
+/**
+ * Bytes read of an answer that is not the event stream (a refusal, an error): enough for any
+ * message the relay writes. The rest is not read: a hostile relay, or a proxy or a man in the
+ * middle of an `http://` send URL, could send one without end.
+ */
+const ERROR_ANSWER_MAX_BYTES = 4096;
+
 async function messageOf(response: Response): Promise<string> {
-  const text = (await response.text().catch(() => '')).slice(0, 300);
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < ERROR_ANSWER_MAX_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // An answer cut off says what it said so far.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const text = Buffer.concat(chunks).subarray(0, ERROR_ANSWER_MAX_BYTES).toString('utf8');
   return messageText(text);
 }
 
