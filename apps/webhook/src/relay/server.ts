@@ -39,6 +39,9 @@ import { RateLimiter } from './rate.js';
 import { bearerToken, hashToken, newChannelId, newListenToken, tokenMatches } from './secrets.js';
 import type { Channel, ChannelResponse, RelayStore } from './store.js';
 
+/** Bytes of a request body to the relay's API but a listener's answer (see `bodyLimit`). */
+export const API_BODY_LIMIT = 64 * 1024;
+
 /** Every refusal of the relay's API: a status and a message, rendered by one handler. */
 export class RelayError extends Error {
   constructor(
@@ -350,7 +353,11 @@ export async function buildRelay(
     // The relay logs what an operator acts on (channels, listeners, refusals), not every request.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trust ?? false,
-    bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
+    // Past this a body is refused before it is kept: a path no route has, and every route but
+    // the two that set their own limit (a channel's creation and a listener's answer, each read
+    // once its caller is authenticated). Unauthenticated bodies, outside the senders' budget,
+    // were otherwise held whole, several MiB each.
+    bodyLimit: API_BODY_LIMIT,
     serverFactory: (fastifyHandler) => {
       // Senders bypass Fastify: their requests are recorded as raw bytes, whatever the method or
       // content type, and never parsed.
@@ -449,7 +456,13 @@ export async function buildRelay(
 
   app.post(
     API_PREFIX,
-    { config: { auth: 'admin' }, schema: { body: Type.Optional(CreateBody) } },
+    {
+      config: { auth: 'admin' },
+      // A channel's answer may hold 64 headers of 64 KiB: the admin, authenticated before the
+      // body is read, may send more than the API's own limit.
+      bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
+      schema: { body: Type.Optional(CreateBody) },
+    },
     async (request, reply) => {
       const body = request.body ?? {};
       // What the creator left out is as in a config file's `response`: 200, an empty body, and
@@ -522,6 +535,8 @@ export async function buildRelay(
     `${API_PREFIX}/:id/events/:event/answer`,
     {
       config: { auth: 'listener' },
+      // A sender's answer body, base64 in JSON, up to --max-body.
+      bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
       schema: {
         params: AnswerParams,
         body: Type.Object(
