@@ -20,6 +20,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { ID_TOKEN_MAX_AGE_DEFAULT_SECONDS } from './providers/id-token.js';
 import { providerTypeOf, SERVICE_TYPES, type ServiceConfig } from './providers/registry.js';
+import { secureOrLoopback } from './providers/types.js';
 import {
   eachSchemaErrorProblem,
   type FieldProblem,
@@ -76,6 +77,29 @@ function normaliseBaseUrls(
       continue;
     }
     service[key] = value.replace(/\/+$/, '');
+  }
+}
+
+/**
+ * Keys that decide whom the service trusts (an OIDC issuer, Apple's keys): https, or http to a
+ * loopback host only (a provider on this machine, as in tests and the demo).
+ */
+function requireSecureUrls(
+  service: Record<string, unknown>,
+  written: Record<string, unknown>,
+  keys: readonly string[],
+  path: string,
+  problems: FieldProblem[],
+): void {
+  for (const key of keys) {
+    const value = service[key];
+    if (typeof value !== 'string' || !URL.canParse(value)) continue;
+    if (secureOrLoopback(new URL(value))) continue;
+    const shown = shownUrl(typeof written[key] === 'string' ? written[key] : '');
+    problems.push({
+      keys: [`${path}.${key}`],
+      message: `must be https (http only to a loopback host: localhost, 127.0.0.1, [::1]): "${shown}"`,
+    });
   }
 }
 
@@ -175,6 +199,13 @@ export function parseServices(
     // One problem per key: a base URL the schema refused already is not checked again.
     const checkedKeys = type.baseUrlKeys.filter((key) => !named(`${path}.${key}`));
     normaliseBaseUrls(substituted, raw, checkedKeys, path, entryProblems);
+    requireSecureUrls(
+      substituted,
+      raw,
+      (type.secureUrlKeys ?? []).filter((key) => !named(`${path}.${key}`)),
+      path,
+      entryProblems,
+    );
     // A key whose variable is unset is reported for that alone, not for the hole it left.
     const unsetKeys = new Set(unset.flatMap((found) => found.keys));
     problems.push(

@@ -99,6 +99,39 @@ describe('the services file’s errors', () => {
     throw new Error('expected a ConfigError');
   };
 
+  it('an OIDC issuer, its tokenInfoUrl and Apple’s issuer and keys are https, or http to a loopback host only', () => {
+    expect(
+      problems(
+        [
+          'services:',
+          '  kc: { type: oidc, appId: k, appSecret: s, issuer: "http://idp.example.com/realms/x", tokenInfoUrl: "http://idp.example.com/tokeninfo" }',
+          '  apple: { type: apple, appId: k, appSecret: s, issuer: "http://appleid.example.com", jwksUrl: "http://appleid.example.com/auth/keys" }',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'services.kc.issuer: must be https (http only to a loopback host: localhost, 127.0.0.1, [::1]): "http://idp.example.com/realms/x"',
+      'services.kc.tokenInfoUrl: must be https (http only to a loopback host: localhost, 127.0.0.1, [::1]): "http://idp.example.com/tokeninfo"',
+      'services.apple.issuer: must be https (http only to a loopback host: localhost, 127.0.0.1, [::1]): "http://appleid.example.com"',
+      'services.apple.jwksUrl: must be https (http only to a loopback host: localhost, 127.0.0.1, [::1]): "http://appleid.example.com/auth/keys"',
+    ]);
+    for (const issuer of [
+      'https://idp.example.com/realms/x',
+      'http://127.0.0.1:8080/realms/x',
+      'http://localhost:8080',
+      'http://[::1]:8080',
+    ]) {
+      expect(
+        parse(`services:\n  kc: { type: oidc, appId: k, appSecret: s, issuer: "${issuer}" }`),
+      ).toHaveLength(1);
+    }
+    // A loopback look-alike is not one.
+    expect(
+      failure(
+        'services:\n  kc: { type: oidc, appId: k, appSecret: s, issuer: "http://127.0.0.1.example.com" }',
+      ),
+    ).toContain('services.kc.issuer: must be https');
+  });
+
   it('never print a base URL’s password, query or fragment, written or substituted', () => {
     const written = problems(
       'services:\n  github: { type: github, appId: k, appSecret: s, apiUrl: "http://user:TopSecretPw@api.example.com" }',

@@ -769,6 +769,157 @@ describe('the OAuth redirect flow (Meteor protocol)', () => {
   });
 });
 
+describe('OpenID Connect: the ID token is bound to the flow that started it (nonce)', () => {
+  /** Starts a keycloak flow in a browser of its own; returns its cookie and the provider's return. */
+  async function startAt(app: FastifyInstance, credentialToken = newToken()) {
+    const start = await app.inject({
+      url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken }))}`,
+    });
+    expect(start.statusCode, start.body).toBe(302);
+    return { credentialToken, start, cookie: cookiesOf(start) };
+  }
+
+  it('each authorization request carries a fresh nonce of 256 random bits', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    const nonces = [];
+    for (let flow = 0; flow < 3; flow++) {
+      const { start } = await startAt(app);
+      nonces.push(new URL(start.headers.location as string).searchParams.get('nonce'));
+    }
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set(nonces).size).toBe(3);
+  });
+
+  for (const [what, claims] of [
+    ['another nonce than the flow’s', { nonce: randomBytes(32).toString('base64url') }],
+    ['no nonce', { nonce: undefined }],
+  ] as const) {
+    it(`an ID token with ${what} is refused: a failure page, no credential secret`, async () => {
+      const app = await h.app();
+      signInAt('oidc');
+      h.fake.codeIdTokenClaims = claims;
+      const { start, cookie, credentialToken } = await startAt(app);
+      const callback = await atProvider(start.headers.location as string);
+      const result = await app.inject({ url: callback, headers: { cookie } });
+      expect(result.statusCode, result.body).toBe(401);
+      expect(pageConfig(result.body).setCredentialToken).toBe(false);
+      expect(pageConfig(result.body).credentialSecret).toBeUndefined();
+      expect(pageMessage(result.body)).toContain('"nonce"');
+      const row = await h.store.db
+        .selectFrom('oauth_pending_credentials')
+        .select(['secret_hash', 'identity'])
+        .where('credential_token', '=', credentialToken)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ secret_hash: null, identity: null });
+    });
+  }
+
+  for (const pkce of ['ignores', 'checks'] as const) {
+    it(`a victim’s leaked return address: the attacker’s own flow (his state, his cookie) cannot redeem the code, from a provider that ${pkce} PKCE`, async () => {
+      const app = await h.app();
+      const victim = accounts.keycloak(h.fake, 'victim-0000-4000-8000-000000000001');
+      h.fake.signedIn.set('oidc', victim.accessToken);
+      h.fake.registeredRedirectUris.set('oidc', `${SITE_URL}/_oauth/keycloak`);
+      h.fake.ignorePkce = pkce === 'ignores';
+      // The victim starts; the provider's return to their browser leaks (a log, a referrer).
+      const started = await startAt(app);
+      const leaked = new URL(await atProvider(started.start.headers.location as string), SITE_URL);
+      const code = leaked.searchParams.get('code') ?? '';
+      // The same credentialToken cannot be started again while the victim's flow waits.
+      const sameToken = await app.inject({
+        url: `/_oauth/keycloak/authorize?state=${encodeURIComponent(encodeOAuthState({ credentialToken: started.credentialToken }))}`,
+      });
+      expect(sameToken.statusCode).toBe(400);
+      // The attacker starts a flow of his own in his browser (never sent on to the provider)...
+      const attacker = await startAt(app);
+      // ...and brings the victim's code back under his state, with his cookie.
+      const result = await app.inject({
+        url: `/_oauth/keycloak?code=${encodeURIComponent(code)}&state=${encodeURIComponent(encodeOAuthState({ credentialToken: attacker.credentialToken }))}`,
+        headers: { cookie: attacker.cookie },
+      });
+      expect(result.statusCode, result.body).toBe(401);
+      const config = pageConfig(result.body);
+      expect(config.setCredentialToken).toBe(false);
+      expect(config.credentialSecret).toBeUndefined();
+      expect(pageMessage(result.body)).toMatch(
+        pkce === 'ignores' ? /"nonce"/ : /refused the authorization code/,
+      );
+      const users = await h.store.db.selectFrom('users').select('provider_user_id').execute();
+      expect(users.map((user) => user.provider_user_id)).not.toContain(
+        'victim-0000-4000-8000-000000000001',
+      );
+    });
+  }
+
+  it('a provider without introspection (Microsoft Entra ID, Auth0) completes the flow: the ID token says who, userinfo adds the profile', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    h.fake.discoveryOverrides = { introspection_endpoint: undefined };
+    const { credentialToken, start, cookie } = await startAt(app);
+    const callback = await atProvider(start.headers.location as string);
+    const result = await app.inject({ url: callback, headers: { cookie } });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(h.fake.calls).not.toContain('/oidc/introspect');
+    expect(h.fake.calls).toContain('/oidc/userinfo');
+    const signedIn = await login(app, {
+      oauth: { credentialToken, credentialSecret: pageConfig(result.body).credentialSecret },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json().data.me).toMatchObject({ username: 'linus', name: 'Linus Torvalds' });
+  });
+
+  it('a provider that does not announce PKCE S256 is warned of once, and its sign-ins still work', async () => {
+    const lines: string[] = [];
+    const app = await buildApp(testConfig(h.fake.url), {
+      store: h.store,
+      logger: chatLogger('info', { write: (line: string) => lines.push(line) > 0 }),
+    });
+    onTestFinished(() => app.close());
+    signInAt('oidc');
+    const warnings = () =>
+      lines
+        .filter((line) => line.includes('does not announce PKCE S256'))
+        .map((line) => JSON.parse(line));
+    await startAt(app);
+    expect(warnings()).toEqual([]);
+
+    // Another instance reads a document without code_challenge_methods_supported.
+    const other = await buildApp(testConfig(h.fake.url), {
+      store: h.store,
+      logger: chatLogger('info', { write: (line: string) => lines.push(line) > 0 }),
+    });
+    onTestFinished(() => other.close());
+    h.fake.discoveryOverrides = { code_challenge_methods_supported: undefined };
+    const { start, cookie } = await startAt(other);
+    await startAt(other);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatchObject({
+      level: 40,
+      service: 'keycloak',
+      msg: expect.stringContaining(
+        'The identity provider "keycloak" does not announce PKCE S256 (code_challenge_methods_supported absent)',
+      ),
+    });
+    const result = await other.inject({
+      url: await atProvider(start.headers.location as string),
+      headers: { cookie },
+    });
+    expect(result.statusCode, result.body).toBe(200);
+  });
+
+  it('userinfo naming another user than the ID token is refused', async () => {
+    const app = await h.app();
+    signInAt('oidc');
+    h.fake.codeIdTokenClaims = { sub: 'someone-else' };
+    const { start, cookie } = await startAt(app);
+    const callback = await atProvider(start.headers.location as string);
+    const result = await app.inject({ url: callback, headers: { cookie } });
+    expect(result.statusCode, result.body).toBe(401);
+    expect(pageConfig(result.body).setCredentialToken).toBe(false);
+  });
+});
+
 describe('the redirect flow answers with its result page, never raw JSON', () => {
   it('a display name with a lone surrogate signs in, the surrogate replaced (U+FFFD) as a token login stores it', async () => {
     const app = await h.app();

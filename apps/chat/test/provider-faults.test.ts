@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildApp } from '../src/app.js';
 import { accounts } from './support/accounts.js';
+import { APPS } from './support/fake-provider.js';
 import { FAULT_OUTCOMES, SERVICES, type ServiceName, TIMEOUT_FAULTS } from './support/faults.js';
-import { fakeServices, Harness, login, loginBody } from './support/harness.js';
+import { fakeServices, Harness, login, loginBody, testConfig } from './support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -159,6 +161,57 @@ describe('a provider that misbehaves', () => {
     // Cached now: a second login does not fetch it again.
     expect((await login(app, body)).statusCode).toBe(200);
     expect(h.fake.calls.filter((path) => path.endsWith('openid-configuration'))).toHaveLength(2);
+  });
+
+  it('an https issuer whose discovery document names an http endpoint is refused, and nothing is fetched there', async () => {
+    const issuer = 'https://idp.example.test/realms/chat';
+    const asked: string[] = [];
+    // The issuer's discovery document is served here; every other address goes nowhere.
+    const fetchStub: typeof fetch = async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      asked.push(url);
+      if (url === `${issuer}/.well-known/openid-configuration`) {
+        return Response.json({
+          issuer,
+          authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
+          token_endpoint: `${issuer}/protocol/openid-connect/token`,
+          userinfo_endpoint: `${issuer}/protocol/openid-connect/userinfo`,
+          jwks_uri: 'http://idp.example.test/realms/chat/protocol/openid-connect/certs',
+        });
+      }
+      return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+    };
+    const services = [
+      { name: 'secure', type: 'oidc' as const, ...APPS.oidc, issuer, tokenInfoUrl: undefined },
+    ];
+    const app = await buildApp(testConfig(h.fake.url, { services }), {
+      store: h.store,
+      fetch: fetchStub,
+    });
+    onTestFinished(() => app.close());
+    const idToken = await h.fake.signIdToken('oidc', { sub: 'someone', iss: issuer });
+    const { accessToken: _none, ...body } = loginBody('keycloak', 'x');
+    const response = await login(app, { ...body, serviceName: 'secure', idToken });
+    expect(response.statusCode, response.body).toBe(502);
+    expect(response.json()).toMatchObject({
+      error: 'provider-unavailable',
+      message:
+        'The identity provider "secure" announces its jwks_uri on http (http://idp.example.test) while its issuer is https: refused, as anyone on the way could read or change what goes there',
+    });
+    expect(asked).toEqual([`${issuer}/.well-known/openid-configuration`]);
+  });
+
+  it('a loopback issuer naming an http endpoint elsewhere is refused; loopback ones are fine', async () => {
+    const app = await h.app();
+    const body = credentialsFor('keycloak');
+    h.fake.discoveryOverrides = { userinfo_endpoint: 'http://idp.example.test/userinfo' };
+    const response = await login(app, body);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toBe(
+      'The identity provider "keycloak" announces its userinfo_endpoint on http (http://idp.example.test), not a loopback host: refused, as anyone on the way could read or change what goes there',
+    );
+    h.fake.discoveryOverrides = {};
+    expect((await login(app, body)).statusCode).toBe(200);
   });
 
   it('an OIDC discovery document announcing another issuer is refused', async () => {

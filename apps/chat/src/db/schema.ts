@@ -60,6 +60,7 @@ export interface OAuthPendingCredentialsTable {
   identity: ColumnType<unknown, string | null | undefined, string | null>;
   consumed_at: Date | null;
   browser_hash: string | null;
+  nonce: string | null;
 }
 
 export interface Database {

@@ -33,13 +33,15 @@ export class PendingCredentials {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * A flow the service starts itself, bound to the browser whose cookie hashes to `browserHash`;
-   * false when the credentialToken is already taken.
+   * A flow the service starts itself, bound to the browser whose cookie hashes to `browserHash`,
+   * with the OpenID Connect `nonce` its authorization request carries (null for a provider without
+   * ID tokens); false when the credentialToken is already taken.
    */
   async start(
     credentialToken: string,
     service: string,
     codeVerifier: string,
+    nonce: string | null,
     browserHash: string,
     now: Date,
     expiresAt: Date,
@@ -50,6 +52,7 @@ export class PendingCredentials {
         credential_token: credentialToken,
         service,
         code_verifier: codeVerifier,
+        nonce,
         browser_hash: browserHash,
         started_at: now,
         expires_at: expiresAt,
@@ -62,7 +65,7 @@ export class PendingCredentials {
 
   /**
    * Takes the provider's return for `credentialToken`, once: a flow started here (its PKCE
-   * verifier returned), or a flow the client started itself (a new row, no verifier). A refusal
+   * verifier and nonce returned), or a flow the client started itself (a new row, neither). A refusal
    * says why: `another-browser` when the flow was started here in a browser whose cookie hashes
    * otherwise (`browserHash`, null without the cookie; nothing is taken, so the browser that
    * started it can still finish), `another-service` when the token is another service's flow,
@@ -77,7 +80,7 @@ export class PendingCredentials {
     now: Date,
     expiresAt: Date,
   ): Promise<
-    | { codeVerifier: string | null }
+    | { codeVerifier: string | null; nonce: string | null }
     | { refused: 'another-browser' | 'another-service' | 'not-started' | 'used' }
   > {
     if (startedHereOnly) {
@@ -90,9 +93,9 @@ export class PendingCredentials {
         .where('expires_at', '>', now)
         .where('code_verifier', 'is not', null)
         .where('browser_hash', '=', browserHash ?? '')
-        .returning('code_verifier')
+        .returning(['code_verifier', 'nonce'])
         .executeTakeFirst();
-      if (started) return { codeVerifier: started.code_verifier };
+      if (started) return { codeVerifier: started.code_verifier, nonce: started.nonce };
       return { refused: (await this.#refusal(credentialToken, service, now)) ?? 'not-started' };
     }
     const row = await this.db
@@ -118,9 +121,9 @@ export class PendingCredentials {
             ]),
           ),
       )
-      .returning('code_verifier')
+      .returning(['code_verifier', 'nonce'])
       .executeTakeFirst();
-    if (row) return { codeVerifier: row.code_verifier };
+    if (row) return { codeVerifier: row.code_verifier, nonce: row.nonce };
     return { refused: (await this.#refusal(credentialToken, service, now)) ?? 'used' };
   }
 
@@ -162,8 +165,9 @@ export class PendingCredentials {
         secret_hash: secretHash,
         identity: JSON.stringify(identity),
         expires_at: expiresAt,
-        // The verifier has served; nothing secret stays longer than needed.
+        // The verifier and nonce have served; nothing secret stays longer than needed.
         code_verifier: null,
+        nonce: null,
       })
       .where('credential_token', '=', credentialToken)
       .execute();
@@ -222,14 +226,15 @@ export const FLOW_TOMBSTONE_MS = 3600 * 1000;
  */
 export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<number> {
   const flowsBefore = new Date(now.getTime() - FLOW_TOMBSTONE_MS);
-  // An expired flow keeps only its token: no verifier, secret or identity waits for nothing.
+  // An expired flow keeps only its token: no verifier, nonce, secret or identity waits for nothing.
   await db
     .updateTable('oauth_pending_credentials')
-    .set({ code_verifier: null, secret_hash: null, identity: null })
+    .set({ code_verifier: null, nonce: null, secret_hash: null, identity: null })
     .where('expires_at', '<=', now)
     .where((row) =>
       row.or([
         row('code_verifier', 'is not', null),
+        row('nonce', 'is not', null),
         row('secret_hash', 'is not', null),
         row('identity', 'is not', null),
       ]),

@@ -63,6 +63,7 @@ export function verifyWithApple(
 export const apple = providerType({
   schema: AppleServiceSchema,
   baseUrlKeys: ['issuer'],
+  secureUrlKeys: ['issuer', 'jwksUrl'],
   // Apple tells no picture.
   defaultAvatarHosts: () => [],
   create: verifyWithApple,

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { invalidCredentials } from '../errors.js';
 import type { ProviderHttp } from './http.js';
-import type { UserCredentials } from './types.js';
+import type { NormalisedIdentity, UserCredentials } from './types.js';
 
 /** What the provider's return to `/_oauth/<service>` gives the token request. */
 export interface CodeExchange {
@@ -13,6 +13,18 @@ export interface CodeExchange {
   redirectUri: string;
   /** RFC 7636: when the service started the flow itself (PKCE S256). */
   codeVerifier: string | undefined;
+  /**
+   * OpenID Connect: the `nonce` the flow's authorization request carried (a flow the service
+   * started, of a provider with `nonce`); the ID token must carry it.
+   */
+  nonce: string | undefined;
+}
+
+/** Where the start sends the browser, and what the operator should hear about the provider. */
+export interface AuthorizationTarget {
+  url: string;
+  /** A weakness of the provider's announced configuration, logged (warn) by the start. */
+  warning?: string | undefined;
 }
 
 /**
@@ -23,10 +35,25 @@ export interface CodeExchange {
 export interface AuthorizationCodeFlow {
   /** Whether the provider takes `code_challenge` (S256). */
   readonly pkce: boolean;
+  /**
+   * OpenID Connect: the start sends a random `nonce` (kept with the flow) and `identify` must find
+   * it in the ID token the code is exchanged for.
+   */
+  readonly nonce?: boolean;
   /** Scopes asked for by default, space-separated in the request. */
   readonly scopes: readonly string[];
-  authorizationEndpoint(signal: AbortSignal): Promise<string>;
+  authorizationEndpoint(signal: AbortSignal): Promise<AuthorizationTarget>;
   exchange(exchange: CodeExchange, signal: AbortSignal): Promise<UserCredentials>;
+  /**
+   * Who the exchanged credentials belong to, when the code flow knows better than the module's
+   * `verify` (OpenID Connect: the ID token of the exchange, bound to the flow by its nonce); the
+   * module's `verify` when absent.
+   */
+  identify?(
+    credentials: UserCredentials,
+    exchange: CodeExchange,
+    signal: AbortSignal,
+  ): Promise<NormalisedIdentity>;
 }
 
 /**

@@ -49,7 +49,7 @@ export function verifyWithFacebook(service: FacebookService, http: ProviderHttp)
     codeFlow: {
       pkce: true,
       scopes: service.scopes ?? ['email', 'public_profile'],
-      authorizationEndpoint: async () => `${web}/dialog/oauth`,
+      authorizationEndpoint: async () => ({ url: `${web}/dialog/oauth` }),
       async exchange(exchange, signal) {
         const url = new URL('oauth/access_token', base);
         const parameters = {

@@ -56,7 +56,7 @@ export function verifyWithGithub(service: GithubService, http: ProviderHttp): Id
     codeFlow: {
       pkce: true,
       scopes: service.scopes ?? ['read:user', 'user:email'],
-      authorizationEndpoint: async () => `${web}/login/oauth/authorize`,
+      authorizationEndpoint: async () => ({ url: `${web}/login/oauth/authorize` }),
       async exchange(exchange, signal) {
         const tokens = await requestTokens(
           http,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   createLocalJWKSet,
   errors,
@@ -23,7 +23,8 @@ import type { ProviderHttp } from './http.js';
  *   at most `maxAgeSeconds` in the past (ID_TOKEN_MAX_AGE), with CLOCK_TOLERANCE_SECONDS;
  * - not an access token: a header `typ` of `at+jwt` (RFC 9068) or a `typ` claim other than `ID`
  *   (Keycloak marks its access tokens `Bearer`) is refused;
- * - `nonce` equal to the one the client sends, when it sends one.
+ * - `nonce` equal to the expected one (the client's, when it sends one; the redirect flow's
+ *   always), compared in constant time; a token without one is then refused.
  * The verified token's single-use key (`oneTimeUse`) is claimed by the login route once the
  * login succeeds, so each token signs in once within its accepted lifetime, on every instance.
  */
@@ -230,10 +231,20 @@ export async function verifyIdToken(
   if (claims.azp !== undefined ? claims.azp !== expected.clientId : audiences.length > 1) {
     throw invalidCredentials('The ID token was not issued to this application ("azp")');
   }
-  if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
+  if (expected.nonce !== undefined && !sameNonce(claims.nonce, expected.nonce)) {
     throw invalidCredentials('The ID token\'s "nonce" is not the one sent');
   }
   return claims;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * Whether the token's `nonce` claim is the expected one, in time that does not depend on where
+ * they differ (both hashed to equal-length digests); a missing or non-string claim never is.
+ */
+function sameNonce(claim: unknown, expected: string): boolean {
+  return typeof claim === 'string' && timingSafeEqual(sha256(claim), sha256(expected));
 }
 
 function idTokenError(service: string, error: unknown): ChatError {

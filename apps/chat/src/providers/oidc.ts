@@ -13,7 +13,9 @@ import {
   providerType,
   type ServiceOf,
   ServiceUrl,
+  secureOrLoopback,
   serviceSchema,
+  type UserCredentials,
 } from './types.js';
 
 const OidcServiceSchema = serviceSchema('oidc', {
@@ -30,6 +32,8 @@ const Discovery = Type.Object({
   userinfo_endpoint: HttpsOrHttpUrl,
   introspection_endpoint: Type.Optional(HttpsOrHttpUrl),
   jwks_uri: Type.Optional(HttpsOrHttpUrl),
+  /** RFC 8414: read leniently (anything but a list of names counts as not announced). */
+  code_challenge_methods_supported: Type.Optional(Type.Unknown()),
 });
 
 const Audience = Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())]));
@@ -62,6 +66,34 @@ const TokenInfo = Type.Object({
   sub: Type.Optional(Type.String()),
 });
 
+/** The discovery document's endpoints the service calls or sends the browser to. */
+const ENDPOINTS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'userinfo_endpoint',
+  'introspection_endpoint',
+  'jwks_uri',
+] as const;
+
+/**
+ * The first endpoint less secure than the issuer: an http one when the issuer is https, or an http
+ * one not on a loopback host (where nothing crosses a network). An endpoint that is no URL is left
+ * to the step that needs it, which says so.
+ */
+function insecureEndpoint(
+  issuer: URL,
+  document: Static<typeof Discovery>,
+): { name: string; url: URL } | undefined {
+  for (const name of ENDPOINTS) {
+    const value = document[name];
+    if (value === undefined || !URL.canParse(value)) continue;
+    const url = new URL(value);
+    if (url.protocol === 'https:') continue;
+    if (issuer.protocol === 'https:' || !secureOrLoopback(url)) return { name, url };
+  }
+  return undefined;
+}
+
 /** How long a discovery document is trusted before it is fetched again. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 
@@ -82,6 +114,14 @@ interface AudienceClaims {
  * A client may send an `idToken` instead of (or with) the access token: it is verified against
  * the keys of the discovery document's `jwks_uri` (id-token.ts) and says who the user is by
  * itself. With both, both are verified and must name the same user.
+ *
+ * The redirect flow (code-flow.ts) needs no audience proof: the service redeemed the code itself,
+ * with its own client secret, at the discovery document's token endpoint. The ID token of that
+ * exchange says who the user is once verified (signature by the provider's keys, issuer, audience
+ * this client, expiry) and once its `nonce` is the one the flow's authorization request carried,
+ * which binds it to that flow even at a provider that ignores PKCE; userinfo, called with the
+ * exchange's access token, adds the profile and must name the same `sub`. Introspection and
+ * `tokenInfoUrl` are not called, so providers without either (Microsoft Entra ID, Auth0) work.
  */
 export function verifyWithOidc(
   service: OidcService,
@@ -92,13 +132,16 @@ export function verifyWithOidc(
   const clientAuthorization = `Basic ${Buffer.from(
     `${encodeURIComponent(service.appId)}:${encodeURIComponent(service.appSecret)}`,
   ).toString('base64')}`;
-  let discovery: { value: Promise<Static<typeof Discovery>>; fetchedAt: number } | undefined;
+  let discovery:
+    | { value: Promise<Static<typeof Discovery>>; fetchedAt: number; warned: boolean }
+    | undefined;
 
   /** Cached for an hour; a failed fetch is not cached, so the next login tries again. */
   function discover(signal: AbortSignal) {
     if (!discovery || Date.now() - discovery.fetchedAt > DISCOVERY_TTL_MS) {
       const entry = {
         fetchedAt: Date.now(),
+        warned: false,
         value: http
           .json(
             service.name,
@@ -113,6 +156,15 @@ export function verifyWithOidc(
             if (document.issuer.replace(/\/+$/, '') !== issuer) {
               throw providerUnavailable(
                 `The identity provider "${service.name}" announces issuer ${document.issuer}, not ${issuer}`,
+              );
+            }
+            const insecure = insecureEndpoint(new URL(issuer), document);
+            if (insecure) {
+              const where = `The identity provider "${service.name}" announces its ${insecure.name} on http (${insecure.url.origin})`;
+              throw providerUnavailable(
+                new URL(issuer).protocol === 'https:'
+                  ? `${where} while its issuer is https: refused, as anyone on the way could read or change what goes there`
+                  : `${where}, not a loopback host: refused, as anyone on the way could read or change what goes there`,
               );
             }
             return document;
@@ -208,21 +260,26 @@ export function verifyWithOidc(
     };
   }
 
+  async function userInfo(accessToken: string, signal: AbortSignal) {
+    const document = await discover(signal);
+    return http.json(
+      service.name,
+      {
+        url: document.userinfo_endpoint,
+        headers: { authorization: `Bearer ${accessToken}` },
+        schema: UserInfo,
+      },
+      signal,
+    );
+  }
+
   async function fromAccessToken(
     accessToken: string,
     signal: AbortSignal,
   ): Promise<NormalisedIdentity> {
     const document = await discover(signal);
     const [info, claims] = await inParallel(signal, (shared) => [
-      http.json(
-        service.name,
-        {
-          url: document.userinfo_endpoint,
-          headers: { authorization: `Bearer ${accessToken}` },
-          schema: UserInfo,
-        },
-        shared,
-      ),
+      userInfo(accessToken, shared),
       audienceClaims(document.introspection_endpoint, accessToken, shared),
     ]);
     const audiences = [claims.client_id, claims.azp, claims.aud].flat();
@@ -232,6 +289,10 @@ export function verifyWithOidc(
     if (claims.sub !== undefined && claims.sub !== info.sub) {
       throw invalidCredentials(`The token was not issued to this user`);
     }
+    return fromUserInfo(info);
+  }
+
+  function fromUserInfo(info: Static<typeof UserInfo>): NormalisedIdentity {
     const email = given(info.email);
     return {
       provider: service.name,
@@ -259,13 +320,75 @@ export function verifyWithOidc(
     return url;
   }
 
+  /**
+   * The authorization endpoint, with a warning the first time a discovery document does not
+   * announce PKCE S256 (RFC 8414 `code_challenge_methods_supported`): the challenge is sent anyway
+   * (some providers that check it, Microsoft Entra ID's among them, do not announce it), and the
+   * ID token's nonce binds each code to its flow whether or not the provider checks it.
+   */
+  async function authorizationTarget(signal: AbortSignal) {
+    const url = await endpoint('authorization_endpoint', signal);
+    const entry = discovery;
+    const methods = (await discover(signal)).code_challenge_methods_supported;
+    if (!entry || entry.warned || (Array.isArray(methods) && methods.includes('S256'))) {
+      return { url };
+    }
+    entry.warned = true;
+    return {
+      url,
+      warning: `The identity provider "${service.name}" does not announce PKCE S256 (code_challenge_methods_supported ${Array.isArray(methods) ? JSON.stringify(methods.filter((m) => typeof m === 'string').slice(0, 8)) : 'absent'}): the code_challenge is sent, but the provider may not check it; each code stays bound to its sign-in by the ID token's nonce`,
+    };
+  }
+
+  /**
+   * The redirect flow's identity: the exchange's ID token, which must carry the flow's nonce, with
+   * the profile of userinfo (same `sub`). See above for why no audience proof is needed.
+   */
+  async function fromCodeExchange(
+    { accessToken, idToken }: UserCredentials,
+    nonce: string | undefined,
+    signal: AbortSignal,
+  ): Promise<NormalisedIdentity> {
+    if (nonce === undefined) {
+      throw invalidCredentials('The sign-in has no nonce to check the ID token against');
+    }
+    if (idToken === undefined) {
+      throw providerUnavailable(
+        `The identity provider "${service.name}" answered the authorization code without an ID token ("openid" must be among the scopes)`,
+      );
+    }
+    const [fromId, info] = await inParallel(signal, (shared) => [
+      fromIdToken(idToken, nonce, shared),
+      userInfo(accessToken, shared),
+    ]);
+    if (info.sub !== fromId.id) {
+      throw invalidCredentials('The ID token and the userinfo answer belong to different users');
+    }
+    return merged(fromId, fromUserInfo(info));
+  }
+
+  /** The userinfo profile is the fuller one; the ID token fills what it lacks. */
+  function merged(fromId: NormalisedIdentity, fromAccess: NormalisedIdentity): NormalisedIdentity {
+    return {
+      ...fromAccess,
+      name: fromAccess.name ?? fromId.name,
+      username: fromAccess.username ?? fromId.username,
+      email: fromAccess.email ?? fromId.email,
+      emailVerified: fromAccess.email ? fromAccess.emailVerified : fromId.emailVerified,
+      avatarUrl: fromAccess.avatarUrl ?? fromId.avatarUrl,
+      oneTimeUse: fromId.oneTimeUse,
+    };
+  }
+
   return {
     accepts: 'either',
-    // Endpoints from the discovery document; client_secret_basic, PKCE S256 (RFC 7636).
+    // Endpoints from the discovery document; client_secret_basic, PKCE S256 (RFC 7636), and a
+    // nonce (OpenID Connect Core 3.1.2.1) the exchange's ID token must carry.
     codeFlow: {
       pkce: true,
+      nonce: true,
       scopes: service.scopes ?? ['openid', 'profile', 'email'],
-      authorizationEndpoint: (signal) => endpoint('authorization_endpoint', signal),
+      authorizationEndpoint: authorizationTarget,
       async exchange(exchange, signal) {
         const tokens = await requestTokens(
           http,
@@ -287,6 +410,8 @@ export function verifyWithOidc(
           idToken: tokens.id_token,
         };
       },
+      identify: (credentials, exchange, signal) =>
+        fromCodeExchange(credentials, exchange.nonce, signal),
     },
     async verify({ accessToken, idToken, nonce }, signal) {
       if (idToken === undefined) return fromAccessToken(accessToken, signal);
@@ -298,16 +423,7 @@ export function verifyWithOidc(
       if (fromId.id !== fromAccess.id) {
         throw invalidCredentials('The ID token and the access token belong to different users');
       }
-      // The userinfo profile is the fuller one; the ID token fills what it lacks.
-      return {
-        ...fromAccess,
-        name: fromAccess.name ?? fromId.name,
-        username: fromAccess.username ?? fromId.username,
-        email: fromAccess.email ?? fromId.email,
-        emailVerified: fromAccess.email ? fromAccess.emailVerified : fromId.emailVerified,
-        avatarUrl: fromAccess.avatarUrl ?? fromId.avatarUrl,
-        oneTimeUse: fromId.oneTimeUse,
-      };
+      return merged(fromId, fromAccess);
     },
   };
 }
@@ -315,6 +431,7 @@ export function verifyWithOidc(
 export const oidc = providerType({
   schema: OidcServiceSchema,
   baseUrlKeys: ['issuer'],
+  secureUrlKeys: ['issuer', 'tokenInfoUrl'],
   // An OpenID Connect server serves its users' pictures itself; Google's come from
   // `*.googleusercontent.com`.
   defaultAvatarHosts: (service) => {

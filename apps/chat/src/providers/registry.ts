@@ -141,15 +141,21 @@ export function boundedName(name: string): string | undefined {
  * Every text is made well-formed (a lone surrogate in a JSON answer is valid JSON, but no text).
  * Profile fields are bounded, whatever the provider: a name is cut to NAME_MAX, a picture URL
  * longer than AVATAR_URL_MAX and an e-mail address that is not plausibly one (plausibleEmail)
- * are dropped, each with a warning through `warn` that names the field, never its value.
+ * are dropped, each with a warning through `warn` that names the field, never its value. `verify`
+ * replaces the module's own for the redirect flow's OpenID Connect codes (code-flow.ts, `identify`).
  */
 export async function verifiedIdentity(
   service: ConfiguredService,
   credentials: UserCredentials,
   signal: AbortSignal,
   warn: (message: string) => void = () => {},
+  /** Who the credentials belong to; the service's `verify` unless the redirect flow says. */
+  verify: (credentials: UserCredentials, signal: AbortSignal) => Promise<NormalisedIdentity> = (
+    given,
+    shared,
+  ) => service.provider.verify(given, shared),
 ): Promise<NormalisedIdentity> {
-  const identity = await service.provider.verify(credentials, signal);
+  const identity = await verify(credentials, signal);
   for (const field of ['id', 'username', 'email', 'avatarUrl'] as const) {
     if (identity[field]?.includes('\u0000')) {
       throw providerUnavailable(

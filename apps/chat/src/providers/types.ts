@@ -123,6 +123,11 @@ export interface ProviderType<S extends TObject = TObject> {
    */
   readonly baseUrlKeys: readonly string[];
   /**
+   * URL keys that decide whom the service trusts (an issuer, where its keys are published): https
+   * only, or http to a loopback host (isLoopbackUrl), where nothing crosses a network.
+   */
+  readonly secureUrlKeys?: readonly string[];
+  /**
    * Where the provider serves its users' pictures, for a service naming no `avatarHosts` of its
    * own. `*.domain` matches any subdomain of `domain` (not `domain` itself).
    */
@@ -138,6 +143,19 @@ export interface ProviderType<S extends TObject = TObject> {
 
 /** Declares a provider type (the identity function, for the types). */
 export const providerType = <S extends TObject>(type: ProviderType<S>): ProviderType<S> => type;
+
+/**
+ * Whether the URL's host is this machine (`localhost`, 127.0.0.0/8, `[::1]`): the one place an
+ * http address is accepted where https is required (the tests' fake providers listen there).
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Whether `url` is https, or http to a loopback host. */
+export const secureOrLoopback = (url: URL) =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url));
 
 /** The lower-case host of a URL, or undefined. */
 export function hostOf(url: string | undefined): string | undefined {

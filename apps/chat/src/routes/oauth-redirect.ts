@@ -177,7 +177,8 @@ const StartQuery = Type.Object({
 /**
  * Meteor's OAuth redirect flow, the way Rocket.Chat's web client and mobile app sign in:
  * - `GET /_oauth/<service>/authorize?state=…`: optional start by the service, which adds PKCE
- *   (RFC 7636, S256) and sends the browser to the provider;
+ *   (RFC 7636, S256) and, for OpenID Connect, a `nonce` the ID token must carry back, and sends
+ *   the browser to the provider;
  * - `GET /_oauth/<service>?code=…&state=…`: the provider's return. The code is exchanged and the
  *   identity verified by the service's provider module, then kept as a pending credential under
  *   the state's credentialToken with a fresh credentialSecret, and the page hands the pair to the
@@ -359,10 +360,16 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
       }
       // The provider first: a flow is recorded only once it can be sent there, so a start that
       // fails on the provider leaves the credentialToken free for the client's retry.
-      const target = new URL(
-        await codeFlow.authorizationEndpoint(AbortSignal.timeout(config.provider.timeoutMs)),
+      const authorization = await codeFlow.authorizationEndpoint(
+        AbortSignal.timeout(config.provider.timeoutMs),
       );
+      if (authorization.warning) {
+        request.log.warn({ service: service.name }, authorization.warning);
+      }
+      const target = new URL(authorization.url);
       const verifier = randomBytes(32).toString('base64url');
+      // OpenID Connect Core 3.1.2.1: the ID token must carry it back (256 random bits).
+      const nonce = codeFlow.nonce ? randomBytes(32).toString('base64url') : null;
       const started = now();
       const expiresAt = new Date(started.getTime() + flow.flowSeconds * 1000);
       const browser = randomBytes(32).toString('base64url');
@@ -371,6 +378,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
           state.credentialToken,
           service.name,
           verifier,
+          nonce,
           hashToken(browser),
           started,
           expiresAt,
@@ -391,6 +399,7 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
         parameters.code_challenge = createHash('sha256').update(verifier).digest('base64url');
         parameters.code_challenge_method = 'S256';
       }
+      if (nonce !== null) parameters.nonce = nonce;
       for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
       return reply
         .header('referrer-policy', 'no-referrer')
@@ -462,19 +471,28 @@ const oauthRedirectRoutes: FastifyPluginAsyncTypebox<OAuthRedirectOptions> = asy
                 : 'this sign-in was already completed, or has expired; start again',
         );
       }
+      const codeFlow = service.provider.codeFlow;
+      if (codeFlow.nonce && claimed.nonce === null) {
+        // A flow recorded before nonces were kept: its ID token could not be bound to it.
+        return page(reply, 400, state, 'this sign-in was started before an update; start again');
+      }
       const signal = AbortSignal.timeout(config.provider.timeoutMs);
-      const credentials = await service.provider.codeFlow.exchange(
-        {
-          code: query.code,
-          // RFC 6749 4.1.3: the redirect_uri the authorization request named, exactly (Facebook
-          // refuses the code otherwise), which the return shows by what it carries.
-          redirectUri: `${callbackUrl(config.siteUrl, service.name)}${query.close === undefined ? '' : '?close'}`,
-          codeVerifier: claimed.codeVerifier ?? undefined,
-        },
+      const exchange = {
+        code: query.code,
+        // RFC 6749 4.1.3: the redirect_uri the authorization request named, exactly (Facebook
+        // refuses the code otherwise), which the return shows by what it carries.
+        redirectUri: `${callbackUrl(config.siteUrl, service.name)}${query.close === undefined ? '' : '?close'}`,
+        codeVerifier: claimed.codeVerifier ?? undefined,
+        nonce: claimed.nonce ?? undefined,
+      };
+      const credentials = await codeFlow.exchange(exchange, signal);
+      const identify = codeFlow.identify?.bind(codeFlow);
+      const identity = await verifiedIdentity(
+        service,
+        credentials,
         signal,
-      );
-      const identity = await verifiedIdentity(service, credentials, signal, (message) =>
-        request.log.warn(message),
+        (message) => request.log.warn(message),
+        identify && ((given, shared) => identify(given, exchange, shared)),
       );
       const secret = randomBytes(32).toString('base64url');
       const pair = { token: state.credentialToken, secret };

@@ -117,6 +117,8 @@ interface IssuedCode {
   clientId: string;
   redirectUri: string;
   challenge: string | undefined;
+  /** The OpenID Connect `nonce` of the authorization request, put in the code's ID token. */
+  nonce: string | undefined;
   /** The access token of the signed-in account. */
   token: string;
   used: boolean;
@@ -134,6 +136,13 @@ export class FakeProvider {
   consent: 'approve' | 'deny' = 'approve';
   readonly registeredRedirectUris = new Map<WebFlowProvider, string>();
   requirePkce = false;
+  /**
+   * A provider that ignores PKCE: it takes `code_challenge` without remembering it, so its token
+   * endpoint exchanges a code with any `code_verifier`, or none.
+   */
+  ignorePkce = false;
+  /** Claims laid over the ID token the OIDC token endpoint returns (`nonce: undefined` drops it). */
+  codeIdTokenClaims: JWTPayload = {};
   readonly codes = new Map<string, IssuedCode>();
   /** What the token endpoints refused, for tests to see why. */
   readonly tokenRefusals: string[] = [];
@@ -243,6 +252,8 @@ export class FakeProvider {
     this.consent = 'approve';
     this.registeredRedirectUris.clear();
     this.requirePkce = false;
+    this.ignorePkce = false;
+    this.codeIdTokenClaims = {};
     this.codes.clear();
     this.tokenRefusals.length = 0;
     for (const accounts of [this.twitter, this.facebook, this.github, this.oidc, this.google]) {
@@ -345,7 +356,9 @@ export class FakeProvider {
         provider,
         clientId: WEB_FLOW_CLIENTS[provider].appId,
         redirectUri,
-        challenge,
+        challenge: this.ignorePkce ? undefined : challenge,
+        // OpenID Connect Core 3.1.3.6: the request's nonce comes back in the ID token unchanged.
+        nonce: provider === 'oidc' ? (query.get('nonce') ?? undefined) : undefined,
         token: account,
         used: false,
       });
@@ -385,7 +398,11 @@ export class FakeProvider {
     }
     if (provider !== 'oidc') return json(200, { access_token: issued.token, token_type: 'bearer' });
     const account = this.oidc.get(issued.token);
-    const idToken = await this.signIdToken('oidc', { sub: account?.userinfo.sub ?? 'nobody' });
+    const idToken = await this.signIdToken('oidc', {
+      sub: account?.userinfo.sub ?? 'nobody',
+      ...(issued.nonce !== undefined ? { nonce: issued.nonce } : {}),
+      ...this.codeIdTokenClaims,
+    });
     return json(200, { access_token: issued.token, token_type: 'Bearer', id_token: idToken });
   }
 
@@ -533,6 +550,7 @@ export class FakeProvider {
         token_endpoint: `${issuer}/token`,
         userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
+        code_challenge_methods_supported: ['plain', 'S256'],
         ...(withIntrospection ? { introspection_endpoint: `${issuer}/introspect` } : {}),
         ...this.discoveryOverrides,
       });
