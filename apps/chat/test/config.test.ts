@@ -132,6 +132,29 @@ describe('the services file’s errors', () => {
     ).toContain('services.kc.issuer: must be https');
   });
 
+  it('refuse http base URLs to a provider the client secret is sent to, but on a loopback host', () => {
+    for (const [type, key] of [
+      ['github', 'apiUrl'],
+      ['github', 'webUrl'],
+      ['facebook', 'graphUrl'],
+      ['facebook', 'webUrl'],
+      ['twitter', 'apiUrl'],
+    ] as const) {
+      expect(
+        problems(
+          `services:\n  p: { type: ${type}, appId: k, appSecret: s, ${key}: "http://provider.example.com" }`,
+        ),
+        `${type}.${key}`,
+      ).toEqual([expect.stringMatching(new RegExp(`^services\\.p\\.${key}: must be https`))]);
+      expect(() =>
+        parse(
+          `services:\n  p: { type: ${type}, appId: k, appSecret: s, ${key}: "http://127.0.0.1:8080" }`,
+          {},
+        ),
+      ).not.toThrow();
+    }
+  });
+
   it('never print a base URL’s password, query or fragment, written or substituted', () => {
     const written = problems(
       'services:\n  github: { type: github, appId: k, appSecret: s, apiUrl: "http://user:TopSecretPw@api.example.com" }',
