@@ -81,8 +81,9 @@ function normaliseBaseUrls(
 }
 
 /**
- * Keys that decide whom the service trusts (an OIDC issuer, Apple's keys): https, or http to a
- * loopback host only (a provider on this machine, as in tests and the demo).
+ * Keys that decide whom the service trusts or where its secrets go (every base URL, an OIDC
+ * token-info endpoint, Apple's keys): https, or http to a loopback host only (a provider on this
+ * machine, as in tests and the demo).
  */
 function requireSecureUrls(
   service: Record<string, unknown>,
@@ -202,7 +203,9 @@ export function parseServices(
     requireSecureUrls(
       substituted,
       raw,
-      (type.secureUrlKeys ?? []).filter((key) => !named(`${path}.${key}`)),
+      [...type.baseUrlKeys, ...(type.secureUrlKeys ?? [])].filter(
+        (key) => !named(`${path}.${key}`),
+      ),
       path,
       entryProblems,
     );

@@ -63,7 +63,7 @@ export function verifyWithApple(
 export const apple = providerType({
   schema: AppleServiceSchema,
   baseUrlKeys: ['issuer'],
-  secureUrlKeys: ['issuer', 'jwksUrl'],
+  secureUrlKeys: ['jwksUrl'],
   // Apple tells no picture.
   defaultAvatarHosts: () => [],
   create: verifyWithApple,

@@ -93,8 +93,6 @@ export function verifyWithFacebook(service: FacebookService, http: ProviderHttp)
 export const facebook = providerType({
   schema: FacebookServiceSchema,
   baseUrlKeys: ['graphUrl', 'webUrl'],
-  // The client secret and the user's tokens go there.
-  secureUrlKeys: ['graphUrl', 'webUrl'],
   defaultAvatarHosts: () => ['*.fbcdn.net', 'platform-lookaside.fbsbx.com', 'graph.facebook.com'],
   create: verifyWithFacebook,
 });

@@ -131,8 +131,6 @@ export function verifyWithGithub(service: GithubService, http: ProviderHttp): Id
 export const github = providerType({
   schema: GithubServiceSchema,
   baseUrlKeys: ['apiUrl', 'webUrl'],
-  // The client secret and the user's tokens go there.
-  secureUrlKeys: ['apiUrl', 'webUrl'],
   // A GitHub Enterprise server serves its users' pictures itself.
   defaultAvatarHosts: (service) => {
     const enterprise =

@@ -431,7 +431,7 @@ export function verifyWithOidc(
 export const oidc = providerType({
   schema: OidcServiceSchema,
   baseUrlKeys: ['issuer'],
-  secureUrlKeys: ['issuer', 'tokenInfoUrl'],
+  secureUrlKeys: ['tokenInfoUrl'],
   // An OpenID Connect server serves its users' pictures itself; Google's come from
   // `*.googleusercontent.com`.
   defaultAvatarHosts: (service) => {

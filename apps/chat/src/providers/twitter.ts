@@ -75,8 +75,6 @@ export function verifyWithTwitter(service: TwitterService, http: ProviderHttp): 
 export const twitter = providerType({
   schema: TwitterServiceSchema,
   baseUrlKeys: ['apiUrl'],
-  // The client secret and the user's tokens go there.
-  secureUrlKeys: ['apiUrl'],
   defaultAvatarHosts: () => ['pbs.twimg.com', 'abs.twimg.com'],
   create: verifyWithTwitter,
 });

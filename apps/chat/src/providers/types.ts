@@ -119,12 +119,14 @@ export interface ProviderType<S extends TObject = TObject> {
   /**
    * Keys that are the base of the provider's API: a trailing `/` is dropped (`https://host/` and
    * `https://host` mean the same base; the modules append paths), and a query, fragment or
-   * credentials, which appending a path would silently break, are refused.
+   * credentials, which appending a path would silently break, are refused. They are https, or
+   * http to a loopback host (isLoopbackUrl), as `secureUrlKeys` are: the client secret, users'
+   * tokens or the trust in an issuer go there.
    */
   readonly baseUrlKeys: readonly string[];
   /**
-   * URL keys that decide whom the service trusts (an issuer, where its keys are published): https
-   * only, or http to a loopback host (isLoopbackUrl), where nothing crosses a network.
+   * Other URL keys that decide whom the service trusts (where an issuer's keys are published, a
+   * token-info endpoint): https only, or http to a loopback host, where nothing crosses a network.
    */
   readonly secureUrlKeys?: readonly string[];
   /**
