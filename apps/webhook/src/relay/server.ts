@@ -191,6 +191,8 @@ export async function buildRelay(
   { store: givenStore, logStream }: RelayDependencies,
 ): Promise<FastifyInstance> {
   const { limits } = config;
+  /** A request body carrying a sender's body (base64 in JSON, up to --max-body) and more. */
+  const carryingBodyLimit = Math.ceil(limits.maxBody * 1.34) + 256 * 1024;
   const trust = config.trustProxy.length > 0 ? proxyAddr.compile([...config.trustProxy]) : null;
   const addressRate = new RateLimiter(limits.addressRate);
   const channelRate = new RateLimiter(limits.channelRate);
@@ -460,7 +462,7 @@ export async function buildRelay(
       config: { auth: 'admin' },
       // A channel's answer may hold 64 headers of 64 KiB: the admin, authenticated before the
       // body is read, may send more than the API's own limit.
-      bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
+      bodyLimit: carryingBodyLimit,
       schema: { body: Type.Optional(CreateBody) },
     },
     async (request, reply) => {
@@ -536,7 +538,7 @@ export async function buildRelay(
     {
       config: { auth: 'listener' },
       // A sender's answer body, base64 in JSON, up to --max-body.
-      bodyLimit: Math.ceil(limits.maxBody * 1.34) + 256 * 1024,
+      bodyLimit: carryingBodyLimit,
       schema: {
         params: AnswerParams,
         body: Type.Object(
