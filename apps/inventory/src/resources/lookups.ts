@@ -515,24 +515,6 @@ export function parseConditions(
       named && typeof given === 'string' && lookup !== 'in' && canonical(given) !== given
         ? formsOfName(given, canonical)
         : undefined;
-    if (
-      forms &&
-      (lookup === undefined || lookup === 'n' || TEXT_MATCH.includes(lookup as Lookup))
-    ) {
-      if (
-        !spec ||
-        !kind ||
-        (lookup && !(LOOKUPS_BY_KIND[kind] as readonly string[]).includes(lookup))
-      ) {
-        throw badRequest(`Unknown query parameter: ${parameter}`);
-      }
-      conditions.push({
-        column,
-        operator: lookup === undefined ? 'in' : (lookup as Lookup),
-        value: forms,
-      });
-      continue;
-    }
     const value =
       typeof given !== 'string' ||
       !canonical ||
@@ -543,11 +525,19 @@ export function parseConditions(
           ? toMillisecondsUp(given)
           : canonical(given);
     if (lookup === undefined) {
-      conditions.push({ column, operator: kind === 'tags' ? 'all' : 'exact', value });
+      conditions.push(
+        forms
+          ? { column, operator: 'in', value: forms }
+          : { column, operator: kind === 'tags' ? 'all' : 'exact', value },
+      );
       continue;
     }
     if (!spec || !kind || !(LOOKUPS_BY_KIND[kind] as readonly string[]).includes(lookup)) {
       throw badRequest(`Unknown query parameter: ${parameter}`);
+    }
+    if (forms && (lookup === 'n' || TEXT_MATCH.includes(lookup as Lookup))) {
+      conditions.push({ column, operator: lookup as Lookup, value: forms });
+      continue;
     }
     if (lookup === 'in') {
       const items = String(value).split(',');
